@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { validate as validateCron } from 'node-cron';
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
+
+const SLACK_ID = /^[UWS][A-Z0-9]{2,}$/;
+const idList = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []),
+  z.array(z.string().regex(SLACK_ID, 'expected Slack user IDs (U…, W…) or user-group IDs (S…), comma-separated')),
+);
+
+const port = (fallback: number) =>
+  z.preprocess(
+    (v) => blankToUndefined(v) ?? String(fallback),
+    z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(z.number().int().min(0).max(65535)),
+  );
+
+const positiveInt = (fallback: number, max: number) =>
+  z.preprocess(
+    (v) => blankToUndefined(v) ?? String(fallback),
+    z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().int().min(1).max(max)),
+  );
+
+const httpUrl = z.string().url('expected a URL').refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
+
+const ConfigSchema = z
+  .object({
+    SLACK_BOT_TOKEN: optionalText,
+    SLACK_APP_TOKEN: optionalText,
+    SLACK_SIGNING_SECRET: optionalText,
+    PORT: port(3000),
+    SLACK_API_URL: z.preprocess(
+      blankToUndefined,
+      httpUrl.refine((u) => u.endsWith('/api/'), 'must end in /api/ (e.g. https://slack.com/api/)').optional(),
+    ),
+    PIX_API_URL: z.preprocess(blankToUndefined, httpUrl.transform((u) => u.replace(/\/+$/, '')).optional()),
+    PIX_APP_ID: optionalText,
+    PIX_MASTER_APP_ID: optionalText,
+    PIX_TIMEOUT_MS: positiveInt(10_000, 120_000),
+    STORE_URL: z.preprocess(
+      (v) => blankToUndefined(v) ?? 'sqlite://data/pix-ops.sqlite',
+      z.string().regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH or redis://HOST:PORT'),
+    ),
+    STORE_SECRET: optionalText,
+    POLL_SCHEDULE: z.preprocess(
+      (v) => blankToUndefined(v) ?? '* * * * *',
+      z.string().refine((s) => validateCron(s), 'not a valid node-cron expression'),
+    ),
+    POLL_CONCURRENCY: positiveInt(8, 256),
+    ACCESS_VIEWERS: idList,
+    ACCESS_OPERATORS: idList,
+    ACCESS_ADMINS: idList,
+    LOG_LEVEL: z.preprocess(
+      (v) => blankToUndefined(v) ?? 'info',
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    ),
+  })
+  .superRefine((c, ctx) => {
+    if (c.SLACK_BOT_TOKEN && !c.SLACK_BOT_TOKEN.startsWith('xoxb-')) {
+      ctx.addIssue({ code: 'custom', path: ['SLACK_BOT_TOKEN'], message: 'expected a bot token (xoxb-…)' });
+    }
+    if (c.SLACK_APP_TOKEN && !c.SLACK_APP_TOKEN.startsWith('xapp-')) {
+      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'expected an app-level token (xapp-…)' });
+    }
+    if (!c.SLACK_APP_TOKEN && !c.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+    if (c.PIX_API_URL && !c.PIX_APP_ID) {
+      ctx.addIssue({ code: 'custom', path: ['PIX_APP_ID'], message: 'required when PIX_API_URL is set' });
+    }
+    if (/^rediss?:/.test(c.STORE_URL) && !c.STORE_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['STORE_SECRET'], message: 'required when STORE_URL is redis://' });
+    }
+    if (c.STORE_SECRET && c.STORE_SECRET.length < 32) {
+      ctx.addIssue({ code: 'custom', path: ['STORE_SECRET'], message: 'must be at least 32 characters' });
+    }
+  });
+
+type RawConfig = z.infer<typeof ConfigSchema>;
+
+export type Role = 'viewer' | 'operator' | 'admin';
+
+export interface Config {
+  slack: {
+    botToken: string;
+    appToken?: string;
+    signingSecret?: string;
+    apiUrl?: string;
+    port: number;
+  };
+  pix: {
+    /** Absent in sandbox mode: the sandbox's URL is known only once it listens. */
+    apiUrl?: string;
+    appId?: string;
+    masterAppId?: string;
+    timeoutMs: number;
+  };
+  store: { url: string; secret?: string };
+  poll: { schedule: string; concurrency: number };
+  access: Record<Role, string[]>;
+  logLevel: RawConfig['LOG_LEVEL'];
+  sandboxMode: boolean;
+}
+
+export type ConfigResult =
+  | { ok: true; config: Config }
+  | { ok: false; missingBotToken: boolean; problems: string[] };
+
+/**
+ * Reads the environment. Problems name the variable and say what is expected; they never repeat the
+ * value, which may be a secret.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  const parsed = ConfigSchema.safeParse(env);
+  const missingBotToken = !blankToUndefined(env.SLACK_BOT_TOKEN);
+  if (!parsed.success || missingBotToken) {
+    const problems = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${describe(issue)}`);
+    if (missingBotToken) problems.unshift('SLACK_BOT_TOKEN: required (the bot token, xoxb-…)');
+    return { ok: false, missingBotToken, problems };
+  }
+  const c = parsed.data;
+  return {
+    ok: true,
+    config: {
+      slack: {
+        botToken: c.SLACK_BOT_TOKEN!,
+        appToken: c.SLACK_APP_TOKEN,
+        signingSecret: c.SLACK_SIGNING_SECRET,
+        apiUrl: c.SLACK_API_URL,
+        port: c.PORT,
+      },
+      pix: { apiUrl: c.PIX_API_URL, appId: c.PIX_APP_ID, masterAppId: c.PIX_MASTER_APP_ID, timeoutMs: c.PIX_TIMEOUT_MS },
+      store: { url: c.STORE_URL, secret: c.STORE_SECRET },
+      poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
+      access: { viewer: c.ACCESS_VIEWERS, operator: c.ACCESS_OPERATORS, admin: c.ACCESS_ADMINS },
+      logLevel: c.LOG_LEVEL,
+      sandboxMode: !c.PIX_API_URL,
+    },
+  };
+}
+
+// zod's own messages for a bad value can quote it (e.g. enum mismatches); keep to ours.
+function describe(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value' && 'values' in issue) return `expected one of ${issue.values.join(', ')}`;
+  if (issue.code === 'invalid_type') return 'expected text';
+  return issue.message;
+}
+
+export const SETUP_HELP = `Pix Ops for Slack is not set up yet: SLACK_BOT_TOKEN is missing.
+
+  1. Create the Slack app from the manifest: https://api.slack.com/apps → Create New App →
+     From an app manifest → paste manifest.yml from this folder → Install to Workspace.
+  2. Put its tokens in a .env file here (see .env.example):
+       SLACK_BOT_TOKEN=xoxb-…        (OAuth & Permissions → Bot User OAuth Token)
+       SLACK_APP_TOKEN=xapp-…        (Basic Information → App-Level Tokens, scope connections:write;
+                                      Socket Mode, no public URL needed)
+     or, for HTTP mode instead of Socket Mode:
+       SLACK_SIGNING_SECRET=…        (Basic Information → Signing Secret)
+  3. Give yourself a role: ACCESS_ADMINS=U… (your Slack member ID).
+  4. Run npm start again. With no PIX_API_URL the bot uses its built-in sandbox Pix API.
+
+See README.md for every variable.`;

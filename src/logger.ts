@@ -1,0 +1,60 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+const REDACT_PATHS = [
+  'authorization',
+  'headers.authorization',
+  'headers.Authorization',
+  '*.authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  'token',
+  '*.token',
+  'appId',
+  '*.appId',
+  'appID',
+  '*.appID',
+  'clientSecret',
+  '*.clientSecret',
+  'secret',
+  '*.secret',
+];
+
+/**
+ * Secrets are redacted twice: by field name (pino's `redact`), and by value in the written line, so
+ * that a token that slips into a message or an error text is still never written.
+ */
+export class SecretRegistry {
+  private readonly values = new Set<string>();
+
+  add(value: string | undefined): void {
+    // Very short values would redact ordinary words; no real token or AppID is that short.
+    if (value && value.length >= 8) this.values.add(value);
+  }
+
+  scrub(line: string): string {
+    let out = line;
+    for (const value of this.values) {
+      if (out.includes(value)) out = out.split(value).join('[REDACTED]');
+      const json = JSON.stringify(value).slice(1, -1);
+      if (json !== value && out.includes(json)) out = out.split(json).join('[REDACTED]');
+    }
+    return out;
+  }
+}
+
+export function createLogger(
+  options: { level?: string; secrets?: SecretRegistry; destination?: pino.DestinationStream } = {},
+): Logger {
+  const secrets = options.secrets;
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { app: 'pix-ops' },
+      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      hooks: secrets ? { streamWrite: (line) => secrets.scrub(line) } : undefined,
+    },
+    options.destination ?? pino.destination(1),
+  );
+}

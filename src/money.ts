@@ -1,0 +1,84 @@
+// Reais text ⇄ integer cents: the only place that parses or formats money. Inside the app money is
+// always an integer number of cents.
+
+export type MoneyParse =
+  | { ok: true; cents: number }
+  | { ok: false; reason: 'empty' | 'not_a_number' | 'negative' | 'too_many_decimals' | 'ambiguous' | 'too_large' };
+
+const GROUPED = /^\d{1,3}(\.\d{3})+$/;
+
+/**
+ * Parses an amount in reais as people type it: `1.234,56`, `1234,56`, `1234.56`, `0,29`, `R$ 10`.
+ * Refuses what could be misread: a lone `1.234` (one thousand, or one and a bit?), more than two
+ * decimals, exponents, signs and anything beyond what integer cents can hold exactly.
+ */
+export function parseReais(input: string): MoneyParse {
+  const text = input.trim().replace(/^R\$\s*/i, '');
+  if (text === '') return { ok: false, reason: 'empty' };
+  if (text.startsWith('-')) return { ok: false, reason: 'negative' };
+  if (!/^[\d.,]+$/.test(text)) return { ok: false, reason: 'not_a_number' };
+
+  let integer: string;
+  let fraction = '';
+  const lastComma = text.lastIndexOf(',');
+  const lastDot = text.lastIndexOf('.');
+  if (lastComma >= 0 && lastDot >= 0) {
+    // Both separators: the last one is the decimal mark, the other groups thousands.
+    const decimalAt = Math.max(lastComma, lastDot);
+    const groupMark = decimalAt === lastComma ? '.' : ',';
+    integer = text.slice(0, decimalAt);
+    fraction = text.slice(decimalAt + 1);
+    if (!/^\d+$/.test(fraction)) return { ok: false, reason: 'not_a_number' };
+    const grouped = groupMark === '.' ? integer : integer.replace(/,/g, '.');
+    if (!GROUPED.test(grouped)) return { ok: false, reason: 'not_a_number' };
+    integer = grouped.replace(/\./g, '');
+  } else if (lastComma >= 0) {
+    const parts = text.split(',');
+    if (parts.length !== 2) return { ok: false, reason: 'not_a_number' };
+    [integer, fraction] = parts as [string, string];
+  } else if (lastDot >= 0) {
+    const parts = text.split('.');
+    if (parts.length > 2) {
+      if (!GROUPED.test(text)) return { ok: false, reason: 'not_a_number' };
+      integer = text.replace(/\./g, '');
+    } else {
+      [integer, fraction] = parts as [string, string];
+      if (fraction.length === 3) return { ok: false, reason: 'ambiguous' };
+    }
+  } else {
+    integer = text;
+  }
+
+  if (!/^\d+$/.test(integer) || (fraction !== '' && !/^\d+$/.test(fraction))) {
+    return { ok: false, reason: 'not_a_number' };
+  }
+  if (fraction.length > 2) return { ok: false, reason: 'too_many_decimals' };
+
+  const cents = BigInt(integer) * 100n + BigInt(fraction.padEnd(2, '0'));
+  if (cents > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'too_large' };
+  return { ok: true, cents: Number(cents) };
+}
+
+/** `R$ 1.234,56` (pt-BR), with a plain space so that it reads and searches the same everywhere. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = BigInt(Math.abs(Math.trunc(cents)));
+  const reais = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const rest = (abs % 100n).toString().padStart(2, '0');
+  return `${sign}R$ ${reais},${rest}`;
+}
+
+/** Cents as the reais text a form field starts with (`1234,56`): what `parseReais` reads back. */
+export function centsToInput(cents: number): string {
+  const abs = Math.abs(Math.trunc(cents));
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
+}
+
+export const MONEY_PROBLEMS: Record<Exclude<MoneyParse, { ok: true }>['reason'], string> = {
+  empty: 'Enter an amount in reais.',
+  not_a_number: 'Not an amount: write it like 1.234,56 or 1234.56.',
+  negative: 'The amount cannot be negative.',
+  too_many_decimals: 'At most two decimals (cents).',
+  ambiguous: 'Ambiguous: for a thousand reais write 1234 or 1.234,00; cents take two decimals.',
+  too_large: 'The amount is too large.',
+};

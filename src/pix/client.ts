@@ -1,0 +1,417 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import axios, { type AxiosInstance, type AxiosResponse, type Method } from 'axios';
+import FormData from 'form-data';
+import type { z } from 'zod';
+import { PixApiError } from './errors';
+import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
+import {
+  AccountListResponseSchema,
+  AccountResponseSchema,
+  ApplicationResponseSchema,
+  FileUploadResponseSchema,
+  LimitRequestListResponseSchema,
+  LimitRequestResponseSchema,
+  LimitsResponseSchema,
+  PixKeyListResponseSchema,
+  PixKeyResponseSchema,
+  UnknownJsonSchema,
+  WithdrawKeyResponseSchema,
+} from './schemas';
+
+export interface PixClientOptions {
+  /** The part before `/api/v1`. */
+  baseUrl: string;
+  timeoutMs: number;
+  retry?: RetryPolicy;
+  /** A `Retry-After` longer than this is not waited for: the read fails instead of hanging. */
+  maxRetryAfterMs?: number;
+  onCall?: (event: { operation: string; status: number; ms: number; attempt: number }) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type FilePurpose = 'ACCOUNT_LIMIT_REQUEST' | 'DISPUTE_EVIDENCE';
+
+export interface UploadInput {
+  /** The file's bytes as a stream: it is piped into the multipart body, never held whole. */
+  stream: Readable;
+  fileName: string;
+  contentType: string;
+  /** Byte length, when known, so the body has a Content-Length instead of being chunked. */
+  knownLength?: number;
+  purpose: FilePurpose;
+}
+
+export interface LimitRequestInput {
+  companyBankAccountId: string;
+  /** Requested limits in integer cents, keyed by the API field name (pixDayLimit, pixNightLimit, …). */
+  limits: Record<string, number>;
+  documents: Array<{ fileId: string }>;
+  description?: string;
+  limitRequestReason?: string;
+}
+
+interface CallSpec<S extends z.ZodType> {
+  operation: string;
+  method: Method;
+  path: string;
+  appId: string;
+  schema: S;
+  /** Reads are retried on network errors, 5xx and 429; writes never are. */
+  idempotent: boolean;
+  params?: Record<string, string | number | undefined>;
+  data?: unknown;
+  headers?: Record<string, string | number>;
+  binary?: boolean;
+}
+
+/** One method per endpoint of the Pix interface; every call is made with the AppID it is given. */
+export class PixClient {
+  private readonly http: AxiosInstance;
+  private readonly retry: RetryPolicy;
+  private readonly maxRetryAfterMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: PixClientOptions) {
+    this.http = axios.create({
+      baseURL: options.baseUrl.replace(/\/+$/, ''),
+      timeout: options.timeoutMs,
+      validateStatus: () => true,
+      maxRedirects: 0,
+      maxBodyLength: Infinity,
+      maxContentLength: 50 * 1024 * 1024,
+      httpAgent: new http.Agent({ keepAlive: true, maxSockets: 128 }),
+      httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 128 }),
+    });
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  // 4.1 Files
+
+  uploadFile(appId: string, input: UploadInput) {
+    const form = new FormData();
+    form.append('purpose', input.purpose);
+    form.append('file', input.stream, {
+      filename: input.fileName,
+      contentType: input.contentType,
+      ...(input.knownLength !== undefined ? { knownLength: input.knownLength } : {}),
+    });
+    const headers: Record<string, string | number> = { ...form.getHeaders() };
+    if (input.knownLength !== undefined) headers['Content-Length'] = form.getLengthSync();
+    return this.call({
+      operation: 'uploadFile',
+      method: 'POST',
+      path: '/api/v1/files',
+      appId,
+      data: form,
+      headers,
+      schema: FileUploadResponseSchema,
+      idempotent: false,
+    }).then((r) => r.file);
+  }
+
+  // 4.2 Limits
+
+  getLimits(appId: string, accountId: string) {
+    return this.call({
+      operation: 'getLimits',
+      method: 'GET',
+      path: `/api/v1/limits/${encodeURIComponent(accountId)}`,
+      appId,
+      schema: LimitsResponseSchema,
+      idempotent: true,
+    }).then((r) => r.limits);
+  }
+
+  createLimitRequest(appId: string, input: LimitRequestInput) {
+    for (const [field, cents] of Object.entries(input.limits)) {
+      if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError(`${field} must be integer cents`);
+    }
+    return this.call({
+      operation: 'createLimitRequest',
+      method: 'POST',
+      path: '/api/v1/limits/request',
+      appId,
+      data: {
+        companyBankAccountId: input.companyBankAccountId,
+        ...input.limits,
+        documents: input.documents.map((d) => ({ fileId: d.fileId })),
+        ...(input.description ? { description: input.description } : {}),
+        ...(input.limitRequestReason ? { limitRequestReason: input.limitRequestReason } : {}),
+      },
+      schema: LimitRequestResponseSchema,
+      idempotent: false,
+    }).then((r) => r.limitRequest);
+  }
+
+  getLimitRequest(appId: string, limitRequestId: string) {
+    return this.call({
+      operation: 'getLimitRequest',
+      method: 'GET',
+      path: `/api/v1/limits/request/${encodeURIComponent(limitRequestId)}`,
+      appId,
+      schema: LimitRequestResponseSchema,
+      idempotent: true,
+    }).then((r) => r.limitRequest);
+  }
+
+  listLimitRequests(appId: string, page: { limit: number; skip: number }) {
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 100) throw new RangeError('limit must be 1 to 100');
+    if (!Number.isInteger(page.skip) || page.skip < 0) throw new RangeError('skip must be 0 or more');
+    return this.call({
+      operation: 'listLimitRequests',
+      method: 'GET',
+      path: '/api/v1/limits/request',
+      appId,
+      params: { limit: page.limit, skip: page.skip },
+      schema: LimitRequestListResponseSchema,
+      idempotent: true,
+    });
+  }
+
+  // 4.3 Accounts and applications
+
+  createAccount(masterAppId: string) {
+    return this.call({
+      operation: 'createAccount',
+      method: 'POST',
+      path: '/api/v1/account',
+      appId: masterAppId,
+      schema: AccountResponseSchema,
+      idempotent: false,
+    }).then((r) => r.account);
+  }
+
+  listAccounts(appId: string) {
+    return this.call({
+      operation: 'listAccounts',
+      method: 'GET',
+      path: '/api/v1/account',
+      appId,
+      schema: AccountListResponseSchema,
+      idempotent: true,
+    });
+  }
+
+  getAccount(appId: string, accountId: string) {
+    return this.call({
+      operation: 'getAccount',
+      method: 'GET',
+      path: `/api/v1/account/${encodeURIComponent(accountId)}`,
+      appId,
+      schema: AccountResponseSchema,
+      idempotent: true,
+    }).then((r) => r.account);
+  }
+
+  createApplication(appId: string, input: { accountId: string; name: string }) {
+    return this.call({
+      operation: 'createApplication',
+      method: 'POST',
+      path: '/api/v1/application',
+      appId,
+      data: { accountId: input.accountId, application: { name: input.name, type: 'API' } },
+      schema: ApplicationResponseSchema,
+      idempotent: false,
+    }).then((r) => r.application);
+  }
+
+  listScopes(appId: string) {
+    return this.call({
+      operation: 'listScopes',
+      method: 'GET',
+      path: '/api/v1/application/scopes',
+      appId,
+      schema: UnknownJsonSchema,
+      idempotent: true,
+    });
+  }
+
+  rotateSecret(masterAppId: string, clientId: string) {
+    return this.call({
+      operation: 'rotateSecret',
+      method: 'POST',
+      path: '/api/v1/application/rotate-secret',
+      appId: masterAppId,
+      data: { clientId },
+      schema: UnknownJsonSchema,
+      idempotent: false,
+    });
+  }
+
+  // 4.4 Pix keys (the AppID of the account that owns the keys)
+
+  createPixKey(appId: string, input: { pixKey: string; type: string }) {
+    return this.call({
+      operation: 'createPixKey',
+      method: 'POST',
+      path: '/api/v1/pix-keys',
+      appId,
+      data: { pixKey: input.pixKey, type: input.type },
+      schema: PixKeyResponseSchema,
+      idempotent: false,
+    }).then((r) => r.pixKey);
+  }
+
+  listPixKeys(appId: string) {
+    return this.call({
+      operation: 'listPixKeys',
+      method: 'GET',
+      path: '/api/v1/pix-keys',
+      appId,
+      schema: PixKeyListResponseSchema,
+      idempotent: true,
+    });
+  }
+
+  async deletePixKey(appId: string, pixKey: string): Promise<void> {
+    await this.call({
+      operation: 'deletePixKey',
+      method: 'DELETE',
+      path: `/api/v1/pix-keys/${encodeURIComponent(pixKey)}`,
+      appId,
+      schema: UnknownJsonSchema,
+      idempotent: false,
+    });
+  }
+
+  // 4.5 Withdraw key
+
+  registerWithdrawKey(appId: string, pixKey: string) {
+    return this.call({
+      operation: 'registerWithdrawKey',
+      method: 'POST',
+      path: '/api/v1/pix-keys/withdraw',
+      appId,
+      data: { pixKey },
+      schema: WithdrawKeyResponseSchema,
+      idempotent: false,
+    });
+  }
+
+  selectWithdrawKey(appId: string, pixKey: string) {
+    return this.call({
+      operation: 'selectWithdrawKey',
+      method: 'PUT',
+      path: '/api/v1/pix-keys/withdraw',
+      appId,
+      data: { pixKey },
+      schema: WithdrawKeyResponseSchema,
+      idempotent: false,
+    });
+  }
+
+  // 4.6 Other operations
+
+  /** The booklet's PDF bytes. Safe to repeat: the service issues each installment once. */
+  getPaymentBook(appId: string, subscriptionId: string, period: { month: number; year: number }) {
+    return this.call({
+      operation: 'getPaymentBook',
+      method: 'GET',
+      path: `/api/v1/subscriptions/${encodeURIComponent(subscriptionId)}/payment-book`,
+      appId,
+      params: { month: period.month, year: period.year },
+      schema: UnknownJsonSchema,
+      idempotent: true,
+      binary: true,
+    }) as Promise<Buffer>;
+  }
+
+  addDisputeEvidence(appId: string, disputeId: string, body: { documents: Array<{ fileId: string }>; [k: string]: unknown }) {
+    return this.call({
+      operation: 'addDisputeEvidence',
+      method: 'POST',
+      path: `/api/v1/dispute/${encodeURIComponent(disputeId)}/evidence`,
+      appId,
+      data: body,
+      schema: UnknownJsonSchema,
+      idempotent: false,
+    });
+  }
+
+  getStatement(appId: string, options: { companyBankAccount?: string } = {}) {
+    return this.call({
+      operation: 'getStatement',
+      method: 'GET',
+      path: '/api/v1/statement',
+      appId,
+      params: { companyBankAccount: options.companyBankAccount },
+      schema: UnknownJsonSchema,
+      idempotent: true,
+    });
+  }
+
+  getTransaction(appId: string, transactionId: string, options: { companyBankAccount?: string } = {}) {
+    return this.call({
+      operation: 'getTransaction',
+      method: 'GET',
+      path: `/api/v1/transaction/${encodeURIComponent(transactionId)}`,
+      appId,
+      params: { companyBankAccount: options.companyBankAccount },
+      schema: UnknownJsonSchema,
+      idempotent: true,
+    });
+  }
+
+  private async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
+    const attempts = spec.idempotent ? this.retry.attempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      let response: AxiosResponse;
+      try {
+        response = await this.http.request({
+          method: spec.method,
+          url: spec.path,
+          params: spec.params,
+          data: spec.data,
+          headers: { Authorization: spec.appId, Accept: 'application/json', ...spec.headers },
+          responseType: spec.binary ? 'arraybuffer' : 'json',
+        });
+      } catch (err) {
+        const kind = axios.isAxiosError(err) && (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') ? 'timeout' : 'network';
+        this.options.onCall?.({ operation: spec.operation, status: 0, ms: Date.now() - started, attempt });
+        if (attempt < attempts) {
+          await this.sleep(backoffDelay(this.retry, attempt));
+          continue;
+        }
+        throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation);
+      }
+      this.options.onCall?.({ operation: spec.operation, status: response.status, ms: Date.now() - started, attempt });
+
+      if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
+
+      const body = spec.binary ? decodeBinaryError(response.data) : response.data;
+      if (attempt < attempts && isRetryableStatus(response.status)) {
+        const wait = retryAfterMs(response.headers['retry-after']);
+        if (wait === undefined || wait <= this.maxRetryAfterMs) {
+          await this.sleep(wait ?? backoffDelay(this.retry, attempt));
+          continue;
+        }
+      }
+      throw PixApiError.fromResponse(spec.operation, response.status, body);
+    }
+  }
+
+  private parse<S extends z.ZodType>(spec: CallSpec<S>, response: AxiosResponse): z.output<S> {
+    if (spec.binary) return Buffer.from(response.data as ArrayBuffer) as z.output<S>;
+    // A 204 (or any empty body) parses as `undefined`: fine for operations that expect nothing.
+    const parsed = spec.schema.safeParse(response.data === '' ? undefined : response.data);
+    if (!parsed.success) {
+      throw new PixApiError('invalid_response', response.status, 'Unexpected response from the Pix API', undefined, undefined, spec.operation);
+    }
+    return parsed.data;
+  }
+}
+
+function decodeBinaryError(data: unknown): unknown {
+  if (!(data instanceof ArrayBuffer) && !Buffer.isBuffer(data)) return data;
+  const text = Buffer.from(data as ArrayBuffer).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

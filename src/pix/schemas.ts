@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+// Every object is loose: the interface grows by additive changes (section 9), and fields it does not
+// show must pass through untouched rather than fail validation.
+
+export const PixFileSchema = z.looseObject({
+  id: z.string(),
+  purpose: z.string().optional(),
+  fileName: z.string().optional(),
+  contentType: z.string().optional(),
+  size: z.number().optional(),
+  url: z.string().optional(),
+  urlExpiresAt: z.string().optional(),
+  createdAt: z.string().optional(),
+  correlationID: z.string().optional(),
+});
+export type PixFile = z.infer<typeof PixFileSchema>;
+export const FileUploadResponseSchema = z.looseObject({ file: PixFileSchema });
+
+/** The limits object: known fields are typed; the ownership fields are read, never assumed. */
+export const LimitsSchema = z.looseObject({
+  pixDayLimit: z.number().int(),
+  pixNightLimit: z.number().int(),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
+export const LimitsResponseSchema = z.looseObject({ limits: LimitsSchema });
+
+export const LimitRequestStatusSchema = z.enum(['IN_REVIEW', 'APPROVED', 'REJECTED']);
+export const LimitRequestSchema = z.looseObject({
+  id: z.string(),
+  companyBankAccountId: z.string(),
+  // A status this version does not know stays readable, and is simply not a decision.
+  status: z.union([LimitRequestStatusSchema, z.string()]),
+  requestedLimits: z.record(z.string(), z.unknown()).optional(),
+  approvedLimits: z.record(z.string(), z.unknown()).optional(),
+  documents: z.array(z.looseObject({ fileName: z.string().optional(), contentType: z.string().optional() })).optional(),
+  description: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type LimitRequest = z.infer<typeof LimitRequestSchema>;
+export const LimitRequestResponseSchema = z.looseObject({ limitRequest: LimitRequestSchema });
+
+/** The list's shape is not shown: accept the array under any of the names it plausibly has. */
+export const LimitRequestListResponseSchema = z
+  .union([
+    z.array(LimitRequestSchema),
+    z.looseObject({ limitRequests: z.array(LimitRequestSchema) }),
+    z.looseObject({ items: z.array(LimitRequestSchema) }),
+    z.looseObject({ data: z.array(LimitRequestSchema) }),
+  ])
+  .transform((v) => {
+    if (Array.isArray(v)) return { items: v };
+    const items = 'limitRequests' in v ? v.limitRequests : 'items' in v ? v.items : v.data;
+    const total = typeof v.total === 'number' ? v.total : undefined;
+    return { items: items as LimitRequest[], total };
+  });
+
+export const BalanceSchema = z.looseObject({
+  total: z.number().int(),
+  blocked: z.number().int(),
+  available: z.number().int(),
+});
+
+export const PixKeyWithdrawSchema = z.looseObject({ pixKey: z.string(), type: z.string() });
+
+export const AccountSchema = z.looseObject({
+  accountId: z.string(),
+  taxId: z.string().optional(),
+  isDefault: z.boolean().optional(),
+  balance: BalanceSchema.optional(),
+  pixKeyWithdraw: PixKeyWithdrawSchema.nullable().optional(),
+  withdrawBlocked: z.boolean().optional(),
+});
+export type Account = z.infer<typeof AccountSchema>;
+export const AccountResponseSchema = z.looseObject({ account: AccountSchema });
+
+/** Full shape not shown: a bare array, or an array under `accounts`/`items`/`data`. */
+export const AccountListResponseSchema = z
+  .union([
+    z.array(AccountSchema),
+    z.looseObject({ accounts: z.array(AccountSchema) }),
+    z.looseObject({ items: z.array(AccountSchema) }),
+    z.looseObject({ data: z.array(AccountSchema) }),
+  ])
+  .transform((v): Account[] => {
+    if (Array.isArray(v)) return v;
+    return ('accounts' in v ? v.accounts : 'items' in v ? v.items : v.data) as Account[];
+  });
+
+export const ApplicationSchema = z.looseObject({
+  name: z.string().optional(),
+  isActive: z.boolean().optional(),
+  type: z.string().optional(),
+  clientId: z.string().optional(),
+  clientSecret: z.string().optional(),
+  appID: z.string().optional(),
+  companyBankAccount: z.string().optional(),
+});
+export type Application = z.infer<typeof ApplicationSchema>;
+export const ApplicationResponseSchema = z.looseObject({ application: ApplicationSchema });
+
+export const PixKeySchema = z.looseObject({ key: z.string(), type: z.string() });
+export type PixKey = z.infer<typeof PixKeySchema>;
+export const PixKeyResponseSchema = z.looseObject({ pixKey: PixKeySchema });
+export const PixKeyListResponseSchema = z.looseObject({
+  pixKeys: z.array(PixKeySchema),
+  account: AccountSchema.optional(),
+});
+
+/** Withdraw-key answers are "the account data": either `{ account }` or the account itself. */
+export const WithdrawKeyResponseSchema = z
+  .union([z.looseObject({ account: AccountSchema }), AccountSchema])
+  .transform((v): Account => ('account' in v && typeof v.account === 'object' ? (v.account as Account) : (v as Account)));
+
+/** Shapes not shown: kept as JSON for the caller to present tolerantly. */
+export const UnknownJsonSchema = z.unknown();

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * STORE_SECRET when given; for sqlite without one, a secret generated once beside the database
+ * (mode 0600) and read back on every later start, so the stored AppIDs stay readable.
+ */
+export function resolveStoreSecret(store: { url: string; secret?: string }): string {
+  if (store.secret) return store.secret;
+  const sqlitePath = sqlitePathOf(store.url);
+  if (!sqlitePath) throw new Error('STORE_SECRET is required for this STORE_URL');
+  const file = path.join(path.dirname(sqlitePath), 'store-secret');
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const secret = readFileSync(file, 'utf8').trim();
+  if (secret.length < 32) throw new Error(`The store secret in ${file} is damaged; restore it or set STORE_SECRET`);
+  return secret;
+}
+
+export function sqlitePathOf(url: string): string | undefined {
+  return url.startsWith('sqlite://') ? url.slice('sqlite://'.length) : undefined;
+}
