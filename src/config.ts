@@ -55,31 +55,31 @@ const ConfigSchema = z
       (v) => blankToUndefined(v) ?? 'info',
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     ),
-  })
-  .superRefine((c, ctx) => {
-    if (c.SLACK_BOT_TOKEN && !c.SLACK_BOT_TOKEN.startsWith('xoxb-')) {
-      ctx.addIssue({ code: 'custom', path: ['SLACK_BOT_TOKEN'], message: 'expected a bot token (xoxb-…)' });
-    }
-    if (c.SLACK_APP_TOKEN && !c.SLACK_APP_TOKEN.startsWith('xapp-')) {
-      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'expected an app-level token (xapp-…)' });
-    }
-    if (!c.SLACK_APP_TOKEN && !c.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
-      });
-    }
-    if (c.PIX_API_URL && !c.PIX_APP_ID) {
-      ctx.addIssue({ code: 'custom', path: ['PIX_APP_ID'], message: 'required when PIX_API_URL is set' });
-    }
-    if (/^rediss?:/.test(c.STORE_URL) && !c.STORE_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['STORE_SECRET'], message: 'required when STORE_URL is redis://' });
-    }
-    if (c.STORE_SECRET && c.STORE_SECRET.length < 32) {
-      ctx.addIssue({ code: 'custom', path: ['STORE_SECRET'], message: 'must be at least 32 characters' });
-    }
   });
+
+/**
+ * Checks that involve several variables. They read the raw text, so that they are reported together
+ * with the problems of single variables instead of only once those are fixed.
+ */
+function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
+  const v = (name: string) => {
+    const value = blankToUndefined(env[name]);
+    return typeof value === 'string' ? value.trim() : undefined;
+  };
+  const problems: string[] = [];
+  const bot = v('SLACK_BOT_TOKEN');
+  const appToken = v('SLACK_APP_TOKEN');
+  const storeSecret = v('STORE_SECRET');
+  if (bot && !bot.startsWith('xoxb-')) problems.push('SLACK_BOT_TOKEN: expected a bot token (xoxb-…)');
+  if (appToken && !appToken.startsWith('xapp-')) problems.push('SLACK_APP_TOKEN: expected an app-level token (xapp-…)');
+  if (!appToken && !v('SLACK_SIGNING_SECRET')) {
+    problems.push('SLACK_SIGNING_SECRET: required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)');
+  }
+  if (v('PIX_API_URL') && !v('PIX_APP_ID')) problems.push('PIX_APP_ID: required when PIX_API_URL is set');
+  if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret) problems.push('STORE_SECRET: required when STORE_URL is redis://');
+  if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
+  return problems;
+}
 
 type RawConfig = z.infer<typeof ConfigSchema>;
 
@@ -118,13 +118,18 @@ export type ConfigResult =
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   const parsed = ConfigSchema.safeParse(env);
   const missingBotToken = !blankToUndefined(env.SLACK_BOT_TOKEN);
-  if (!parsed.success || missingBotToken) {
-    const problems = parsed.success
+  const problems = [
+    ...(missingBotToken ? ['SLACK_BOT_TOKEN: required (the bot token, xoxb-…)'] : []),
+    ...(parsed.success
       ? []
-      : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${describe(issue)}`);
-    if (missingBotToken) problems.unshift('SLACK_BOT_TOKEN: required (the bot token, xoxb-…)');
-    return { ok: false, missingBotToken, problems };
-  }
+      : parsed.error.issues.map((issue) => {
+          const [variable, index] = issue.path;
+          const entry = typeof index === 'number' ? `entry ${index + 1} ` : '';
+          return `${String(variable ?? 'environment')}: ${entry}${describe(issue)}`;
+        })),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) return { ok: false, missingBotToken, problems };
   const c = parsed.data;
   return {
     ok: true,

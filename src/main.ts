@@ -1,0 +1,34 @@
+import { config as loadDotenv } from 'dotenv';
+import { startPixOps } from './app';
+import { loadConfig, SETUP_HELP } from './config';
+
+async function main(): Promise<void> {
+  loadDotenv({ quiet: true });
+  const result = loadConfig(process.env);
+  if (!result.ok) {
+    if (result.missingBotToken) process.stderr.write(`${SETUP_HELP}\n\n`);
+    process.stderr.write(`Configuration problems:\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  const running = await startPixOps(result.config);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    running.deps.logger.info({ signal }, 'stopping');
+    // Never hang on the way out: whatever is still open after 10 s is abandoned.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  // No stack trace and no value: start-up errors can quote configuration.
+  process.stderr.write(`Pix Ops could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startPixOps, type RunningApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createLogger, SecretRegistry } from '../../src/logger';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { FakeSlack } from './fake-slack';
+import { slackSignatureHeaders } from './slack-signing';
+
+export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
+export const BOT_TOKEN = 'xoxb-test-bot-token-0123456789';
+
+export interface Harness {
+  app: RunningApp;
+  slack: FakeSlack;
+  sandbox: SandboxHandle;
+  /** Every line the app logged, as written. */
+  logs: string[];
+  dataDir: string;
+  eventsUrl: string;
+  slash(userId: string, text: string, options?: { channelId?: string }): Promise<SlashResult>;
+  post(body: string, headers: Record<string, string>): Promise<{ status: number; text: string }>;
+  close(): Promise<void>;
+}
+
+export interface SlashResult {
+  status: number;
+  /** The acknowledgement's body (an ephemeral message, or empty). */
+  ack: Record<string, unknown> | undefined;
+  /** The id of the response_url this command was given (see FakeSlack.responsesTo). */
+  responseId: string;
+}
+
+let counter = 0;
+
+/**
+ * The real app in HTTP mode on an ephemeral port, a fake Slack on 127.0.0.1, and the sandbox Pix API
+ * on 127.0.0.1 (as an external service, through PIX_API_URL, unless `sandboxMode`).
+ */
+export async function startHarness(env: Record<string, string> = {}, options: { sandboxMode?: boolean } = {}): Promise<Harness> {
+  const slack = await new FakeSlack().start();
+  const sandbox = options.sandboxMode ? undefined : await startSandbox({ port: 0 });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-ops-test-'));
+  const result = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    PORT: '0',
+    SLACK_API_URL: slack.apiUrl,
+    ...(sandbox ? { PIX_API_URL: sandbox.url, PIX_APP_ID: sandbox.companies.main.mainAppId } : {}),
+    STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
+    PIX_TIMEOUT_MS: '3000',
+    ...env,
+  });
+  if (!result.ok) throw new Error(`bad test config: ${result.problems.join('; ')}`);
+  const logs: string[] = [];
+  const secrets = new SecretRegistry();
+  const logger = createLogger({ level: 'debug', secrets, destination: { write: (line: string) => void logs.push(line) } });
+  const app = await startPixOps(result.config, { logger, secrets });
+  const eventsUrl = `http://127.0.0.1:${app.port}/slack/events`;
+
+  const post = async (body: string, headers: Record<string, string>) => {
+    const res = await fetch(eventsUrl, { method: 'POST', body, headers });
+    return { status: res.status, text: await res.text() };
+  };
+
+  return {
+    app,
+    slack,
+    sandbox: sandbox ?? app.sandbox!,
+    logs,
+    dataDir,
+    eventsUrl,
+    post,
+    async slash(userId, text, opts = {}) {
+      const responseId = `cmd-${++counter}`;
+      const body = new URLSearchParams({
+        token: 'legacy-verification-token',
+        team_id: 'T0FAKE',
+        team_domain: 'fake',
+        channel_id: opts.channelId ?? 'C0CHANNEL',
+        channel_name: 'finance',
+        user_id: userId,
+        user_name: userId.toLowerCase(),
+        command: '/pix',
+        text,
+        api_app_id: 'A0PIXOPS',
+        response_url: slack.responseUrl(responseId),
+        trigger_id: `trigger-${counter}`,
+      }).toString();
+      const res = await post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+      return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
+    },
+    async close() {
+      await app.stop();
+      await sandbox?.close();
+      await slack.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** All the text of a message (its `text` and every text in its blocks), for assertions. */
+export function messageText(message: unknown): string {
+  const parts: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') parts.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(message);
+  return parts.join('\n');
+}

@@ -1,0 +1,76 @@
+import { loadConfig } from '../../src/config';
+
+const base = { SLACK_BOT_TOKEN: 'xoxb-1-abc', SLACK_SIGNING_SECRET: 'sig-secret-value' };
+
+describe('loadConfig', () => {
+  test('defaults for everything optional', () => {
+    const r = loadConfig(base);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.slack.port).toBe(3000);
+    expect(r.config.store.url).toBe('sqlite://data/pix-ops.sqlite');
+    expect(r.config.poll).toEqual({ schedule: '* * * * *', concurrency: 8 });
+    expect(r.config.access).toEqual({ viewer: [], operator: [], admin: [] });
+    expect(r.config.sandboxMode).toBe(true);
+    expect(r.config.slack.appToken).toBeUndefined();
+  });
+
+  test('access lists are split and trimmed; a six-field cron expression is allowed', () => {
+    const r = loadConfig({ ...base, ACCESS_ADMINS: ' U123ABC , S0GROUP1,W999', POLL_SCHEDULE: '*/5 * * * * *' });
+    expect(r.ok && r.config.access.admin).toEqual(['U123ABC', 'S0GROUP1', 'W999']);
+    expect(r.ok && r.config.poll.schedule).toBe('*/5 * * * * *');
+  });
+
+  test('Socket Mode needs no signing secret; a Pix URL turns sandbox mode off', () => {
+    const r = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', PIX_API_URL: 'https://pix.example/', PIX_APP_ID: 'app' });
+    expect(r.ok).toBe(true);
+    expect(r.ok && r.config.sandboxMode).toBe(false);
+    expect(r.ok && r.config.pix.apiUrl).toBe('https://pix.example');
+  });
+
+  test('every problem is listed at once, each naming its variable, and no value is echoed', () => {
+    const secretish = 'not-a-token-SUPERSECRET';
+    const r = loadConfig({
+      SLACK_BOT_TOKEN: secretish,
+      SLACK_APP_TOKEN: 'also-SUPERSECRET',
+      PORT: 'eighty',
+      SLACK_API_URL: 'https://slack.example/v2',
+      PIX_API_URL: 'ftp://SUPERSECRET',
+      STORE_URL: 'mongodb://SUPERSECRET',
+      STORE_SECRET: 'short-SUPERSECRET',
+      POLL_SCHEDULE: 'every SUPERSECRET minute',
+      ACCESS_ADMINS: 'U123,bob-SUPERSECRET',
+      LOG_LEVEL: 'loud',
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const named = r.problems.map((p) => p.split(':')[0]);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'SLACK_BOT_TOKEN',
+        'SLACK_APP_TOKEN',
+        'PORT',
+        'SLACK_API_URL',
+        'PIX_API_URL',
+        'STORE_URL',
+        'STORE_SECRET',
+        'POLL_SCHEDULE',
+        'ACCESS_ADMINS',
+        'LOG_LEVEL',
+      ]),
+    );
+    expect(r.problems.join('\n')).not.toMatch(/SUPERSECRET/);
+  });
+
+  test('HTTP mode without a signing secret, a Pix URL without an AppID, Redis without a store secret', () => {
+    const r = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', PIX_API_URL: 'http://127.0.0.1:9', STORE_URL: 'redis://127.0.0.1:6379' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((p) => p.split(':')[0]).sort()).toEqual(['PIX_APP_ID', 'SLACK_SIGNING_SECRET', 'STORE_SECRET']);
+  });
+
+  test('a missing bot token is flagged so start-up can explain the set-up', () => {
+    const r = loadConfig({});
+    expect(r).toMatchObject({ ok: false, missingBotToken: true });
+  });
+});

@@ -1,0 +1,21 @@
+import { limitFieldLabel, splitLimits } from '../src/limits';
+import { formatCents } from '../src/money';
+import type { Limits } from '../src/pix/schemas';
+import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
+
+/** An account's current limits: requestable limits as money, the other fields as they are. */
+export function limitsMessage(input: { accountId: string; isDefault: boolean; limits: Limits }): SlackMessage {
+  const { requestable, other } = splitLimits(input.limits);
+  const title = `Limits of account \`${escapeMrkdwn(input.accountId)}\`${input.isDefault ? ' (default account)' : ''}`;
+  const blocks = [section(`*${title}*`), ...fields(requestable.map((l) => [limitFieldLabel(l.field), formatCents(l.cents)]))];
+  if (other.length > 0) {
+    blocks.push(context(other.map((o) => `${escapeMrkdwn(o.field)}: ${escapeMrkdwn(displayValue(o.value))}`).join('  ·  ')));
+  }
+  const summary = requestable.map((l) => `${limitFieldLabel(l.field)} ${formatCents(l.cents)}`).join('; ');
+  return { text: `${title}: ${summary}`, blocks };
+}
+
+function displayValue(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
+}

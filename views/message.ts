@@ -1,0 +1,44 @@
+import type { KnownBlock } from '@slack/types';
+
+/** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** Slack's mrkdwn needs only these three escaped in user-supplied text. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function section(markdown: string): KnownBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: markdown } };
+}
+
+export function context(markdown: string): KnownBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: markdown }] };
+}
+
+export function fields(pairs: Array<[string, string]>): KnownBlock[] {
+  // A section holds at most 10 fields.
+  const blocks: KnownBlock[] = [];
+  for (let i = 0; i < pairs.length; i += 10) {
+    blocks.push({
+      type: 'section',
+      fields: pairs.slice(i, i + 10).map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${value}` })),
+    });
+  }
+  return blocks;
+}
+
+export function plain(markdown: string): SlackMessage {
+  return { text: markdown, blocks: [section(markdown)] };
+}
+
+/** Marks a message as coming from the sandbox: every message the bot sends in sandbox mode says so. */
+export function withSandboxBadge(message: SlackMessage): SlackMessage {
+  return {
+    text: `[SANDBOX] ${message.text}`,
+    blocks: [...message.blocks, context(':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.')],
+  };
+}
