@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FakeSlack } from '../support/fake-slack';
+import { slackSignatureHeaders } from '../support/slack-signing';
+import { waitFor } from '../support/wait';
+
+// `npm start` runs the compiled output (built by `prepare` and `pretest`); these tests run it the same way.
+const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
+
+interface Run {
+  code: Promise<number | null>;
+  stdout: () => string;
+  stderr: () => string;
+  kill: (signal: NodeJS.Signals) => void;
+}
+
+function run(env: Record<string, string>, cwd: string): Run {
+  const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return {
+    code: new Promise((resolve) => child.on('exit', (c) => resolve(c))),
+    stdout: () => out,
+    stderr: () => err,
+    kill: (s) => child.kill(s),
+  };
+}
+
+describe('npm start (the compiled entry point)', () => {
+  let cwd: string;
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does it in pretest)`);
+  });
+  beforeEach(() => {
+    cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-start-'));
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+  test('with no SLACK_BOT_TOKEN it explains the set-up and exits 1', async () => {
+    const r = run({}, cwd);
+    expect(await r.code).toBe(1);
+    const text = r.stderr();
+    expect(text).toContain('manifest.yml');
+    expect(text).toContain('SLACK_BOT_TOKEN');
+    expect(text).toContain('SLACK_APP_TOKEN');
+    expect(text).toContain('.env');
+    expect(text).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  test('every configuration problem at once, exit 1, no stack trace, no secret echoed', async () => {
+    const r = run(
+      { SLACK_BOT_TOKEN: 'xoxb-SECRET-VALUE-1', PORT: 'abc', STORE_URL: 'redis://127.0.0.1:6379', POLL_SCHEDULE: 'nope', ACCESS_ADMINS: 'alice' },
+      cwd,
+    );
+    expect(await r.code).toBe(1);
+    const text = r.stderr();
+    for (const v of ['PORT', 'STORE_SECRET', 'POLL_SCHEDULE', 'ACCESS_ADMINS', 'SLACK_SIGNING_SECRET']) expect(text).toContain(`${v}:`);
+    expect(text).not.toContain('SECRET-VALUE');
+    expect(text).not.toMatch(/\n\s+at /);
+  });
+
+  test('reads a .env file, starts in sandbox mode in HTTP mode, answers /pix help, and stops on SIGTERM', async () => {
+    const slack = await new FakeSlack().start();
+    const secret = 'start-test-signing-secret';
+    writeFileSync(path.join(cwd, '.env'), `SLACK_SIGNING_SECRET=${secret}\n`);
+    const r = run(
+      { SLACK_BOT_TOKEN: 'xoxb-start-test-token', SLACK_API_URL: slack.apiUrl, PORT: '0', STORE_URL: `sqlite://${path.join(cwd, 'data', 's.sqlite')}` },
+      cwd,
+    );
+    try {
+      const line = await waitFor('the ready log line', () => r.stdout().split('\n').find((l) => l.includes('Pix Ops is running')), 15_000);
+      expect(r.stdout()).toContain('SANDBOX mode');
+      const port = (JSON.parse(line) as { port: number }).port;
+      const body = new URLSearchParams({ command: '/pix', text: 'help', user_id: 'U0ANYONE1', channel_id: 'C1', response_url: slack.responseUrl('x'), trigger_id: 't' }).toString();
+      const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, secret) },
+      });
+      const ack = (await res.json()) as { text: string };
+      expect(ack.text).toContain('[SANDBOX]');
+      expect(ack.text).toContain('admin'); // in sandbox mode everyone is admin
+      r.kill('SIGTERM');
+      expect(await r.code).toBe(0);
+    } finally {
+      r.kill('SIGKILL');
+      await slack.close();
+    }
+  });
+});

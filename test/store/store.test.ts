@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openStore } from '../../src/store';
+import { SecretBox } from '../../src/store/secret-box';
+
+const APP_ID = 'Q2xpZW50X0lkX3NlY3JldC1hcHAtaWQtZm9yLXRlc3Q=';
+
+describe('store on sqlite (the embedded default)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('AppIDs are stored encrypted, readable back, and absent from the file bytes', async () => {
+    const url = `sqlite://${path.join(dir, 'data', 'pix-ops.sqlite')}`;
+    const revealed: string[] = [];
+    const store = await openStore({ url, onSecret: (v) => revealed.push(v) });
+    await store.accountApps.save({ accountId: 'acc1', appId: APP_ID, clientId: 'client-1', name: 'Black Friday' });
+    expect(await store.accountApps.get('acc1')).toMatchObject({ accountId: 'acc1', appId: APP_ID, clientId: 'client-1', name: 'Black Friday' });
+    expect(await store.accountApps.get('nope')).toBeUndefined();
+    expect(revealed).toEqual([APP_ID]);
+    await store.close();
+
+    const bytes = readFileSync(path.join(dir, 'data', 'pix-ops.sqlite'));
+    expect(bytes.includes(Buffer.from('client-1'))).toBe(true); // the file really holds the record…
+    expect(bytes.includes(Buffer.from(APP_ID))).toBe(false); // …but not the AppID in clear
+  });
+
+  test('without STORE_SECRET a secret is generated once (mode 0600) and reused across restarts', async () => {
+    const url = `sqlite://${path.join(dir, 'pix-ops.sqlite')}`;
+    const first = await openStore({ url });
+    await first.accountApps.save({ accountId: 'acc1', appId: APP_ID });
+    await first.close();
+    const secretFile = path.join(dir, 'store-secret');
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    const secret = readFileSync(secretFile, 'utf8');
+
+    const second = await openStore({ url });
+    expect((await second.accountApps.get('acc1'))?.appId).toBe(APP_ID);
+    await second.close();
+    expect(readFileSync(secretFile, 'utf8')).toBe(secret);
+  });
+
+  test('the wrong secret cannot read the AppIDs', async () => {
+    const url = `sqlite://${path.join(dir, 'pix-ops.sqlite')}`;
+    const a = await openStore({ url, secret: 'a'.repeat(40) });
+    await a.accountApps.save({ accountId: 'acc1', appId: APP_ID });
+    await a.close();
+    const b = await openStore({ url, secret: 'b'.repeat(40) });
+    await expect(b.accountApps.get('acc1')).rejects.toThrow();
+    await b.close();
+  });
+});
+
+describe('SecretBox', () => {
+  test('a sealed value is bound to its record', () => {
+    const box = new SecretBox('x'.repeat(32));
+    const sealed = box.seal(APP_ID, 'account-app:acc1');
+    expect(sealed).not.toContain(APP_ID);
+    expect(box.open(sealed, 'account-app:acc1')).toBe(APP_ID);
+    expect(() => box.open(sealed, 'account-app:acc2')).toThrow();
+    expect(box.seal(APP_ID, 'c')).not.toBe(box.seal(APP_ID, 'c'));
+  });
+});
+
+// Needs the Redis server on 127.0.0.1:6379 (present on every machine of this project, CI included).
+describe('store on Redis (127.0.0.1:6379)', () => {
+  test('keeps AppIDs encrypted under its own key prefix', async () => {
+    const namespace = `pix-ops-test-${process.pid}-${Date.now()}`;
+    const store = await openStore({ url: 'redis://127.0.0.1:6379', secret: 's'.repeat(40), namespace });
+    const { createClient } = await import('@keyv/redis');
+    const raw = createClient({ url: 'redis://127.0.0.1:6379' });
+    await raw.connect();
+    try {
+      await store.accountApps.save({ accountId: 'acc1', appId: APP_ID });
+      expect((await store.accountApps.get('acc1'))?.appId).toBe(APP_ID);
+      const keys = await raw.keys(`${namespace}*`);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) expect(String(await raw.get(key))).not.toContain(APP_ID);
+      expect(await store.ping()).toBe(true);
+    } finally {
+      for (const key of await raw.keys(`${namespace}*`)) await raw.del(key);
+      await raw.quit();
+      await store.close();
+    }
+  });
+});

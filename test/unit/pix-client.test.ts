@@ -1,0 +1,213 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { PixClient } from '../../src/pix/client';
+import { PixApiError } from '../../src/pix/errors';
+import { retryAfterMs } from '../../src/pix/retry';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A scripted HTTP server: each request gets the next answer of the script. */
+async function scriptedServer(script: Array<(req: Seen, res: http.ServerResponse) => void>) {
+  const seen: Seen[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const entry = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
+    seen.push(entry);
+    const step = script[Math.min(seen.length - 1, script.length - 1)]!;
+    step(entry, res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    seen,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_: Seen, res: http.ServerResponse) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+};
+
+const sleeps: number[] = [];
+const client = (url: string, extra: Partial<ConstructorParameters<typeof PixClient>[0]> = {}) =>
+  new PixClient({ baseUrl: url, timeoutMs: 2_000, sleep: async (ms) => void sleeps.push(ms), ...extra });
+
+beforeEach(() => {
+  sleeps.length = 0;
+});
+
+describe('PixClient', () => {
+  test('sends the AppID in Authorization and validates the answer, passing unknown fields through', async () => {
+    const s = await scriptedServer([json(200, { limits: { pixDayLimit: 100, pixNightLimit: 50, pixOutX: 1, brandNew: 'kept' } })]);
+    try {
+      const limits = await client(s.url).getLimits('APP-ID-1', 'acc/1');
+      expect(limits).toEqual({ pixDayLimit: 100, pixNightLimit: 50, pixOutX: 1, brandNew: 'kept' });
+      expect(s.seen[0]!.headers.authorization).toBe('APP-ID-1');
+      expect(s.seen[0]!.url).toBe('/api/v1/limits/acc%2F1');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('reads are retried on 5xx and 429, honouring Retry-After', async () => {
+    const s = await scriptedServer([
+      json(503, { error: 'down' }),
+      json(429, { error: 'slow down' }, { 'retry-after': '2' }),
+      json(200, { limitRequest: { id: 'r1', companyBankAccountId: 'a1', status: 'IN_REVIEW' } }),
+    ]);
+    try {
+      const r = await client(s.url).getLimitRequest('APP', 'r1');
+      expect(r.status).toBe('IN_REVIEW');
+      expect(s.seen).toHaveLength(3);
+      expect(sleeps[1]).toBe(2000);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a Retry-After beyond the bound is not waited for', async () => {
+    const s = await scriptedServer([json(429, { error: 'later' }, { 'retry-after': '120' })]);
+    try {
+      await expect(client(s.url).getLimits('APP', 'a')).rejects.toMatchObject({ status: 429, error: 'later' });
+      expect(s.seen).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('reads give up after the attempts, with the last error', async () => {
+    const s = await scriptedServer([json(502, { error: 'bad gateway' })]);
+    try {
+      await expect(client(s.url).listAccounts('APP')).rejects.toMatchObject({ kind: 'http', status: 502, error: 'bad gateway' });
+      expect(s.seen).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('writes are never retried', async () => {
+    const s = await scriptedServer([json(503, { error: 'down' }), json(201, {})]);
+    try {
+      await expect(
+        client(s.url).createLimitRequest('APP', { companyBankAccountId: 'a', limits: { pixDayLimit: 1, pixNightLimit: 1 }, documents: [{ fileId: 'f' }] }),
+      ).rejects.toMatchObject({ status: 503 });
+      expect(s.seen).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a limit request is sent in integer cents, flat, with documents as fileIds; fractions are refused', async () => {
+    const s = await scriptedServer([json(201, { limitRequest: { id: 'r', companyBankAccountId: 'a', status: 'IN_REVIEW' } })]);
+    try {
+      await client(s.url).createLimitRequest('APP', {
+        companyBankAccountId: 'a',
+        limits: { pixDayLimit: 123456, pixNightLimit: 100, pixOutSameHolderDayLimit: 7 },
+        documents: [{ fileId: 'f1' }, { fileId: 'f2' }],
+        description: 'why',
+      });
+      expect(JSON.parse(s.seen[0]!.body.toString())).toEqual({
+        companyBankAccountId: 'a',
+        pixDayLimit: 123456,
+        pixNightLimit: 100,
+        pixOutSameHolderDayLimit: 7,
+        documents: [{ fileId: 'f1' }, { fileId: 'f2' }],
+        description: 'why',
+      });
+      expect(s.seen[0]!.headers['content-type']).toMatch(/^application\/json/);
+      expect(() =>
+        client(s.url).createLimitRequest('APP', { companyBankAccountId: 'a', limits: { pixDayLimit: 1.5, pixNightLimit: 1 }, documents: [] }),
+      ).toThrow(RangeError);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('both error forms become one PixApiError with the API text and errorCode', async () => {
+    const s = await scriptedServer([
+      json(401, { data: null, errors: [{ message: 'Invalid appID' }] }),
+      json(403, { error: 'Application does not have required scope: ACCOUNT_LIMITS_REQUEST_POST' }),
+      json(403, { error: 'not allowed', errorCode: 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED' }),
+    ]);
+    try {
+      const c = client(s.url);
+      const e1 = await c.getAccount('BAD', 'a').catch((e: unknown) => e);
+      expect(e1).toBeInstanceOf(PixApiError);
+      expect(e1).toMatchObject({ status: 401, error: 'Invalid appID' });
+      const e2 = (await c.createPixKey('APP', { pixKey: 'a@b.c', type: 'EMAIL' }).catch((e: unknown) => e)) as PixApiError;
+      expect(e2.missingScope).toBe('ACCOUNT_LIMITS_REQUEST_POST');
+      const e3 = await c.addDisputeEvidence('APP', 'd', { documents: [{ fileId: 'f' }] }).catch((e: unknown) => e);
+      expect(e3).toMatchObject({ status: 403, errorCode: 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('an answer that does not match the interface is an invalid_response error', async () => {
+    const s = await scriptedServer([json(200, { limits: { pixDayLimit: 'lots' } })]);
+    try {
+      await expect(client(s.url).getLimits('APP', 'a')).rejects.toMatchObject({ kind: 'invalid_response' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('no answer within the timeout is a timeout error (a read is retried first)', async () => {
+    const s = await scriptedServer([() => undefined]);
+    try {
+      await expect(client(s.url, { timeoutMs: 100 }).getLimits('APP', 'a')).rejects.toMatchObject({ kind: 'timeout', status: 0 });
+      expect(s.seen).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a refused connection is a network error', async () => {
+    await expect(client('http://127.0.0.1:1').getLimits('APP', 'a')).rejects.toMatchObject({ kind: 'network' });
+  });
+
+  test('uploads stream the file as multipart with a Content-Length, and a 204 delete resolves', async () => {
+    const s = await scriptedServer([
+      json(201, { file: { id: 'f1', purpose: 'ACCOUNT_LIMIT_REQUEST', fileName: 'proof.pdf', contentType: 'application/pdf', size: 9 } }),
+      (_, res) => res.writeHead(204).end(),
+    ]);
+    try {
+      const bytes = Buffer.from('%PDF-1.4\n');
+      let pulled = 0;
+      const stream = new Readable({
+        read() {
+          this.push(pulled++ === 0 ? bytes : null);
+        },
+      });
+      const file = await client(s.url).uploadFile('APP', { stream, fileName: 'proof.pdf', contentType: 'application/pdf', knownLength: bytes.length, purpose: 'ACCOUNT_LIMIT_REQUEST' });
+      expect(file.id).toBe('f1');
+      const req = s.seen[0]!;
+      expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(Number(req.headers['content-length'])).toBe(req.body.length);
+      const body = req.body.toString('latin1');
+      expect(body).toContain('name="purpose"\r\n\r\nACCOUNT_LIMIT_REQUEST');
+      expect(body).toContain('name="file"; filename="proof.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n');
+      await expect(client(s.url).deletePixKey('APP', 'a@b.c')).resolves.toBeUndefined();
+      expect(s.seen[1]!.url).toBe('/api/v1/pix-keys/a%40b.c');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('retryAfterMs', () => {
+  test('seconds and HTTP dates', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(new Date(10_000 + 5_000).toUTCString(), 10_000)).toBe(5000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
