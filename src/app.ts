@@ -5,7 +5,7 @@ import type { Config } from './config';
 import type { Deps } from './deps';
 import { createLogger, SecretRegistry, type Logger } from './logger';
 import { PixClient } from './pix/client';
-import { startSandbox, type SandboxHandle } from './sandbox';
+import { DEFAULT_SEED, startSandbox, type SandboxHandle } from './sandbox';
 import { boltLogger } from './slack/bolt-logger';
 import { registerSlashCommand } from './slash-router';
 import { openStore } from './store';
@@ -25,9 +25,6 @@ export interface StartOptions {
   storeNamespace?: string;
 }
 
-/** The sandbox's ids are fixed by this seed, so `npm run sandbox` prints the AppIDs it will use. */
-export const SANDBOX_SEED = 'pix-ops';
-
 /** Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. */
 export async function startPixOps(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const secrets = options.secrets ?? new SecretRegistry();
@@ -40,7 +37,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   let pixUrl = config.pix.apiUrl;
   let mainAppId = config.pix.appId;
   if (config.sandboxMode) {
-    sandbox = await startSandbox({ port: 0, seed: SANDBOX_SEED });
+    sandbox = await startSandbox({ port: 0, seed: DEFAULT_SEED });
     pixUrl = sandbox.url;
     mainAppId ??= sandbox.companies.main.mainAppId;
     secrets.add(mainAppId);

@@ -1,0 +1,52 @@
+import { DEFAULT_SEED, startSandbox, type SandboxCompany } from './index';
+
+/** Runs the sandbox Pix API alone: `SANDBOX_PORT` (default 4010); `SANDBOX_SEED` (default: the bot's own) fixes the ids. */
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 4010;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`SANDBOX_PORT must be a port number (0-65535), got "${value}"\n`);
+    process.exit(1);
+  }
+  return port;
+}
+
+function describe(label: string, c: SandboxCompany): string {
+  return [
+    `Company "${label}" (companyId ${c.companyId}, taxId ${c.taxId})`,
+    `  MASTER AppID:     ${c.masterAppId}`,
+    `  main AppID:       ${c.mainAppId}`,
+    `  limited AppID:    ${c.limitedAppId}   (no scopes)`,
+    `  default account:  ${c.defaultAccountId}`,
+    `  subscription:     ${c.subscriptionId}   dispute: ${c.disputeId}`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const sandbox = await startSandbox({ port: parsePort(process.env.SANDBOX_PORT), seed: process.env.SANDBOX_SEED || DEFAULT_SEED });
+  process.stdout.write(
+    [
+      `Sandbox Pix API listening on ${sandbox.url}  (PIX_API_URL=${sandbox.url})`,
+      '',
+      describe('main', sandbox.companies.main),
+      '',
+      describe('other', sandbox.companies.other),
+      '',
+      `Control routes: ${sandbox.url}/sandbox/info, /sandbox/limit-requests/:id/approve, ...`,
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  const stop = (): void => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Sandbox failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { IncomingMessage } from 'node:http';
+import type { Params, Reply, Router } from './http';
+import type { Scope } from './scopes';
+import type { Application, SandboxState } from './state';
+
+/** One `/api/v1` request as the call log records it. */
+export interface SandboxCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  /** Parsed JSON (raw text if unparseable); for uploads `{ purpose, fileName, contentType, size }`. */
+  body: unknown;
+  at: number;
+}
+
+/** What an `/api/v1` handler gets once the caller is authenticated and its scope checked. */
+export interface ApiContext {
+  state: SandboxState;
+  caller: Application;
+  params: Params;
+  query: Record<string, string>;
+  req: IncomingMessage;
+  call: SandboxCall;
+  /** Base URL of the sandbox, for links it hands out. */
+  baseUrl: string;
+  /** The JSON body; throws 400 when it is not JSON. */
+  body(): unknown;
+}
+
+export interface ApiRoute {
+  scope?: Scope;
+  handle(ctx: ApiContext): Reply | Promise<Reply>;
+}
+
+export type ApiRouter = Router<ApiRoute>;

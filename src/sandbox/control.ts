@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { SandboxCall } from './context';
+import { faultsSchema, type Faults } from './faults';
+import { Router, fail, jsonReply, type Params, type Reply } from './http';
+import { isRequestableLimitField, limitValueSchema, type LimitValues } from './limits';
+import { isScope } from './scopes';
+import type { SandboxCompany } from './seed';
+import { FEATURES, WITHDRAW_KEY_TYPES, type LimitRequest, type SandboxState } from './state';
+import { parseWith } from './validate';
+import { accountView, fileView, limitRequestView } from './views';
+
+/** `/sandbox/*`: unauthenticated routes that play the service's back office in tests and demos. */
+
+export interface ControlContext {
+  state: SandboxState;
+  companies: { main: SandboxCompany; other: SandboxCompany };
+  calls: SandboxCall[];
+  faults: Faults;
+  baseUrl: string;
+  params: Params;
+  body(): unknown;
+}
+type ControlHandler = (ctx: ControlContext) => Reply;
+
+const approveSchema = z
+  .object({ limits: z.record(z.string(), limitValueSchema).optional() })
+  .optional()
+  .transform((body) => body ?? {});
+const enabledSchema = z.object({ enabled: z.boolean({ error: 'must be a boolean' }) });
+const blockedSchema = z.object({ blocked: z.boolean({ error: 'must be a boolean' }) });
+const dictSchema = z.object({
+  pixKey: z.string().trim().min(1, 'is required'),
+  // The DICT knows a random key as EVP or RANDOM; the withdraw key reports it as RANDOM.
+  type: z.enum([...WITHDRAW_KEY_TYPES, 'EVP']).transform((t) => (t === 'EVP' ? 'RANDOM' : t)),
+  holderTaxId: z.string().regex(/^\d{11}$|^\d{14}$/, 'must be a CPF or CNPJ (digits only)'),
+  serviceAccount: z.boolean().default(false),
+});
+const featureSchema = z.object({ feature: z.enum(FEATURES), enabled: z.boolean() });
+const scopesSchema = z.object({
+  scopes: z.array(z.string().refine(isScope, 'is not a known scope')),
+});
+
+function pendingRequest(state: SandboxState, id: string): LimitRequest {
+  const request = state.limitRequests.find((r) => r.id === id);
+  if (!request) throw fail(404, 'Limit request not found');
+  if (request.status !== 'IN_REVIEW') throw fail(409, `Limit request already ${request.status}`);
+  return request;
+}
+
+export function controlRouter(): Router<ControlHandler> {
+  return new Router<ControlHandler>()
+    .add('GET', '/sandbox/info', ({ baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies }))
+
+    .add('POST', '/sandbox/limit-requests/:id/approve', ({ state, params, body }) => {
+      const request = pendingRequest(state, params.id ?? '');
+      const { limits } = parseWith(approveSchema, body());
+      const granted: LimitValues = {};
+      for (const [field, value] of Object.entries(limits ?? request.requestedLimits)) {
+        if (!isRequestableLimitField(field)) throw fail(400, `limits.${field} is not a requestable limit`);
+        granted[field] = value;
+      }
+      const account = state.accounts.get(request.companyBankAccountId);
+      if (!account) throw fail(404, 'Account not found');
+      // One synchronous step: nobody can observe the decision without the new limits, or the reverse.
+      request.status = 'APPROVED';
+      request.approvedLimits = granted;
+      request.updatedAt = new Date().toISOString();
+      Object.assign(account.limits, granted);
+      return jsonReply(200, { limitRequest: limitRequestView(request) });
+    })
+
+    .add('POST', '/sandbox/limit-requests/:id/reject', ({ state, params }) => {
+      const request = pendingRequest(state, params.id ?? '');
+      request.status = 'REJECTED';
+      request.updatedAt = new Date().toISOString();
+      return jsonReply(200, { limitRequest: limitRequestView(request) });
+    })
+
+    .add('POST', '/sandbox/accounts/:id/withdraw-key-api', ({ state, params, body }) => {
+      const account = state.accounts.get(params.id ?? '');
+      if (!account) throw fail(404, 'Account not found');
+      account.withdrawKeyApiEnabled = parseWith(enabledSchema, body()).enabled;
+      return jsonReply(200, { account: accountView(account) });
+    })
+
+    .add('POST', '/sandbox/accounts/:id/withdraw-blocked', ({ state, params, body }) => {
+      const account = state.accounts.get(params.id ?? '');
+      if (!account) throw fail(404, 'Account not found');
+      account.withdrawBlocked = parseWith(blockedSchema, body()).blocked;
+      return jsonReply(200, { account: accountView(account) });
+    })
+
+    .add('POST', '/sandbox/dict', ({ state, body }) => {
+      const { pixKey, ...entry } = parseWith(dictSchema, body());
+      state.dict.set(pixKey, entry);
+      return jsonReply(201, { entry: { pixKey, ...entry } });
+    })
+
+    .add('POST', '/sandbox/companies/:companyId/features', ({ state, params, body }) => {
+      const company = state.companies.get(params.companyId ?? '');
+      if (!company) throw fail(404, 'Company not found');
+      const { feature, enabled } = parseWith(featureSchema, body());
+      if (enabled) company.features.add(feature);
+      else company.features.delete(feature);
+      return jsonReply(200, { companyId: company.id, features: [...company.features] });
+    })
+
+    .add('PUT', '/sandbox/applications/:appId/scopes', ({ state, params, body }) => {
+      const app = state.applications.get(params.appId ?? '');
+      if (!app) throw fail(404, 'Application not found');
+      const { scopes } = parseWith(scopesSchema, body());
+      app.scopes = new Set(scopes);
+      return jsonReply(200, { application: { clientId: app.clientId, type: app.type, scopes: [...app.scopes] } });
+    })
+
+    .add('POST', '/sandbox/faults', ({ faults, body }) => {
+      faults.configure(parseWith(faultsSchema, body()));
+      return jsonReply(200, { faults: faults.describe() });
+    })
+
+    .add('DELETE', '/sandbox/faults', ({ faults }) => {
+      faults.reset();
+      return jsonReply(200, { faults: faults.describe() });
+    })
+
+    .add('GET', '/sandbox/calls', ({ calls }) => jsonReply(200, { calls }))
+
+    .add('DELETE', '/sandbox/calls', ({ calls }) => {
+      calls.length = 0; // in place: the handle's `calls` is the same live array
+      return { status: 204 };
+    })
+
+    .add('GET', '/sandbox/files/:id', ({ state, params, baseUrl }) => {
+      const file = state.files.get(params.id ?? '');
+      if (!file) throw fail(404, 'File not found');
+      return jsonReply(200, { file: { ...fileView(file, baseUrl), companyId: file.companyId, sha256: file.sha256 } });
+    })
+
+    .add('GET', '/sandbox/subscriptions/:id', ({ state, params }) => {
+      const subscription = state.subscriptions.get(params.id ?? '');
+      if (!subscription) throw fail(404, 'Subscription not found');
+      const { installments, ...rest } = subscription;
+      return jsonReply(200, { subscription: { ...rest, installments: [...installments.values()] } });
+    });
+}

@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import type { SandboxCall } from './context';
+import { Faults } from './faults';
+import { seedState, type SandboxCompany } from './seed';
+import { createSandboxServer } from './server';
+
+export type { SandboxCall } from './context';
+export type { SandboxCompany } from './seed';
+
+export interface SandboxHandle {
+  /** Base URL, the part before `/api/v1`, e.g. `http://127.0.0.1:43121`. */
+  url: string;
+  companies: { main: SandboxCompany; other: SandboxCompany };
+  /** Every `/api/v1` request received, in order; a live array. */
+  calls: SandboxCall[];
+  close(): Promise<void>;
+}
+
+/**
+ * The seed of the bot's in-process sandbox and of `npm run sandbox`, so that the AppIDs the latter
+ * prints are the ones the former uses.
+ */
+export const DEFAULT_SEED = 'pix-ops';
+
+/** Starts the in-memory sandbox Pix API; port 0 (the default) picks a free port. */
+export async function startSandbox(opts: { port?: number; host?: string; seed?: string } = {}): Promise<SandboxHandle> {
+  const host = opts.host ?? '127.0.0.1';
+  const { state, companies } = seedState(opts.seed);
+  const calls: SandboxCall[] = [];
+  let url = '';
+  const server = createSandboxServer({ state, companies, calls, faults: new Faults(), baseUrl: () => url });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  url = `http://${urlHost(host)}:${port}`;
+
+  return {
+    url,
+    companies,
+    calls,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive connections would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A wildcard bind address is reached through loopback; IPv6 literals need brackets in a URL. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

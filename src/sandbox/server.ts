@@ -1,0 +1,97 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { authenticate, requireScope } from './auth';
+import type { ApiRouter, SandboxCall } from './context';
+import { controlRouter } from './control';
+import type { Faults } from './faults';
+import { HttpError, fail, isMultipart, jsonReply, parseJson, readBody, sendReply, type Reply } from './http';
+import { apiRouter } from './routes';
+import type { SandboxCompany } from './seed';
+import type { SandboxState } from './state';
+
+/** JSON bodies are small; uploads are multipart and streamed separately. */
+const MAX_JSON_BYTES = 1024 * 1024;
+
+export interface ServerDeps {
+  state: SandboxState;
+  companies: { main: SandboxCompany; other: SandboxCompany };
+  calls: SandboxCall[];
+  faults: Faults;
+  /** Known only once the server listens. */
+  baseUrl(): string;
+}
+
+export function createSandboxServer(deps: ServerDeps): Server {
+  const api = apiRouter();
+  const control = controlRouter();
+  return createServer((req, res) => {
+    void dispatch(req, deps, api, control).then((reply) => sendReply(res, reply));
+  });
+}
+
+async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, control: ReturnType<typeof controlRouter>): Promise<Reply> {
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  const method = req.method ?? 'GET';
+  try {
+    if (url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')) return await handleApi(req, url, method, deps, api);
+    if (url.pathname.startsWith('/sandbox/')) {
+      const match = control.match(method, url.pathname);
+      if (!match) throw fail(404, 'Not found');
+      const raw = await readBody(req, MAX_JSON_BYTES);
+      return match.handler({ ...deps, baseUrl: deps.baseUrl(), params: match.params, body: () => parseJson(raw) });
+    }
+    throw fail(404, 'Not found');
+  } catch (error) {
+    if (error instanceof HttpError) return error.reply;
+    console.error('sandbox: unexpected error', error);
+    return jsonReply(500, { error: 'Internal sandbox error' });
+  }
+}
+
+/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle. */
+async function handleApi(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, api: ApiRouter): Promise<Reply> {
+  const query = Object.fromEntries(url.searchParams);
+  const call: SandboxCall = {
+    method,
+    path: url.pathname,
+    query,
+    authorization: req.headers.authorization,
+    body: undefined,
+    at: Date.now(),
+  };
+  deps.calls.push(call);
+  // Multipart bodies are left for the upload route to stream; everything else is JSON.
+  const raw = isMultipart(req) ? undefined : await readBody(req, MAX_JSON_BYTES);
+  if (raw !== undefined) call.body = loggedBody(raw);
+
+  if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
+  const failure = deps.faults.takeFailure(method, url.pathname);
+  if (failure) return failure;
+
+  const match = api.match(method, url.pathname);
+  if (!match) throw fail(404, 'Not found');
+  const caller = authenticate(deps.state, call.authorization);
+  if (match.handler.scope) requireScope(caller, match.handler.scope);
+  return await match.handler.handle({
+    state: deps.state,
+    caller,
+    params: match.params,
+    query,
+    req,
+    call,
+    baseUrl: deps.baseUrl(),
+    body: () => {
+      if (raw === undefined) throw fail(400, 'Expected a JSON body');
+      return parseJson(raw);
+    },
+  });
+}
+
+function loggedBody(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return raw.toString('utf8');
+  }
+}

@@ -1,0 +1,273 @@
+import { IdSource } from './ids';
+import { defaultLimits, type LimitValues, type Limits } from './limits';
+import { ALL_SCOPES, type Scope } from './scopes';
+
+/** The in-memory model of the sandbox: what each company owns, and how new things are created. */
+
+export const FEATURES = ['DISPUTE_EVIDENCE_FILE_ID', 'MASTER_APP_READ_ANY_ACCOUNT'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export const FILE_PURPOSES = ['ACCOUNT_LIMIT_REQUEST', 'DISPUTE_EVIDENCE'] as const;
+export type FilePurpose = (typeof FILE_PURPOSES)[number];
+
+/** Key types as `pixKeyWithdraw` and the DICT name them (a random key is `RANDOM` here). */
+export const WITHDRAW_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] as const;
+export type WithdrawKeyType = (typeof WITHDRAW_KEY_TYPES)[number];
+
+export const PIX_KEY_TYPES = ['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'EVP'] as const;
+export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
+
+export interface Company {
+  id: string;
+  taxId: string;
+  features: Set<Feature>;
+  /** Withdraw keys registered by the company (POST), selectable on its accounts (PUT). */
+  withdrawKeys: Map<string, WithdrawKeyType>;
+}
+
+export interface Balance {
+  total: number;
+  blocked: number;
+  available: number;
+}
+
+export interface PixKey {
+  key: string;
+  type: PixKeyType;
+}
+
+export interface Account {
+  id: string;
+  companyId: string;
+  taxId: string;
+  isDefault: boolean;
+  balance: Balance;
+  withdrawBlocked: boolean;
+  withdrawKeyApiEnabled: boolean;
+  pixKeyWithdraw: { pixKey: string; type: WithdrawKeyType } | null;
+  limits: Limits;
+  pixKeys: PixKey[];
+}
+
+export type ApplicationType = 'API' | 'MASTER';
+
+export interface Application {
+  name: string;
+  type: ApplicationType;
+  isActive: boolean;
+  clientId: string;
+  clientSecret: string;
+  appId: string;
+  companyId: string;
+  accountId: string;
+  scopes: Set<Scope>;
+}
+
+export interface StoredFile {
+  id: string;
+  correlationID: string;
+  companyId: string;
+  purpose: FilePurpose;
+  fileName: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  createdAt: string;
+  urlExpiresAt: string;
+}
+
+export type LimitRequestStatus = 'IN_REVIEW' | 'APPROVED' | 'REJECTED';
+
+export interface LimitRequest {
+  id: string;
+  companyId: string;
+  companyBankAccountId: string;
+  status: LimitRequestStatus;
+  requestedLimits: LimitValues;
+  approvedLimits?: LimitValues;
+  documents: { fileId: string; fileName: string; contentType: string }[];
+  description?: string;
+  limitRequestReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DictEntry {
+  type: WithdrawKeyType;
+  holderTaxId: string;
+  /** A key of an account of the service itself; refused as a withdraw key. */
+  serviceAccount: boolean;
+}
+
+export interface Installment {
+  number: number;
+  month: number;
+  year: number;
+  dueDate: string;
+  value: number;
+  chargeId: string;
+  issuedAt: string;
+}
+
+export interface Subscription {
+  id: string;
+  companyId: string;
+  type: 'RECURRENT';
+  chargeType: 'BOLETO';
+  customerName: string;
+  value: number;
+  startMonth: number;
+  startYear: number;
+  /** Issued installments by `YYYY-MM`, so a repeated booklet never issues one twice. */
+  installments: Map<string, Installment>;
+}
+
+export interface Evidence {
+  id: string;
+  fileId?: string;
+  url?: string;
+  fileName?: string;
+  contentType?: string;
+  createdAt: string;
+}
+
+export interface Dispute {
+  id: string;
+  companyId: string;
+  status: string;
+  evidences: Evidence[];
+}
+
+export interface Transaction {
+  id: string;
+  /** Id of the statement entry this transaction produced. */
+  entryId: string;
+  accountId: string;
+  time: string;
+  description: string;
+  value: number;
+  type: 'CREDIT' | 'DEBIT';
+  endToEndId: string;
+  /** Running balance of the account after this transaction. */
+  balance: number;
+}
+
+export class SandboxState {
+  readonly ids: IdSource;
+  readonly companies = new Map<string, Company>();
+  readonly accounts = new Map<string, Account>();
+  /** By AppID, the value of the Authorization header. */
+  readonly applications = new Map<string, Application>();
+  readonly files = new Map<string, StoredFile>();
+  /** In creation order. */
+  readonly limitRequests: LimitRequest[] = [];
+  /** The central bank's Pix key directory, as far as the sandbox knows it. */
+  readonly dict = new Map<string, DictEntry>();
+  readonly subscriptions = new Map<string, Subscription>();
+  readonly disputes = new Map<string, Dispute>();
+  readonly transactions = new Map<string, Transaction>();
+
+  constructor(seed?: string) {
+    this.ids = new IdSource(seed);
+  }
+
+  createCompany(): Company {
+    const company: Company = {
+      id: this.ids.objectId(),
+      taxId: this.ids.cnpj(),
+      features: new Set(),
+      withdrawKeys: new Map(),
+    };
+    this.companies.set(company.id, company);
+    return company;
+  }
+
+  createAccount(company: Company, isDefault: boolean): Account {
+    const account: Account = {
+      id: this.ids.objectId(),
+      companyId: company.id,
+      taxId: company.taxId,
+      isDefault,
+      balance: { total: 0, blocked: 0, available: 0 },
+      withdrawBlocked: false,
+      withdrawKeyApiEnabled: false,
+      pixKeyWithdraw: null,
+      limits: defaultLimits(),
+      pixKeys: [],
+    };
+    this.accounts.set(account.id, account);
+    return account;
+  }
+
+  createApplication(account: Account, name: string, type: ApplicationType, scopes: readonly Scope[] = ALL_SCOPES): Application {
+    const app: Application = {
+      name,
+      type,
+      isActive: true,
+      ...this.ids.credentials(),
+      companyId: account.companyId,
+      accountId: account.id,
+      scopes: new Set(scopes),
+    };
+    this.applications.set(app.appId, app);
+    return app;
+  }
+
+  /** Appends a transaction and its statement effect to the account. */
+  addTransaction(account: Account, type: Transaction['type'], value: number, description: string, time: Date): Transaction {
+    const delta = type === 'CREDIT' ? value : -value;
+    account.balance.total += delta;
+    account.balance.available += delta;
+    const tx: Transaction = {
+      id: this.ids.objectId(),
+      entryId: this.ids.objectId(),
+      accountId: account.id,
+      time: time.toISOString(),
+      description,
+      value,
+      type,
+      endToEndId: `E${this.ids.hex(16).toUpperCase().slice(0, 31)}`,
+      balance: account.balance.total,
+    };
+    this.transactions.set(tx.id, tx);
+    return tx;
+  }
+
+  // Lookups filtered by company: another company's resource is simply not found.
+
+  accountOf(companyId: string, accountId: string): Account | undefined {
+    const account = this.accounts.get(accountId);
+    return account?.companyId === companyId ? account : undefined;
+  }
+
+  accountsOf(companyId: string): Account[] {
+    return [...this.accounts.values()].filter((a) => a.companyId === companyId);
+  }
+
+  fileOf(companyId: string, fileId: string): StoredFile | undefined {
+    const file = this.files.get(fileId);
+    return file?.companyId === companyId ? file : undefined;
+  }
+
+  limitRequestOf(companyId: string, id: string): LimitRequest | undefined {
+    return this.limitRequests.find((r) => r.id === id && r.companyId === companyId);
+  }
+
+  applicationByClientId(companyId: string, clientId: string): Application | undefined {
+    return [...this.applications.values()].find((a) => a.clientId === clientId && a.companyId === companyId);
+  }
+
+  subscriptionOf(companyId: string, id: string): Subscription | undefined {
+    const subscription = this.subscriptions.get(id);
+    return subscription?.companyId === companyId ? subscription : undefined;
+  }
+
+  disputeOf(companyId: string, id: string): Dispute | undefined {
+    const dispute = this.disputes.get(id);
+    return dispute?.companyId === companyId ? dispute : undefined;
+  }
+
+  transactionsOf(accountId: string): Transaction[] {
+    return [...this.transactions.values()].filter((t) => t.accountId === accountId);
+  }
+}

@@ -1,0 +1,122 @@
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { api, control } from './helpers';
+
+describe('authentication, routing and the control routes', () => {
+  let sb: SandboxHandle;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb.close());
+  afterEach(() => control(sb, 'DELETE', '/faults'));
+
+  it('answers 401 in the { data, errors } form to a missing or unknown AppID', async () => {
+    for (const appId of [undefined, 'not-an-app-id']) {
+      const res = await api(sb, 'GET', '/api/v1/account', appId === undefined ? {} : { appId });
+      expect(res.status).toBe(401);
+      expect(res.json).toEqual({ data: null, errors: [{ message: 'Invalid appID' }] });
+    }
+  });
+
+  it('answers 404 { error: "Not found" } to unknown routes', async () => {
+    for (const path of ['/api/v1/nothing', '/api/v2/account', '/sandbox/nothing']) {
+      const res = await api(sb, 'GET', path, { appId: sb.companies.main.mainAppId });
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ error: 'Not found' });
+    }
+  });
+
+  it('answers 403 naming the scope, and the scope can be granted through the control route', async () => {
+    const { limitedAppId, defaultAccountId } = sb.companies.main;
+    const denied = await api(sb, 'GET', `/api/v1/limits/${defaultAccountId}`, { appId: limitedAppId });
+    expect(denied.status).toBe(403);
+    expect(denied.json).toEqual({ error: 'Application does not have required scope: ACCOUNT_LIMITS_GET' });
+
+    const granted = await control(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, { scopes: ['ACCOUNT_LIMITS_GET'] });
+    expect(granted.status).toBe(200);
+    expect(granted.json.application.scopes).toEqual(['ACCOUNT_LIMITS_GET']);
+    expect((await api(sb, 'GET', `/api/v1/limits/${defaultAccountId}`, { appId: limitedAppId })).status).toBe(200);
+
+    await control(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, { scopes: [] });
+    expect((await api(sb, 'GET', `/api/v1/limits/${defaultAccountId}`, { appId: limitedAppId })).status).toBe(403);
+    expect((await control(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, { scopes: ['NOPE'] })).status).toBe(400);
+  });
+
+  it('describes itself at /sandbox/info', async () => {
+    const res = await control(sb, 'GET', '/info');
+    expect(res.json).toEqual({ url: sb.url, companies: sb.companies });
+    const { main, other } = sb.companies;
+    expect(main.companyId).not.toBe(other.companyId);
+    for (const id of [main.companyId, main.defaultAccountId, main.subscriptionId, main.disputeId]) expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(main.taxId).toMatch(/^\d{14}$/);
+  });
+
+  it('logs every /api/v1 call in order, not the control calls, and can be cleared', async () => {
+    await control(sb, 'DELETE', '/calls');
+    expect(sb.calls).toHaveLength(0);
+    const appId = sb.companies.main.mainAppId;
+    await api(sb, 'GET', '/api/v1/limits/request?limit=5&skip=0', { appId });
+    await api(sb, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: 'log@example.com', type: 'EMAIL' } });
+    await api(sb, 'GET', '/api/v1/account');
+    await control(sb, 'GET', '/info');
+
+    expect(sb.calls.map((c) => [c.method, c.path])).toEqual([
+      ['GET', '/api/v1/limits/request'],
+      ['POST', '/api/v1/pix-keys'],
+      ['GET', '/api/v1/account'],
+    ]);
+    expect(sb.calls[0]).toMatchObject({ query: { limit: '5', skip: '0' }, authorization: appId, body: undefined });
+    expect(sb.calls[1]?.body).toEqual({ pixKey: 'log@example.com', type: 'EMAIL' });
+    expect(sb.calls[2]?.authorization).toBeUndefined();
+    expect(typeof sb.calls[0]?.at).toBe('number');
+    expect((await control(sb, 'GET', '/calls')).json.calls).toHaveLength(3);
+  });
+
+  it('injects failures for a number of matching calls, with Retry-After', async () => {
+    const appId = sb.companies.main.mainAppId;
+    await control(sb, 'POST', '/faults', { fail: { status: 503, count: 2, method: 'GET', pathPrefix: '/api/v1/account', retryAfter: 7 } });
+
+    const other = await api(sb, 'GET', '/api/v1/pix-keys', { appId });
+    expect(other.status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await api(sb, 'GET', '/api/v1/account', { appId });
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({ error: 'Sandbox fault' });
+      expect(res.headers.get('retry-after')).toBe('7');
+    }
+    expect((await api(sb, 'GET', '/api/v1/account', { appId })).status).toBe(200);
+  });
+
+  it('injects latency until reset', async () => {
+    const appId = sb.companies.main.mainAppId;
+    await control(sb, 'POST', '/faults', { latencyMs: 150 });
+    const started = Date.now();
+    await api(sb, 'GET', '/api/v1/account', { appId });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+
+    const reset = await control(sb, 'DELETE', '/faults');
+    expect(reset.json).toEqual({ faults: { latencyMs: 0, fail: null } });
+    const again = Date.now();
+    await api(sb, 'GET', '/api/v1/account', { appId });
+    expect(Date.now() - again).toBeLessThan(140);
+  });
+
+  it('refuses bad control bodies', async () => {
+    expect((await control(sb, 'POST', '/faults', { fail: { status: 'x' } })).status).toBe(400);
+    expect((await control(sb, 'POST', '/dict', { pixKey: 'a@b.co', type: 'EMAIL', holderTaxId: '12' })).status).toBe(400);
+    expect((await control(sb, 'POST', `/companies/${sb.companies.main.companyId}/features`, { feature: 'X', enabled: true })).status).toBe(400);
+    expect((await control(sb, 'POST', '/limit-requests/ffffffffffffffffffffffff/approve')).status).toBe(404);
+  });
+});
+
+describe('seeding', () => {
+  it('is deterministic with a seed and random without', async () => {
+    const [a, b, c] = await Promise.all([startSandbox({ seed: 'abc' }), startSandbox({ seed: 'abc' }), startSandbox()]);
+    try {
+      expect(a.companies).toEqual(b.companies);
+      expect(c.companies.main.mainAppId).not.toBe(a.companies.main.mainAppId);
+      expect(a.url).not.toBe(b.url);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+});

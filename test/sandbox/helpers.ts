@@ -1,0 +1,62 @@
+import type { SandboxHandle } from '../../src/sandbox';
+
+/** Small HTTP client for the sandbox tests: real requests with the global fetch. */
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body; loosely typed because tests inspect it field by field. */
+  json: any;
+  bytes: Buffer;
+}
+
+async function answer(res: Response): Promise<Answer> {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
+  return { status: res.status, headers: res.headers, json: isJson ? JSON.parse(bytes.toString('utf8')) : undefined, bytes };
+}
+
+export async function api(
+  sb: SandboxHandle,
+  method: string,
+  path: string,
+  options: { appId?: string; body?: unknown; rawBody?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (options.appId !== undefined) headers.authorization = options.appId;
+  let body: string | undefined;
+  if (options.rawBody !== undefined || options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = options.rawBody ?? JSON.stringify(options.body);
+  }
+  return answer(await fetch(`${sb.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+}
+
+export async function control(sb: SandboxHandle, method: string, path: string, body?: unknown): Promise<Answer> {
+  return api(sb, method, `/sandbox${path}`, body === undefined ? {} : { body });
+}
+
+export const SAMPLES = {
+  pdf: Buffer.from('%PDF-1.4\n% sandbox test\n%%EOF\n', 'latin1'),
+  png: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-test-bytes')]),
+  jpeg: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF-test-bytes')]),
+  webp: Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x20, 0, 0, 0]), Buffer.from('WEBPVP8 test-bytes')]),
+};
+
+export async function upload(
+  sb: SandboxHandle,
+  appId: string,
+  file: { bytes: Buffer; fileName?: string; type?: string; purpose?: string },
+): Promise<Answer> {
+  const form = new FormData();
+  if (file.purpose !== undefined) form.append('purpose', file.purpose);
+  form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/pdf' }), file.fileName ?? 'proof.pdf');
+  return answer(await fetch(`${sb.url}/api/v1/files`, { method: 'POST', headers: { authorization: appId }, body: form }));
+}
+
+/** Uploads a PDF proof with purpose ACCOUNT_LIMIT_REQUEST and returns its id. */
+export async function uploadProof(sb: SandboxHandle, appId: string, purpose = 'ACCOUNT_LIMIT_REQUEST'): Promise<string> {
+  const res = await upload(sb, appId, { bytes: SAMPLES.pdf, purpose });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json.file.id as string;
+}
