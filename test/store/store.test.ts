@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createClient } from '@keyv/redis';
 import { openStore } from '../../src/store';
 import { SecretBox } from '../../src/store/secret-box';
 
@@ -70,7 +71,6 @@ describe('store on Redis (127.0.0.1:6379)', () => {
   test('keeps AppIDs encrypted under its own key prefix', async () => {
     const namespace = `pix-ops-test-${process.pid}-${Date.now()}`;
     const store = await openStore({ url: 'redis://127.0.0.1:6379', secret: 's'.repeat(40), namespace });
-    const { createClient } = await import('@keyv/redis');
     const raw = createClient({ url: 'redis://127.0.0.1:6379' });
     await raw.connect();
     try {
