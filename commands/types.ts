@@ -7,6 +7,7 @@ export interface CommandContext {
   userId: string;
   channelId: string;
   triggerId: string;
+  responseUrl: string;
   /** The words after the subcommand. */
   args: string[];
   role: Role | undefined;
@@ -33,8 +34,11 @@ export interface CommandDef {
    * acknowledged at once and answer through `reply`.
    */
   instant?: boolean;
-  /** The answer to the caller; thrown `UsageError`s and `PixApiError`s are answered by the router. */
-  run(ctx: CommandContext): Promise<SlackMessage>;
+  /**
+   * The answer to the caller (null when the command answers otherwise, e.g. with a modal); thrown
+   * `UsageError`s and `PixApiError`s are answered by the router.
+   */
+  run(ctx: CommandContext): Promise<SlackMessage | null>;
 }
 
 export const usageOf = (cmd: CommandDef) => [...cmd.path, cmd.argsUsage].filter(Boolean).join(' ');

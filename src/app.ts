@@ -7,6 +7,9 @@ import { createLogger, SecretRegistry, type Logger } from './logger';
 import { PixClient } from './pix/client';
 import { DEFAULT_SEED, startSandbox, type SandboxHandle } from './sandbox';
 import { boltLogger } from './slack/bolt-logger';
+import { ENTRIES } from '../commands';
+import { registerEntries } from './entries';
+import { startPoller, type Poller } from './poller';
 import { registerSlashCommand } from './slash-router';
 import { openStore } from './store';
 
@@ -15,6 +18,7 @@ export interface RunningApp {
   port?: number;
   sandbox?: SandboxHandle;
   deps: Deps;
+  poller: Poller;
   stop(): Promise<void>;
 }
 
@@ -70,8 +74,19 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       logger.warn({ usergroup, err: err instanceof Error ? err.message : String(err) }, 'could not resolve a user group'),
   });
 
-  const deps: Deps = { pix, store, access, logger, mainAppId, masterAppId: config.pix.masterAppId, sandboxMode: config.sandboxMode };
+  const deps: Deps = {
+    pix,
+    store,
+    access,
+    logger,
+    mainAppId,
+    masterAppId: config.pix.masterAppId,
+    sandboxMode: config.sandboxMode,
+    slack: app.client,
+    botToken: config.slack.botToken,
+  };
   registerSlashCommand(app, deps);
+  registerEntries(app, deps, ENTRIES);
   app.error(async (err) => {
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
   });
@@ -85,6 +100,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     port = (server.address() as AddressInfo).port;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
+  const poller = startPoller(deps, config.poll);
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }
@@ -93,7 +109,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     port,
     sandbox,
     deps,
+    poller,
     async stop() {
+      await poller.stop();
       await app.stop();
       await store.close();
       await sandbox?.close();

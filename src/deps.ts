@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import type { AccessControl } from './access';
 import type { Logger } from './logger';
 import type { PixClient } from './pix/client';
@@ -11,6 +12,10 @@ export interface Deps {
   logger: Logger;
   /** AppID of the company's main application (PIX_APP_ID, or the sandbox's). */
   mainAppId: string;
+  /** The bot's Web API client (through SLACK_API_URL when set). */
+  slack: WebClient;
+  /** For downloading files users share (url_private_download needs it as a Bearer token). */
+  botToken: string;
   masterAppId?: string;
   sandboxMode: boolean;
 }

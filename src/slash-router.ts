@@ -43,19 +43,22 @@ export function registerSlashCommand(app: App, deps: Deps): void {
     const reply = async (m: SlackMessage) => {
       await respond({ ...ephemeral(m), replace_original: false });
     };
-    const ctx = { deps, userId: command.user_id, channelId: command.channel_id, triggerId: command.trigger_id, args: match.args, role, reply };
+    const ctx = { deps, userId: command.user_id, channelId: command.channel_id, triggerId: command.trigger_id, responseUrl: command.response_url, args: match.args, role, reply };
     if (cmd.instant) {
-      await ack(ephemeral(await answerOf(cmd, () => cmd.run(ctx), deps)));
+      const answer = await answerOf(cmd, () => cmd.run(ctx), deps);
+      await ack(answer ? ephemeral(answer) : undefined);
       return;
     }
     await ack();
-    await reply(await answerOf(cmd, () => cmd.run(ctx), deps)).catch((err: unknown) => {
+    const answer = await answerOf(cmd, () => cmd.run(ctx), deps);
+    if (!answer) return;
+    await reply(answer).catch((err: unknown) => {
       deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not answer through response_url');
     });
   });
 }
 
-async function answerOf(cmd: CommandDef, run: () => Promise<SlackMessage>, deps: Deps): Promise<SlackMessage> {
+async function answerOf(cmd: CommandDef, run: () => Promise<SlackMessage | null>, deps: Deps): Promise<SlackMessage | null> {
   try {
     return await run();
   } catch (err) {

@@ -44,6 +44,16 @@ describe('store on sqlite (the embedded default)', () => {
     expect(readFileSync(secretFile, 'utf8')).toBe(secret);
   });
 
+  test('tracked requests: the poll set holds exactly the open ones, across restarts', async () => {
+    const url = `sqlite://${path.join(dir, 'pix-ops.sqlite')}`;
+    const store = await openStore({ url });
+    await exerciseTracking(store);
+    await store.close();
+    const again = await openStore({ url });
+    expect((await again.trackedRequests.openIds()).sort()).toEqual(['r1', 'r3']);
+    await again.close();
+  });
+
   test('the wrong secret cannot read the AppIDs', async () => {
     const url = `sqlite://${path.join(dir, 'pix-ops.sqlite')}`;
     const a = await openStore({ url, secret: 'a'.repeat(40) });
@@ -54,6 +64,15 @@ describe('store on sqlite (the embedded default)', () => {
     await b.close();
   });
 });
+
+async function exerciseTracking(store: Awaited<ReturnType<typeof openStore>>) {
+  const base = { accountId: 'acc1', requesterId: 'U1', channel: 'C1', requested: { pixDayLimit: 1 }, documents: [], source: 'filed' as const };
+  for (const id of ['r1', 'r2', 'r3']) await store.trackedRequests.track({ ...base, limitRequestId: id, rootTs: `1.${id}` });
+  await store.trackedRequests.recordReply('r2', { ts: '9.9', status: 'REJECTED' });
+  await store.trackedRequests.close('r2');
+  expect((await store.trackedRequests.openIds()).sort()).toEqual(['r1', 'r3']);
+  expect(await store.trackedRequests.get('r2')).toMatchObject({ closed: true, reply: { ts: '9.9', status: 'REJECTED' }, rootTs: '1.r2' });
+}
 
 describe('SecretBox', () => {
   test('a sealed value is bound to its record', () => {
@@ -80,6 +99,7 @@ describe('store on Redis (127.0.0.1:6379)', () => {
       expect(keys.length).toBeGreaterThan(0);
       for (const key of keys) expect(String(await raw.get(key))).not.toContain(APP_ID);
       expect(await store.ping()).toBe(true);
+      await exerciseTracking(store);
     } finally {
       for (const key of await raw.keys(`${namespace}*`)) await raw.del(key);
       await raw.quit();

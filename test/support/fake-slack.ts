@@ -8,6 +8,25 @@ export interface SlackApiCall {
   at: number;
 }
 
+/** A message as the fake Slack keeps it, so threads can be read back like the real ones. */
+export interface StoredMessage {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text?: string;
+  blocks?: unknown;
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  user?: string;
+  bot_id?: string;
+}
+
+export interface FakeFile {
+  id: string;
+  name: string;
+  mimetype: string;
+  bytes: Buffer;
+}
+
 export interface ResponseUrlCall {
   id: string;
   body: Record<string, unknown>;
@@ -25,6 +44,13 @@ export class FakeSlack {
   readonly calls: SlackApiCall[] = [];
   readonly responses: ResponseUrlCall[] = [];
   readonly userGroups = new Map<string, string[]>();
+  /** Every message posted (and updated) through the Web API, by channel. */
+  readonly messages: StoredMessage[] = [];
+  readonly files = new Map<string, FakeFile>();
+  /** Channels the bot cannot post in (`not_in_channel`). */
+  readonly closedChannels = new Set<string>();
+  /** The bot token downloads must carry (as Slack requires for url_private_download). */
+  botToken = 'xoxb-test-bot-token-0123456789';
   private readonly handlers = new Map<string, Handler>();
   private server?: http.Server;
   private tsCounter = 0;
@@ -49,6 +75,38 @@ export class FakeSlack {
     this.handlers.set(method, handler);
   }
 
+  /** Drops a replacement set with `on`, going back to the default answer. */
+  off(method: string): void {
+    this.handlers.delete(method);
+  }
+
+  addFile(file: FakeFile): FakeFile {
+    this.files.set(file.id, file);
+    return file;
+  }
+
+  /** The file object Slack returns (files.info, message files, file_input state). */
+  fileObject(id: string): Record<string, unknown> {
+    const f = this.files.get(id);
+    if (!f) throw new Error(`no fake file ${id}`);
+    const filetype = f.name.split('.').pop()?.toLowerCase() ?? 'binary';
+    return {
+      id: f.id,
+      name: f.name,
+      title: f.name,
+      mimetype: f.mimetype,
+      filetype,
+      size: f.bytes.length,
+      url_private: `${this.url}/files-pri/${f.id}/${encodeURIComponent(f.name)}`,
+      url_private_download: `${this.url}/files-pri/${f.id}/download/${encodeURIComponent(f.name)}`,
+    };
+  }
+
+  /** Messages of one thread (root first), as conversations.replies shows them. */
+  thread(channel: string, ts: string): StoredMessage[] {
+    return this.messages.filter((m) => m.channel === channel && (m.ts === ts || m.thread_ts === ts));
+  }
+
   callsOf(method: string): SlackApiCall[] {
     return this.calls.filter((c) => c.method === method);
   }
@@ -68,6 +126,11 @@ export class FakeSlack {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', this.url);
+    const fileMatch = /^\/files-pri\/([^/]+)\//.exec(url.pathname);
+    if (fileMatch) {
+      this.serveFile(fileMatch[1]!, req, res);
+      return;
+    }
     const respondMatch = /^\/respond\/(.+)$/.exec(url.pathname);
     if (respondMatch) {
       this.responses.push({ id: decodeURIComponent(respondMatch[1]!), body: raw ? JSON.parse(raw) : {}, at: Date.now() });
@@ -93,6 +156,21 @@ export class FakeSlack {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   }
 
+  /** Like Slack: without the bot token a private file URL answers 200 with an HTML login page. */
+  private serveFile(id: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+    const file = this.files.get(id);
+    this.calls.push({ method: 'file.download', args: { id, range: req.headers.range }, headers: req.headers, at: Date.now() });
+    if (req.headers.authorization !== `Bearer ${this.botToken}`) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Sign in to Slack</body></html>');
+      return;
+    }
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    serveFileBytes(file, req.headers.range, res);
+  }
+
   private defaultAnswer(method: string, args: Record<string, unknown>): unknown {
     switch (method) {
       case 'auth.test':
@@ -100,8 +178,42 @@ export class FakeSlack {
       case 'usergroups.users.list':
         return { ok: true, users: this.userGroups.get(String(args.usergroup)) ?? [] };
       case 'chat.postMessage': {
+        const channel = String(args.channel);
+        if (this.closedChannels.has(channel)) return { ok: false, error: 'not_in_channel' };
         const ts = `${1_700_000_000 + this.tsCounter++}.000100`;
-        return { ok: true, channel: args.channel, ts, message: { ...args, ts } };
+        const message: StoredMessage = {
+          channel,
+          ts,
+          thread_ts: args.thread_ts as string | undefined,
+          text: args.text as string | undefined,
+          blocks: args.blocks,
+          metadata: args.metadata as StoredMessage['metadata'],
+          bot_id: 'B0BOT',
+          user: 'U0BOT',
+        };
+        this.messages.push(message);
+        return { ok: true, channel, ts, message };
+      }
+      case 'chat.update': {
+        const found = this.messages.find((m) => m.channel === args.channel && m.ts === args.ts);
+        if (!found) return { ok: false, error: 'message_not_found' };
+        Object.assign(found, { text: args.text, blocks: args.blocks }, args.metadata ? { metadata: args.metadata } : {});
+        return { ok: true, channel: found.channel, ts: found.ts };
+      }
+      case 'conversations.replies': {
+        const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+        const messages = this.thread(String(args.channel), String(args.ts)).map((m) => {
+          const { metadata, ...rest } = m;
+          return withMetadata && metadata ? { ...rest, metadata } : rest;
+        });
+        if (messages.length === 0) return { ok: false, error: 'thread_not_found' };
+        return { ok: true, messages, has_more: false };
+      }
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(args.users).replace(/^U/, '')}` } };
+      case 'files.info': {
+        const id = String(args.file);
+        return this.files.has(id) ? { ok: true, file: this.fileObject(id) } : { ok: false, error: 'file_not_found' };
       }
       case 'views.open':
       case 'views.update':
@@ -111,6 +223,20 @@ export class FakeSlack {
         return { ok: true };
     }
   }
+}
+
+function serveFileBytes(file: FakeFile, range: string | undefined, res: http.ServerResponse): void {
+  const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
+  if (!m) {
+    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': file.bytes.length }).end(file.bytes);
+    return;
+  }
+  const start = Number(m[1]);
+  const end = Math.min(m[2] ? Number(m[2]) : file.bytes.length - 1, file.bytes.length - 1);
+  const part = file.bytes.subarray(start, end + 1);
+  res
+    .writeHead(206, { 'content-type': file.mimetype, 'content-length': part.length, 'content-range': `bytes ${start}-${end}/${file.bytes.length}` })
+    .end(part);
 }
 
 function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {

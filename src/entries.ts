@@ -1,0 +1,108 @@
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  MessageShortcut,
+  SlackActionMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import { refusalMessage } from '../views/help';
+import { messageModal } from '../views/modal';
+import { withSandboxBadge, type SlackMessage } from '../views/message';
+import { roleAllows, type Role } from './access';
+import type { Deps } from './deps';
+
+export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+export type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
+
+export interface EntryContext {
+  deps: Deps;
+  userId: string;
+  role: Role;
+  /** Adds what every message carries (the SANDBOX badge in sandbox mode). */
+  present(message: SlackMessage): SlackMessage;
+}
+
+interface EntryBase {
+  role: Role;
+  /** What it does, for the refusal: "You need the operator role to <what>". */
+  what: string;
+}
+
+/** A button or select. Acknowledged before the role check (Slack waits three seconds). */
+export interface ActionEntry extends EntryBase {
+  kind: 'action';
+  actionId: string | RegExp;
+  handle(args: ActionArgs, ctx: EntryContext): Promise<void>;
+}
+
+/** A modal submission. The handler acknowledges (it alone can answer with `response_action`). */
+export interface ViewEntry extends EntryBase {
+  kind: 'view';
+  callbackId: string;
+  /** The block that shows a refusal inline. */
+  errorBlock: string;
+  handle(args: ViewArgs, ctx: EntryContext): Promise<void>;
+}
+
+/** A message shortcut. Acknowledged before the role check. */
+export interface ShortcutEntry extends EntryBase {
+  kind: 'shortcut';
+  callbackId: string;
+  handle(args: ShortcutArgs, ctx: EntryContext): Promise<void>;
+}
+
+export type Entry = ActionEntry | ViewEntry | ShortcutEntry;
+
+/**
+ * Registers buttons, modal submissions and shortcuts, each behind the same role check as `/pix`: the
+ * role is resolved and checked before the handler runs, so a handler cannot forget it, and a refused
+ * user's action never reaches the Pix API.
+ */
+export function registerEntries(app: App, deps: Deps, entries: Entry[]): void {
+  const present = (m: SlackMessage) => (deps.sandboxMode ? withSandboxBadge(m) : m);
+  const check = async (userId: string, entry: Entry) => {
+    const role = await deps.access.roleOf(userId);
+    if (roleAllows(role, entry.role)) return { ok: true as const, ctx: { deps, userId, role: role!, present } };
+    deps.logger.info({ user: userId, entry: entry.kind, what: entry.what, role: role ?? 'none' }, 'refused');
+    return { ok: false as const, refusal: present(refusalMessage({ userId, needed: entry.role, what: entry.what })) };
+  };
+
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case 'action':
+        app.action<BlockAction>(entry.actionId, async (args) => {
+          await args.ack();
+          const result = await check(args.body.user.id, entry);
+          if (result.ok) return entry.handle(args, result.ctx);
+          if (args.body.response_url) {
+            await args.respond({ response_type: 'ephemeral', replace_original: false, ...result.refusal });
+          } else if (args.body.view?.type === 'modal') {
+            await args.client.views.update({ view_id: args.body.view.id, view: messageModal('Not allowed', result.refusal) });
+          } else {
+            await args.client.chat.postMessage({ channel: args.body.user.id, ...result.refusal });
+          }
+        });
+        break;
+      case 'view':
+        app.view<ViewSubmitAction>(entry.callbackId, async (args) => {
+          const result = await check(args.body.user.id, entry);
+          if (result.ok) return entry.handle(args, result.ctx);
+          // Inline errors are plain text: drop the mrkdwn emphasis.
+          await args.ack({ response_action: 'errors', errors: { [entry.errorBlock]: result.refusal.text.replace(/\*/g, '') } });
+        });
+        break;
+      case 'shortcut':
+        app.shortcut<MessageShortcut>(entry.callbackId, async (args) => {
+          await args.ack();
+          const result = await check(args.body.user.id, entry);
+          if (result.ok) return entry.handle(args, result.ctx);
+          await args.respond({ response_type: 'ephemeral', replace_original: false, ...result.refusal });
+        });
+        break;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import type Keyv from 'keyv';
+import { z } from 'zod';
+
+const CentsRecord = z.record(z.string(), z.number().int());
+
+export const TrackedRequestSchema = z.object({
+  limitRequestId: z.string(),
+  accountId: z.string(),
+  /** Who filed it (or asked to watch it): mentioned when the decision comes. */
+  requesterId: z.string(),
+  /** Where the request's thread root is. */
+  channel: z.string(),
+  rootTs: z.string(),
+  /** Limits when it was filed, in cents; absent for a request filed elsewhere. */
+  current: CentsRecord.optional(),
+  requested: CentsRecord,
+  documents: z.array(z.object({ fileName: z.string().optional(), contentType: z.string().optional() })),
+  source: z.enum(['filed', 'watched']),
+  createdAt: z.string(),
+  /** Set once the decision reply is in the thread (its ts), so it is never posted twice. */
+  reply: z
+    .object({
+      ts: z.string(),
+      status: z.enum(['APPROVED', 'REJECTED']),
+      approved: CentsRecord.optional(),
+      decidedAt: z.string().optional(),
+    })
+    .optional(),
+  /** Closed: the root shows the final status and the request is no longer polled. */
+  closed: z.boolean(),
+});
+export type TrackedRequest = z.infer<typeof TrackedRequestSchema>;
+
+/**
+ * The limit requests the app follows. Records live under `tracked:<id>`; the ids still to poll live in
+ * a namespace of their own, so a tick reads exactly the open ones however many were closed before.
+ */
+export class TrackedRequestsRepo {
+  constructor(
+    private readonly records: Keyv,
+    private readonly pollSet: Keyv,
+  ) {}
+
+  async track(request: Omit<TrackedRequest, 'closed' | 'reply' | 'createdAt'> & { createdAt?: string }): Promise<TrackedRequest> {
+    const record: TrackedRequest = { ...request, createdAt: request.createdAt ?? new Date().toISOString(), closed: false };
+    await this.records.set(key(record.limitRequestId), record);
+    await this.pollSet.set(record.limitRequestId, true);
+    return record;
+  }
+
+  async get(limitRequestId: string): Promise<TrackedRequest | undefined> {
+    const raw = await this.records.get(key(limitRequestId));
+    return raw === undefined ? undefined : TrackedRequestSchema.parse(raw);
+  }
+
+  /** Ids of the requests still in review (not closed), in no particular order. */
+  async openIds(): Promise<string[]> {
+    const ids: string[] = [];
+    if (!this.pollSet.iterator) throw new Error('This store cannot list keys');
+    for await (const [id] of this.pollSet.iterator(undefined)) ids.push(String(id));
+    return ids;
+  }
+
+  async recordReply(limitRequestId: string, reply: NonNullable<TrackedRequest['reply']>): Promise<TrackedRequest> {
+    return this.update(limitRequestId, (r) => ({ ...r, reply }));
+  }
+
+  async close(limitRequestId: string): Promise<TrackedRequest> {
+    const record = await this.update(limitRequestId, (r) => ({ ...r, closed: true }));
+    await this.pollSet.delete(limitRequestId);
+    return record;
+  }
+
+  private async update(limitRequestId: string, change: (r: TrackedRequest) => TrackedRequest): Promise<TrackedRequest> {
+    const current = await this.get(limitRequestId);
+    if (!current) throw new Error(`Limit request ${limitRequestId} is not tracked`);
+    const next = change(current);
+    await this.records.set(key(limitRequestId), next);
+    return next;
+  }
+}
+
+const key = (limitRequestId: string) => `tracked:${limitRequestId}`;
