@@ -1,4 +1,5 @@
 import type { PixClient } from './pix/client';
+import type { Account } from './pix/schemas';
 
 export class NoDefaultAccountError extends Error {
   constructor() {
@@ -6,10 +7,13 @@ export class NoDefaultAccountError extends Error {
   }
 }
 
-/** The company's default account, as the API marks it (`isDefault`). */
-export async function findDefaultAccountId(pix: PixClient, appId: string): Promise<string> {
-  const accounts = await pix.listAccounts(appId);
+/** The company's default account among `accounts`, as the API marks it (`isDefault`). */
+export function defaultAccountId(accounts: Account[]): string {
   const found = accounts.find((a) => a.isDefault === true);
   if (!found) throw new NoDefaultAccountError();
   return found.accountId;
+}
+
+export async function findDefaultAccountId(pix: PixClient, appId: string): Promise<string> {
+  return defaultAccountId(await pix.listAccounts(appId));
 }

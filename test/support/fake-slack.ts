@@ -6,6 +6,8 @@ export interface SlackApiCall {
   args: Record<string, unknown>;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /** What the fake answered. */
+  response?: unknown;
 }
 
 /** A message as the fake Slack keeps it, so threads can be read back like the real ones. */
@@ -148,6 +150,7 @@ export class FakeSlack {
     this.calls.push(call);
     const handler = this.handlers.get(method);
     const answer = handler ? await handler(args, call) : this.defaultAnswer(method, args);
+    call.response = answer;
     if (answer && typeof answer === 'object' && 'httpStatus' in answer) {
       const { httpStatus, headers, body } = answer as { httpStatus: number; headers?: Record<string, string>; body?: unknown };
       res.writeHead(httpStatus, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body ?? {}));

@@ -1,0 +1,24 @@
+import FileType from 'file-type/core';
+
+/** What the Pix API accepts as a file (section 8): judged by the bytes, never by the name. */
+export const ACCEPTED_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+} as const;
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_FILES = 10;
+/** Enough of a file's start for file-type to recognize these four formats. */
+export const HEAD_BYTES = 4100;
+
+export type ProofType = { ext: keyof typeof ACCEPTED_TYPES; mime: (typeof ACCEPTED_TYPES)[keyof typeof ACCEPTED_TYPES] };
+
+/** The file's real type when it is one the Pix API accepts, else undefined. */
+export async function detectProofType(head: Buffer): Promise<ProofType | undefined> {
+  const found = await FileType.fromBuffer(head);
+  if (!found || !(found.ext in ACCEPTED_TYPES)) return undefined;
+  const ext = found.ext as ProofType['ext'];
+  return { ext, mime: ACCEPTED_TYPES[ext] };
+}
