@@ -1,5 +1,74 @@
-import type { Entry } from '../src/entries';
-import type { CommandDef } from './types';
+import type { Deps } from '../src/deps';
+import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import { PixApiError } from '../src/pix/errors';
+import { pixErrorText } from '../views/errors';
+import { LIST_NEXT_ACTION_ID, LIST_PREV_ACTION_ID, limitListMessage } from '../views/limit-list';
+import { plain, type SlackMessage } from '../views/message';
+import { buttonValue } from './limit-status';
+import { UsageError, type CommandDef } from './types';
 
-export const limitListCommand: CommandDef | undefined = undefined;
-export const limitListEntries: Entry[] = [];
+/** Requests a page; the API allows at most 100. */
+export const PAGE_SIZE = 10;
+const LIST_ACTION = 'list the limit requests';
+/** Far beyond any real list, and keeps `skip` an exact integer. */
+const MAX_PAGE = 1_000_000;
+
+/** A page number as people type it (`1`, `2`, …); undefined for anything else. */
+export function parsePage(text: string): number | undefined {
+  if (!/^\d{1,7}$/.test(text)) return undefined;
+  const page = Number(text);
+  return page >= 1 && page <= MAX_PAGE ? page : undefined;
+}
+
+async function pageMessage(deps: Deps, page: number): Promise<SlackMessage> {
+  const { items, total } = await deps.pix.listLimitRequests(deps.mainAppId, { limit: PAGE_SIZE, skip: (page - 1) * PAGE_SIZE });
+  // A service that ignored `limit` must not make the message overflow.
+  return limitListMessage({ page, pageSize: PAGE_SIZE, items: items.slice(0, PAGE_SIZE), total });
+}
+
+export const limitListCommand: CommandDef = {
+  path: ['limit', 'list'],
+  argsUsage: '[page]',
+  summary: "the company's limit requests, newest first, ten a page",
+  action: LIST_ACTION,
+  role: 'viewer',
+  minArgs: 0,
+  maxArgs: 1,
+  async run({ deps, args }) {
+    const [given] = args;
+    const page = given === undefined ? 1 : parsePage(given);
+    if (page === undefined) throw new UsageError('The page is a whole number, 1 or more.');
+    return pageMessage(deps, page);
+  },
+};
+
+/** Previous / Next: the list lives in an ephemeral message, which only `respond` can replace. */
+async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
+  const { deps } = ctx;
+  const say = (message: SlackMessage) => args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
+  const value = buttonValue(args.action);
+  const page = value === undefined ? undefined : parsePage(value);
+  if (page === undefined) {
+    await say(plain('This button does not name a page. Nothing was done.'));
+    return;
+  }
+  let message: SlackMessage;
+  try {
+    message = await pageMessage(deps, page);
+  } catch (err) {
+    if (err instanceof PixApiError) {
+      deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
+      await say(plain(pixErrorText(err, LIST_ACTION)));
+    } else {
+      deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not list limit requests');
+      await say(plain(`Something went wrong while trying to ${LIST_ACTION}. Nothing more was done.`));
+    }
+    return;
+  }
+  await args.respond({ replace_original: true, ...ctx.present(message) });
+}
+
+export const limitListEntries: Entry[] = [
+  { kind: 'action', actionId: LIST_PREV_ACTION_ID, role: 'viewer', what: 'list the limit requests', handle: turnPage },
+  { kind: 'action', actionId: LIST_NEXT_ACTION_ID, role: 'viewer', what: 'list the limit requests', handle: turnPage },
+];

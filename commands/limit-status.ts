@@ -1,5 +1,137 @@
-import type { Entry } from '../src/entries';
-import type { CommandDef } from './types';
+import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import { PixApiError } from '../src/pix/errors';
+import type { LimitRequest } from '../src/pix/schemas';
+import { ROOT_EVENT_TYPE } from '../src/slack/thread-root';
+import type { TrackedRequest } from '../src/store/tracked-requests';
+import { pixErrorText } from '../views/errors';
+import { limitRequestRootMessage } from '../views/limit-request';
+import { limitCents, limitStatusMessage, WATCH_ACTION_ID, watchMessages } from '../views/limit-status';
+import { plain, type SlackMessage } from '../views/message';
+import { PixIdSchema } from './parse';
+import { UsageError, type CommandDef } from './types';
 
-export const limitStatusCommand: CommandDef | undefined = undefined;
-export const limitStatusEntries: Entry[] = [];
+const READ_ACTION = 'read the limit request';
+
+export const limitStatusCommand: CommandDef = {
+  path: ['limit', 'status'],
+  argsUsage: '<limitRequestId>',
+  summary: 'a limit request: its status, the requested and the approved limits',
+  action: READ_ACTION,
+  role: 'viewer',
+  minArgs: 1,
+  maxArgs: 1,
+  async run({ deps, args }) {
+    const id = args[0] ?? '';
+    if (!PixIdSchema.safeParse(id).success) throw new UsageError('That is not a limit request id.');
+    const request = await deps.pix.getLimitRequest(deps.mainAppId, id);
+    const tracked = await deps.store.trackedRequests.get(request.id);
+    return limitStatusMessage({ request, thread: tracked && { channel: tracked.channel, closed: tracked.closed } });
+  },
+};
+
+/** Requests being set up in a channel right now, per store: a double click must not post twice. */
+const settingUp = new WeakMap<object, Set<string>>();
+
+/** Slack's error code of a failed Web API call (`not_in_channel`, …), when it is one. */
+function slackErrorCode(err: unknown): string | undefined {
+  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+export function buttonValue(action: ActionArgs['action']): string | undefined {
+  return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
+}
+
+/** The thread root's data for a request filed elsewhere (in the Pix dashboard, or by the API). */
+function watchedRecord(request: LimitRequest, userId: string, channel: string): Omit<TrackedRequest, 'rootTs' | 'createdAt' | 'closed' | 'reply'> {
+  return {
+    limitRequestId: request.id,
+    accountId: request.companyBankAccountId,
+    requesterId: userId,
+    channel,
+    requested: limitCents(request.requestedLimits),
+    documents: (request.documents ?? []).map((d) => ({
+      ...(d.fileName !== undefined ? { fileName: d.fileName } : {}),
+      ...(d.contentType !== undefined ? { contentType: d.contentType } : {}),
+    })),
+    source: 'watched',
+  };
+}
+
+async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
+  const { deps, userId } = ctx;
+  const say = async (message: SlackMessage) => {
+    await args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
+  };
+
+  const id = buttonValue(args.action);
+  if (id === undefined || !PixIdSchema.safeParse(id).success) return say(watchMessages.badValue());
+  const channel = args.body.channel?.id;
+  if (!channel) return say(watchMessages.noChannel());
+
+  let busy = settingUp.get(deps.store);
+  if (!busy) settingUp.set(deps.store, (busy = new Set()));
+  if (busy.has(id)) return say(watchMessages.busy(id));
+  busy.add(id);
+  try {
+    const already = await deps.store.trackedRequests.get(id);
+    if (already) return await say(watchMessages.alreadyFollowed(id, already.channel));
+
+    let request: LimitRequest;
+    try {
+      request = await deps.pix.getLimitRequest(deps.mainAppId, id);
+    } catch (err) {
+      if (!(err instanceof PixApiError)) throw err;
+      deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
+      return await say(plain(pixErrorText(err, READ_ACTION)));
+    }
+    if (request.status !== 'IN_REVIEW') return await say(watchMessages.decided(request.id, request.status));
+
+    const record = watchedRecord(request, userId, channel);
+    const root = ctx.present(limitRequestRootMessage({ ...record, rootTs: '', createdAt: '', closed: false }, request.status));
+    let ts: string;
+    let postedIn = channel;
+    try {
+      const posted = await deps.slack.chat.postMessage({
+        channel,
+        text: root.text,
+        blocks: root.blocks,
+        metadata: { event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: request.id } },
+      });
+      if (!posted.ts) throw new Error('chat.postMessage answered without a ts');
+      ts = posted.ts;
+      postedIn = posted.channel ?? channel;
+    } catch (err) {
+      const code = slackErrorCode(err);
+      deps.logger.warn({ channel, error: code ?? (err instanceof Error ? err.message : String(err)) }, 'could not post a watched request');
+      if (code === 'not_in_channel' || code === 'channel_not_found') return await say(watchMessages.notInChannel());
+      return await say(watchMessages.postFailed(code ?? 'no answer'));
+    }
+
+    try {
+      await deps.store.trackedRequests.track({ ...record, channel: postedIn, rootTs: ts });
+    } catch (err) {
+      deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not track a watched request');
+      // A root nobody follows would promise a decision that never comes: take it back.
+      await deps.slack.chat.delete({ channel: postedIn, ts }).catch(() => undefined);
+      return await say(watchMessages.notSaved());
+    }
+    deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
+    await say(watchMessages.followed(request.id, postedIn));
+  } catch (err) {
+    deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not follow a limit request');
+    await say(plain('Something went wrong while trying to follow the limit request. Nothing more was done.')).catch(() => undefined);
+  } finally {
+    busy.delete(id);
+  }
+}
+
+export const limitStatusEntries: Entry[] = [
+  {
+    kind: 'action',
+    actionId: WATCH_ACTION_ID,
+    role: 'viewer',
+    what: 'follow a limit request in a channel',
+    handle: watch,
+  },
+];

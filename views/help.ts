@@ -1,5 +1,5 @@
 import { ACCESS_VARIABLE, type Role } from '../src/access';
-import { context, section, type SlackMessage } from './message';
+import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 
 export interface HelpEntry {
   usage: string;
@@ -21,7 +21,7 @@ export function helpMessage(input: {
       blocks: [section('*Pix Ops for Slack*\nYou have no role here yet.'), section(how)],
     };
   }
-  const lines = input.entries.map((e) => `\`/pix ${e.usage}\`  ${e.summary}`);
+  const lines = input.entries.map((e) => `\`/pix ${escapeMrkdwn(e.usage)}\`  ${e.summary}`);
   return {
     text: `Pix Ops: what you can do as ${input.role}`,
     blocks: [
@@ -33,13 +33,13 @@ export function helpMessage(input: {
 }
 
 export function usageMessage(usage: string, problem?: string): SlackMessage {
-  const text = `${problem ? `${problem} ` : ''}Usage: \`/pix ${usage}\``;
+  const text = `${problem ? `${problem} ` : ''}Usage: \`/pix ${escapeMrkdwn(usage)}\``;
   return { text, blocks: [section(text)] };
 }
 
 export function unknownCommandMessage(word: string, entries: HelpEntry[]): SlackMessage {
-  const lines = entries.map((e) => `\`/pix ${e.usage}\``);
-  const text = `There is no \`/pix ${word}\`. You can use:\n${lines.join('\n')}`;
+  const lines = entries.map((e) => `\`/pix ${escapeMrkdwn(e.usage)}\``);
+  const text = `There is no \`/pix ${escapeMrkdwn(word)}\`. You can use:\n${lines.join('\n')}`;
   return { text, blocks: [section(text)] };
 }
 

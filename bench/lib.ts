@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SandboxCompany } from '../src/sandbox';
+import { slackSignatureHeaders } from '../test/support/slack-signing';
+
+export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
+const DIST = path.resolve(__dirname, '..');
+
+export interface Child {
+  process: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+function spawnNode(script: string, env: Record<string, string>): Child {
+  const child = spawn(process.execPath, [path.join(DIST, script)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return {
+    process: child,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      }),
+  };
+}
+
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== null && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The sandbox Pix API in a process of its own, so that it weighs nothing on the bot's figures. */
+export async function startSandboxProcess(): Promise<Child & { url: string; main: SandboxCompany }> {
+  const child = spawnNode('src/sandbox/cli.js', { SANDBOX_PORT: '0' });
+  const url = await until('the sandbox', () => /PIX_API_URL=(\S+)\)/.exec(child.output())?.[1]);
+  const info = (await (await fetch(`${url}/sandbox/info`)).json()) as { companies: { main: SandboxCompany } };
+  return { ...child, url, main: info.companies.main };
+}
+
+export async function sandboxControl(url: string, pathname: string, body?: unknown, method = 'POST'): Promise<unknown> {
+  const res = await fetch(`${url}${pathname}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.status === 204 ? undefined : res.json();
+}
+
+/** The bot as `npm start` runs it, in HTTP mode on a free port. */
+export async function startBotProcess(env: Record<string, string>): Promise<Child & { port: number; pid: number }> {
+  const child = spawnNode('src/main.js', {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const line = await until('the bot', () => child.output().split('\n').find((l) => l.includes('Pix Ops is running')), 30_000).catch((err) => {
+    throw new Error(`${(err as Error).message}\n${child.output()}`);
+  });
+  return { ...child, port: (JSON.parse(line) as { port: number }).port, pid: child.process.pid! };
+}
+
+export function signedCommand(port: number, userId: string, text: string, responseUrl: string, triggerId = `trigger-${Math.random().toString(36).slice(2)}`) {
+  const body = new URLSearchParams({
+    command: '/pix',
+    text,
+    user_id: userId,
+    channel_id: 'C0BENCH',
+    team_id: 'T0FAKE',
+    response_url: responseUrl,
+    trigger_id: triggerId,
+  }).toString();
+  return fetch(`http://127.0.0.1:${port}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) },
+  });
+}
+
+export function signedInteraction(port: number, payload: unknown) {
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return fetch(`http://127.0.0.1:${port}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) },
+  });
+}
+
+/** Resident memory of a process, in bytes: now (VmRSS) and its peak so far (VmHWM). */
+export function residentMemory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export interface Figure {
+  name: string;
+  value: string;
+  bound: string;
+  ok: boolean;
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FakeSlack } from '../test/support/fake-slack';
+import { percentile, sandboxControl, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+
+const RUNS = 40;
+const CONCURRENCY = 4;
+const PIX_LATENCY_MS = 2_000;
+
+/**
+ * `/pix limit request` with a Pix API that takes 2 s to answer anything: the modal must still open at
+ * once. Measured from sending the signed command to the fake Slack receiving `views.open`.
+ */
+export async function modalLatency(): Promise<Figure[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-'));
+  const slack = await new FakeSlack().start();
+  const sandbox = await startSandboxProcess();
+  await sandboxControl(sandbox.url, '/sandbox/faults', { latencyMs: PIX_LATENCY_MS });
+  const bot = await startBotProcess({
+    SLACK_API_URL: slack.apiUrl,
+    PIX_API_URL: sandbox.url,
+    PIX_APP_ID: sandbox.main.mainAppId,
+    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
+    ACCESS_OPERATORS: 'U0BENCH01',
+  });
+  try {
+    const once = async (i: number) => {
+      const trigger = `bench-trigger-${i}`;
+      const started = Date.now();
+      await signedCommand(bot.port, 'U0BENCH01', 'limit request', slack.responseUrl(`r${i}`), trigger);
+      const open = await until('views.open', () => slack.calls.find((c) => c.method === 'views.open' && c.args.trigger_id === trigger), 10_000);
+      return open.at - started;
+    };
+    for (let i = 0; i < 3; i++) await once(-1 - i); // warm-up: auth.test, connections, JIT
+    const latencies: number[] = [];
+    for (let i = 0; i < RUNS; i += CONCURRENCY) {
+      latencies.push(...(await Promise.all(Array.from({ length: CONCURRENCY }, (_, k) => once(i + k)))));
+    }
+    const p95 = percentile(latencies, 95);
+    return [
+      { name: `modal latency p95 (Pix API +${PIX_LATENCY_MS} ms, ${RUNS} commands)`, value: `${p95} ms`, bound: '< 300 ms', ok: p95 < 300 },
+      { name: 'modal latency median', value: `${percentile(latencies, 50)} ms`, bound: '(information)', ok: true },
+    ];
+  } finally {
+    await bot.stop();
+    await sandbox.stop();
+    await slack.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,106 @@
+import { SIGNING_SECRET, type Harness } from './harness';
+import { slackSignatureHeaders } from './slack-signing';
+import { SAMPLES } from '../sandbox/helpers';
+
+let counter = 0;
+
+export interface BlockActionInput {
+  userId: string;
+  actionId: string;
+  value: string;
+  channelId: string;
+  /** The id of the response_url the click carries (read it back with `h.slack.responsesTo`). */
+  responseId: string;
+  blockId?: string;
+  /** Whether the button sits on an ephemeral message (the default, as `/pix` answers are). */
+  ephemeral?: boolean;
+}
+
+/** Clicks a button: a `block_actions` payload posted to the app, signed exactly as Slack signs it. */
+export async function blockAction(h: Harness, input: BlockActionInput): Promise<{ status: number; text: string }> {
+  const n = ++counter;
+  const actionTs = `${Math.floor(Date.now() / 1000)}.${String(n).padStart(6, '0')}`;
+  const payload = {
+    type: 'block_actions',
+    user: { id: input.userId, username: input.userId.toLowerCase(), name: input.userId.toLowerCase(), team_id: 'T0FAKE' },
+    api_app_id: 'A0PIXOPS',
+    token: 'legacy-verification-token',
+    container: {
+      type: 'message',
+      message_ts: `1700000000.${String(n).padStart(6, '0')}`,
+      channel_id: input.channelId,
+      is_ephemeral: input.ephemeral ?? true,
+    },
+    trigger_id: `trigger-action-${n}`,
+    team: { id: 'T0FAKE', domain: 'fake' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: input.channelId, name: 'finance' },
+    state: { values: {} },
+    response_url: h.slack.responseUrl(input.responseId),
+    actions: [
+      {
+        action_id: input.actionId,
+        block_id: input.blockId ?? 'block',
+        text: { type: 'plain_text', text: 'button', emoji: true },
+        value: input.value,
+        type: 'button',
+        action_ts: actionTs,
+      },
+    ],
+  };
+  const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return h.post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+}
+
+// Limit requests straight through the sandbox API, as if filed elsewhere (the Pix dashboard).
+
+async function sandboxJson(h: Harness, method: string, path: string, appId: string | undefined, body?: unknown): Promise<any> {
+  const headers: Record<string, string> = {};
+  if (appId !== undefined) headers.authorization = appId;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${h.sandbox.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const json = (await res.json()) as any;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Uploads a PDF proof (purpose ACCOUNT_LIMIT_REQUEST) and opens a limit request with these limits (cents). */
+export async function openLimitRequest(
+  h: Harness,
+  input: { appId: string; accountId: string; limits: Record<string, number>; fileName?: string; description?: string },
+): Promise<{ id: string; createdAt: string; [k: string]: unknown }> {
+  const form = new FormData();
+  form.append('purpose', 'ACCOUNT_LIMIT_REQUEST');
+  form.append('file', new Blob([SAMPLES.pdf], { type: 'application/pdf' }), input.fileName ?? 'proof.pdf');
+  const up = await fetch(`${h.sandbox.url}/api/v1/files`, { method: 'POST', headers: { authorization: input.appId }, body: form });
+  const uploaded = (await up.json()) as any;
+  if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(uploaded)}`);
+  const { limitRequest } = await sandboxJson(h, 'POST', '/api/v1/limits/request', input.appId, {
+    companyBankAccountId: input.accountId,
+    ...input.limits,
+    documents: [{ fileId: uploaded.file.id }],
+    ...(input.description !== undefined ? { description: input.description } : {}),
+  });
+  return limitRequest;
+}
+
+/** A new account of the company of this MASTER AppID (one request in review per account). */
+export async function createAccount(h: Harness, masterAppId: string): Promise<string> {
+  const { account } = await sandboxJson(h, 'POST', '/api/v1/account', masterAppId);
+  return account.accountId as string;
+}
+
+/** The service's analysis: approve (with chosen limits, or what was asked) or reject. */
+export async function decideLimitRequest(h: Harness, id: string, decision: 'approve' | 'reject', limits?: Record<string, number>): Promise<void> {
+  await sandboxJson(h, 'POST', `/sandbox/limit-requests/${id}/${decision}`, undefined, decision === 'approve' && limits ? { limits } : undefined);
+}
+
+/** Fails the next `count` Pix API calls with HTTP `status` until `clearFaults`. */
+export async function failPixApi(h: Harness, status = 503, count = 10): Promise<void> {
+  await sandboxJson(h, 'POST', '/sandbox/faults', undefined, { fail: { status, count } });
+}
+
+export async function clearFaults(h: Harness): Promise<void> {
+  await sandboxJson(h, 'DELETE', '/sandbox/faults', undefined);
+}

@@ -1,0 +1,67 @@
+import type { Button, KnownBlock } from '@slack/types';
+import { formatCents } from '../src/money';
+import type { LimitRequest } from '../src/pix/schemas';
+import { statusText } from './limit-request';
+import { formatDateTime, limitCents } from './limit-status';
+import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+
+/** The paging buttons of `/pix limit list` (their value is the page they lead to). */
+export const LIST_PREV_ACTION_ID = 'limit_list_prev';
+export const LIST_NEXT_ACTION_ID = 'limit_list_next';
+
+export interface LimitListInput {
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  /** The page's requests, newest first as the API returns them. */
+  items: LimitRequest[];
+  /** How many requests there are in all, when the API says. */
+  total?: number;
+}
+
+function amount(cents: number | undefined): string {
+  return cents === undefined ? '—' : formatCents(cents);
+}
+
+function requestBlock(request: LimitRequest): KnownBlock {
+  const requested = limitCents(request.requestedLimits);
+  return section(
+    [
+      `\`${escapeMrkdwn(request.id)}\`  ${statusText(request.status)}`,
+      `Account \`${escapeMrkdwn(request.companyBankAccountId)}\` · day *${amount(requested.pixDayLimit)}* · night *${amount(requested.pixNightLimit)}* · created ${formatDateTime(request.createdAt)}`,
+    ].join('\n'),
+  );
+}
+
+function navButton(actionId: string, label: string, page: number): Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: label }, value: String(page) };
+}
+
+/** One page of the company's limit requests, with Previous / Next when there is somewhere to go. */
+export function limitListMessage({ page, pageSize, items, total }: LimitListInput): SlackMessage {
+  const skip = (page - 1) * pageSize;
+  const hasPrevious = page > 1;
+  const hasNext = total !== undefined ? total > skip + items.length && items.length > 0 : items.length >= pageSize;
+
+  const buttons: Button[] = [];
+  if (hasPrevious) buttons.push(navButton(LIST_PREV_ACTION_ID, 'Previous', page - 1));
+  if (hasNext) buttons.push(navButton(LIST_NEXT_ACTION_ID, 'Next', page + 1));
+  const nav: KnownBlock[] = buttons.length > 0 ? [{ type: 'actions', block_id: 'limit_list_nav', elements: buttons }] : [];
+
+  if (items.length === 0) {
+    const text = page === 1 ? 'No limit requests yet.' : `No requests on page ${page}.`;
+    return { text, blocks: [section(text), ...nav] };
+  }
+
+  const range = `${skip + 1}–${skip + items.length}${total !== undefined ? ` of ${total}` : ''}`;
+  const title = `*Limit requests*, newest first · page ${page} (${range})`;
+  return {
+    text: `Limit requests, page ${page}: ${range}`,
+    blocks: [
+      section(title),
+      ...items.map(requestBlock),
+      context('Amounts are the requested day and night limits; times are Brasília time. `/pix limit status &lt;id&gt;` shows one request in full.'),
+      ...nav,
+    ],
+  };
+}
