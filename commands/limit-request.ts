@@ -6,8 +6,8 @@ import type { EntryContext, Entry } from '../src/entries';
 import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/limit-form';
 import { splitLimits } from '../src/limits';
 import { PixApiError } from '../src/pix/errors';
-import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../src/proof-files';
-import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from '../src/slack/files';
+import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/proof-check';
+import { fileLabel } from '../src/slack/files';
 import { postThreadRoot } from '../src/slack/thread-root';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from '../views/errors';
@@ -20,9 +20,6 @@ import { UsageError, type CommandDef } from './types';
 
 const TITLE = 'Limit increase';
 const WHAT = 'file a limit request';
-/** Slack gives a view submission three seconds; the file checks must leave room for the answer. */
-const FILE_CHECK_BUDGET_MS = 2_200;
-const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 export const limitRequestCommand: CommandDef = {
   path: ['limit', 'request'],
@@ -44,7 +41,7 @@ export const limitRequestCommand: CommandDef = {
  * Opens the modal before any Pix API call (the trigger lives three seconds), then fills it in once
  * the accounts and the chosen account's limits are read.
  */
-async function openForm(deps: Deps, input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] }) {
+export async function openForm(deps: Deps, input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] }) {
   const meta: FormMeta = { channelId: input.channelId, accountId: input.accountId, current: {}, attached: input.attached };
   const opened = await deps.slack.views.open({ trigger_id: input.triggerId, view: loadingModal(meta) });
   const viewId = opened.view?.id;
@@ -118,45 +115,6 @@ const accountChanged: Entry = {
   },
 };
 
-interface Proof {
-  file: SlackFile;
-  type: ProofType;
-}
-
-/**
- * Size from Slack's metadata and type from the first bytes (a ranged download), for every file at
- * once, within the submission's time budget. Returns the first problem, naming the file.
- */
-async function checkProofs(deps: Deps, files: LimitForm['files']): Promise<{ ok: true; proofs: Proof[] } | { ok: false; problem: string }> {
-  const checkOne = async (given: LimitForm['files'][number]): Promise<Proof | string> => {
-    let file: SlackFile;
-    try {
-      file = await resolveSlackFile(deps.slack, given);
-    } catch {
-      return `Could not read the file ${given.id} from Slack; attach it again.`;
-    }
-    const name = fileLabel(file);
-    if (file.size !== undefined && file.size > MAX_FILE_BYTES) {
-      return `“${name}” is ${(file.size / 1024 / 1024).toFixed(1)} MiB; each file may have at most 10 MiB.`;
-    }
-    if (file.size === 0) return `“${name}” is empty.`;
-    if (!file.url_private_download) return `Could not download “${name}” from Slack.`;
-    let head: Buffer;
-    try {
-      head = await readFileHead(file.url_private_download, deps.botToken, HEAD_BYTES, FILE_CHECK_BUDGET_MS);
-    } catch {
-      return `Could not read “${name}” from Slack in time; try again.`;
-    }
-    const type = await detectProofType(head);
-    if (!type) return `“${name}” is not a PDF, PNG, JPEG or WebP file (judged by its content, not its name).`;
-    return { file, type };
-  };
-  const results = await Promise.all(files.map(checkOne));
-  const problem = results.find((r): r is string => typeof r === 'string');
-  if (problem) return { ok: false, problem };
-  return { ok: true, proofs: results as Proof[] };
-}
-
 const submitted: Entry = {
   kind: 'view',
   callbackId: LIMIT_REQUEST_CALLBACK,
@@ -174,14 +132,14 @@ const submitted: Entry = {
       await ack({ response_action: 'errors', errors: read.errors });
       return;
     }
-    const checked = await checkProofs(ctx.deps, read.form.files);
+    const checked = await checkProofFiles(ctx.deps, read.form.files);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: { [BLOCK.documents]: checked.problem } });
       return;
     }
-    const total = checked.proofs.length;
+    const total = checked.files.length;
     await ack({ response_action: 'update', view: progressModal(`Uploading proof 1 of ${total}…`, 0, total) });
-    await fileRequest(ctx, { viewId: view.id, userId: body.user.id, meta, form: read.form, proofs: checked.proofs });
+    await fileRequest(ctx, { viewId: view.id, userId: body.user.id, meta, form: read.form, proofs: checked.files });
   },
 };
 
@@ -192,7 +150,7 @@ const submitted: Entry = {
  */
 async function fileRequest(
   ctx: EntryContext,
-  job: { viewId: string; userId: string; meta: FormMeta; form: LimitForm; proofs: Proof[] },
+  job: { viewId: string; userId: string; meta: FormMeta; form: LimitForm; proofs: CheckedFile[] },
 ): Promise<void> {
   const { deps } = ctx;
   const show = async (view: ModalView) => {
@@ -206,19 +164,9 @@ async function fileRequest(
   const total = job.proofs.length;
   let stage: 'upload' | 'file' = 'upload';
   try {
-    const fileIds: string[] = [];
-    for (const [i, proof] of job.proofs.entries()) {
-      if (i > 0) await show(progressModal(`Uploading proof ${i + 1} of ${total}: ${fileLabel(proof.file)}`, i, total));
-      const download = await openFileStream(proof.file.url_private_download!, deps.botToken, DOWNLOAD_TIMEOUT_MS);
-      const uploaded = await deps.pix.uploadFile(deps.mainAppId, {
-        stream: download.stream,
-        fileName: fileLabel(proof.file),
-        contentType: proof.type.mime,
-        knownLength: download.length,
-        purpose: 'ACCOUNT_LIMIT_REQUEST',
-      });
-      fileIds.push(uploaded.id);
-    }
+    const fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) =>
+      i > 0 ? show(progressModal(`Uploading proof ${i + 1} of ${total}: ${fileLabel(proof.file)}`, i, total)) : Promise.resolve(),
+    );
     stage = 'file';
     await show(progressModal('Filing the request…', total, total));
     const request = await deps.pix.createLimitRequest(deps.mainAppId, {

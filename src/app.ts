@@ -9,6 +9,7 @@ import { DEFAULT_SEED, startSandbox, type SandboxHandle } from './sandbox';
 import { boltLogger } from './slack/bolt-logger';
 import { ENTRIES } from '../commands';
 import { registerEntries } from './entries';
+import { homeEntries } from './home';
 import { startPoller, type Poller } from './poller';
 import { registerSlashCommand } from './slash-router';
 import { openStore } from './store';
@@ -81,12 +82,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger,
     mainAppId,
     masterAppId: config.pix.masterAppId,
+    secrets,
     sandboxMode: config.sandboxMode,
     slack: app.client,
     botToken: config.slack.botToken,
   };
   registerSlashCommand(app, deps);
-  registerEntries(app, deps, ENTRIES);
+  registerEntries(app, deps, [...ENTRIES, ...homeEntries]);
   app.error(async (err) => {
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
   });
@@ -105,16 +107,19 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }
 
+  let stopped: Promise<void> | undefined;
   return {
     port,
     sandbox,
     deps,
     poller,
-    async stop() {
-      await poller.stop();
-      await app.stop();
-      await store.close();
-      await sandbox?.close();
-    },
+    // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
+    stop: () =>
+      (stopped ??= (async () => {
+        await poller.stop();
+        await app.stop();
+        await store.close();
+        await sandbox?.close();
+      })()),
   };
 }

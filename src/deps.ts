@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AccessControl } from './access';
-import type { Logger } from './logger';
+import type { Logger, SecretRegistry } from './logger';
 import type { PixClient } from './pix/client';
 import type { Store } from './store';
 
@@ -17,5 +17,7 @@ export interface Deps {
   /** For downloading files users share (url_private_download needs it as a Bearer token). */
   botToken: string;
   masterAppId?: string;
+  /** Secrets learnt at run time (new AppIDs, client secrets) go here, so no log line ever shows them. */
+  secrets: SecretRegistry;
   sandboxMode: boolean;
 }

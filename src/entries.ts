@@ -4,6 +4,7 @@ import type {
   BlockAction,
   MessageShortcut,
   SlackActionMiddlewareArgs,
+  SlackEventMiddlewareArgs,
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
@@ -17,6 +18,7 @@ import type { Deps } from './deps';
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 export type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
+export type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
 export interface EntryContext {
   deps: Deps;
@@ -55,7 +57,19 @@ export interface ShortcutEntry extends EntryBase {
   handle(args: ShortcutArgs, ctx: EntryContext): Promise<void>;
 }
 
-export type Entry = ActionEntry | ViewEntry | ShortcutEntry;
+/**
+ * An Events API event (the Home tab). Whoever opens it gets an answer, so there is no role to refuse
+ * with: the user's role (undefined: none) is resolved here and given to the handler, which shows an
+ * unauthorized user only how to get access and reaches nothing else.
+ */
+export interface EventEntry {
+  kind: 'event';
+  event: 'app_home_opened';
+  what: string;
+  handle(args: HomeOpenedArgs, ctx: Omit<EntryContext, 'role'> & { role: Role | undefined }): Promise<void>;
+}
+
+export type Entry = ActionEntry | ViewEntry | ShortcutEntry | EventEntry;
 
 /**
  * Registers buttons, modal submissions and shortcuts, each behind the same role check as `/pix`: the
@@ -64,7 +78,7 @@ export type Entry = ActionEntry | ViewEntry | ShortcutEntry;
  */
 export function registerEntries(app: App, deps: Deps, entries: Entry[]): void {
   const present = (m: SlackMessage) => (deps.sandboxMode ? withSandboxBadge(m) : m);
-  const check = async (userId: string, entry: Entry) => {
+  const check = async (userId: string, entry: Exclude<Entry, EventEntry>) => {
     const role = await deps.access.roleOf(userId);
     if (roleAllows(role, entry.role)) return { ok: true as const, ctx: { deps, userId, role: role!, present } };
     deps.logger.info({ user: userId, entry: entry.kind, what: entry.what, role: role ?? 'none' }, 'refused');
@@ -101,6 +115,13 @@ export function registerEntries(app: App, deps: Deps, entries: Entry[]): void {
           const result = await check(args.body.user.id, entry);
           if (result.ok) return entry.handle(args, result.ctx);
           await args.respond({ response_type: 'ephemeral', replace_original: false, ...result.refusal });
+        });
+        break;
+      case 'event':
+        app.event(entry.event, async (args) => {
+          const userId = args.event.user;
+          const role = await deps.access.roleOf(userId);
+          return entry.handle(args, { deps, userId, role, present });
         });
         break;
     }

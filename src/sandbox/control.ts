@@ -36,6 +36,14 @@ const dictSchema = z.object({
   serviceAccount: z.boolean().default(false),
 });
 const featureSchema = z.object({ feature: z.enum(FEATURES), enabled: z.boolean() });
+const transactionsSchema = z.object({
+  type: z.enum(['CREDIT', 'DEBIT']),
+  /** Cents, as every amount of the sandbox. */
+  value: z.number().int().min(1).max(1_000_000_000_00),
+  description: z.string().trim().min(1).max(140).optional(),
+  /** That many identical movements, a minute apart, ending now: a long statement in one call. */
+  count: z.number().int().min(1).max(500).default(1),
+});
 const scopesSchema = z.object({
   scopes: z.array(z.string().refine(isScope, 'is not a known scope')),
 });
@@ -90,6 +98,19 @@ export function controlRouter(): Router<ControlHandler> {
       return jsonReply(200, { account: accountView(account) });
     })
 
+    .add('POST', '/sandbox/accounts/:id/transactions', ({ state, params, body }) => {
+      const account = state.accounts.get(params.id ?? '');
+      if (!account) throw fail(404, 'Account not found');
+      const input = parseWith(transactionsSchema, body());
+      if (input.type === 'DEBIT' && account.balance.available < input.value * input.count) throw fail(400, 'Insufficient balance');
+      const description = input.description ?? (input.type === 'CREDIT' ? 'Pix received' : 'Pix sent');
+      const now = Date.now();
+      const created = Array.from({ length: input.count }, (_, i) =>
+        state.addTransaction(account, input.type, input.value, description, new Date(now - (input.count - 1 - i) * 60_000)),
+      );
+      return jsonReply(201, { transactions: created.map((t) => ({ ...t })), account: accountView(account) });
+    })
+
     .add('POST', '/sandbox/dict', ({ state, body }) => {
       const { pixKey, ...entry } = parseWith(dictSchema, body());
       state.dict.set(pixKey, entry);
@@ -134,6 +155,12 @@ export function controlRouter(): Router<ControlHandler> {
       const file = state.files.get(params.id ?? '');
       if (!file) throw fail(404, 'File not found');
       return jsonReply(200, { file: { ...fileView(file, baseUrl), companyId: file.companyId, sha256: file.sha256 } });
+    })
+
+    .add('GET', '/sandbox/disputes/:id', ({ state, params }) => {
+      const dispute = state.disputes.get(params.id ?? '');
+      if (!dispute) throw fail(404, 'Dispute not found');
+      return jsonReply(200, { dispute: { ...dispute, evidences: dispute.evidences.map((e) => ({ ...e })) } });
     })
 
     .add('GET', '/sandbox/subscriptions/:id', ({ state, params }) => {

@@ -71,6 +71,11 @@ export class TrackedRequestsRepo {
     return record;
   }
 
+  /** Stops polling an id without touching its record (for an id whose record is gone). */
+  async untrack(limitRequestId: string): Promise<void> {
+    await this.pollSet.delete(limitRequestId);
+  }
+
   private async update(limitRequestId: string, change: (r: TrackedRequest) => TrackedRequest): Promise<TrackedRequest> {
     const current = await this.get(limitRequestId);
     if (!current) throw new Error(`Limit request ${limitRequestId} is not tracked`);

@@ -16,6 +16,9 @@ const periodSchema = z.object({
   year: z.string({ error: 'is required' }).regex(/^\d{4}$/, 'must be a four-digit year').transform(Number),
 });
 
+const YEAR = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', year: 'numeric' });
+const saoPauloYear = (at: Date): number => Number(YEAR.format(at));
+
 /** Months are counted as `year * 12 + (month - 1)` so periods compare as integers. */
 const monthIndex = (year: number, month: number): number => year * 12 + month - 1;
 
@@ -27,7 +30,8 @@ export function registerSubscriptionRoutes(router: ApiRouter): void {
       if (!subscription) throw fail(404, 'Subscription not found');
       const { month, year } = parseWith(periodSchema, query);
 
-      const latestYear = new Date().getUTCFullYear() + 1;
+      // "The end of next year", next year counted in Brasília time like the service's own calendar.
+      const latestYear = saoPauloYear(new Date()) + 1;
       if (year > latestYear) throw fail(400, `The payment book is available up to 12/${latestYear}`);
       const first = monthIndex(subscription.startYear, subscription.startMonth);
       const last = monthIndex(year, month);

@@ -1,0 +1,161 @@
+import type { HomeView } from '@slack/types';
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import { openForm } from '../../commands/limit-request';
+import { buttonValue } from '../../commands/limit-status';
+import { accessHomeView, HOME_ACTIONS, homeView, keysModal, type HomeData } from '../../views/home';
+import { pixErrorText } from '../../views/errors';
+import { plain } from '../../views/message';
+import type { Role } from '../access';
+import type { Deps } from '../deps';
+import type { ActionArgs, Entry, EntryContext, EventEntry } from '../entries';
+import { PixApiError } from '../pix/errors';
+import { systemClock, type Clock } from '../sao-paulo-date';
+import type { TrackedRequest } from '../store/tracked-requests';
+import { readHomeData } from './data';
+
+/** Users whose Home tab shows the company's data, to refresh it when a request is decided. */
+const VIEWER_TTL_MS = 24 * 60 * 60 * 1000;
+const MAX_VIEWERS = 100;
+const viewersOf = new WeakMap<object, Map<string, number>>();
+
+function viewers(deps: Deps): Map<string, number> {
+  let map = viewersOf.get(deps.store);
+  if (!map) viewersOf.set(deps.store, (map = new Map()));
+  return map;
+}
+
+function remember(deps: Deps, userId: string, at: number): void {
+  const map = viewers(deps);
+  map.delete(userId); // re-inserted last: the map stays in order of the latest opening
+  map.set(userId, at);
+  while (map.size > MAX_VIEWERS) map.delete(map.keys().next().value!);
+}
+
+/** The Home tab for this user and role: only how to get access without a role (and no Pix API call). */
+function viewFor(deps: Deps, userId: string, role: Role | undefined, data: HomeData | undefined): HomeView {
+  if (!role || !data) return accessHomeView({ userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
+  return homeView({ userId, role, data, sandbox: deps.sandboxMode });
+}
+
+async function publish(deps: Deps, userId: string, view: HomeView): Promise<boolean> {
+  try {
+    await deps.slack.views.publish({ user_id: userId, view });
+    return true;
+  } catch (err) {
+    deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not publish the Home tab');
+    return false;
+  }
+}
+
+/**
+ * Builds and publishes one user's Home tab, for their role. Never rejects: a failure is logged (and
+ * each part of the tab that cannot be read says so in the tab itself).
+ */
+export async function refreshHome(deps: Deps, userId: string, options: { now?: Clock; role?: Role | null } = {}): Promise<boolean> {
+  try {
+    const now = (options.now ?? systemClock)();
+    const role = options.role === undefined ? await deps.access.roleOf(userId) : (options.role ?? undefined);
+    if (role) remember(deps, userId, now.getTime());
+    const data = role ? await readHomeData(deps, now) : undefined;
+    return await publish(deps, userId, viewFor(deps, userId, role, data));
+  } catch (err) {
+    deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not refresh the Home tab');
+    return false;
+  }
+}
+
+/**
+ * Refreshes the Home tab of everyone who opened it in the last day (on this instance) and of the
+ * request's requester, reading the data once. For the poller, once a tracked request is decided:
+ * `void refreshHomesAfterDecision(deps, closedRecord)`. Never rejects.
+ */
+export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<TrackedRequest, 'requesterId'>, options: { now?: Clock } = {}): Promise<number> {
+  try {
+    const now = (options.now ?? systemClock)();
+    const since = now.getTime() - VIEWER_TTL_MS;
+    const users = [...viewers(deps)].filter(([, at]) => at >= since).map(([id]) => id);
+    if (decided && !users.includes(decided.requesterId)) users.push(decided.requesterId);
+    if (users.length === 0) return 0;
+    const roles = await Promise.all(users.map(async (id) => [id, await deps.access.roleOf(id)] as const));
+    const data = roles.some(([, role]) => role) ? await readHomeData(deps, now) : undefined;
+    const limit = pLimit(4);
+    const done = await Promise.all(roles.map(([id, role]) => limit(() => publish(deps, id, viewFor(deps, id, role, data)))));
+    return done.filter(Boolean).length;
+  } catch (err) {
+    deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not refresh the Home tabs');
+    return 0;
+  }
+}
+
+const opened: EventEntry = {
+  kind: 'event',
+  event: 'app_home_opened',
+  what: 'see the Home tab',
+  async handle({ event }, ctx) {
+    if (event.tab !== undefined && event.tab !== 'home') return;
+    await refreshHome(ctx.deps, ctx.userId, { role: ctx.role ?? null });
+  },
+};
+
+/** "Request a limit increase": the same form as `/pix limit request`; its thread root goes to a DM. */
+async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> {
+  const { deps, userId } = ctx;
+  try {
+    // A user ID as the channel: the request's thread root goes to the app's DM with them.
+    await openForm(deps, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
+  } catch (err) {
+    deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not open the limit-request form from Home');
+    await deps.slack.chat
+      .postMessage({ channel: userId, ...ctx.present(plain('I could not open the limit-request form. Try `/pix limit request` in a channel.')) })
+      .catch(() => undefined);
+  }
+}
+
+const KeysValueSchema = z.object({ a: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), d: z.boolean() });
+
+/** "Pix keys" of an account: a read-only modal, opened at once, filled once the keys are read. */
+async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
+  const { deps } = ctx;
+  let value: z.infer<typeof KeysValueSchema>;
+  try {
+    value = KeysValueSchema.parse(JSON.parse(buttonValue(args.action) ?? ''));
+  } catch {
+    return;
+  }
+  const opened = await deps.slack.views.open({ trigger_id: args.body.trigger_id, view: keysModal({ accountId: value.a, sandbox: deps.sandboxMode }) });
+  const viewId = opened.view?.id;
+  if (!viewId) return;
+  let view;
+  try {
+    // The keys are read with the AppID of the account that owns them: the main one for the default account.
+    const appId = value.d ? deps.mainAppId : (await deps.store.accountApps.get(value.a))?.appId;
+    if (!appId) {
+      view = keysModal({
+        accountId: value.a,
+        problem: 'Pix Ops has no AppID for this account (it was not created with `/pix account create`), so its keys cannot be read from here.',
+        sandbox: deps.sandboxMode,
+      });
+    } else {
+      const { pixKeys } = await deps.pix.listPixKeys(appId);
+      view = keysModal({ accountId: value.a, keys: pixKeys, sandbox: deps.sandboxMode });
+    }
+  } catch (err) {
+    const problem = err instanceof PixApiError ? pixErrorText(err, 'read the Pix keys') : 'Something went wrong while trying to read the Pix keys.';
+    view = keysModal({ accountId: value.a, problem, sandbox: deps.sandboxMode });
+  }
+  await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
+}
+
+export const homeEntries: Entry[] = [
+  opened,
+  { kind: 'action', actionId: HOME_ACTIONS.limitRequest, role: 'operator', what: 'file a limit request', handle: requestLimit },
+  { kind: 'action', actionId: HOME_ACTIONS.keys, role: 'viewer', what: 'read Pix keys', handle: showKeys },
+  {
+    kind: 'action',
+    actionId: HOME_ACTIONS.refresh,
+    role: 'viewer',
+    what: 'see the Home tab',
+    handle: async (_args, ctx) => void (await refreshHome(ctx.deps, ctx.userId, { role: ctx.role })),
+  },
+];

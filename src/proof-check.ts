@@ -1,0 +1,84 @@
+import type { Deps } from './deps';
+import type { FilePurpose } from './pix/client';
+import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from './proof-files';
+import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './slack/files';
+
+// Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
+// carried the same way: checked from its metadata and first bytes, then streamed from Slack.
+
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+/** Slack gives a view submission three seconds; the file checks must leave room for the answer. */
+export const FILE_CHECK_BUDGET_MS = 2_200;
+
+export interface CheckedFile {
+  file: SlackFile;
+  type: ProofType;
+}
+
+export type FileCheck = { ok: true; files: CheckedFile[] } | { ok: false; problem: string };
+
+/**
+ * Size from Slack's metadata and type from the first bytes (a ranged download), for every file at
+ * once, within the submission's time budget. Returns the first problem, naming the file.
+ */
+export async function checkProofFiles(
+  deps: Pick<Deps, 'slack' | 'botToken'>,
+  files: Array<{ id: string } & Record<string, unknown>>,
+  budgetMs = FILE_CHECK_BUDGET_MS,
+): Promise<FileCheck> {
+  const checkOne = async (given: { id: string } & Record<string, unknown>): Promise<CheckedFile | string> => {
+    let file: SlackFile;
+    try {
+      file = await resolveSlackFile(deps.slack, given);
+    } catch {
+      return `Could not read the file ${given.id} from Slack; attach it again.`;
+    }
+    const name = fileLabel(file);
+    if (file.size !== undefined && file.size > MAX_FILE_BYTES) {
+      return `“${name}” is ${(file.size / 1024 / 1024).toFixed(1)} MiB; each file may have at most 10 MiB.`;
+    }
+    if (file.size === 0) return `“${name}” is empty.`;
+    if (!file.url_private_download) return `Could not download “${name}” from Slack.`;
+    let head: Buffer;
+    try {
+      head = await readFileHead(file.url_private_download, deps.botToken, HEAD_BYTES, budgetMs);
+    } catch {
+      return `Could not read “${name}” from Slack in time; try again.`;
+    }
+    const type = await detectProofType(head);
+    if (!type) return `“${name}” is not a PDF, PNG, JPEG or WebP file (judged by its content, not its name).`;
+    return { file, type };
+  };
+  const results = await Promise.all(files.map(checkOne));
+  const problem = results.find((r): r is string => typeof r === 'string');
+  if (problem) return { ok: false, problem };
+  return { ok: true, files: results as CheckedFile[] };
+}
+
+/**
+ * Streams each checked file from Slack (bot token) into `POST /api/v1/files`, one at a time, in
+ * order; `onFile` is told before each one (for progress). The ids go into `fileIds` as each upload
+ * is done, so a caller that fails midway knows how many went up.
+ */
+export async function uploadCheckedFiles(
+  deps: Pick<Deps, 'pix' | 'mainAppId' | 'botToken'>,
+  files: CheckedFile[],
+  purpose: FilePurpose,
+  onFile: (index: number, file: CheckedFile) => Promise<unknown>,
+  fileIds: string[] = [],
+): Promise<string[]> {
+  for (const [i, checked] of files.entries()) {
+    await onFile(i, checked);
+    const download = await openFileStream(checked.file.url_private_download!, deps.botToken, DOWNLOAD_TIMEOUT_MS);
+    const uploaded = await deps.pix.uploadFile(deps.mainAppId, {
+      stream: download.stream,
+      fileName: fileLabel(checked.file),
+      contentType: checked.type.mime,
+      knownLength: download.length,
+      purpose,
+    });
+    fileIds.push(uploaded.id);
+  }
+  return fileIds;
+}

@@ -1,0 +1,71 @@
+import { entryText, findEntries, formatValue, statementMessage, transactionMessage } from '../../views/statement';
+
+const textOf = (m: { text: string; blocks: unknown[] }) => JSON.stringify(m);
+
+describe('statement views of unknown shapes', () => {
+  test('finds the entries: bare array, known names, any array of objects, one level nested', () => {
+    expect(findEntries([1])?.entries).toEqual([1]);
+    expect(findEntries({ statement: [1], total: 1 })).toEqual({ entries: [1], path: 'statement', rest: { total: 1 } });
+    expect(findEntries({ movements: [{ a: 1 }] })?.path).toBe('movements');
+    expect(findEntries({ data: { items: [{ a: 1 }] }, meta: 2 })).toEqual({ entries: [{ a: 1 }], path: 'data.items', rest: { meta: 2 } });
+    expect(findEntries({ a: 1 })).toBeUndefined();
+    expect(findEntries('text')).toBeUndefined();
+    expect(findEntries(null)).toBeUndefined();
+  });
+
+  test('money only for integers under money names; a balance object’s parts too; a top-level total is a count', () => {
+    expect(formatValue('value', 123456)).toBe('R$ 1.234,56');
+    expect(formatValue('totalAmount', -5)).toBe('-R$ 0,05');
+    expect(formatValue('value', 12.5)).toBe('12.5');
+    expect(formatValue('total', 3)).toBe('3');
+    expect(formatValue('balance', { total: 100, blocked: 0, available: 100 })).toBe('total: R$ 1,00, blocked: R$ 0,00, available: R$ 1,00');
+    expect(formatValue('id', 123456)).toBe('123456');
+  });
+
+  test('dates in Brasília time; bare dates as written; other strings escaped', () => {
+    expect(formatValue('time', '2026-03-05T17:30:00.000Z')).toBe('05/03/2026, 14:30');
+    expect(formatValue('day', '2026-03-05')).toBe('05/03/2026');
+    expect(formatValue('note', '<b>&')).toBe('&lt;b&gt;&amp;');
+    expect(formatValue('x', true)).toBe('yes');
+    expect(formatValue('x', null)).toBe('—');
+    expect(formatValue('x', [])).toBe('none');
+  });
+
+  test('an entry signed by its type, with the rest of its fields', () => {
+    const text = entryText({ id: 'e1', time: '2026-03-05T17:30:00Z', description: 'Pix sent', value: 200000, type: 'DEBIT', balance: 1500000, transactionId: 't1', extra: 'x' });
+    expect(text).toBe('*05/03/2026, 14:30* · Pix sent · :arrow_up_small: *−R$ 2.000,00* · DEBIT · balance R$ 15.000,00\n`e1` · transactionId `t1` · extra: x');
+    expect(entryText({})).toContain('no date, description or amount');
+    expect(entryText(42)).toBe('42');
+  });
+
+  test('never throws and stays inside Slack’s limits, whatever comes', () => {
+    const deep: Record<string, unknown> = {};
+    let cursor = deep;
+    for (let i = 0; i < 50; i++) cursor = (cursor.next = {}) as Record<string, unknown>;
+    const weird = [
+      undefined,
+      '',
+      0,
+      Number.NaN,
+      { statement: 'not a list' },
+      Array.from({ length: 1000 }, (_, i) => ({ description: 'x'.repeat(5000), value: i })),
+      { items: [deep, [1, [2, [3]]], 'str', null] },
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i])),
+    ];
+    for (const body of weird) {
+      for (const page of [1, 2, 999, -1]) {
+        const m = statementMessage({ body, page });
+        expect(m.blocks.length).toBeLessThanOrEqual(50);
+        for (const b of m.blocks as Array<{ text?: { text: string } }>) expect((b.text?.text ?? '').length).toBeLessThanOrEqual(3000);
+      }
+      const t = transactionMessage({ transactionId: 't', body });
+      expect(t.blocks.length).toBeLessThanOrEqual(50);
+      expect(textOf(t)).toContain('Transaction');
+    }
+  });
+
+  test('a page beyond the end shows the last page', () => {
+    const body = Array.from({ length: 20 }, (_, i) => ({ description: `E${i}` }));
+    expect(textOf(statementMessage({ body, page: 9 }))).toContain('entries 16–20 of 20 · page 2 of 2');
+  });
+});

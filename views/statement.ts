@@ -1,0 +1,246 @@
+import type { Button, KnownBlock } from '@slack/types';
+import { formatCents } from '../src/money';
+import { formatSaoPauloDateTime } from '../src/sao-paulo-date';
+import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
+
+// The statement and transaction reads have no documented shape (section 4.6): everything here reads
+// whatever JSON comes back, shows the fields that are there, and never throws on an odd value.
+
+export const STATEMENT_PAGE_SIZE = 15;
+export const STATEMENT_PREV_ACTION_ID = 'statement_prev';
+export const STATEMENT_NEXT_ACTION_ID = 'statement_next';
+
+/** Integer amounts under these names are shown as money (integer cents, as the API's limits are). */
+const MONEY_KEY = /(value|amount|balance|fee|fees|price|cost)$/i;
+/** Inside a balance object (`{ total, blocked, available }`) these are money too; elsewhere `total` is a count. */
+const BALANCE_PART_KEY = /^(total|available|blocked)$/i;
+/** Names under which an entry's moment is found, best first. */
+const TIME_KEYS = ['time', 'date', 'createdAt', 'created_at', 'timestamp', 'datetime', 'dateTime', 'paidAt', 'updatedAt'];
+const AMOUNT_KEYS = ['value', 'amount'];
+const DESCRIPTION_KEYS = ['description', 'title', 'memo', 'name', 'comment'];
+/** Names under which a list of entries is found in a wrapped answer, best first. */
+const LIST_KEYS = ['statement', 'entries', 'items', 'transactions', 'data', 'results', 'records', 'list', 'content', 'rows'];
+
+const MAX_TEXT = 2_900;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A money amount when the value is integer cents under a money name; undefined otherwise. */
+function moneyOf(key: string, value: unknown, parent = ''): string | undefined {
+  const money = MONEY_KEY.test(key) || (BALANCE_PART_KEY.test(key) && /balance$/i.test(parent));
+  return money && Number.isSafeInteger(value) ? formatCents(value as number) : undefined;
+}
+
+/** One value as text (mrkdwn-escaped): money, dates, nested objects flattened, lists summarized. */
+export function formatValue(key: string, value: unknown, depth = 0, parent = ''): string {
+  const money = moneyOf(key, value, parent);
+  if (money) return money;
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '—';
+  if (typeof value === 'string') {
+    const date = formatSaoPauloDateTime(value);
+    return date ?? escapeMrkdwn(clip(value, 300));
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'none';
+    if (depth >= 2 || value.some((v) => typeof v === 'object' && v !== null)) return `${value.length} item${value.length === 1 ? '' : 's'}`;
+    return clip(value.map((v) => formatValue(key, v, depth + 1, parent)).join(', '), 300);
+  }
+  if (isRecord(value)) {
+    const inner = Object.entries(value);
+    if (inner.length === 0) return '—';
+    if (depth >= 2) return `${inner.length} fields`;
+    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(k, v, depth + 1, key)}`).join(', '), 500);
+  }
+  return escapeMrkdwn(clip(String(value), 300));
+}
+
+/** The fields of an object, nested ones as `parent.child`, for a fields block. */
+export function flattenFields(value: Record<string, unknown>, prefix = '', depth = 0, parent = ''): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [key, v] of Object.entries(value)) {
+    const label = `${prefix}${key}`;
+    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8) out.push(...flattenFields(v, `${label}.`, depth + 1, key));
+    else out.push([escapeMrkdwn(label), formatValue(key, v, 0, parent)]);
+  }
+  return out;
+}
+
+/** Where the entries of a statement answer are: a bare array, or an array under a known (or any) name. */
+export function findEntries(body: unknown): { entries: unknown[]; path?: string; rest: Record<string, unknown> } | undefined {
+  if (Array.isArray(body)) return { entries: body, rest: {} };
+  if (!isRecord(body)) return undefined;
+  const search = (obj: Record<string, unknown>, path: string[], depth: number): { entries: unknown[]; path: string[] } | undefined => {
+    for (const key of LIST_KEYS) if (Array.isArray(obj[key])) return { entries: obj[key] as unknown[], path: [...path, key] };
+    for (const [key, v] of Object.entries(obj)) if (Array.isArray(v) && v.some(isRecord)) return { entries: v, path: [...path, key] };
+    if (depth >= 2) return undefined;
+    for (const key of [...LIST_KEYS, ...Object.keys(obj).filter((k) => !LIST_KEYS.includes(k))]) {
+      const v = obj[key];
+      if (isRecord(v)) {
+        const found = search(v, [...path, key], depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  const found = search(body, [], 0);
+  if (!found) return undefined;
+  const top = found.path[0]!;
+  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => k !== top));
+  return { entries: found.entries, path: found.path.join('.'), rest };
+}
+
+function pick(entry: Record<string, unknown>, keys: string[], accept: (v: unknown) => boolean): [string, unknown] | undefined {
+  for (const key of keys) if (key in entry && accept(entry[key])) return [key, entry[key]];
+  return undefined;
+}
+
+const CREDIT = /^(credit|in|inflow|received|c)$/i;
+const DEBIT = /^(debit|out|outflow|sent|d)$/i;
+
+/** One statement entry on a line or two: when, what, how much (signed by its type), balance, ids, the rest. */
+export function entryText(entry: unknown): string {
+  if (!isRecord(entry)) return formatValue('', entry);
+  const used = new Set<string>();
+  const parts: string[] = [];
+
+  const when = pick(entry, TIME_KEYS, (v) => formatSaoPauloDateTime(v) !== undefined);
+  if (when) {
+    used.add(when[0]);
+    parts.push(`*${formatSaoPauloDateTime(when[1])}*`);
+  }
+  const description = pick(entry, DESCRIPTION_KEYS, (v) => typeof v === 'string' && v.trim() !== '');
+  if (description) {
+    used.add(description[0]);
+    parts.push(escapeMrkdwn(clip(String(description[1]), 200)));
+  }
+  const type = typeof entry.type === 'string' ? entry.type : undefined;
+  const amount = pick(entry, AMOUNT_KEYS, (v) => typeof v === 'number');
+  if (amount) {
+    used.add(amount[0]);
+    const cents = amount[1] as number;
+    const money = moneyOf(amount[0], cents);
+    if (money && type && cents >= 0 && (CREDIT.test(type) || DEBIT.test(type))) {
+      parts.push(CREDIT.test(type) ? `:arrow_down_small: *+${money}*` : `:arrow_up_small: *−${money}*`);
+    } else {
+      parts.push(`*${money ?? formatValue(amount[0], cents)}*`);
+    }
+  }
+  if (type) {
+    used.add('type');
+    parts.push(escapeMrkdwn(clip(type, 60)));
+  }
+  if ('balance' in entry) {
+    used.add('balance');
+    parts.push(`balance ${formatValue('balance', entry.balance)}`);
+  }
+
+  const ids: string[] = [];
+  for (const key of ['id', 'transactionId', 'endToEndId']) {
+    const v = entry[key];
+    if (typeof v === 'string' || typeof v === 'number') {
+      used.add(key);
+      ids.push(key === 'id' ? `\`${escapeMrkdwn(String(v))}\`` : `${key} \`${escapeMrkdwn(String(v))}\``);
+    }
+  }
+  const rest = Object.entries(entry)
+    .filter(([k]) => !used.has(k))
+    .map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(k, v)}`);
+
+  const first = parts.length > 0 ? parts.join(' · ') : '_(an entry with no date, description or amount)_';
+  const second = [...ids, ...rest].join(' · ');
+  return clip(second ? `${first}\n${second}` : first, MAX_TEXT);
+}
+
+export interface StatementPageInput {
+  body: unknown;
+  /** 1-based. */
+  page: number;
+  /** The account given to the command, if any (read with companyBankAccount). */
+  accountId?: string;
+}
+
+/** The paging buttons' value: which page, of which account's statement. */
+export function pageValue(page: number, accountId?: string): string {
+  return JSON.stringify(accountId ? { p: page, a: accountId } : { p: page });
+}
+
+function navButton(actionId: string, label: string, page: number, accountId?: string): Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: label }, value: pageValue(page, accountId) };
+}
+
+const AMOUNTS_NOTE = 'Integer amounts are shown in R$ as cents; times are Brasília time.';
+
+/** A page of the statement, whatever its shape, with Previous / Next when there is somewhere to go. */
+export function statementMessage({ body, page, accountId }: StatementPageInput): SlackMessage {
+  const whose = accountId ? `account \`${escapeMrkdwn(accountId)}\`` : 'the main account';
+  const found = findEntries(body);
+  if (!found) {
+    // Not a list at all: show what came back.
+    const blocks: KnownBlock[] = [section(`*Statement of ${whose}*`)];
+    if (isRecord(body) && Object.keys(body).length > 0) {
+      blocks.push(context('The service answered without a list of entries; this is what it sent:'), ...fields(flattenFields(body).slice(0, 40)));
+    } else {
+      blocks.push(section(body === null || body === undefined || body === '' ? '_The service sent an empty answer._' : `The service answered: ${formatValue('', body)}`));
+    }
+    blocks.push(context(AMOUNTS_NOTE));
+    return { text: `Statement of ${accountId ?? 'the main account'}`, blocks };
+  }
+
+  const total = found.entries.length;
+  const pages = Math.max(1, Math.ceil(total / STATEMENT_PAGE_SIZE));
+  const current = Math.min(Math.max(1, page), pages);
+  const start = (current - 1) * STATEMENT_PAGE_SIZE;
+  const shown = found.entries.slice(start, start + STATEMENT_PAGE_SIZE);
+
+  const blocks: KnownBlock[] = [];
+  if (total === 0) {
+    blocks.push(section(`*Statement of ${whose}*\n_No entries._`));
+  } else {
+    blocks.push(section(`*Statement of ${whose}* · entries ${start + 1}–${start + shown.length} of ${total} · page ${current} of ${pages}`));
+    for (const entry of shown) blocks.push(section(entryText(entry)));
+  }
+  const extra = Object.keys(found.rest).length > 0 ? flattenFields(found.rest).map(([k, v]) => `${k}: ${v}`).join(' · ') : '';
+  if (extra) blocks.push(context(clip(`Also in the answer: ${extra}`, MAX_TEXT)));
+  blocks.push(context(`${AMOUNTS_NOTE} Entries in the order the service sent them.${found.path ? ` (Read from \`${escapeMrkdwn(found.path)}\`.)` : ''}`));
+
+  const buttons: Button[] = [];
+  if (current > 1) buttons.push(navButton(STATEMENT_PREV_ACTION_ID, 'Previous', current - 1, accountId));
+  if (current < pages) buttons.push(navButton(STATEMENT_NEXT_ACTION_ID, 'Next', current + 1, accountId));
+  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'statement_nav', elements: buttons });
+
+  return {
+    text: total === 0 ? `Statement of ${accountId ?? 'the main account'}: no entries` : `Statement of ${accountId ?? 'the main account'}, page ${current} of ${pages}`,
+    blocks,
+  };
+}
+
+/** The object of a transaction answer: `{ transaction: {…} }` (or another single wrapper) unwrapped. */
+function unwrapTransaction(body: unknown): unknown {
+  if (!isRecord(body)) return body;
+  for (const key of ['transaction', 'data', 'item', 'result']) if (isRecord(body[key])) return body[key];
+  const keys = Object.keys(body);
+  if (keys.length === 1 && isRecord(body[keys[0]!])) return body[keys[0]!];
+  return body;
+}
+
+/** One transaction: its fields, money and dates formatted, nested objects flattened. */
+export function transactionMessage(input: { transactionId: string; accountId?: string; body: unknown }): SlackMessage {
+  const title = `*Transaction* \`${escapeMrkdwn(input.transactionId)}\`${input.accountId ? ` of account \`${escapeMrkdwn(input.accountId)}\`` : ''}`;
+  const tx = unwrapTransaction(input.body);
+  const blocks: KnownBlock[] = [section(title)];
+  if (isRecord(tx) && Object.keys(tx).length > 0) {
+    const summary = entryText(tx).split('\n')[0]!;
+    blocks.push(section(summary));
+    const pairs = flattenFields(tx);
+    blocks.push(...fields(pairs.slice(0, 40).map(([k, v]) => [k, clip(v, 1_900)])));
+    if (pairs.length > 40) blocks.push(context(`${pairs.length - 40} more fields not shown.`));
+  } else if (Array.isArray(tx)) {
+    blocks.push(context('The service answered with a list:'), ...tx.slice(0, STATEMENT_PAGE_SIZE).map((e) => section(entryText(e))));
+  } else {
+    blocks.push(section(tx === null || tx === undefined || tx === '' ? '_The service sent an empty answer._' : `The service answered: ${formatValue('', tx)}`));
+  }
+  blocks.push(context(AMOUNTS_NOTE));
+  return { text: `Transaction ${input.transactionId}`, blocks };
+}
