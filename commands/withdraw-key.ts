@@ -1,0 +1,81 @@
+import { PixApiError } from '../src/pix/errors';
+import type { PixClient } from '../src/pix/client';
+import type { Account } from '../src/pix/schemas';
+import { detectPixKey } from '../src/pix-key-values';
+import { code } from '../views/accounts';
+import { pixErrorText } from '../views/errors';
+import { plain, section } from '../views/message';
+import { keyAudit, withdrawKeyResultMessage } from '../views/pix-keys';
+import { auditMissedText, logFailure, postAudit, resolveAccountAppId } from './account-shared';
+import { PixIdSchema } from './parse';
+import { UsageError, type CommandDef } from './types';
+
+const ACTION = 'set the withdraw key';
+
+/** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
+export function alreadyExists(err: PixApiError): boolean {
+  if (err.kind !== 'http' || err.status !== 400) return false;
+  return /already[\s_-]*(exist|registered)|j[áa] (existe|cadastrad)/i.test(`${err.error ?? ''} ${err.errorCode ?? ''}`);
+}
+
+/**
+ * `POST` registers and selects the key; when the company already has it (400 "already exists"),
+ * `PUT` selects it; a 404 on `PUT` means it does not, so `POST`. Each method at most once: every
+ * `POST` is a DICT lookup, which the central bank limits, so nothing is tried twice.
+ */
+export async function setWithdrawKey(pix: PixClient, appId: string, pixKey: string, first: 'POST' | 'PUT' = 'POST'): Promise<{ account: Account; via: Array<'POST' | 'PUT'> }> {
+  const via: Array<'POST' | 'PUT'> = [];
+  let method = first;
+  for (;;) {
+    via.push(method);
+    try {
+      const account = method === 'POST' ? await pix.registerWithdrawKey(appId, pixKey) : await pix.selectWithdrawKey(appId, pixKey);
+      return { account, via };
+    } catch (err) {
+      if (!(err instanceof PixApiError)) throw err;
+      if (method === 'POST' && alreadyExists(err) && !via.includes('PUT')) method = 'PUT';
+      else if (method === 'PUT' && err.kind === 'http' && err.status === 404 && !via.includes('POST')) method = 'POST';
+      else throw err;
+    }
+  }
+}
+
+function withdrawErrorText(err: PixApiError, accountId: string): string {
+  if (err.kind === 'http' && err.status === 403 && !err.missingScope) {
+    return `Could not set the withdraw key of account ${code(accountId)}: the withdraw-key API is not enabled on this account${err.error ? ` (“${err.error}”)` : ''}. Ask the Pix service to enable it. Nothing was changed.`;
+  }
+  return pixErrorText(err, ACTION, { write: true });
+}
+
+export const withdrawKeyCommand: CommandDef = {
+  path: ['withdraw-key'],
+  argsUsage: '<accountId> <pixKey>',
+  summary: 'register and select the account’s withdraw key, or select one the company has',
+  action: ACTION,
+  role: 'admin',
+  minArgs: 2,
+  maxArgs: 2,
+  async run({ deps, args, userId, channelId }) {
+    const accountId = args[0] ?? '';
+    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError('That is not an account id.');
+    // Checked before anything is sent: a malformed key would be a DICT lookup of a key that does not exist.
+    const key = detectPixKey(args[1] ?? '');
+    if (!key.ok) throw new UsageError(key.problem);
+    const resolved = await resolveAccountAppId(deps, accountId);
+    if (!resolved.ok) return plain(resolved.text);
+
+    let result: Awaited<ReturnType<typeof setWithdrawKey>>;
+    try {
+      result = await setWithdrawKey(deps.pix, resolved.appId, key.pixKey);
+    } catch (err) {
+      if (!(err instanceof PixApiError)) throw err;
+      logFailure(deps, err, ACTION);
+      return plain(withdrawErrorText(err, accountId));
+    }
+    deps.logger.info({ accountId, via: result.via, user: userId }, 'withdraw key set');
+    const posted = await postAudit(deps, channelId, keyAudit.withdrawKey({ userId, accountId, account: result.account, pixKey: key.pixKey }));
+    const message = withdrawKeyResultMessage({ account: result.account, accountId, pixKey: key.pixKey, via: result.via });
+    if (!posted) message.blocks.push(section(auditMissedText(channelId).trim()));
+    return message;
+  },
+};

@@ -1,0 +1,105 @@
+import { messageText, startHarness, type Harness } from '../support/harness';
+import { createCampaign, expectNoLeaks, posts, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
+import { waitFor } from '../support/wait';
+
+const ADMIN = 'U0ADMIN01';
+const OPERATOR = 'U0OPER001';
+const VIEWER = 'U0VIEWER1';
+const STRANGER = 'U0NOBODY1';
+const CHANNEL = 'C0APPS001';
+
+const answerOf = async (h: Harness, responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+
+describe('/pix scopes and /pix rotate-secret', () => {
+  let h: Harness;
+  let campaign: CreatedCampaign;
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_ADMINS: ADMIN, ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
+    campaign = await createCampaign(h, ADMIN, 'Rotating', CHANNEL);
+    secrets.push(h.sandbox.companies.main.masterAppId, h.sandbox.companies.main.mainAppId, campaign.appId, campaign.clientSecret);
+  });
+  afterAll(() => h.close());
+
+  test('a viewer reads the scope groups, each with its scopes', async () => {
+    const before = h.sandbox.calls.length;
+    const res = await h.slash(VIEWER, 'scopes');
+    const answer = await answerOf(h, res.responseId);
+    expect(answer.response_type).toBe('ephemeral');
+    const text = messageText(answer);
+    expect(text).toContain('*FILE*: `FILE_POST`');
+    expect(text).toContain('*PIX_KEY*: `PIX_KEY_WITHDRAW_POST`, `PIX_KEY_WITHDRAW_PUT`');
+    expect(text).toContain('*APPLICATION*: `APPLICATION_ROTATE_POST`');
+    expect(h.sandbox.calls.slice(before).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/v1/application/scopes']);
+  });
+
+  test('someone with no role is refused the scopes, and nothing reaches the Pix API', async () => {
+    const before = h.sandbox.calls.length;
+    const res = await h.slash(STRANGER, 'scopes');
+    expect(messageText(res.ack)).toContain('*viewer* role');
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+
+  test('an admin rotates a secret with the MASTER AppID: the new secret only in their ephemeral answer; the channel sees who did it', async () => {
+    const before = h.sandbox.calls.length;
+    const slackBefore = h.slack.calls.length;
+    const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
+    const answer = await answerOf(h, res.responseId);
+    expect(answer.response_type).toBe('ephemeral');
+    const fresh = /```([^`]+)```/.exec(messageText(answer))?.[1];
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(campaign.clientSecret);
+    secrets.push(fresh!);
+    expect(messageText(answer)).toContain(`New client secret of application \`${campaign.clientId}\``);
+
+    const calls = h.sandbox.calls.slice(before);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/application/rotate-secret']);
+    expect(calls[0]!.authorization).toBe(h.sandbox.companies.main.masterAppId);
+    expect(calls[0]!.body).toEqual({ clientId: campaign.clientId });
+
+    const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
+    expect(audit.args.channel).toBe(CHANNEL);
+    expect(messageText(audit.args)).toContain(`<@${ADMIN}> rotated the client secret of application \`${campaign.clientId}\``);
+    expect(h.slack.calls.slice(slackBefore).some((c) => JSON.stringify(c.args).includes(fresh!))).toBe(false);
+  });
+
+  test('an unknown client id is not found; a malformed one gets the usage', async () => {
+    const res = await h.slash(ADMIN, 'rotate-secret Client_Id_nobody');
+    expect(messageText(await answerOf(h, res.responseId))).toContain('Could not rotate the secret: not found');
+    const before = h.sandbox.calls.length;
+    const bad = await h.slash(ADMIN, 'rotate-secret ../../x');
+    expect(messageText(await answerOf(h, bad.responseId))).toContain('That is not a client id.');
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+
+  test('an operator is refused, and nothing reaches the Pix API', async () => {
+    const before = h.sandbox.calls.length;
+    const res = await h.slash(OPERATOR, `rotate-secret ${campaign.clientId}`);
+    expect(messageText(res.ack)).toContain('*admin* role');
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+
+  test('no AppID or client secret in the logs, in channel messages, or in the store file', () => {
+    expectNoLeaks(h, secrets);
+  });
+});
+
+describe('without PIX_MASTER_APP_ID', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ ACCESS_ADMINS: ADMIN });
+  });
+  afterAll(() => h.close());
+
+  test('account creation and secret rotation are refused clearly, before any form or call', async () => {
+    const before = h.sandbox.calls.length;
+    const slackBefore = h.slack.calls.length;
+    const create = await h.slash(ADMIN, 'account create');
+    expect(messageText(await answerOf(h, create.responseId))).toContain('no `PIX_MASTER_APP_ID` is set');
+    const rotate = await h.slash(ADMIN, 'rotate-secret Client_Id_someone');
+    expect(messageText(await answerOf(h, rotate.responseId))).toContain('no `PIX_MASTER_APP_ID` is set');
+    expect(h.slack.calls.slice(slackBefore).filter((c) => c.method === 'views.open')).toEqual([]);
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+});

@@ -1,0 +1,221 @@
+import { messageText, type Harness } from '../support/harness';
+import {
+  buttonsOf,
+  clickButton,
+  createCampaign,
+  expectNoLeaks,
+  openedModal,
+  posts,
+  sandboxApi,
+  startHarnessWithMaster,
+  submitModal,
+  viewUpdates,
+  type CreatedCampaign,
+} from '../support/accounts-harness';
+import { waitFor } from '../support/wait';
+
+const ADMIN = 'U0ADMIN01';
+const OPERATOR = 'U0OPER001';
+const VIEWER = 'U0VIEWER1';
+const CHANNEL = 'C0KEYS001';
+
+describe('Pix keys: /pix keys, key add, key delete, with the AppID of the account that owns them', () => {
+  let h: Harness;
+  let campaign: CreatedCampaign;
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_ADMINS: ADMIN, ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
+    campaign = await createCampaign(h, ADMIN, 'Keys campaign', CHANNEL);
+    secrets.push(campaign.appId, campaign.clientSecret, h.sandbox.companies.main.masterAppId, h.sandbox.companies.main.mainAppId);
+  });
+  afterAll(() => h.close());
+
+  const answerOf = async (responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+  const keysOnSandbox = async () => ((await sandboxApi(h, 'GET', '/api/v1/pix-keys', campaign.appId)).pixKeys as Array<{ key: string; type: string }>);
+
+  /** `/pix key add` by `userId`: the modal Slack was asked to open. */
+  const openAddForm = async (userId = OPERATOR) => {
+    const from = h.slack.calls.length;
+    await h.slash(userId, `key add ${campaign.accountId}`, { channelId: CHANNEL });
+    return openedModal(h, from, 'pix_key_add');
+  };
+  const values = (type: string | null, value: string | null) => ({
+    type: { type: { type: 'static_select', selected_option: type === null ? null : { value: type } } },
+    pixKey: { value: { type: 'plain_text_input', value } },
+  });
+
+  test('an empty list, with an Add button; read with the campaign account’s AppID', async () => {
+    const before = h.sandbox.calls.length;
+    const res = await h.slash(VIEWER, `keys ${campaign.accountId}`);
+    const answer = await answerOf(res.responseId);
+    expect(messageText(answer)).toContain(`Pix keys of account \`${campaign.accountId}\` · campaign “Keys campaign”`);
+    expect(messageText(answer)).toContain('No Pix keys yet');
+    expect(buttonsOf(answer)).toEqual([expect.objectContaining({ action_id: 'pix_key_add_open', value: campaign.accountId })]);
+    const calls = h.sandbox.calls.slice(before);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/v1/pix-keys']);
+    expect(calls[0]!.authorization).toBe(campaign.appId);
+  });
+
+  test.each([
+    ['CPF', '529.982.247-24', /check digits/],
+    ['CPF', '123', /11 digits/],
+    ['CNPJ', '11.222.333/0001-82', /check digits/],
+    ['EMAIL', 'finance.example.com', /Not an e-mail/],
+    ['PHONE', '11987654321', /\+55/],
+    ['EVP', 'not-a-uuid', /UUID/],
+    ['EMAIL', null, /Enter the e-mail/],
+  ])('an invalid %s key (%p) is refused inline, and nothing is sent', async (type, value, problem) => {
+    const form = await openAddForm();
+    const before = h.sandbox.calls.length;
+    const res = await submitModal(h, OPERATOR, form, values(type, value));
+    expect(res.body?.response_action).toBe('errors');
+    expect(Object.keys(res.body!.errors as object)).toEqual(['pixKey']);
+    expect((res.body!.errors as Record<string, string>).pixKey).toMatch(problem);
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+
+  test('no type chosen is refused inline', async () => {
+    const form = await openAddForm();
+    const res = await submitModal(h, OPERATOR, form, values(null, 'a@b.com'));
+    expect(res.body).toEqual({ response_action: 'errors', errors: { type: 'Choose the type of the key.' } });
+  });
+
+  test('an operator adds an e-mail key and a random key the service creates; the channel sees each', async () => {
+    const slackBefore = h.slack.calls.length;
+    const before = h.sandbox.calls.length;
+    const form = await openAddForm();
+    expect(form.view.blocks.some((b) => b.block_id === 'type')).toBe(true);
+    const res = await submitModal(h, OPERATOR, form, values('EMAIL', ' Finance@Example.com '));
+    expect(res.body).toMatchObject({ response_action: 'update' });
+    const done = await waitFor('the key added', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')));
+    expect(messageText(done.args.view)).toContain('`finance@example.com`');
+    const calls = h.sandbox.calls.slice(before);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/pix-keys']);
+    expect(calls[0]!.authorization).toBe(campaign.appId);
+    expect(calls[0]!.body).toEqual({ pixKey: 'finance@example.com', type: 'EMAIL' });
+    const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
+    expect(audit.args.channel).toBe(CHANNEL);
+    expect(messageText(audit.args)).toContain(`<@${OPERATOR}> added the Pix key \`finance@example.com\` (e-mail) to account \`${campaign.accountId}\``);
+
+    const evpForm = await openAddForm();
+    const evpBefore = h.sandbox.calls.length;
+    await submitModal(h, OPERATOR, evpForm, values('EVP', null));
+    await waitFor('the random key added', () => viewUpdates(h, slackBefore, evpForm.viewId).find((c) => messageText(c.args.view).includes('was added')));
+    expect(h.sandbox.calls.slice(evpBefore).map((c) => [c.authorization, c.body])).toEqual([[campaign.appId, { pixKey: '', type: 'EVP' }]]);
+    expect((await keysOnSandbox()).map((k) => k.type)).toEqual(['EMAIL', 'EVP']);
+  });
+
+  test('the API’s own refusal is shown in the modal', async () => {
+    const slackBefore = h.slack.calls.length;
+    const form = await openAddForm();
+    await submitModal(h, OPERATOR, form, values('EMAIL', 'finance@example.com'));
+    const shown = await waitFor('the refusal', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('Could not')));
+    expect(messageText(shown.args.view)).toContain('Could not add the Pix key: “Pix key already exists”');
+  });
+
+  test('a viewer is refused the command and the submission; nothing reaches the Pix API', async () => {
+    const before = h.sandbox.calls.length;
+    const slackBefore = h.slack.calls.length;
+    const res = await h.slash(VIEWER, `key add ${campaign.accountId}`);
+    expect(messageText(res.ack)).toContain('*operator* role');
+    expect(h.slack.calls.slice(slackBefore).filter((c) => c.method === 'views.open')).toEqual([]);
+    const form = await openAddForm();
+    const refused = await submitModal(h, VIEWER, form, values('EMAIL', 'viewer@example.com'));
+    expect(String((refused.body!.errors as Record<string, string>).pixKey)).toContain('You need the operator role');
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+
+  test('the list shows each key with a Delete button; the Add button opens the form', async () => {
+    const res = await h.slash(VIEWER, `keys ${campaign.accountId}`);
+    const answer = await answerOf(res.responseId);
+    const keys = await keysOnSandbox();
+    const buttons = buttonsOf(answer);
+    expect(buttons.filter((b) => b.action_id === 'pix_key_delete_ask').map((b) => JSON.parse(b.value!))).toEqual(keys.map((k) => ({ a: campaign.accountId, k: k.key })));
+    expect(messageText(answer)).toContain('random key (EVP)');
+
+    const from = h.slack.calls.length;
+    const click = await clickButton(h, { userId: OPERATOR, actionId: 'pix_key_add_open', value: campaign.accountId, channelId: CHANNEL });
+    expect(click.status).toBe(200);
+    const form = await openedModal(h, from, 'pix_key_add');
+    expect(JSON.parse(form.view.private_metadata!)).toEqual({ c: CHANNEL, a: campaign.accountId });
+    const refused = await clickButton(h, { userId: VIEWER, actionId: 'pix_key_add_open', value: campaign.accountId, channelId: CHANNEL });
+    expect(messageText(await answerOf(refused.responseId))).toContain('*operator* role');
+  });
+
+  test('deleting asks first, saying no money can be sent to the key; only the admin’s confirmation deletes', async () => {
+    const value = JSON.stringify({ a: campaign.accountId, k: 'finance@example.com' });
+    const isDelete = (c: { method: string }) => c.method === 'DELETE';
+    const before = h.sandbox.calls.length;
+
+    const ask = await h.slash(ADMIN, `key delete ${campaign.accountId} finance@example.com`, { channelId: CHANNEL });
+    const confirm = await answerOf(ask.responseId);
+    expect(confirm.response_type).toBe('ephemeral');
+    expect(messageText(confirm)).toContain('no money can be sent to this key');
+    expect(buttonsOf(confirm).map((b) => [b.action_id, b.value])).toEqual([
+      ['pix_key_delete_confirm', value],
+      ['pix_key_delete_cancel', 'cancel'],
+    ]);
+    // The list's Delete button asks the same.
+    const fromList = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_ask', value, channelId: CHANNEL });
+    expect(messageText(await answerOf(fromList.responseId))).toContain('no money can be sent to this key');
+
+    // Refused: an operator's command, an operator's Delete and Confirm clicks.
+    expect(messageText((await h.slash(OPERATOR, `key delete ${campaign.accountId} finance@example.com`)).ack)).toContain('*admin* role');
+    for (const actionId of ['pix_key_delete_ask', 'pix_key_delete_confirm']) {
+      const click = await clickButton(h, { userId: OPERATOR, actionId, value, channelId: CHANNEL });
+      expect(messageText(await answerOf(click.responseId))).toContain('*admin* role');
+    }
+    // Cancel deletes nothing.
+    const cancel = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_cancel', value: 'cancel', channelId: CHANNEL });
+    expect(await answerOf(cancel.responseId)).toMatchObject({ replace_original: true });
+    expect(h.sandbox.calls.slice(before).filter(isDelete)).toEqual([]);
+    expect((await keysOnSandbox()).map((k) => k.key)).toContain('finance@example.com');
+
+    const slackBefore = h.slack.calls.length;
+    const done = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value, channelId: CHANNEL });
+    const answer = await answerOf(done.responseId);
+    expect(answer).toMatchObject({ response_type: 'ephemeral', replace_original: true });
+    expect(messageText(answer)).toContain('was deleted; no money can be sent to it any more');
+    const deletes = h.sandbox.calls.slice(before).filter(isDelete);
+    expect(deletes.map((c) => [c.path, c.authorization])).toEqual([['/api/v1/pix-keys/finance%40example.com', campaign.appId]]);
+    expect((await keysOnSandbox()).map((k) => k.key)).not.toContain('finance@example.com');
+    const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
+    expect(messageText(audit.args)).toContain(`<@${ADMIN}> deleted the Pix key \`finance@example.com\` of account \`${campaign.accountId}\``);
+
+    // A second confirmation: the key is gone, and the API says so.
+    const again = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value, channelId: CHANNEL });
+    expect(messageText(await answerOf(again.responseId))).toContain('not found');
+  });
+
+  test('the default account uses PIX_APP_ID; an account with no known AppID is told to link one', async () => {
+    const main = h.sandbox.companies.main;
+    const before = h.sandbox.calls.length;
+    const res = await h.slash(VIEWER, `keys ${main.defaultAccountId}`);
+    expect(messageText(await answerOf(res.responseId))).toContain(`Pix keys of account \`${main.defaultAccountId}\` (default account)`);
+    expect(h.sandbox.calls.slice(before).map((c) => `${c.method} ${c.path} ${c.authorization === main.mainAppId}`)).toEqual([
+      'GET /api/v1/account true',
+      'GET /api/v1/pix-keys true',
+    ]);
+
+    const { account } = await sandboxApi(h, 'POST', '/api/v1/account', main.masterAppId);
+    const unknownBefore = h.sandbox.calls.length;
+    for (const text of [`keys ${account.accountId}`, `key delete ${account.accountId} a@b.com`]) {
+      const r = await h.slash(ADMIN, text);
+      expect(messageText(await answerOf(r.responseId))).toContain(`No AppID is known for account \`${account.accountId}\``);
+      expect(messageText(await answerOf(r.responseId))).toContain(`/pix account link ${account.accountId}`);
+    }
+    // Only the account list was read to find out; no key endpoint was called.
+    expect(h.sandbox.calls.slice(unknownBefore).every((c) => c.path === '/api/v1/account')).toBe(true);
+
+    const from = h.slack.calls.length;
+    await h.slash(OPERATOR, `key add ${account.accountId}`);
+    const form = await openedModal(h, from, 'pix_key_add');
+    const told = await waitFor('the form replaced', () => viewUpdates(h, from, form.viewId)[0]);
+    expect(messageText(told.args.view)).toContain('No AppID is known');
+  });
+
+  test('no AppID or client secret in the logs, in channel messages, or in the store file', () => {
+    expectNoLeaks(h, secrets);
+  });
+});

@@ -1,0 +1,138 @@
+import type { KnownBlock } from '@slack/types';
+import { code } from './accounts';
+import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+
+export interface ScopeGroup {
+  group: string;
+  scopes: string[];
+}
+
+/** The scopes answer, read tolerantly: its shape is not part of the interface. */
+export type ScopesReading = { kind: 'groups'; groups: ScopeGroup[] } | { kind: 'strings'; strings: string[] };
+
+const NAME_KEYS = ['group', 'name', 'title', 'label', 'key', 'id'];
+const WRAPPER_KEYS = ['scopes', 'groups', 'scopeGroups', 'data', 'items', 'result'];
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The names in a list: strings, or objects' name-like field. */
+function namesOf(list: unknown[]): string[] | undefined {
+  const names: string[] = [];
+  for (const item of list) {
+    if (typeof item === 'string') names.push(item);
+    else if (isRecord(item)) {
+      const key = NAME_KEYS.find((k) => typeof item[k] === 'string');
+      if (!key) return undefined;
+      names.push(item[key] as string);
+    } else return undefined;
+  }
+  return names;
+}
+
+function groupOf(item: unknown): ScopeGroup | undefined {
+  if (!isRecord(item)) return undefined;
+  const nameKey = NAME_KEYS.find((k) => typeof item[k] === 'string');
+  if (!nameKey) return undefined;
+  for (const [key, value] of Object.entries(item)) {
+    if (key === nameKey || !Array.isArray(value)) continue;
+    const scopes = namesOf(value);
+    if (scopes) return { group: item[nameKey] as string, scopes };
+  }
+  return undefined;
+}
+
+function groupsIn(value: unknown, depth = 0): ScopeGroup[] | undefined {
+  if (depth > 3) return undefined;
+  if (Array.isArray(value)) {
+    const groups = value.map(groupOf);
+    if (value.length > 0 && groups.every((g): g is ScopeGroup => g !== undefined)) return groups;
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  for (const key of WRAPPER_KEYS) {
+    if (key in value) {
+      const inner = groupsIn(value[key], depth + 1);
+      if (inner) return inner;
+    }
+  }
+  // `{ FILE: ['FILE_POST'], … }`: each key a group, each value its scopes.
+  const entries = Object.entries(value);
+  if (entries.length > 0 && entries.every(([, v]) => Array.isArray(v) && namesOf(v) !== undefined)) {
+    return entries.map(([group, v]) => ({ group, scopes: namesOf(v as unknown[])! }));
+  }
+  return undefined;
+}
+
+function stringsIn(value: unknown, out: Set<string>, depth = 0): void {
+  if (depth > 6 || out.size >= 300) return;
+  if (typeof value === 'string') out.add(value);
+  else if (Array.isArray(value)) value.forEach((v) => stringsIn(v, out, depth + 1));
+  else if (isRecord(value)) Object.values(value).forEach((v) => stringsIn(v, out, depth + 1));
+}
+
+export function readScopes(json: unknown): ScopesReading {
+  const groups = groupsIn(json);
+  if (groups) return { kind: 'groups', groups };
+  const strings = new Set<string>();
+  stringsIn(json, strings);
+  return { kind: 'strings', strings: [...strings] };
+}
+
+/** Lines into sections of at most ~2,900 characters (Slack's limit is 3,000 per text). */
+function chunked(lines: string[]): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current && current.length + line.length + 1 > 2900) {
+      blocks.push(section(current));
+      current = '';
+    }
+    current = current ? `${current}\n${line}` : line;
+  }
+  if (current) blocks.push(section(current));
+  return blocks.slice(0, 45);
+}
+
+/** `/pix scopes`: the groups and their scopes when the answer has that shape, else its strings. */
+export function scopesMessage(json: unknown): SlackMessage {
+  const reading = readScopes(json);
+  const title = '*Scopes an application can request*';
+  if (reading.kind === 'groups') {
+    const lines = reading.groups.map((g) => `*${escapeMrkdwn(g.group)}*: ${g.scopes.length ? g.scopes.map(code).join(', ') : '_none_'}`);
+    const count = reading.groups.reduce((n, g) => n + g.scopes.length, 0);
+    return { text: `${reading.groups.length} scope groups, ${count} scopes`, blocks: [section(title), ...chunked(lines)] };
+  }
+  if (reading.strings.length === 0) {
+    return { text: 'The Pix API listed no scopes.', blocks: [section(title), section('_The Pix API listed no scopes._')] };
+  }
+  return {
+    text: `${reading.strings.length} scopes`,
+    blocks: [section(title), ...chunked([reading.strings.map(code).join(', ')]), context('Shown as the service sent them (not in groups).')],
+  };
+}
+
+/** The new client secret: only in the caller's ephemeral answer, never in a channel or a log. */
+export function rotatedMessage(input: { clientId: string; clientSecret?: string; newAppId: boolean }): SlackMessage {
+  const blocks: KnownBlock[] = [];
+  if (input.clientSecret) {
+    blocks.push(
+      section(`:key: New client secret of application ${code(input.clientId)} (only you see this, only once; Pix Ops does not keep it):\n\`\`\`${input.clientSecret}\`\`\``),
+    );
+  } else {
+    blocks.push(section(`:key: The secret of application ${code(input.clientId)} was rotated, but the service’s answer had no \`clientSecret\` I could read.`));
+  }
+  blocks.push(context('The old secret no longer works. Update whatever uses it.'));
+  if (input.newAppId) {
+    blocks.push(
+      context('The service also sent a new AppID (not shown). If this application belongs to a campaign account, register the new AppID with `/pix account link <accountId>`.'),
+    );
+  }
+  return { text: `The secret of application ${input.clientId} was rotated.`, blocks };
+}
+
+export const applicationAudit = {
+  rotated: (input: { userId: string; clientId: string }): SlackMessage => {
+    const text = `<@${input.userId}> rotated the client secret of application ${code(input.clientId)}. The new secret was shown only to them.`;
+    return { text, blocks: [section(`:arrows_counterclockwise: ${text}`)] };
+  },
+};
