@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxCompany } from '../src/sandbox';
@@ -14,8 +15,23 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-function spawnNode(script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [path.join(DIST, script)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * CPU pinning for the load benchmark (`taskset`, when there is one and more than one CPU): the apps
+ * measured on one CPU, the bench itself (the client) on another, so the two do not take turns on the
+ * same CPU and the figures depend on the apps, not on the scheduler.
+ */
+export function pinCpus(): { apps: number; restore(): void } | undefined {
+  const cpus = os.cpus().length;
+  if (cpus < 2) return undefined;
+  const pin = (list: string) => spawnSync('taskset', ['-cp', list, String(process.pid)], { stdio: 'ignore' }).status === 0;
+  if (!pin('0')) return undefined;
+  return { apps: 1, restore: () => void pin(`0-${cpus - 1}`) };
+}
+
+export function spawnNode(script: string, env: Record<string, string>, execArgv: string[] = [], cpu?: number): Child {
+  const args = [...execArgv, path.join(DIST, script)];
+  const [command, argv] = cpu === undefined ? [process.execPath, args] : ['taskset', ['-c', String(cpu), process.execPath, ...args]];
+  const child = spawn(command, argv, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -56,21 +72,60 @@ export async function sandboxControl(url: string, pathname: string, body?: unkno
 }
 
 /** The bot as `npm start` runs it, in HTTP mode on a free port. */
-export async function startBotProcess(env: Record<string, string>): Promise<Child & { port: number; pid: number }> {
-  const child = spawnNode('src/main.js', {
+export async function startBotProcess(env: Record<string, string>, script = 'src/main.js', cpu?: number): Promise<Child & { port: number; pid: number; readyMs: number }> {
+  const started = Date.now();
+  const child = spawnNode(script, {
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     PORT: '0',
     LOG_LEVEL: 'info',
     ...env,
-  });
+  }, [], cpu);
   const line = await until('the bot', () => child.output().split('\n').find((l) => l.includes('Pix Ops is running')), 30_000).catch((err) => {
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });
-  return { ...child, port: (JSON.parse(line) as { port: number }).port, pid: child.process.pid! };
+  return { ...child, port: (JSON.parse(line) as { port: number }).port, pid: child.process.pid!, readyMs: Date.now() - started };
 }
 
-export function signedCommand(port: number, userId: string, text: string, responseUrl: string, triggerId = `trigger-${Math.random().toString(36).slice(2)}`) {
+/** The JSON log lines a bot process wrote so far. */
+export function logLines(child: Child): Array<Record<string, unknown>> {
+  return child
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Runs `jobs` with at most `concurrency` at a time. */
+export async function inBatches<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await job(i);
+      }
+    }),
+  );
+  return out;
+}
+
+export const MiB = 1024 * 1024;
+
+export function signedCommand(port: number, userId: string, text: string, responseUrl: string, triggerId?: string) {
+  const { url, init } = signedCommandRequest(port, userId, text, responseUrl, triggerId);
+  return fetch(url, init);
+}
+
+/** A signed `/pix` slash command, ready to send (a fresh trigger_id each: Slack makes one per command). */
+export function signedCommandRequest(port: number, userId: string, text: string, responseUrl: string, triggerId = `trigger-${Math.random().toString(36).slice(2)}`) {
   const body = new URLSearchParams({
     command: '/pix',
     text,
@@ -80,11 +135,10 @@ export function signedCommand(port: number, userId: string, text: string, respon
     response_url: responseUrl,
     trigger_id: triggerId,
   }).toString();
-  return fetch(`http://127.0.0.1:${port}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) },
-  });
+  return {
+    url: `http://127.0.0.1:${port}/slack/events`,
+    init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) } },
+  };
 }
 
 export function signedInteraction(port: number, payload: unknown) {

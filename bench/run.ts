@@ -1,25 +1,39 @@
 import os from 'node:os';
 import type { Figure } from './lib';
+import { ackLatency } from './ack-latency';
 import { modalLatency } from './modal-latency';
+import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
+import { startup } from './startup';
 
 /** `npm run bench`: every benchmark, one table, each figure beside its bound. */
 async function main(): Promise<void> {
   const benches: Array<[string, () => Promise<Figure[]>]> = [
     ['modal latency', modalLatency],
     ['proof streaming', proofStreaming],
+    ['poll cycle (sqlite, then Redis with 2 instances)', pollCycle],
+    ['slash-command acknowledgement under load', ackLatency],
+    ['start-up', startup],
   ];
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];
+  const started = Date.now();
   for (const [name, run] of benches) {
+    if (only && !only.some((o) => name.includes(o))) continue;
     process.stderr.write(`running ${name}…\n`);
+    const t = Date.now();
     figures.push(...(await run()));
+    process.stderr.write(`  ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   }
+  process.stderr.write(`all benchmarks: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   const width = Math.max(...figures.map((f) => f.name.length));
   const valueWidth = Math.max(...figures.map((f) => f.value.length));
-  process.stdout.write(`\nPix Ops benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n\n`);
-  process.stdout.write(`${'figure'.padEnd(width)}  ${'value'.padEnd(valueWidth)}  bound        ok\n`);
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  process.stdout.write(`\nPix Ops benchmarks — ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}\n\n`);
+  const boundWidth = Math.max(5, ...figures.map((f) => f.bound.length));
+  process.stdout.write(`${'figure'.padEnd(width)}  ${'value'.padEnd(valueWidth)}  ${'bound'.padEnd(boundWidth)}  ok\n`);
   for (const f of figures) {
-    process.stdout.write(`${f.name.padEnd(width)}  ${f.value.padEnd(valueWidth)}  ${f.bound.padEnd(11)}  ${f.ok ? 'yes' : 'NO'}\n`);
+    process.stdout.write(`${f.name.padEnd(width)}  ${f.value.padEnd(valueWidth)}  ${f.bound.padEnd(boundWidth)}  ${f.ok ? 'yes' : 'NO'}\n`);
   }
   process.exitCode = figures.every((f) => f.ok) ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../src/deps';
+import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { AccountApp } from '../src/store/account-apps';
 import { escapeMrkdwn, withSandboxBadge, type SlackMessage } from '../views/message';
@@ -15,8 +16,8 @@ export function isPending(app: AccountApp | undefined): boolean {
 }
 
 /** What every message the bot posts itself carries (the SANDBOX badge in sandbox mode). */
-export function present(deps: Deps, message: SlackMessage): SlackMessage {
-  return deps.sandboxMode ? withSandboxBadge(message) : message;
+export function present(deps: Deps, locale: Locale, message: SlackMessage): SlackMessage {
+  return deps.sandboxMode ? withSandboxBadge(message, locale) : message;
 }
 
 /** Slack's error code of a failed Web API call (`not_in_channel`, …), when it is one. */
@@ -29,11 +30,12 @@ const errText = (err: unknown) => slackErrorCode(err) ?? (err instanceof Error ?
 
 /**
  * The audit trail: a message in the channel where the change was asked for (who did what, to which
- * account). Nothing secret ever goes in it. Returns the posted message, or undefined if Slack refused.
+ * account). Nothing secret ever goes in it. Everyone in the channel reads it in the language of the
+ * person who made the change (`locale`). Returns the posted message, or undefined if Slack refused.
  */
-export async function postAudit(deps: Deps, channel: string, message: SlackMessage): Promise<{ channel: string; ts: string } | undefined> {
+export async function postAudit(deps: Deps, locale: Locale, channel: string, message: SlackMessage): Promise<{ channel: string; ts: string } | undefined> {
   try {
-    const m = present(deps, message);
+    const m = present(deps, locale, message);
     const res = await deps.slack.chat.postMessage({ channel, text: m.text, blocks: m.blocks });
     return res.ts ? { channel: res.channel ?? channel, ts: res.ts } : undefined;
   } catch (err) {
@@ -42,14 +44,15 @@ export async function postAudit(deps: Deps, channel: string, message: SlackMessa
   }
 }
 
-export function auditMissedText(channel: string): string {
-  return `\n_I could not post this in <#${escapeMrkdwn(channel)}> for the record (invite me with \`/invite @Pix Ops\`)._`;
+/** Appended (after a line break) when the audit message could not be posted in the channel. */
+export function auditMissedText(locale: Locale, channel: string): string {
+  return `\n${messages(locale).common.auditMissed(escapeMrkdwn(channel))}`;
 }
 
 /** Shows a message to one person in a channel (ephemeral). False when Slack refused. */
-export async function postEphemeral(deps: Deps, channel: string, user: string, message: SlackMessage): Promise<boolean> {
+export async function postEphemeral(deps: Deps, locale: Locale, channel: string, user: string, message: SlackMessage): Promise<boolean> {
   try {
-    const m = present(deps, message);
+    const m = present(deps, locale, message);
     await deps.slack.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks });
     return true;
   } catch (err) {
@@ -64,9 +67,10 @@ export function logFailure(deps: Deps, err: unknown, what: string): void {
 }
 
 /** A failure in words: the Pix API's, or a plain "something went wrong". */
-export function failureText(err: unknown, action: string, options: { write?: boolean } = {}): string {
-  if (err instanceof PixApiError) return pixErrorText(err, action, options);
-  return `Something went wrong while trying to ${action}.${options.write ? ' Check before trying again.' : ' Nothing more was done.'}`;
+export function failureText(locale: Locale, err: unknown, action: ActionKey, options: { write?: boolean } = {}): string {
+  if (err instanceof PixApiError) return pixErrorText(locale, err, action, options);
+  const m = messages(locale);
+  return options.write ? m.common.wentWrongCheck(m.actions[action]) : m.common.wentWrongNothingMore(m.actions[action]);
 }
 
 /** Work in progress per key (an account, a key, a view), per store: a double click must not act twice. */
@@ -100,32 +104,31 @@ export function claimOnce(deps: Deps, key: string): boolean {
   return true;
 }
 
-export const ALREADY_SUBMITTED = 'This form was already submitted; its result is shown here and posted in the channel. Nothing more was done.';
-
 export type AppIdResolution =
   | { ok: true; appId: string; source: 'stored' | 'main'; stored?: AccountApp }
   | { ok: false; text: string };
 
-export function noAppIdText(accountId: string): string {
-  return `No AppID is known for account \`${escapeMrkdwn(accountId)}\`, so I cannot manage its Pix keys. An admin can register it with \`/pix account link ${escapeMrkdwn(accountId)}\`.`;
+export function noAppIdText(locale: Locale, accountId: string): string {
+  return messages(locale).accounts.noAppIdKnown({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) });
 }
 
-export function pendingAppText(accountId: string): string {
-  return `Account \`${escapeMrkdwn(accountId)}\` has no application yet (its creation failed). An admin can retry it with *Retry creating the application* in the channel, or register an AppID with \`/pix account link ${escapeMrkdwn(accountId)}\`.`;
+export function pendingAppText(locale: Locale, accountId: string): string {
+  return messages(locale).accounts.pendingApp({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) });
 }
 
 /**
  * The AppID of the account that owns the keys: the one stored for it, or PIX_APP_ID for the default
- * account (found with the account list). Pix API errors of that list are thrown.
+ * account (found with the account list). Pix API errors of that list are thrown; the other failures
+ * come back as text in the reader's language.
  */
-export async function resolveAccountAppId(deps: Deps, accountId: string): Promise<AppIdResolution> {
+export async function resolveAccountAppId(deps: Deps, locale: Locale, accountId: string): Promise<AppIdResolution> {
   const stored = await deps.store.accountApps.get(accountId);
   if (stored && !isPending(stored)) return { ok: true, appId: stored.appId, source: 'stored', stored };
   const accounts = await deps.pix.listAccounts(deps.mainAppId);
   const account = accounts.find((a) => a.accountId === accountId);
-  if (!account) return { ok: false, text: `Account \`${escapeMrkdwn(accountId)}\` is not among the company’s accounts (not found).` };
+  if (!account) return { ok: false, text: messages(locale).accounts.notAmongAccounts(`\`${escapeMrkdwn(accountId)}\``) };
   if (account.isDefault === true) return { ok: true, appId: deps.mainAppId, source: 'main' };
-  return { ok: false, text: isPending(stored) ? pendingAppText(accountId) : noAppIdText(accountId) };
+  return { ok: false, text: isPending(stored) ? pendingAppText(locale, accountId) : noAppIdText(locale, accountId) };
 }
 
 /** Private metadata of a modal, or undefined when it does not read as expected. */

@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { Account, Application } from '../src/pix/schemas';
 import {
@@ -24,7 +25,6 @@ import {
 } from '../views/accounts';
 import { context, section, type SlackMessage } from '../views/message';
 import {
-  ALREADY_SUBMITTED,
   auditMissedText,
   claimOnce,
   exclusive,
@@ -42,14 +42,9 @@ import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
 import type { Deps } from '../src/deps';
 
-const CREATE_TITLE = 'New campaign account';
-const LINK_TITLE = 'Link an AppID';
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
 const MAX_NAME = 80;
-
-export const MASTER_MISSING_TEXT =
-  'Campaign accounts are created with the MASTER application, and no `PIX_MASTER_APP_ID` is set. Set it in the bot’s environment and restart it. Nothing was created.';
 
 const ChannelSchema = z.string().regex(/^[A-Z0-9]{2,30}$/);
 const CreateMetaSchema = z.object({ c: ChannelSchema });
@@ -79,47 +74,48 @@ async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
 const accountsCommand: CommandDef = {
   path: ['accounts'],
   argsUsage: '',
-  summary: 'the company’s accounts: balance, default flag, withdraw key, withdraw block',
-  action: 'read the accounts',
+  summary: 'accounts',
+  action: 'readAccounts',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 0,
-  async run({ deps }) {
+  async run({ deps, locale }) {
     const accounts = await deps.pix.listAccounts(deps.mainAppId);
     const rows = await Promise.all(accounts.map(async (account) => ({ account, app: await appStatusOf(deps, account) })));
-    return accountsMessage(rows);
+    return accountsMessage(locale, rows);
   },
 };
 
 const accountCommand: CommandDef = {
   path: ['account'],
   argsUsage: '<accountId>',
-  summary: 'one account',
-  action: 'read the account',
+  summary: 'account',
+  action: 'readAccount',
   role: 'viewer',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args }) {
+  async run({ deps, args, locale }) {
     const id = args[0] ?? '';
-    if (!PixIdSchema.safeParse(id).success) throw new UsageError('That is not an account id.');
+    if (!PixIdSchema.safeParse(id).success) throw new UsageError(messages(locale).usage.notAccountId);
     const account = await deps.pix.getAccount(deps.mainAppId, id);
-    return accountMessage({ account, app: await appStatusOf(deps, account) });
+    return accountMessage(locale, { account, app: await appStatusOf(deps, account) });
   },
 };
 
 const createCommand: CommandDef = {
   path: ['account', 'create'],
   argsUsage: '',
-  summary: 'create a campaign account with its own application',
-  action: 'open the campaign-account form',
+  summary: 'accountCreate',
+  action: 'openAccountForm',
   role: 'admin',
   minArgs: 0,
   maxArgs: 0,
-  async run({ deps, triggerId, channelId }) {
-    if (!deps.masterAppId) return { text: MASTER_MISSING_TEXT, blocks: [section(MASTER_MISSING_TEXT)] };
+  async run({ deps, triggerId, channelId, locale }) {
+    const missing = messages(locale).accounts.masterMissing;
+    if (!deps.masterAppId) return { text: missing, blocks: [section(missing)] };
     await deps.slack.views.open({
       trigger_id: triggerId,
-      view: createAccountModal({ privateMetadata: JSON.stringify({ c: channelId }), sandbox: deps.sandboxMode }),
+      view: createAccountModal(locale, { privateMetadata: JSON.stringify({ c: channelId }), sandbox: deps.sandboxMode }),
     });
     return null;
   },
@@ -128,17 +124,17 @@ const createCommand: CommandDef = {
 const linkCommand: CommandDef = {
   path: ['account', 'link'],
   argsUsage: '<accountId>',
-  summary: 'register the AppID of an account created elsewhere',
-  action: 'open the AppID form',
+  summary: 'accountLink',
+  action: 'openAppIdForm',
   role: 'admin',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId }) {
+  async run({ deps, args, triggerId, channelId, locale }) {
     const accountId = args[0] ?? '';
-    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError('That is not an account id.');
+    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError(messages(locale).usage.notAccountId);
     await deps.slack.views.open({
       trigger_id: triggerId,
-      view: linkModal({ accountId, privateMetadata: JSON.stringify({ c: channelId, a: accountId }), sandbox: deps.sandboxMode }),
+      view: linkModal(locale, { accountId, privateMetadata: JSON.stringify({ c: channelId, a: accountId }), sandbox: deps.sandboxMode }),
     });
     return null;
   },
@@ -149,6 +145,8 @@ export const accountCommands: CommandDef[] = [accountsCommand, accountCommand, c
 // Creating a campaign account: the account, then its application, each step once.
 
 interface AppStep {
+  /** The admin's language: their answers, and the channel's record of what they did. */
+  locale: Locale;
   accountId: string;
   name: string;
   channel: string;
@@ -177,7 +175,7 @@ async function saveAppId(deps: Deps, entry: { accountId: string; appId: string; 
 
 async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string | undefined, byUserId: string): Promise<void> {
   if (!step.failureMessage) return;
-  const m = present(deps, accountAudit.appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }));
+  const m = present(deps, step.locale, accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }));
   await deps.slack.chat.update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => {
     deps.logger.info({ err: err instanceof Error ? err.message : String(err) }, 'could not close the failure message');
   });
@@ -186,42 +184,43 @@ async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string |
 /** Shows the client secret to the admin once: where they are, else ephemerally in the channel. */
 async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): Promise<void> {
   if (await step.answer(blocks)) return;
-  const message: SlackMessage = { text: `The application of account ${step.accountId} was created.`, blocks };
-  if (await postEphemeral(deps, step.channel, step.userId, message)) return;
+  const m = messages(step.locale).accounts;
+  const message: SlackMessage = { text: m.appCreatedText(step.accountId), blocks };
+  if (await postEphemeral(deps, step.locale, step.channel, step.userId, message)) return;
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
-  const fallback = `The application of account \`${step.accountId}\` was created, but I could not show you its client secret. Get a new one with \`/pix rotate-secret <clientId>\`.`;
-  await deps.slack.chat.postMessage({ channel: step.userId, ...present(deps, { text: fallback, blocks: [section(fallback)] }) }).catch(() => undefined);
+  const fallback = m.secretNotShown(code(step.accountId));
+  await deps.slack.chat.postMessage({ channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }).catch(() => undefined);
 }
 
 async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<void> {
   const { deps } = ctx;
+  const { locale } = step;
+  const m = messages(locale).accounts;
+  const audits = accountAudit(locale);
   let app: Application;
   try {
     app = await deps.pix.createApplication(step.masterAppId, { accountId: step.accountId, name: step.name });
   } catch (err) {
     logFailure(deps, err, 'create an application');
-    const problem = failureText(err, 'create the application', { write: true });
+    const problem = failureText(locale, err, 'createApplication', { write: true });
     const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
     let missed = '';
     if (step.first) {
       const posted = await postAudit(
         deps,
+        locale,
         step.channel,
-        accountAudit.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem, retryValue: JSON.stringify(value) }),
+        audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem, retryValue: JSON.stringify(value) }),
       );
       if (posted) value.t = posted.ts;
-      else missed = auditMissedText(step.channel);
+      else missed = auditMissedText(locale, step.channel);
     } else if (step.failureMessage) {
       value.t = step.failureMessage.ts;
     }
     const lead = step.first
-      ? `:warning: The account ${code(step.accountId)} (${quoted(step.name)}) was created, but its application could not be: ${problem}`
-      : `:warning: The application of account ${code(step.accountId)} could still not be created: ${problem}`;
-    await step.answer([
-      section(`${lead}${missed}`),
-      context('The account exists, without an application (and so without an AppID). Retrying creates only the application, for this account.'),
-      retryButton(JSON.stringify(value)),
-    ]);
+      ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem })
+      : m.appStillFailed({ account: code(step.accountId), problem });
+    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
     return;
   }
 
@@ -232,25 +231,26 @@ async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<
   deps.logger.info({ accountId: step.accountId, clientId: app.clientId, user: step.userId, stored }, 'campaign application created');
 
   const who = { userId: step.userId, accountId: step.accountId, name: step.name, clientId: app.clientId, stored };
-  const audit = step.first ? accountAudit.created(who) : accountAudit.appRetried(who);
-  const posted = await postAudit(deps, step.channel, audit);
+  const audit = step.first ? audits.created(who) : audits.appRetried(who);
+  const posted = await postAudit(deps, locale, step.channel, audit);
   await closeFailureMessage(deps, step, app.clientId, step.userId);
 
-  const blocks = secretBlocks({
+  const blocks = secretBlocks(locale, {
     accountId: step.accountId,
     clientId: app.clientId,
     clientSecret: app.clientSecret,
     unstoredAppId: app.appID && !stored ? app.appID : undefined,
   });
-  if (!app.appID) blocks.push(section(`:warning: The service’s answer had no AppID, so none was stored. Register it with \`/pix account link ${step.accountId}\`.`));
-  if (!posted) blocks.push(section(auditMissedText(step.channel).trim()));
+  if (!app.appID) blocks.push(section(m.noAppIdInAnswer(step.accountId)));
+  if (!posted) blocks.push(section(auditMissedText(locale, step.channel).trim()));
   await showSecretOnce(deps, step, blocks);
 }
 
 async function createCampaign(ctx: EntryContext, job: { viewId: string; channel: string; name: string; masterAppId: string }): Promise<void> {
-  const { deps, userId } = ctx;
+  const { deps, userId, locale } = ctx;
+  const m = messages(locale).accounts;
   const show = (blocks: KnownBlock[]) =>
-    deps.slack.views.update({ view_id: job.viewId, view: infoModal(CREATE_TITLE, blocks, deps.sandboxMode) }).then(
+    deps.slack.views.update({ view_id: job.viewId, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
       () => true,
       () => false,
     );
@@ -260,8 +260,8 @@ async function createCampaign(ctx: EntryContext, job: { viewId: string; channel:
     account = await deps.pix.createAccount(job.masterAppId);
   } catch (err) {
     logFailure(deps, err, 'create an account');
-    const nothing = err instanceof PixApiError && err.kind === 'http' ? ' No account was created.' : '';
-    await show([section(`${failureText(err, 'create the account', { write: true })}${nothing}`)]);
+    const nothing = err instanceof PixApiError && err.kind === 'http' ? m.nothingCreated : '';
+    await show([section(`${failureText(locale, err, 'createAccount', { write: true })}${nothing}`)]);
     return;
   }
   const accountId = account.accountId;
@@ -270,8 +270,9 @@ async function createCampaign(ctx: EntryContext, job: { viewId: string; channel:
   await deps.store.accountApps.save({ accountId, appId: PENDING_APP_ID, name: job.name }).catch((err: unknown) => {
     deps.logger.warn({ accountId, err: err instanceof Error ? err.message : String(err) }, 'could not remember the new account');
   });
-  await show(progressBlocks(`Account ${code(accountId)} created. Creating its application…`));
+  await show(progressBlocks(locale, m.accountCreated(code(accountId))));
   await createApplicationStep(ctx, {
+    locale,
     accountId,
     name: job.name,
     channel: job.channel,
@@ -286,50 +287,53 @@ const createSubmitted: Entry = {
   kind: 'view',
   callbackId: ACCOUNT_CREATE_CALLBACK,
   role: 'admin',
-  what: 'create a campaign account',
+  what: 'createCampaignAccount',
   errorBlock: NAME_BLOCK,
   async handle({ ack, view }, ctx) {
+    const { locale } = ctx;
+    const m = messages(locale).accounts;
     const meta = readJson(view.private_metadata, parseWith(CreateMetaSchema));
     if (!meta) {
-      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: 'This form is out of date; close it and run /pix account create again.' } });
+      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.createOutOfDate } });
       return;
     }
     const name = (view.state.values[NAME_BLOCK]?.name?.value ?? '').trim().replace(/\s+/g, ' ');
     if (name === '') {
-      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: 'Enter the campaign name.' } });
+      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.enterName } });
       return;
     }
     if (name.length > MAX_NAME) {
-      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: `At most ${MAX_NAME} characters.` } });
+      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.nameTooLong(MAX_NAME) } });
       return;
     }
     const masterAppId = ctx.deps.masterAppId;
     if (!masterAppId) {
-      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: MASTER_MISSING_TEXT.replace(/`/g, '') } });
+      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.masterMissing.replace(/`/g, '') } });
       return;
     }
     if (!claimOnce(ctx.deps, `account-create:${view.id}`)) {
-      await ack({ response_action: 'update', view: infoModal(CREATE_TITLE, [section(ALREADY_SUBMITTED)], ctx.deps.sandboxMode) });
+      await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, [section(m.alreadySubmitted)], ctx.deps.sandboxMode) });
       return;
     }
-    await ack({ response_action: 'update', view: infoModal(CREATE_TITLE, progressBlocks('Creating the account…'), ctx.deps.sandboxMode) });
+    await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), ctx.deps.sandboxMode) });
     await createCampaign(ctx, { viewId: view.id, channel: meta.c, name, masterAppId });
   },
 };
 
 /** "Retry creating the application": only that step, for that account, and only if still missing. */
 async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps } = ctx;
+  const { deps, locale } = ctx;
+  const m = messages(locale).accounts;
   const { body, action } = args;
   const fromView = body.view?.type === 'modal' ? body.view : undefined;
   const answer = async (blocks: KnownBlock[]): Promise<boolean> => {
     try {
       if (fromView) {
-        await deps.slack.views.update({ view_id: fromView.id, view: infoModal(CREATE_TITLE, blocks, deps.sandboxMode) });
+        await deps.slack.views.update({ view_id: fromView.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) });
         return true;
       }
       if (body.response_url) {
-        await args.respond({ response_type: 'ephemeral', replace_original: false, ...present(deps, { text: 'Campaign account', blocks }) });
+        await args.respond({ response_type: 'ephemeral', replace_original: false, ...present(deps, locale, { text: m.campaignAccount, blocks }) });
         return true;
       }
     } catch (err) {
@@ -341,12 +345,12 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
   const raw = 'value' in action && typeof action.value === 'string' ? action.value : undefined;
   const value = readJson(raw, parseWith(RetrySchema));
   if (!value) {
-    await answer([section('This button does not name an account. Nothing was done.')]);
+    await answer([section(messages(locale).common.buttonNoAccount)]);
     return;
   }
   const masterAppId = deps.masterAppId;
   if (!masterAppId) {
-    await answer([section(MASTER_MISSING_TEXT)]);
+    await answer([section(m.masterMissing)]);
     return;
   }
   const container = body.container as { type?: string; is_ephemeral?: boolean } | undefined;
@@ -361,10 +365,11 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
   const run = await exclusive(deps, `app:${value.a}`, async () => {
     const stored = await deps.store.accountApps.get(value.a);
     if (stored && !isPending(stored)) {
-      await answer([section(`Account ${code(value.a)} already has its application${stored.clientId ? ` ${code(stored.clientId)}` : ''}. Nothing was created.`)]);
+      await answer([section(m.alreadyHasApp({ account: code(value.a), ...(stored.clientId ? { clientId: code(stored.clientId) } : {}) }))]);
       return;
     }
     await createApplicationStep(ctx, {
+      locale,
       accountId: value.a,
       name: stored?.name ?? value.n,
       channel: value.c,
@@ -375,7 +380,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
       failureMessage,
     });
   });
-  if (!run.ran) await answer([section(`The application of account ${code(value.a)} is being created right now. Nothing more was done.`)]);
+  if (!run.ran) await answer([section(m.appBeingCreated(code(value.a)))]);
 }
 
 // Registering the AppID of an account created elsewhere.
@@ -386,52 +391,54 @@ type LinkCheck = { ok: true } | { ok: false; problem: string };
 const plainText = (text: string) => text.replace(/[`*_]/g, '');
 
 /** A read with the AppID: it must work and belong to that very account. Then it is stored, encrypted. */
-async function checkAndStore(deps: Deps, accountId: string, appId: string): Promise<LinkCheck> {
+async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appId: string): Promise<LinkCheck> {
+  const m = messages(locale).accounts;
   let bound: string | undefined;
   try {
     bound = (await deps.pix.listPixKeys(appId)).account?.accountId;
   } catch (err) {
     logFailure(deps, err, 'check an AppID');
     if (err instanceof PixApiError && err.kind === 'http' && err.status === 401) {
-      return { ok: false, problem: `The Pix API does not accept this AppID${err.error ? ` (“${err.error}”)` : ''}. Nothing was stored.` };
+      return { ok: false, problem: m.appIdRefused(err.error) };
     }
-    return { ok: false, problem: `${plainText(failureText(err, 'check the AppID'))} Nothing was stored.` };
+    return { ok: false, problem: m.nothingStored(plainText(failureText(locale, err, 'checkAppId'))) };
   }
-  if (!bound) return { ok: false, problem: 'The Pix API did not say which account this AppID belongs to, so it was not stored.' };
-  if (bound !== accountId) return { ok: false, problem: `This AppID belongs to another account (${bound}), not ${accountId}. Nothing was stored.` };
+  if (!bound) return { ok: false, problem: m.appIdNoAccount };
+  if (bound !== accountId) return { ok: false, problem: m.appIdOtherAccount({ bound, accountId }) };
   try {
     const existing = await deps.store.accountApps.get(accountId).catch(() => undefined);
     const sameApp = existing?.appId === appId;
     await deps.store.accountApps.save({ accountId, appId, name: existing?.name, clientId: sameApp ? existing?.clientId : undefined });
   } catch (err) {
     deps.logger.error({ accountId, err: err instanceof Error ? err.message : String(err) }, 'could not store an AppID');
-    return { ok: false, problem: 'The AppID is right, but it could not be stored. Try again in a moment.' };
+    return { ok: false, problem: m.appIdNotStored };
   }
   deps.logger.info({ accountId }, 'AppID registered for an account');
   return { ok: true };
 }
 
-function linkedBlocks(accountId: string): KnownBlock[] {
-  return [section(`:white_check_mark: The AppID of account ${code(accountId)} was checked with the Pix API and stored encrypted. Its Pix keys can now be managed with \`/pix keys ${accountId}\`.`)];
+function linkedBlocks(locale: Locale, accountId: string): KnownBlock[] {
+  return [section(messages(locale).accounts.linked({ account: code(accountId), accountId }))];
 }
 
 const linkSubmitted: Entry = {
   kind: 'view',
   callbackId: ACCOUNT_LINK_CALLBACK,
   role: 'admin',
-  what: 'register an account’s AppID',
+  what: 'registerAppId',
   errorBlock: APP_ID_BLOCK,
   async handle({ ack, body, view }, ctx) {
-    const { deps } = ctx;
+    const { deps, locale } = ctx;
+    const m = messages(locale).accounts;
     const errors = (text: string) => ack({ response_action: 'errors', errors: { [APP_ID_BLOCK]: text } });
     const meta = readJson(view.private_metadata, parseWith(LinkMetaSchema));
-    if (!meta) return errors('This form is out of date; close it and run /pix account link again.');
+    if (!meta) return errors(m.linkOutOfDate);
     const appId = (view.state.values[APP_ID_BLOCK]?.app_id?.value ?? '').trim();
-    if (appId === '') return errors('Enter the AppID.');
-    if (/\s/.test(appId) || appId.length > 1000) return errors('That is not an AppID: it has no spaces or line breaks.');
+    if (appId === '') return errors(m.enterAppId);
+    if (/\s/.test(appId) || appId.length > 1000) return errors(m.notAnAppId);
     deps.secrets.add(appId);
 
-    const check = checkAndStore(deps, meta.a, appId);
+    const check = checkAndStore(deps, locale, meta.a, appId);
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, LINK_CHECK_BUDGET_MS, undefined);
@@ -441,22 +448,22 @@ const linkSubmitted: Entry = {
     let result: LinkCheck;
     if (early) {
       if (!early.ok) return errors(early.problem);
-      await ack({ response_action: 'update', view: infoModal(LINK_TITLE, linkedBlocks(meta.a), deps.sandboxMode) });
+      await ack({ response_action: 'update', view: infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.a), deps.sandboxMode) });
       result = early;
     } else {
-      await ack({ response_action: 'update', view: infoModal(LINK_TITLE, progressBlocks('Checking the AppID with the Pix API…'), deps.sandboxMode) });
+      await ack({ response_action: 'update', view: infoModal(locale, m.linkTitle, progressBlocks(locale, m.checkingAppId), deps.sandboxMode) });
       result = await check;
       const next = result.ok
-        ? infoModal(LINK_TITLE, linkedBlocks(meta.a), deps.sandboxMode)
-        : linkModal({ accountId: meta.a, privateMetadata: view.private_metadata, sandbox: deps.sandboxMode, problem: result.problem });
+        ? infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.a), deps.sandboxMode)
+        : linkModal(locale, { accountId: meta.a, privateMetadata: view.private_metadata, sandbox: deps.sandboxMode, problem: result.problem });
       await deps.slack.views.update({ view_id: view.id, view: next }).catch(() => undefined);
     }
-    if (result.ok) await postAudit(deps, meta.c, accountAudit.linked({ userId: body.user.id, accountId: meta.a }));
+    if (result.ok) await postAudit(deps, locale, meta.c, accountAudit(locale).linked({ userId: body.user.id, accountId: meta.a }));
   },
 };
 
 export const accountEntries: Entry[] = [
   createSubmitted,
-  { kind: 'action', actionId: APP_RETRY_ACTION_ID, role: 'admin', what: 'retry creating a campaign account’s application', handle: retryApplication },
+  { kind: 'action', actionId: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handle: retryApplication },
   linkSubmitted,
 ];

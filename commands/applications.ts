@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import type { Entry } from '../src/entries';
+import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { applicationAudit, rotatedMessage, scopesMessage } from '../views/applications';
 import { pixErrorText } from '../views/errors';
 import { plain, section } from '../views/message';
 import { auditMissedText, logFailure, postAudit } from './account-shared';
 import { UsageError, type CommandDef } from './types';
-
-const ROTATE_ACTION = 'rotate the secret';
-
-export const ROTATE_MASTER_MISSING_TEXT =
-  'Rotating a secret needs the MASTER application, and no `PIX_MASTER_APP_ID` is set. Set it in the bot’s environment and restart it. Nothing was rotated.';
 
 /** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax. */
 const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/);
@@ -29,35 +25,36 @@ function stringsUnder(json: unknown, pattern: RegExp, depth = 0): string[] {
 const scopesCommand: CommandDef = {
   path: ['scopes'],
   argsUsage: '',
-  summary: 'the scope groups an application can request',
-  action: 'read the scopes',
+  summary: 'scopes',
+  action: 'readScopes',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 0,
-  async run({ deps }) {
-    return scopesMessage(await deps.pix.listScopes(deps.mainAppId));
+  async run({ deps, locale }) {
+    return scopesMessage(locale, await deps.pix.listScopes(deps.mainAppId));
   },
 };
 
 const rotateSecretCommand: CommandDef = {
   path: ['rotate-secret'],
   argsUsage: '<clientId>',
-  summary: 'rotate an application’s client secret; the new one is shown only to you',
-  action: ROTATE_ACTION,
+  summary: 'rotateSecret',
+  action: 'rotateSecret',
   role: 'admin',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, userId, channelId }) {
+  async run({ deps, args, userId, channelId, locale }) {
+    const m = messages(locale);
     const clientId = args[0] ?? '';
-    if (!ClientIdSchema.safeParse(clientId).success) throw new UsageError('That is not a client id.');
-    if (!deps.masterAppId) return plain(ROTATE_MASTER_MISSING_TEXT);
+    if (!ClientIdSchema.safeParse(clientId).success) throw new UsageError(m.usage.notClientId);
+    if (!deps.masterAppId) return plain(m.applications.masterMissing);
     let answer: unknown;
     try {
       answer = await deps.pix.rotateSecret(deps.masterAppId, clientId);
     } catch (err) {
       if (!(err instanceof PixApiError)) throw err;
-      logFailure(deps, err, ROTATE_ACTION);
-      return plain(pixErrorText(err, ROTATE_ACTION, { write: true }));
+      logFailure(deps, err, 'rotate the secret');
+      return plain(pixErrorText(locale, err, 'rotateSecret', { write: true }));
     }
     // Before anything else: from here on no log line may show them.
     const secrets = stringsUnder(answer, /secret/i);
@@ -65,9 +62,9 @@ const rotateSecretCommand: CommandDef = {
     for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
     deps.logger.info({ clientId, user: userId }, 'client secret rotated');
 
-    const posted = await postAudit(deps, channelId, applicationAudit.rotated({ userId, clientId }));
-    const message = rotatedMessage({ clientId, clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0], newAppId: appIds.length > 0 });
-    if (!posted) message.blocks.push(section(auditMissedText(channelId).trim()));
+    const posted = await postAudit(deps, locale, channelId, applicationAudit(locale).rotated({ userId, clientId }));
+    const message = rotatedMessage(locale, { clientId, clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0], newAppId: appIds.length > 0 });
+    if (!posted) message.blocks.push(section(auditMissedText(locale, channelId).trim()));
     return message;
   },
 };

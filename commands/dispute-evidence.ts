@@ -1,6 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Entry, EntryContext } from '../src/entries';
+import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/proof-check';
 import { fileLabel } from '../src/slack/files';
@@ -20,8 +21,6 @@ import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
 
-const TITLE = 'Dispute evidence';
-const WHAT = 'send dispute evidence';
 export const FEATURE_ERROR_CODE = 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED';
 
 const MetaSchema = z.object({ channelId: z.string().min(1), disputeId: PixIdSchema });
@@ -29,16 +28,16 @@ const MetaSchema = z.object({ channelId: z.string().min(1), disputeId: PixIdSche
 export const disputeEvidenceCommand: CommandDef = {
   path: ['dispute-evidence'],
   argsUsage: '<disputeId>',
-  summary: 'open the form to send evidence files to a dispute',
-  action: 'open the dispute-evidence form',
+  summary: 'disputeEvidence',
+  action: 'openEvidenceForm',
   role: 'operator',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId }) {
+  async run({ deps, args, triggerId, channelId, locale }) {
     const disputeId = args[0] ?? '';
-    if (!PixIdSchema.safeParse(disputeId).success) throw new UsageError('That is not a dispute id.');
+    if (!PixIdSchema.safeParse(disputeId).success) throw new UsageError(messages(locale).usage.notDisputeId);
     // Nothing to read first: the form opens at once, well inside the trigger's three seconds.
-    await deps.slack.views.open({ trigger_id: triggerId, view: evidenceModal({ channelId, disputeId }, deps.sandboxMode) });
+    await deps.slack.views.open({ trigger_id: triggerId, view: evidenceModal(locale, { channelId, disputeId }, deps.sandboxMode) });
     return null;
   },
 };
@@ -67,32 +66,34 @@ const submitted: Entry = {
   kind: 'view',
   callbackId: EVIDENCE_CALLBACK,
   role: 'operator',
-  what: WHAT,
+  what: 'sendDisputeEvidence',
   errorBlock: EVIDENCE_BLOCK.documents,
   async handle({ ack, body, view }, ctx) {
+    const { locale } = ctx;
+    const m = messages(locale);
     const meta = readMeta(view.private_metadata);
     if (!meta) {
-      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: 'This form is out of date; close it and open it again.' } });
+      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.common.formOutOfDate } });
       return;
     }
     const values = view.state.values as Record<string, Record<string, unknown>>;
     const files = element(values, EVIDENCE_BLOCK.documents).files ?? [];
     if (files.length === 0) {
-      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: 'Attach at least one evidence file (PDF, PNG, JPEG or WebP).' } });
+      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.evidence.attachEvidence } });
       return;
     }
     if (files.length > MAX_EVIDENCE_FILES) {
-      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: `At most ${MAX_EVIDENCE_FILES} files at once: ${files.length} are attached.` } });
+      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.evidence.tooManyFiles({ max: MAX_EVIDENCE_FILES, count: files.length }) } });
       return;
     }
-    const checked = await checkProofFiles(ctx.deps, files);
+    const checked = await checkProofFiles(locale, ctx.deps, files);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: checked.problem } });
       return;
     }
     const note = element(values, EVIDENCE_BLOCK.note).value?.trim() || undefined;
     const total = checked.files.length;
-    await ack({ response_action: 'update', view: evidenceProgressModal(`Uploading evidence 1 of ${total}…`, 0, total) });
+    await ack({ response_action: 'update', view: evidenceProgressModal(locale, m.evidence.uploading({ index: 1, total }), 0, total) });
     await sendEvidence(ctx, { viewId: view.id, userId: body.user.id, meta, files: checked.files, note });
   },
 };
@@ -102,7 +103,8 @@ const submitted: Entry = {
  * DISPUTE_EVIDENCE), then attaches them all with `documents: [{ fileId }]` (never a url beside it).
  */
 async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: string; meta: EvidenceMeta; files: CheckedFile[]; note?: string }): Promise<void> {
-  const { deps } = ctx;
+  const { deps, locale } = ctx;
+  const m = messages(locale);
   const show = async (view: ModalView) => {
     try {
       await deps.slack.views.update({ view_id: job.viewId, view });
@@ -119,57 +121,51 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
       deps,
       job.files,
       'DISPUTE_EVIDENCE',
-      (i, checked) => (i > 0 ? show(evidenceProgressModal(`Uploading evidence ${i + 1} of ${total}: ${fileLabel(checked.file)}`, i, total)) : Promise.resolve()),
+      (i, checked) =>
+        i > 0 ? show(evidenceProgressModal(locale, m.evidence.uploadingNamed({ index: i + 1, total, name: fileLabel(checked.file) }), i, total)) : Promise.resolve(),
       fileIds,
     );
     stage = 'attach';
-    await show(evidenceProgressModal('Attaching the files to the dispute…', total, total));
+    await show(evidenceProgressModal(locale, m.evidence.attaching, total, total));
     await deps.pix.addDisputeEvidence(deps.mainAppId, job.meta.disputeId, { documents: fileIds.map((fileId) => ({ fileId })) });
   } catch (err) {
     deps.logger.warn(
       { err: err instanceof PixApiError ? { operation: err.operation, status: err.status, errorCode: err.errorCode } : String(err), user: job.userId },
       'dispute evidence not sent',
     );
-    const text = failureText(err, stage, fileIds.length);
-    if (!(await show(messageModal(TITLE, { text, blocks: [section(text)] })))) {
+    const text = failureText(locale, err, stage, fileIds.length);
+    if (!(await show(messageModal(locale, m.evidence.title, { text, blocks: [section(text)] })))) {
       await deps.slack.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
     }
     return;
   }
 
   deps.logger.info({ disputeId: job.meta.disputeId, user: job.userId, files: total }, 'dispute evidence sent');
+  // For everyone in the channel, in the language of the person who sent the evidence.
   const record = ctx.present(
-    evidenceSentMessage({ disputeId: job.meta.disputeId, userId: job.userId, fileNames: job.files.map((f) => fileLabel(f.file)), fileIds, note: job.note }),
+    evidenceSentMessage(locale, { disputeId: job.meta.disputeId, userId: job.userId, fileNames: job.files.map((f) => fileLabel(f.file)), fileIds, note: job.note }),
   );
-  let where = 'Its record is posted in the channel.';
+  let where = m.evidence.recordPosted;
   try {
     await deps.slack.chat.postMessage({ channel: job.meta.channelId, text: record.text, blocks: record.blocks });
   } catch {
-    where = 'I could not post its record in the channel, so it is in a DM to you.';
+    where = m.evidence.recordInDm;
     await deps.slack.chat.postMessage({ channel: job.userId, text: record.text, blocks: record.blocks }).catch(() => {
-      where = 'I could not post its record in the channel or in a DM.';
+      where = m.evidence.recordNowhere;
     });
   }
-  await show(
-    messageModal(TITLE, plain(`:white_check_mark: ${total === 1 ? 'The file is' : `The ${total} files are`} attached to dispute \`${escapeMrkdwn(job.meta.disputeId)}\` as evidence. ${where}`)),
-  );
+  await show(messageModal(locale, m.evidence.title, plain(m.evidence.attached({ count: total, dispute: `\`${escapeMrkdwn(job.meta.disputeId)}\``, where }))));
 }
 
-function failureText(err: unknown, stage: 'upload' | 'attach', uploaded: number): string {
-  if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE) return evidenceFeatureText(err.error);
-  const files = uploaded === 1 ? 'The file was' : 'The files were';
+function failureText(locale: Locale, err: unknown, stage: 'upload' | 'attach', uploaded: number): string {
+  const m = messages(locale).evidence;
+  if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE) return evidenceFeatureText(locale, err.error);
   const refused = err instanceof PixApiError && err.kind === 'http' && err.status < 500;
-  const after =
-    stage === 'upload'
-      ? 'Nothing was attached to the dispute.'
-      : refused
-        ? `${files} uploaded, but nothing was attached to the dispute.`
-        : `${files} uploaded, but may or may not be attached to the dispute: check before sending again.`;
+  const after = stage === 'upload' ? m.nothingAttached : refused ? m.uploadedNotAttached(uploaded) : m.uploadedMaybeAttached(uploaded);
   if (err instanceof PixApiError) {
-    const action = stage === 'upload' ? 'upload the evidence files' : 'attach the evidence to the dispute';
-    return `${pixErrorText(err, action, { write: true })}\n${after}`;
+    return `${pixErrorText(locale, err, stage === 'upload' ? 'uploadEvidenceFiles' : 'attachEvidence', { write: true })}\n${after}`;
   }
-  return `Something went wrong while sending the evidence. ${after}`;
+  return m.wentWrong(after);
 }
 
 export const disputeEvidenceCommands: CommandDef[] = [disputeEvidenceCommand];

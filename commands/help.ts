@@ -1,4 +1,5 @@
 import { roleAllows } from '../src/access';
+import { messages } from '../src/i18n';
 import { helpMessage } from '../views/help';
 import { usageOf, type CommandDef } from './types';
 
@@ -7,17 +8,18 @@ export function helpCommand(commands: () => CommandDef[]): CommandDef {
   return {
     path: ['help'],
     argsUsage: '',
-    summary: 'this list',
-    action: 'show help',
+    summary: 'help',
+    action: 'showHelp',
     role: null,
     minArgs: 0,
     maxArgs: 0,
     instant: true,
-    async run({ deps, userId, role }) {
+    async run({ deps, userId, role, locale }) {
+      const summaries = messages(locale).summaries;
       const entries = commands()
         .filter((c) => roleAllows(role, c.role))
-        .map((c) => ({ usage: usageOf(c), summary: c.summary }));
-      return helpMessage({ userId, role, accessConfigured: deps.access.configured || deps.sandboxMode, entries });
+        .map((c) => ({ usage: usageOf(c), summary: summaries[c.summary] }));
+      return helpMessage(locale, { userId, role, accessConfigured: deps.access.configured || deps.sandboxMode, entries });
     },
   };
 }

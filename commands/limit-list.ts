@@ -1,4 +1,5 @@
 import type { Deps } from '../src/deps';
+import { messages, type Locale } from '../src/i18n';
 import type { ActionArgs, Entry, EntryContext } from '../src/entries';
 import { PixApiError } from '../src/pix/errors';
 import { pixErrorText } from '../views/errors';
@@ -9,7 +10,6 @@ import { UsageError, type CommandDef } from './types';
 
 /** Requests a page; the API allows at most 100. */
 export const PAGE_SIZE = 10;
-const LIST_ACTION = 'list the limit requests';
 /** Far beyond any real list, and keeps `skip` an exact integer. */
 const MAX_PAGE = 1_000_000;
 
@@ -20,48 +20,49 @@ export function parsePage(text: string): number | undefined {
   return page >= 1 && page <= MAX_PAGE ? page : undefined;
 }
 
-async function pageMessage(deps: Deps, page: number): Promise<SlackMessage> {
+async function pageMessage(deps: Deps, locale: Locale, page: number): Promise<SlackMessage> {
   const { items, total } = await deps.pix.listLimitRequests(deps.mainAppId, { limit: PAGE_SIZE, skip: (page - 1) * PAGE_SIZE });
   // A service that ignored `limit` must not make the message overflow.
-  return limitListMessage({ page, pageSize: PAGE_SIZE, items: items.slice(0, PAGE_SIZE), total });
+  return limitListMessage(locale, { page, pageSize: PAGE_SIZE, items: items.slice(0, PAGE_SIZE), total });
 }
 
 export const limitListCommand: CommandDef = {
   path: ['limit', 'list'],
   argsUsage: '[page]',
-  summary: "the company's limit requests, newest first, ten a page",
-  action: LIST_ACTION,
+  summary: 'limitList',
+  action: 'listLimitRequests',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args }) {
+  async run({ deps, args, locale }) {
     const [given] = args;
     const page = given === undefined ? 1 : parsePage(given);
-    if (page === undefined) throw new UsageError('The page is a whole number, 1 or more.');
-    return pageMessage(deps, page);
+    if (page === undefined) throw new UsageError(messages(locale).usage.badPage);
+    return pageMessage(deps, locale, page);
   },
 };
 
 /** Previous / Next: the list lives in an ephemeral message, which only `respond` can replace. */
 async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps } = ctx;
+  const { deps, locale } = ctx;
+  const m = messages(locale);
   const say = (message: SlackMessage) => args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
   const value = buttonValue(args.action);
   const page = value === undefined ? undefined : parsePage(value);
   if (page === undefined) {
-    await say(plain('This button does not name a page. Nothing was done.'));
+    await say(plain(m.common.buttonNoPage));
     return;
   }
   let message: SlackMessage;
   try {
-    message = await pageMessage(deps, page);
+    message = await pageMessage(deps, locale, page);
   } catch (err) {
     if (err instanceof PixApiError) {
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-      await say(plain(pixErrorText(err, LIST_ACTION)));
+      await say(plain(pixErrorText(locale, err, 'listLimitRequests')));
     } else {
       deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not list limit requests');
-      await say(plain(`Something went wrong while trying to ${LIST_ACTION}. Nothing more was done.`));
+      await say(plain(m.common.wentWrongNothingMore(m.actions.listLimitRequests)));
     }
     return;
   }
@@ -69,6 +70,6 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
 }
 
 export const limitListEntries: Entry[] = [
-  { kind: 'action', actionId: LIST_PREV_ACTION_ID, role: 'viewer', what: 'list the limit requests', handle: turnPage },
-  { kind: 'action', actionId: LIST_NEXT_ACTION_ID, role: 'viewer', what: 'list the limit requests', handle: turnPage },
+  { kind: 'action', actionId: LIST_PREV_ACTION_ID, role: 'viewer', what: 'listLimitRequests', handle: turnPage },
+  { kind: 'action', actionId: LIST_NEXT_ACTION_ID, role: 'viewer', what: 'listLimitRequests', handle: turnPage },
 ];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defaultAccountId, NoDefaultAccountError } from '../src/default-account';
 import type { Deps } from '../src/deps';
 import type { EntryContext, Entry } from '../src/entries';
+import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/limit-form';
 import { splitLimits } from '../src/limits';
 import { PixApiError } from '../src/pix/errors';
@@ -18,21 +19,19 @@ import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
 
-const TITLE = 'Limit increase';
-const WHAT = 'file a limit request';
 
 export const limitRequestCommand: CommandDef = {
   path: ['limit', 'request'],
   argsUsage: '[accountId]',
-  summary: 'open the form to raise an account’s limits, with proof files',
-  action: 'open the limit-request form',
+  summary: 'limitRequest',
+  action: 'openLimitRequestForm',
   role: 'operator',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId }) {
+  async run({ deps, args, triggerId, channelId, locale }) {
     const [given] = args;
-    if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError('That is not an account id.');
-    await openForm(deps, { triggerId, channelId, accountId: given, attached: [] });
+    if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError(messages(locale).usage.notAccountId);
+    await openForm(deps, locale, { triggerId, channelId, accountId: given, attached: [] });
     return null;
   },
 };
@@ -41,21 +40,21 @@ export const limitRequestCommand: CommandDef = {
  * Opens the modal before any Pix API call (the trigger lives three seconds), then fills it in once
  * the accounts and the chosen account's limits are read.
  */
-export async function openForm(deps: Deps, input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] }) {
+export async function openForm(deps: Deps, locale: Locale, input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] }) {
   const meta: FormMeta = { channelId: input.channelId, accountId: input.accountId, current: {}, attached: input.attached };
-  const opened = await deps.slack.views.open({ trigger_id: input.triggerId, view: loadingModal(meta) });
+  const opened = await deps.slack.views.open({ trigger_id: input.triggerId, view: loadingModal(locale, meta) });
   const viewId = opened.view?.id;
   if (!viewId) throw new Error('Slack opened no view');
   let view: ModalView;
   try {
-    view = await buildForm(deps, meta, input.accountId);
+    view = await buildForm(deps, locale, meta, input.accountId);
   } catch (err) {
-    view = messageModal(TITLE, plain(failureText(err, 'read the account’s limits')));
+    view = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits')));
   }
   await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view });
 }
 
-async function buildForm(deps: Deps, meta: FormMeta, given: string | undefined, keep: { description?: string; reason?: string } = {}) {
+async function buildForm(deps: Deps, locale: Locale, meta: FormMeta, given: string | undefined, keep: { description?: string; reason?: string } = {}) {
   // With the account known, both reads at once; else the list first, to find the default account.
   const [accounts, accountId, limits] = given
     ? await Promise.all([deps.pix.listAccounts(deps.mainAppId), given, deps.pix.getLimits(deps.mainAppId, given)])
@@ -64,7 +63,7 @@ async function buildForm(deps: Deps, meta: FormMeta, given: string | undefined, 
         return [list, id, await deps.pix.getLimits(deps.mainAppId, id)] as const;
       });
   const current = Object.fromEntries(splitLimits(limits).requestable.map((l) => [l.field, l.cents]));
-  return formModal({
+  return formModal(locale, {
     meta: { ...meta, accountId, current },
     accounts,
     accountId,
@@ -75,10 +74,11 @@ async function buildForm(deps: Deps, meta: FormMeta, given: string | undefined, 
   });
 }
 
-function failureText(err: unknown, action: string, options: { write?: boolean } = {}): string {
-  if (err instanceof PixApiError) return pixErrorText(err, action, options);
-  if (err instanceof NoDefaultAccountError) return err.message;
-  return `Something went wrong while trying to ${action}.`;
+function failureText(locale: Locale, err: unknown, action: ActionKey, options: { write?: boolean } = {}): string {
+  const m = messages(locale);
+  if (err instanceof PixApiError) return pixErrorText(locale, err, action, options);
+  if (err instanceof NoDefaultAccountError) return m.common.noDefaultAccount;
+  return m.common.wentWrong(m.actions[action]);
 }
 
 function readMeta(raw: string | undefined): FormMeta | undefined {
@@ -94,8 +94,9 @@ const accountChanged: Entry = {
   kind: 'action',
   actionId: ACCOUNT_ACTION,
   role: 'operator',
-  what: WHAT,
+  what: 'fileLimitRequest',
   async handle({ body, action, client }, ctx) {
+    const { locale } = ctx;
     const view = body.view;
     const meta = readMeta(view?.private_metadata);
     const accountId = action.type === 'static_select' ? action.selected_option?.value : undefined;
@@ -104,9 +105,9 @@ const accountChanged: Entry = {
     const text = (block: string) => state[block]?.text?.value ?? undefined;
     let next: ModalView;
     try {
-      next = await buildForm(ctx.deps, meta, accountId, { description: text(BLOCK.description), reason: text(BLOCK.reason) });
+      next = await buildForm(ctx.deps, locale, meta, accountId, { description: text(BLOCK.description), reason: text(BLOCK.reason) });
     } catch (err) {
-      next = messageModal(TITLE, plain(failureText(err, 'read the account’s limits')));
+      next = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits')));
     }
     // The hash makes Slack refuse this update if the user changed the form again meanwhile.
     await client.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
@@ -119,26 +120,27 @@ const submitted: Entry = {
   kind: 'view',
   callbackId: LIMIT_REQUEST_CALLBACK,
   role: 'operator',
-  what: WHAT,
+  what: 'fileLimitRequest',
   errorBlock: BLOCK.account,
   async handle({ ack, body, view }, ctx) {
+    const { locale } = ctx;
     const meta = readMeta(view.private_metadata);
     if (!meta) {
-      await ack({ response_action: 'errors', errors: { [BLOCK.account]: 'This form is out of date; close it and open it again.' } });
+      await ack({ response_action: 'errors', errors: { [BLOCK.account]: messages(locale).common.formOutOfDate } });
       return;
     }
-    const read = readLimitForm(view.state.values, meta);
+    const read = readLimitForm(locale, view.state.values, meta);
     if (!read.ok) {
       await ack({ response_action: 'errors', errors: read.errors });
       return;
     }
-    const checked = await checkProofFiles(ctx.deps, read.form.files);
+    const checked = await checkProofFiles(locale, ctx.deps, read.form.files);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: { [BLOCK.documents]: checked.problem } });
       return;
     }
     const total = checked.files.length;
-    await ack({ response_action: 'update', view: progressModal(`Uploading proof 1 of ${total}…`, 0, total) });
+    await ack({ response_action: 'update', view: progressModal(locale, messages(locale).limitForm.uploading({ index: 1, total }), 0, total) });
     await fileRequest(ctx, { viewId: view.id, userId: body.user.id, meta, form: read.form, proofs: checked.files });
   },
 };
@@ -152,7 +154,8 @@ async function fileRequest(
   ctx: EntryContext,
   job: { viewId: string; userId: string; meta: FormMeta; form: LimitForm; proofs: CheckedFile[] },
 ): Promise<void> {
-  const { deps } = ctx;
+  const { deps, locale } = ctx;
+  const m = messages(locale);
   const show = async (view: ModalView) => {
     try {
       await deps.slack.views.update({ view_id: job.viewId, view });
@@ -165,10 +168,10 @@ async function fileRequest(
   let stage: 'upload' | 'file' = 'upload';
   try {
     const fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) =>
-      i > 0 ? show(progressModal(`Uploading proof ${i + 1} of ${total}: ${fileLabel(proof.file)}`, i, total)) : Promise.resolve(),
+      i > 0 ? show(progressModal(locale, m.limitForm.uploadingNamed({ index: i + 1, total, name: fileLabel(proof.file) }), i, total)) : Promise.resolve(),
     );
     stage = 'file';
-    await show(progressModal('Filing the request…', total, total));
+    await show(progressModal(locale, m.limitForm.filing, total, total));
     const request = await deps.pix.createLimitRequest(deps.mainAppId, {
       companyBankAccountId: job.form.accountId,
       limits: job.form.limits,
@@ -193,17 +196,18 @@ async function fileRequest(
       channel: job.meta.channelId,
       userId: job.userId,
       limitRequestId: request.id,
-      message: ctx.present(limitRequestRootMessage({ ...tracked, closed: false }, 'IN_REVIEW')),
+      // For everyone in the channel, in the language of the requester (the decision reply follows it).
+      message: ctx.present(limitRequestRootMessage(locale, { ...tracked, closed: false }, 'IN_REVIEW')),
     });
     if (root) await deps.store.trackedRequests.track({ ...tracked, channel: root.channel, rootTs: root.ts });
     deps.logger.info({ limitRequestId: request.id, user: job.userId, files: total }, 'limit request filed');
-    const where = root ? ` Its thread is in <#${root.channel}>; the decision will be posted there.` : ' I could not post its message in the channel or in a DM, so the decision will not be announced: check it with `/pix limit status`.';
-    await show(messageModal(TITLE, plain(`:white_check_mark: Request \`${escapeMrkdwn(request.id)}\` filed and in review.${where}`)));
+    const where = root ? m.limitForm.filedThread(`<#${root.channel}>`) : m.limitForm.filedNowhere;
+    await show(messageModal(locale, m.limitForm.title, plain(m.limitForm.filed({ id: `\`${escapeMrkdwn(request.id)}\``, where }))));
   } catch (err) {
     deps.logger.warn({ err: err instanceof PixApiError ? { operation: err.operation, status: err.status } : String(err), user: job.userId }, 'limit request not filed');
-    const action = stage === 'upload' ? 'upload the proof files' : 'file the limit request';
-    const text = `${failureText(err, action, { write: true })}\nNo request message was posted.`;
-    if (!(await show(messageModal(TITLE, { text, blocks: [section(text)] })))) {
+    const action = stage === 'upload' ? 'uploadProofFiles' : 'fileTheLimitRequest';
+    const text = `${failureText(locale, err, action, { write: true })}\n${m.limitForm.notPosted}`;
+    if (!(await show(messageModal(locale, m.limitForm.title, { text, blocks: [section(text)] })))) {
       await deps.slack.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
     }
   }
@@ -216,14 +220,14 @@ const withTheseFiles: Entry = {
   kind: 'shortcut',
   callbackId: 'limit_request_with_files',
   role: 'operator',
-  what: WHAT,
+  what: 'fileLimitRequest',
   async handle({ shortcut, respond }, ctx) {
     const files = MessageFilesSchema.catch([]).parse(shortcut.message.files ?? []);
     if (files.length === 0) {
-      await respond({ response_type: 'ephemeral', ...ctx.present(plain('That message has no files. Use `/pix limit request` and attach the proofs in the form.')) });
+      await respond({ response_type: 'ephemeral', ...ctx.present(plain(messages(ctx.locale).limitForm.shortcutNoFiles)) });
       return;
     }
-    await openForm(ctx.deps, {
+    await openForm(ctx.deps, ctx.locale, {
       triggerId: shortcut.trigger_id,
       channelId: shortcut.channel.id,
       attached: files.slice(0, 20).map((f) => ({ id: f.id, name: (f.name ?? f.title ?? f.id).slice(0, 100) })),

@@ -1,4 +1,5 @@
 import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
 import { ROOT_EVENT_TYPE } from '../src/slack/thread-root';
@@ -10,22 +11,20 @@ import { plain, type SlackMessage } from '../views/message';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
 
-const READ_ACTION = 'read the limit request';
-
 export const limitStatusCommand: CommandDef = {
   path: ['limit', 'status'],
   argsUsage: '<limitRequestId>',
-  summary: 'a limit request: its status, the requested and the approved limits',
-  action: READ_ACTION,
+  summary: 'limitStatus',
+  action: 'readLimitRequest',
   role: 'viewer',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args }) {
+  async run({ deps, args, locale }) {
     const id = args[0] ?? '';
-    if (!PixIdSchema.safeParse(id).success) throw new UsageError('That is not a limit request id.');
+    if (!PixIdSchema.safeParse(id).success) throw new UsageError(messages(locale).usage.notLimitRequestId);
     const request = await deps.pix.getLimitRequest(deps.mainAppId, id);
     const tracked = await deps.store.trackedRequests.get(request.id);
-    return limitStatusMessage({ request, thread: tracked && { channel: tracked.channel, closed: tracked.closed } });
+    return limitStatusMessage(locale, { request, thread: tracked && { channel: tracked.channel, closed: tracked.closed } });
   },
 };
 
@@ -59,23 +58,24 @@ function watchedRecord(request: LimitRequest, userId: string, channel: string): 
 }
 
 async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps, userId } = ctx;
+  const { deps, userId, locale } = ctx;
+  const answers = watchMessages(locale);
   const say = async (message: SlackMessage) => {
     await args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
   };
 
   const id = buttonValue(args.action);
-  if (id === undefined || !PixIdSchema.safeParse(id).success) return say(watchMessages.badValue());
+  if (id === undefined || !PixIdSchema.safeParse(id).success) return say(answers.badValue());
   const channel = args.body.channel?.id;
-  if (!channel) return say(watchMessages.noChannel());
+  if (!channel) return say(answers.noChannel());
 
   let busy = settingUp.get(deps.store);
   if (!busy) settingUp.set(deps.store, (busy = new Set()));
-  if (busy.has(id)) return say(watchMessages.busy(id));
+  if (busy.has(id)) return say(answers.busy(id));
   busy.add(id);
   try {
     const already = await deps.store.trackedRequests.get(id);
-    if (already) return await say(watchMessages.alreadyFollowed(id, already.channel));
+    if (already) return await say(answers.alreadyFollowed(id, already.channel));
 
     let request: LimitRequest;
     try {
@@ -83,12 +83,13 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
     } catch (err) {
       if (!(err instanceof PixApiError)) throw err;
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-      return await say(plain(pixErrorText(err, READ_ACTION)));
+      return await say(plain(pixErrorText(locale, err, 'readLimitRequest')));
     }
-    if (request.status !== 'IN_REVIEW') return await say(watchMessages.decided(request.id, request.status));
+    if (request.status !== 'IN_REVIEW') return await say(answers.decided(request.id, request.status));
 
     const record = watchedRecord(request, userId, channel);
-    const root = ctx.present(limitRequestRootMessage({ ...record, rootTs: '', createdAt: '', closed: false }, request.status));
+    // For everyone in the channel, in the language of the person who asked to follow it.
+    const root = ctx.present(limitRequestRootMessage(locale, { ...record, rootTs: '', createdAt: '', closed: false }, request.status));
     let ts: string;
     let postedIn = channel;
     try {
@@ -104,8 +105,8 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
     } catch (err) {
       const code = slackErrorCode(err);
       deps.logger.warn({ channel, error: code ?? (err instanceof Error ? err.message : String(err)) }, 'could not post a watched request');
-      if (code === 'not_in_channel' || code === 'channel_not_found') return await say(watchMessages.notInChannel());
-      return await say(watchMessages.postFailed(code ?? 'no answer'));
+      if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
+      return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));
     }
 
     try {
@@ -114,13 +115,14 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not track a watched request');
       // A root nobody follows would promise a decision that never comes: take it back.
       await deps.slack.chat.delete({ channel: postedIn, ts }).catch(() => undefined);
-      return await say(watchMessages.notSaved());
+      return await say(answers.notSaved());
     }
     deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
-    await say(watchMessages.followed(request.id, postedIn));
+    await say(answers.followed(request.id, postedIn));
   } catch (err) {
     deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not follow a limit request');
-    await say(plain('Something went wrong while trying to follow the limit request. Nothing more was done.')).catch(() => undefined);
+    const m = messages(locale);
+    await say(plain(m.common.wentWrongNothingMore(m.actions.followTheLimitRequest))).catch(() => undefined);
   } finally {
     busy.delete(id);
   }
@@ -131,7 +133,7 @@ export const limitStatusEntries: Entry[] = [
     kind: 'action',
     actionId: WATCH_ACTION_ID,
     role: 'viewer',
-    what: 'follow a limit request in a channel',
+    what: 'followLimitRequest',
     handle: watch,
   },
 ];

@@ -1,4 +1,5 @@
 import { findDefaultAccountId } from '../src/default-account';
+import { messages } from '../src/i18n';
 import { limitsMessage } from '../views/limits';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
@@ -6,16 +7,16 @@ import { UsageError, type CommandDef } from './types';
 export const limitsCommand: CommandDef = {
   path: ['limits'],
   argsUsage: '[accountId]',
-  summary: "an account's current limits (the default account when none is given)",
-  action: 'read the limits',
+  summary: 'limits',
+  action: 'readLimits',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args }) {
+  async run({ deps, args, locale }) {
     const [given] = args;
-    if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError('That is not an account id.');
+    if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError(messages(locale).usage.notAccountId);
     const accountId = given ?? (await findDefaultAccountId(deps.pix, deps.mainAppId));
     const limits = await deps.pix.getLimits(deps.mainAppId, accountId);
-    return limitsMessage({ accountId, isDefault: given === undefined, limits });
+    return limitsMessage(locale, { accountId, isDefault: given === undefined, limits });
   },
 };

@@ -1,29 +1,30 @@
 import type { Entry } from '../src/entries';
+import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/sao-paulo-date';
 import { escapeMrkdwn, plain, withSandboxBadge } from '../views/message';
-import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle } from '../views/payment-book';
+import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle, periodText } from '../views/payment-book';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
-
-const ACTION = 'issue the payment booklet';
 
 export type PeriodCheck = { ok: true; month: number; year: number } | { ok: false; problem: string };
 
 /**
  * The booklet's last month, checked before any call: a real month (1 to 12), a four-digit year, and
- * not after the end of next year (section 8), next year counted from today in São Paulo.
+ * not after the end of next year (section 8), next year counted from today in São Paulo. The problem
+ * is in the reader's language.
  */
-export function checkBookPeriod(monthText: string, yearText: string, today: CalendarDate): PeriodCheck {
+export function checkBookPeriod(monthText: string, yearText: string, today: CalendarDate, locale: Locale): PeriodCheck {
+  const m = messages(locale).paymentBook;
   if (!/^\d{1,2}$/.test(monthText) || Number(monthText) < 1 || Number(monthText) > 12) {
-    return { ok: false, problem: `“${escapeMrkdwn(monthText)}” is not a month: write a number from 1 to 12.` };
+    return { ok: false, problem: m.notAMonth(escapeMrkdwn(monthText)) };
   }
-  if (!/^\d{4}$/.test(yearText)) return { ok: false, problem: `“${escapeMrkdwn(yearText)}” is not a year: write four digits, like ${today.year}.` };
+  if (!/^\d{4}$/.test(yearText)) return { ok: false, problem: m.notAYear({ text: escapeMrkdwn(yearText), example: today.year }) };
   const month = Number(monthText);
   const year = Number(yearText);
   const latest = today.year + 1;
   if (year > latest) {
-    return { ok: false, problem: `The booklet can be issued up to 12/${latest} (the end of next year); ${String(month).padStart(2, '0')}/${year} is later.` };
+    return { ok: false, problem: m.tooLate({ latest: periodText(12, latest), asked: periodText(month, year) }) };
   }
   return { ok: true, month, year };
 }
@@ -45,15 +46,17 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandDef {
   return {
     path: ['payment-book'],
     argsUsage: '<subscriptionId> <month> <year>',
-    summary: 'issue a subscription’s payment booklet up to that month and post the PDF here',
-    action: ACTION,
+    summary: 'paymentBook',
+    action: 'issuePaymentBook',
     role: 'operator',
     minArgs: 3,
     maxArgs: 3,
-    async run({ deps, args, channelId, userId }) {
+    async run({ deps, args, channelId, userId, locale }) {
+      const m = messages(locale);
+      const answers = bookletMessages(locale);
       const [subscriptionId = '', monthText = '', yearText = ''] = args;
-      if (!PixIdSchema.safeParse(subscriptionId).success) throw new UsageError('That is not a subscription id.');
-      const period = checkBookPeriod(monthText, yearText, saoPauloToday(now()));
+      if (!PixIdSchema.safeParse(subscriptionId).success) throw new UsageError(m.usage.notSubscriptionId);
+      const period = checkBookPeriod(monthText, yearText, saoPauloToday(now()), locale);
       if (!period.ok) throw new UsageError(period.problem);
       const book = { subscriptionId, month: period.month, year: period.year };
 
@@ -64,34 +67,35 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandDef {
         // A read that issues charges: without a proper answer some may have been issued.
         if (err instanceof PixApiError && err.unreachable) {
           deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-          const detail = err.status > 0 ? `HTTP ${err.status}${err.error ? `: “${escapeMrkdwn(err.error)}”` : ''}` : 'no answer';
-          return bookletMessages.noAnswer(book, detail);
+          const detail = err.status > 0 ? `HTTP ${err.status}${err.error ? `: “${escapeMrkdwn(err.error)}”` : ''}` : m.common.noAnswer;
+          return answers.noAnswer(book, detail);
         }
         throw err; // the router answers with the API's own text
       }
       if (!isPdf(pdf)) {
         deps.logger.warn({ subscriptionId, bytes: pdf.length }, 'the payment booklet is not a PDF');
-        return bookletMessages.notAPdf(book);
+        return answers.notAPdf(book);
       }
 
       const fileName = bookletFileName(book);
-      const comment = bookletComment({ ...book, userId });
+      // For everyone in the channel, in the language of the person who issued it.
+      const comment = bookletComment(locale, { ...book, userId });
       try {
         await deps.slack.files.uploadV2({
           channel_id: channelId,
           file: pdf,
           filename: fileName,
-          title: bookletTitle(book),
-          initial_comment: deps.sandboxMode ? withSandboxBadge(plain(comment)).text : comment,
+          title: bookletTitle(locale, book),
+          initial_comment: deps.sandboxMode ? withSandboxBadge(plain(comment), locale).text : comment,
         });
       } catch (err) {
         const code = slackErrorCode(err);
         deps.logger.warn({ channel: channelId, error: code ?? (err instanceof Error ? err.message : String(err)) }, 'could not post the payment booklet');
-        if (code === 'not_in_channel' || code === 'channel_not_found') return bookletMessages.notInChannel(book);
-        return bookletMessages.postFailed(book, code ?? 'no answer');
+        if (code === 'not_in_channel' || code === 'channel_not_found') return answers.notInChannel(book);
+        return answers.postFailed(book, code ?? m.common.noAnswer);
       }
       deps.logger.info({ subscriptionId, month: period.month, year: period.year, user: userId, bytes: pdf.length }, 'payment booklet posted');
-      return bookletPostedMessage({ ...book, fileName, bytes: pdf.length });
+      return bookletPostedMessage(locale, { ...book, fileName, bytes: pdf.length });
     },
   };
 }

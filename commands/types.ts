@@ -1,5 +1,6 @@
 import type { Role } from '../src/access';
 import type { Deps } from '../src/deps';
+import type { ActionKey, Locale, SummaryKey } from '../src/i18n';
 import type { SlackMessage } from '../views/message';
 
 export interface CommandContext {
@@ -11,10 +12,13 @@ export interface CommandContext {
   /** The words after the subcommand. */
   args: string[];
   role: Role | undefined;
+  /** The caller's language (from their Slack locale): every answer, modal and audit message uses it. */
+  locale: Locale;
   /** An ephemeral answer to the caller (through the command's response_url). */
   reply(message: SlackMessage): Promise<void>;
 }
 
+/** Wrong arguments: its message (already in the caller's language) goes before the usage line. */
 export class UsageError extends Error {}
 
 export interface CommandDef {
@@ -22,9 +26,10 @@ export interface CommandDef {
   path: string[];
   /** Its arguments as shown in help, e.g. `[accountId]`. */
   argsUsage: string;
-  summary: string;
-  /** What it does, to finish "Could not …" when the Pix API fails, e.g. `read the limits`. */
-  action: string;
+  /** Its line in `/pix help` (`messages(locale).summaries`). */
+  summary: SummaryKey;
+  /** What it does, to finish "Could not …" when the Pix API fails (`messages(locale).actions`). */
+  action: ActionKey;
   /** null: anyone. */
   role: Role | null;
   minArgs: number;

@@ -1,16 +1,15 @@
+import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { PixClient } from '../src/pix/client';
 import type { Account } from '../src/pix/schemas';
 import { detectPixKey } from '../src/pix-key-values';
 import { code } from '../views/accounts';
 import { pixErrorText } from '../views/errors';
-import { plain, section } from '../views/message';
+import { escapeMrkdwn, plain, section } from '../views/message';
 import { keyAudit, withdrawKeyResultMessage } from '../views/pix-keys';
 import { auditMissedText, logFailure, postAudit, resolveAccountAppId } from './account-shared';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
-
-const ACTION = 'set the withdraw key';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -40,28 +39,28 @@ export async function setWithdrawKey(pix: PixClient, appId: string, pixKey: stri
   }
 }
 
-function withdrawErrorText(err: PixApiError, accountId: string): string {
+function withdrawErrorText(locale: Locale, err: PixApiError, accountId: string): string {
   if (err.kind === 'http' && err.status === 403 && !err.missingScope) {
-    return `Could not set the withdraw key of account ${code(accountId)}: the withdraw-key API is not enabled on this account${err.error ? ` (“${err.error}”)` : ''}. Ask the Pix service to enable it. Nothing was changed.`;
+    return messages(locale).pixKeys.withdrawNotEnabled({ account: code(accountId), ...(err.error ? { apiText: escapeMrkdwn(err.error) } : {}) });
   }
-  return pixErrorText(err, ACTION, { write: true });
+  return pixErrorText(locale, err, 'setWithdrawKey', { write: true });
 }
 
 export const withdrawKeyCommand: CommandDef = {
   path: ['withdraw-key'],
   argsUsage: '<accountId> <pixKey>',
-  summary: 'register and select the account’s withdraw key, or select one the company has',
-  action: ACTION,
+  summary: 'withdrawKey',
+  action: 'setWithdrawKey',
   role: 'admin',
   minArgs: 2,
   maxArgs: 2,
-  async run({ deps, args, userId, channelId }) {
+  async run({ deps, args, userId, channelId, locale }) {
     const accountId = args[0] ?? '';
-    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError('That is not an account id.');
+    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError(messages(locale).usage.notAccountId);
     // Checked before anything is sent: a malformed key would be a DICT lookup of a key that does not exist.
-    const key = detectPixKey(args[1] ?? '');
+    const key = detectPixKey(locale, args[1] ?? '');
     if (!key.ok) throw new UsageError(key.problem);
-    const resolved = await resolveAccountAppId(deps, accountId);
+    const resolved = await resolveAccountAppId(deps, locale, accountId);
     if (!resolved.ok) return plain(resolved.text);
 
     let result: Awaited<ReturnType<typeof setWithdrawKey>>;
@@ -69,13 +68,13 @@ export const withdrawKeyCommand: CommandDef = {
       result = await setWithdrawKey(deps.pix, resolved.appId, key.pixKey);
     } catch (err) {
       if (!(err instanceof PixApiError)) throw err;
-      logFailure(deps, err, ACTION);
-      return plain(withdrawErrorText(err, accountId));
+      logFailure(deps, err, 'set the withdraw key');
+      return plain(withdrawErrorText(locale, err, accountId));
     }
     deps.logger.info({ accountId, via: result.via, user: userId }, 'withdraw key set');
-    const posted = await postAudit(deps, channelId, keyAudit.withdrawKey({ userId, accountId, account: result.account, pixKey: key.pixKey }));
-    const message = withdrawKeyResultMessage({ account: result.account, accountId, pixKey: key.pixKey, via: result.via });
-    if (!posted) message.blocks.push(section(auditMissedText(channelId).trim()));
+    const posted = await postAudit(deps, locale, channelId, keyAudit(locale).withdrawKey({ userId, accountId, account: result.account, pixKey: key.pixKey }));
+    const message = withdrawKeyResultMessage(locale, { account: result.account, accountId, pixKey: key.pixKey, via: result.via });
+    if (!posted) message.blocks.push(section(auditMissedText(locale, channelId).trim()));
     return message;
   },
 };

@@ -10,13 +10,19 @@ import { boltLogger } from './slack/bolt-logger';
 import { ENTRIES } from '../commands';
 import { registerEntries } from './entries';
 import { homeEntries } from './home';
+import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './health';
+import { userLocale } from './i18n/locale';
 import { startPoller, type Poller } from './poller';
+import { ListenerTable } from './slack/listener-table';
+import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './slack/middleware';
 import { registerSlashCommand } from './slash-router';
 import { openStore } from './store';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
   port?: number;
+  /** The port of the separate health server (HEALTH_PORT), when there is one. */
+  healthPort?: number;
   sandbox?: SandboxHandle;
   deps: Deps;
   poller: Poller;
@@ -26,9 +32,12 @@ export interface RunningApp {
 export interface StartOptions {
   logger?: Logger;
   secrets?: SecretRegistry;
-  /** Prefix of every store key (several deployments or test runs on one Redis). */
+  /** Prefix of every store key (several deployments or test runs on one Redis); default STORE_NAMESPACE. */
   storeNamespace?: string;
 }
+
+/** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */
+const STOP_DRAIN_MS = 7_000;
 
 /** Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. */
 export async function startPixOps(config: Config, options: StartOptions = {}): Promise<RunningApp> {
@@ -50,12 +59,24 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   }
   if (!pixUrl || !mainAppId) throw new Error('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
 
-  const store = await openStore({ ...config.store, namespace: options.storeNamespace, onSecret: (v) => secrets.add(v) });
+  const store = await openStore({
+    url: config.store.url,
+    secret: config.store.secret,
+    namespace: options.storeNamespace ?? config.store.namespace,
+    onSecret: (v) => secrets.add(v),
+    events: {
+      onDown: (reason) => logger.warn({ store: 'redis', reason }, "the store is unavailable: actions that need it are answered with a clear message until it is back"),
+      onUp: () => logger.info({ store: 'redis' }, 'the store is back'),
+    },
+  });
   const pix = new PixClient({
     baseUrl: pixUrl,
     timeoutMs: config.pix.timeoutMs,
     onCall: (e) => logger.debug({ pix: e }, 'Pix API call'),
   });
+
+  const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
+  const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode });
 
   const app = new App({
     token: config.slack.botToken,
@@ -65,6 +86,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : undefined,
     logger: boltLogger(logger),
     logLevel: LogLevel.INFO,
+    // HTTP mode: /healthz on the same port. (Socket Mode would open a server on a port of Bolt's
+    // choosing for custom routes; it gets HEALTH_PORT instead, below.)
+    ...(mode === 'http' ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }] } : {}),
   });
 
   const access = new AccessControl({
@@ -87,8 +111,17 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     slack: app.client,
     botToken: config.slack.botToken,
   };
+  // One global middleware before any listener: drops Slack's repeats of a delivery, routes it to its
+  // entry point through one table (one Bolt listener per entry point costs every request ~7 µs each:
+  // see listener-table.ts), counts it in flight for a graceful stop, and answers plainly when the
+  // store is down. Claims in memory (sqlite) need no time limit of their own.
+  const inFlight = new InFlight();
+  const router = new ListenerTable();
+  const dedupe = { claims: store, waitMs: store.kind === 'redis' ? DEDUPE_WAIT_MS : undefined };
+  const localeOf = (userId: string | undefined) => userLocale({ slack: app.client }, userId);
+  app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
   registerSlashCommand(app, deps);
-  registerEntries(app, deps, [...ENTRIES, ...homeEntries]);
+  registerEntries(router.facade(app), deps, [...ENTRIES, ...homeEntries]);
   app.error(async (err) => {
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
   });
@@ -102,24 +135,63 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     port = (server.address() as AddressInfo).port;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
-  const poller = startPoller(deps, config.poll);
+  let healthServer: HealthServer | undefined;
+  if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, health, logger);
+  const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis' });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }
 
+  /**
+   * In order: stop taking new work (the Slack receiver, the health server and the schedule, at once);
+   * let what is in flight finish (deliveries being handled, the tick in progress, which starts no new
+   * request), for at most STOP_DRAIN_MS; then close the store and the sandbox. Whatever is cut short
+   * is handed back: a tick's requests stay open, claims lapse, and the next instance resumes.
+   */
+  const stopInOrder = async () => {
+    const started = Date.now();
+    logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
+    const pollerStopped = poller.stop();
+    await Promise.all([
+      within(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'the Slack receiver did not stop cleanly')),
+      healthServer?.close(),
+    ]);
+    const left = () => Math.max(0, STOP_DRAIN_MS - (Date.now() - started));
+    const [drained, tickDone] = await Promise.all([
+      inFlight.idle(left()),
+      within(pollerStopped, left()).then(
+        () => true,
+        () => false,
+      ),
+    ]);
+    if (!drained || !tickDone) {
+      logger.warn({ inFlight: inFlight.size, tickDone }, 'stopping with work still in flight: it is left for the next run');
+    }
+    await within(store.close(), 1_000).catch(() => logger.warn('the store did not close cleanly'));
+    await sandbox?.close();
+    logger.info({ ms: Date.now() - started }, 'stopped');
+  };
+
   let stopped: Promise<void> | undefined;
   return {
     port,
+    healthPort: healthServer?.port,
     sandbox,
     deps,
     poller,
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
-    stop: () =>
-      (stopped ??= (async () => {
-        await poller.stop();
-        await app.stop();
-        await store.close();
-        await sandbox?.close();
-      })()),
+    stop: () => (stopped ??= stopInOrder()),
   };
+}
+
+/** Rejects when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not done within ${ms} ms`)), ms);
+      timer.unref();
+    }),
+  ]);
 }

@@ -43,11 +43,20 @@ const ConfigSchema = z
       z.string().regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH or redis://HOST:PORT'),
     ),
     STORE_SECRET: optionalText,
+    STORE_NAMESPACE: z.preprocess(
+      (v) => blankToUndefined(v) ?? 'pix-ops',
+      z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected letters, digits, dots, dashes or underscores (at most 64)'),
+    ),
+    HEALTH_PORT: z.preprocess(
+      blankToUndefined,
+      z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
+    ),
     POLL_SCHEDULE: z.preprocess(
       (v) => blankToUndefined(v) ?? '* * * * *',
       z.string().refine((s) => validateCron(s), 'not a valid node-cron expression'),
     ),
     POLL_CONCURRENCY: positiveInt(8, 256),
+    POLL_CLAIM_TTL_MS: positiveInt(60_000, 3_600_000).refine((n) => n >= 1_000, 'expected at least 1000 (ms)'),
     ACCESS_VIEWERS: idList,
     ACCESS_OPERATORS: idList,
     ACCESS_ADMINS: idList,
@@ -93,6 +102,8 @@ export interface Config {
     apiUrl?: string;
     port: number;
   };
+  /** `GET /healthz` on a port of its own (Socket Mode has no other HTTP port); unset: none. */
+  health: { port?: number };
   pix: {
     /** Absent in sandbox mode: the sandbox's URL is known only once it listens. */
     apiUrl?: string;
@@ -100,8 +111,14 @@ export interface Config {
     masterAppId?: string;
     timeoutMs: number;
   };
-  store: { url: string; secret?: string };
+  /** `namespace`: prefix of every key, so several deployments can share one Redis. */
+  store: { url: string; secret?: string; namespace: string };
   poll: { schedule: string; concurrency: number };
+  /**
+   * How long a poller holds a request while it delivers its decision; another instance may take it
+   * over after that (its holder died). Must outlast a delivery (a few Slack calls of at most 10 s).
+   */
+  pollClaimTtlMs: number;
   access: Record<Role, string[]>;
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
@@ -141,9 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         apiUrl: c.SLACK_API_URL,
         port: c.PORT,
       },
+      health: { port: c.HEALTH_PORT },
       pix: { apiUrl: c.PIX_API_URL, appId: c.PIX_APP_ID, masterAppId: c.PIX_MASTER_APP_ID, timeoutMs: c.PIX_TIMEOUT_MS },
-      store: { url: c.STORE_URL, secret: c.STORE_SECRET },
+      store: { url: c.STORE_URL, secret: c.STORE_SECRET, namespace: c.STORE_NAMESPACE },
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
+      pollClaimTtlMs: c.POLL_CLAIM_TTL_MS,
       access: { viewer: c.ACCESS_VIEWERS, operator: c.ACCESS_OPERATORS, admin: c.ACCESS_ADMINS },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,

@@ -1,6 +1,10 @@
 import type { PixClient } from './pix/client';
 import type { Account } from './pix/schemas';
 
+/**
+ * The Pix API marks no account as the default. Its message is for the logs; people are told with
+ * `messages(locale).common.noDefaultAccount`.
+ */
 export class NoDefaultAccountError extends Error {
   constructor() {
     super('The Pix API lists no default account for this company; name the account id.');

@@ -14,6 +14,8 @@ import { messageModal } from '../views/modal';
 import { withSandboxBadge, type SlackMessage } from '../views/message';
 import { roleAllows, type Role } from './access';
 import type { Deps } from './deps';
+import { messages, type ActionKey, type Locale } from './i18n';
+import { userLocale } from './i18n/locale';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -24,14 +26,19 @@ export interface EntryContext {
   deps: Deps;
   userId: string;
   role: Role;
+  /**
+   * The acting user's language (their Slack locale, cached; pt-BR when unknown). Messages posted for
+   * the whole channel because of what they did (thread roots, audit records) use it too.
+   */
+  locale: Locale;
   /** Adds what every message carries (the SANDBOX badge in sandbox mode). */
   present(message: SlackMessage): SlackMessage;
 }
 
 interface EntryBase {
   role: Role;
-  /** What it does, for the refusal: "You need the operator role to <what>". */
-  what: string;
+  /** What it does, for the refusal: "You need the operator role to <what>" (`messages(locale).actions`). */
+  what: ActionKey;
 }
 
 /** A button or select. Acknowledged before the role check (Slack waits three seconds). */
@@ -65,7 +72,7 @@ export interface ShortcutEntry extends EntryBase {
 export interface EventEntry {
   kind: 'event';
   event: 'app_home_opened';
-  what: string;
+  what: ActionKey;
   handle(args: HomeOpenedArgs, ctx: Omit<EntryContext, 'role'> & { role: Role | undefined }): Promise<void>;
 }
 
@@ -77,12 +84,14 @@ export type Entry = ActionEntry | ViewEntry | ShortcutEntry | EventEntry;
  * user's action never reaches the Pix API.
  */
 export function registerEntries(app: App, deps: Deps, entries: Entry[]): void {
-  const present = (m: SlackMessage) => (deps.sandboxMode ? withSandboxBadge(m) : m);
+  const presenter = (locale: Locale) => (m: SlackMessage) => (deps.sandboxMode ? withSandboxBadge(m, locale) : m);
   const check = async (userId: string, entry: Exclude<Entry, EventEntry>) => {
-    const role = await deps.access.roleOf(userId);
-    if (roleAllows(role, entry.role)) return { ok: true as const, ctx: { deps, userId, role: role!, present } };
+    const [role, locale] = await Promise.all([deps.access.roleOf(userId), userLocale(deps, userId)]);
+    const present = presenter(locale);
+    if (roleAllows(role, entry.role)) return { ok: true as const, ctx: { deps, userId, role: role!, locale, present } };
     deps.logger.info({ user: userId, entry: entry.kind, what: entry.what, role: role ?? 'none' }, 'refused');
-    return { ok: false as const, refusal: present(refusalMessage({ userId, needed: entry.role, what: entry.what })) };
+    const refusal = present(refusalMessage(locale, { userId, needed: entry.role, what: messages(locale).actions[entry.what] }));
+    return { ok: false as const, locale, refusal };
   };
 
   for (const entry of entries) {
@@ -95,7 +104,7 @@ export function registerEntries(app: App, deps: Deps, entries: Entry[]): void {
           if (args.body.response_url) {
             await args.respond({ response_type: 'ephemeral', replace_original: false, ...result.refusal });
           } else if (args.body.view?.type === 'modal') {
-            await args.client.views.update({ view_id: args.body.view.id, view: messageModal('Not allowed', result.refusal) });
+            await args.client.views.update({ view_id: args.body.view.id, view: messageModal(result.locale, messages(result.locale).common.notAllowedTitle, result.refusal) });
           } else {
             await args.client.chat.postMessage({ channel: args.body.user.id, ...result.refusal });
           }
@@ -120,8 +129,8 @@ export function registerEntries(app: App, deps: Deps, entries: Entry[]): void {
       case 'event':
         app.event(entry.event, async (args) => {
           const userId = args.event.user;
-          const role = await deps.access.roleOf(userId);
-          return entry.handle(args, { deps, userId, role, present });
+          const [role, locale] = await Promise.all([deps.access.roleOf(userId), userLocale(deps, userId)]);
+          return entry.handle(args, { deps, userId, role, locale, present: presenter(locale) });
         });
         break;
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formatCents, MONEY_PROBLEMS, parseReais } from './money';
+import { messages, type Locale } from './i18n';
+import { formatCents, parseReais } from './money';
 import { MAX_FILES } from './proof-files';
 
 /** What the modal carries between opening and submission (`private_metadata`, at most 3,000 chars). */
@@ -54,12 +55,13 @@ function element(values: StateValues, blockId: string) {
 
 /**
  * Reads and checks a submitted limit-request form: everything that can be judged without the files'
- * bytes. Problems come back by block id, to be shown inline on their input.
+ * bytes. Problems come back by block id, in the reader's language, to be shown inline on their input.
  */
-export function readLimitForm(values: StateValues, meta: FormMeta): LimitFormResult {
+export function readLimitForm(locale: Locale, values: StateValues, meta: FormMeta): LimitFormResult {
+  const m = messages(locale);
   const errors: Record<string, string> = {};
   const accountId = element(values, BLOCK.account).selected_option?.value ?? meta.accountId;
-  if (!accountId) errors[BLOCK.account] = 'Choose the account.';
+  if (!accountId) errors[BLOCK.account] = m.limitForm.chooseAccount;
 
   const limits: Record<string, number> = {};
   let anyAbove = false;
@@ -67,29 +69,29 @@ export function readLimitForm(values: StateValues, meta: FormMeta): LimitFormRes
     const text = (element(values, field).value ?? '').trim();
     const required = REQUIRED_FIELDS.includes(field);
     if (text === '') {
-      if (required) errors[field] = 'Enter an amount in reais.';
+      if (required) errors[field] = m.money.empty;
       continue;
     }
     const parsed = parseReais(text);
     if (!parsed.ok) {
-      errors[field] = MONEY_PROBLEMS[parsed.reason];
+      errors[field] = m.money[parsed.reason];
       continue;
     }
     if (parsed.cents < current) {
-      errors[field] = `Below the current limit of ${formatCents(current)}: a request can only raise limits.`;
+      errors[field] = m.limitForm.belowCurrent(formatCents(current, locale));
       continue;
     }
     if (parsed.cents > current) anyAbove = true;
     if (required || parsed.cents !== current) limits[field] = parsed.cents;
   }
   if (!anyAbove && Object.keys(errors).length === 0) {
-    errors.pixDayLimit = 'At least one limit must be above its current value.';
+    errors.pixDayLimit = m.limitForm.noneAbove;
   }
 
   const uploaded = element(values, BLOCK.documents).files ?? [];
   const files = [...uploaded, ...meta.attached.map((f) => ({ id: f.id }))];
-  if (files.length === 0) errors[BLOCK.documents] = 'Attach at least one proof file (PDF, PNG, JPEG or WebP).';
-  else if (files.length > MAX_FILES) errors[BLOCK.documents] = `At most ${MAX_FILES} files: ${files.length} are attached.`;
+  if (files.length === 0) errors[BLOCK.documents] = m.limitForm.attachProof;
+  else if (files.length > MAX_FILES) errors[BLOCK.documents] = m.limitForm.tooManyFiles({ max: MAX_FILES, count: files.length });
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const description = element(values, BLOCK.description).value?.trim() || undefined;

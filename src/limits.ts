@@ -1,3 +1,4 @@
+import { messages, type Locale } from './i18n';
 import type { Limits } from './pix/schemas';
 
 /**
@@ -28,9 +29,24 @@ export function splitLimits(limits: Limits): SplitLimits {
   return { requestable, other };
 }
 
-/** `pixOutSameHolderDayLimit` → `Pix out · same holder · day`. */
-export function limitFieldLabel(field: string): string {
-  const words = field.replace(/Limit$/, '').split(/(?=[A-Z])/).map((w) => w.toLowerCase());
-  const text = words.join(' ').replace(/^./, (c) => c.toUpperCase());
-  return text.replace(/^Pix (out|in) /, 'Pix $1 · ').replace(/ holder /, ' holder · ');
+/**
+ * A limit field's name for people, in their language, built from the words of the name (the ownership
+ * fields are not known in advance): `pixOutSameHolderDayLimit` → `Pix out · same holder · day`
+ * (en), `Pix saída · mesmo titular · diurno` (pt-BR). Unknown words are kept as they are.
+ */
+export function limitFieldLabel(field: string, locale: Locale): string {
+  const word = messages(locale).limits.fieldWord;
+  const raw = field.replace(/Limit$/, '').split(/(?=[A-Z])/);
+  const words = raw.map((w) => word(w.toLowerCase()));
+  const capital = (text: string) => text.replace(/^./, (c) => c.toUpperCase());
+  if (raw.length > 2 && raw[0]!.toLowerCase() === 'pix' && /^(Out|In)$/.test(raw[1]!)) {
+    // Direction, then holder, then period: `Pix out · same holder · day`.
+    const groups: string[][] = [[]];
+    for (let i = 2; i < raw.length; i++) {
+      groups[groups.length - 1]!.push(words[i]!);
+      if (raw[i] === 'Holder' && i < raw.length - 1) groups.push([]);
+    }
+    return [`${capital(words[0]!)} ${words[1]}`, ...groups.map((g) => g.join(' '))].join(' · ');
+  }
+  return capital(words.join(' '));
 }

@@ -53,7 +53,7 @@ export function createLogger(
       level: options.level ?? 'info',
       base: { app: 'pix-ops' },
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      hooks: secrets ? { streamWrite: (line) => secrets.scrub(line) } : undefined,
+      ...(secrets ? { hooks: { streamWrite: (line: string) => secrets.scrub(line) } } : {}),
     },
     options.destination ?? pino.destination(1),
   );

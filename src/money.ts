@@ -1,6 +1,8 @@
 // Reais text ⇄ integer cents: the only place that parses or formats money. Inside the app money is
 // always an integer number of cents.
 
+import type { Locale } from './i18n';
+
 export type MoneyParse =
   | { ok: true; cents: number }
   | { ok: false; reason: 'empty' | 'not_a_number' | 'negative' | 'too_many_decimals' | 'ambiguous' | 'too_large' };
@@ -59,26 +61,27 @@ export function parseReais(input: string): MoneyParse {
   return { ok: true, cents: Number(cents) };
 }
 
-/** `R$ 1.234,56` (pt-BR), with a plain space so that it reads and searches the same everywhere. */
-export function formatCents(cents: number): string {
+/**
+ * Cents as people read money: `R$ 1.234,56` in pt-BR (with a plain space, so that it reads and
+ * searches the same everywhere), `R$1,234.56` in English (reais with English separators).
+ */
+export function formatCents(cents: number, locale: Locale = 'pt-BR'): string {
   const sign = cents < 0 ? '-' : '';
   const abs = BigInt(Math.abs(Math.trunc(cents)));
-  const reais = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const [group, decimal, space] = locale === 'en' ? [',', '.', ''] : ['.', ',', ' '];
+  const reais = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, group);
   const rest = (abs % 100n).toString().padStart(2, '0');
-  return `${sign}R$ ${reais},${rest}`;
+  return `${sign}R$${space}${reais}${decimal}${rest}`;
 }
 
-/** Cents as the reais text a form field starts with (`1234,56`): what `parseReais` reads back. */
-export function centsToInput(cents: number): string {
+/**
+ * Cents as the reais text a form field starts with (`1234,56` in pt-BR, `1234.56` in English): what
+ * `parseReais` reads back.
+ */
+export function centsToInput(cents: number, locale: Locale = 'pt-BR'): string {
   const abs = Math.abs(Math.trunc(cents));
-  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}${locale === 'en' ? '.' : ','}${String(abs % 100).padStart(2, '0')}`;
 }
 
-export const MONEY_PROBLEMS: Record<Exclude<MoneyParse, { ok: true }>['reason'], string> = {
-  empty: 'Enter an amount in reais.',
-  not_a_number: 'Not an amount: write it like 1.234,56 or 1234.56.',
-  negative: 'The amount cannot be negative.',
-  too_many_decimals: 'At most two decimals (cents).',
-  ambiguous: 'Ambiguous: for a thousand reais write 1234 or 1.234,00; cents take two decimals.',
-  too_large: 'The amount is too large.',
-};
+/** Why an amount was refused, in the reader's language (the words are in the catalogues, `money`). */
+export type MoneyProblem = Exclude<MoneyParse, { ok: true }>['reason'];

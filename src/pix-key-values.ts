@@ -1,6 +1,8 @@
 // Pix key values as people type them ⇄ the canonical form the Pix API and the DICT use. Checked here,
 // before anything is sent: a malformed key costs a DICT lookup of a key that does not exist, which the
-// central bank limits and penalizes.
+// central bank limits and penalizes. Problems are told in the reader's language.
+
+import { messages, type Locale } from './i18n';
 
 /** The key types of the Pix key endpoints (a random key is `EVP` there). */
 export const PIX_KEY_TYPES = ['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'EVP'] as const;
@@ -64,44 +66,45 @@ export function isValidCnpj(value: string): boolean {
 const stripPunctuation = (text: string) => text.replace(/[\s.\-/]/g, '');
 
 /** Checks a value typed for a key of the given type, and puts it in the canonical form. */
-export function checkPixKey(type: PixKeyType, typed: string): PixKeyCheck {
+export function checkPixKey(locale: Locale, type: PixKeyType, typed: string): PixKeyCheck {
+  const m = messages(locale).pixKeyValues;
   const raw = unwrapSlackLink(typed);
   switch (type) {
     case 'EMAIL': {
-      if (raw === '') return { ok: false, problem: 'Enter the e-mail address.' };
+      if (raw === '') return { ok: false, problem: m.emailEmpty };
       const email = raw.toLowerCase();
-      if (email.length > EMAIL_MAX) return { ok: false, problem: `An e-mail key has at most ${EMAIL_MAX} characters.` };
-      if (!EMAIL.test(email)) return { ok: false, problem: 'Not an e-mail address: write it like name@example.com.' };
+      if (email.length > EMAIL_MAX) return { ok: false, problem: m.emailTooLong(EMAIL_MAX) };
+      if (!EMAIL.test(email)) return { ok: false, problem: m.emailInvalid };
       return { ok: true, type, pixKey: email };
     }
     case 'PHONE': {
-      if (raw === '') return { ok: false, problem: 'Enter the phone number, like +5511987654321.' };
+      if (raw === '') return { ok: false, problem: m.phoneEmpty };
       const phone = raw.replace(/[\s().-]/g, '');
-      if (!phone.startsWith('+55')) return { ok: false, problem: 'A phone key starts with +55, then the area code and the number, like +5511987654321.' };
+      if (!phone.startsWith('+55')) return { ok: false, problem: m.phoneNoCountry };
       if (!BR_MOBILE.test(phone)) {
-        return { ok: false, problem: 'Not a Brazilian mobile number: +55, a two-digit area code and nine digits starting with 9, like +5511987654321.' };
+        return { ok: false, problem: m.phoneInvalid };
       }
       return { ok: true, type, pixKey: phone };
     }
     case 'CPF': {
       const digits = stripPunctuation(raw);
-      if (digits === '') return { ok: false, problem: 'Enter the CPF (11 digits).' };
-      if (!/^\d{11}$/.test(digits)) return { ok: false, problem: 'A CPF has 11 digits, like 123.456.789-09.' };
-      if (!isValidCpf(digits)) return { ok: false, problem: 'Not a valid CPF: its check digits do not match.' };
+      if (digits === '') return { ok: false, problem: m.cpfEmpty };
+      if (!/^\d{11}$/.test(digits)) return { ok: false, problem: m.cpfLength };
+      if (!isValidCpf(digits)) return { ok: false, problem: m.cpfInvalid };
       return { ok: true, type, pixKey: digits };
     }
     case 'CNPJ': {
       const cnpj = stripPunctuation(raw).toUpperCase();
-      if (cnpj === '') return { ok: false, problem: 'Enter the CNPJ (14 characters).' };
-      if (!/^[0-9A-Z]{12}\d{2}$/.test(cnpj)) return { ok: false, problem: 'A CNPJ has 14 characters, like 12.345.678/0001-95.' };
-      if (!isValidCnpj(cnpj)) return { ok: false, problem: 'Not a valid CNPJ: its check digits do not match.' };
+      if (cnpj === '') return { ok: false, problem: m.cnpjEmpty };
+      if (!/^[0-9A-Z]{12}\d{2}$/.test(cnpj)) return { ok: false, problem: m.cnpjLength };
+      if (!isValidCnpj(cnpj)) return { ok: false, problem: m.cnpjInvalid };
       return { ok: true, type, pixKey: cnpj };
     }
     case 'EVP': {
       if (raw === '') return { ok: true, type, pixKey: '' };
       const uuid = raw.toLowerCase();
       if (!UUID.test(uuid)) {
-        return { ok: false, problem: 'A random key is a UUID like 123e4567-e89b-42d3-a456-426614174000. Leave it empty to let the service create one.' };
+        return { ok: false, problem: m.evpInvalid };
       }
       return { ok: true, type, pixKey: uuid };
     }
@@ -112,17 +115,14 @@ export function checkPixKey(type: PixKeyType, typed: string): PixKeyCheck {
  * A key given without its type (the withdraw key, a key to delete): recognized by its form, then
  * checked as that type. Phones must carry +55, so eleven digits are a CPF.
  */
-export function detectPixKey(typed: string): PixKeyCheck {
+export function detectPixKey(locale: Locale, typed: string): PixKeyCheck {
   const raw = unwrapSlackLink(typed);
-  if (raw === '') return { ok: false, problem: 'No Pix key given.' };
-  if (raw.includes('@')) return checkPixKey('EMAIL', raw);
-  if (raw.startsWith('+')) return checkPixKey('PHONE', raw);
-  if (UUID.test(raw.toLowerCase())) return checkPixKey('EVP', raw);
+  if (raw === '') return { ok: false, problem: messages(locale).pixKeyValues.noKey };
+  if (raw.includes('@')) return checkPixKey(locale, 'EMAIL', raw);
+  if (raw.startsWith('+')) return checkPixKey(locale, 'PHONE', raw);
+  if (UUID.test(raw.toLowerCase())) return checkPixKey(locale, 'EVP', raw);
   const compact = stripPunctuation(raw).toUpperCase();
-  if (/^\d{11}$/.test(compact)) return checkPixKey('CPF', compact);
-  if (/^[0-9A-Z]{12}\d{2}$/.test(compact)) return checkPixKey('CNPJ', compact);
-  return {
-    ok: false,
-    problem: 'That is not a Pix key: an e-mail, a phone like +5511987654321, a CPF (11 digits), a CNPJ (14) or a random key (a UUID).',
-  };
+  if (/^\d{11}$/.test(compact)) return checkPixKey(locale, 'CPF', compact);
+  if (/^[0-9A-Z]{12}\d{2}$/.test(compact)) return checkPixKey(locale, 'CNPJ', compact);
+  return { ok: false, problem: messages(locale).pixKeyValues.unrecognized };
 }

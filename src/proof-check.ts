@@ -1,4 +1,5 @@
 import type { Deps } from './deps';
+import { messages, type Locale } from './i18n';
 import type { FilePurpose } from './pix/client';
 import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from './proof-files';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './slack/files';
@@ -20,34 +21,37 @@ export type FileCheck = { ok: true; files: CheckedFile[] } | { ok: false; proble
 
 /**
  * Size from Slack's metadata and type from the first bytes (a ranged download), for every file at
- * once, within the submission's time budget. Returns the first problem, naming the file.
+ * once, within the submission's time budget. Returns the first problem, naming the file, in the
+ * reader's language.
  */
 export async function checkProofFiles(
+  locale: Locale,
   deps: Pick<Deps, 'slack' | 'botToken'>,
   files: Array<{ id: string } & Record<string, unknown>>,
   budgetMs = FILE_CHECK_BUDGET_MS,
 ): Promise<FileCheck> {
+  const m = messages(locale).files;
   const checkOne = async (given: { id: string } & Record<string, unknown>): Promise<CheckedFile | string> => {
     let file: SlackFile;
     try {
       file = await resolveSlackFile(deps.slack, given);
     } catch {
-      return `Could not read the file ${given.id} from Slack; attach it again.`;
+      return m.cannotRead(given.id);
     }
     const name = fileLabel(file);
     if (file.size !== undefined && file.size > MAX_FILE_BYTES) {
-      return `“${name}” is ${(file.size / 1024 / 1024).toFixed(1)} MiB; each file may have at most 10 MiB.`;
+      return m.tooBig({ name, mib: (file.size / 1024 / 1024).toLocaleString(locale === 'en' ? 'en-US' : 'pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
     }
-    if (file.size === 0) return `“${name}” is empty.`;
-    if (!file.url_private_download) return `Could not download “${name}” from Slack.`;
+    if (file.size === 0) return m.empty(name);
+    if (!file.url_private_download) return m.cannotDownload(name);
     let head: Buffer;
     try {
       head = await readFileHead(file.url_private_download, deps.botToken, HEAD_BYTES, budgetMs);
     } catch {
-      return `Could not read “${name}” from Slack in time; try again.`;
+      return m.notInTime(name);
     }
     const type = await detectProofType(head);
-    if (!type) return `“${name}” is not a PDF, PNG, JPEG or WebP file (judged by its content, not its name).`;
+    if (!type) return m.wrongType(name);
     return { file, type };
   };
   const results = await Promise.all(files.map(checkOne));

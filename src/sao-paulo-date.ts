@@ -1,5 +1,7 @@
 /** The calendar in Brasília time (America/Sao_Paulo), where the Pix service and its users live. */
 
+import { messages, type Locale } from './i18n';
+
 export const SAO_PAULO = 'America/Sao_Paulo';
 
 /** Injected where "today" matters, so tests can stand at any instant. */
@@ -21,13 +23,32 @@ export function saoPauloToday(now: Date): CalendarDate {
   return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
 }
 
-const DATE_TIME = new Intl.DateTimeFormat('pt-BR', { timeZone: SAO_PAULO, dateStyle: 'short', timeStyle: 'short' });
+const DATE_TIME: Record<Locale, Intl.DateTimeFormat> = {
+  'pt-BR': new Intl.DateTimeFormat('pt-BR', { timeZone: SAO_PAULO, dateStyle: 'short', timeStyle: 'short' }),
+  en: new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, dateStyle: 'medium', timeStyle: 'short' }),
+};
+/** A calendar day as written (no time zone: it is not an instant). */
+const DATE_ONLY: Record<Locale, Intl.DateTimeFormat> = {
+  'pt-BR': new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'short' }),
+  en: new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium' }),
+};
+
+/** ICU puts narrow or non-breaking spaces in some formats: plain spaces read and search the same everywhere. */
+const plainSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 /**
- * A date-time as people in Brazil read it (`05/03/2026, 14:30`, Brasília time), when `value` is an
- * ISO 8601 timestamp (or epoch milliseconds); undefined for anything else.
+ * An instant in Brasília time, as the reader's language writes it: `05/03/2026, 14:30` (pt-BR),
+ * `Mar 5, 2026, 2:30 PM` (en).
  */
-export function formatSaoPauloDateTime(value: unknown): string | undefined {
+export function formatSaoPauloInstant(at: Date, locale: Locale): string {
+  return plainSpaces((DATE_TIME[locale] ?? DATE_TIME['pt-BR']).format(at));
+}
+
+/**
+ * A date-time in Brasília time, in the reader's language (see `formatSaoPauloInstant`), when `value`
+ * is an ISO 8601 timestamp (or epoch milliseconds); undefined for anything else.
+ */
+export function formatSaoPauloDateTime(value: unknown, locale: Locale): string | undefined {
   let at: Date | undefined;
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) {
     at = new Date(value.trim());
@@ -36,22 +57,22 @@ export function formatSaoPauloDateTime(value: unknown): string | undefined {
     at = new Date(value);
   }
   if (!at || Number.isNaN(at.getTime())) return undefined;
-  // A bare date (no time) is a calendar day, not an instant: show it as written.
+  // A bare date (no time) is a calendar day, not an instant: show it as written (`05/03/2026`, `Mar 5, 2026`).
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim())) {
-    const [y, m, d] = value.trim().split('-');
-    return `${d}/${m}/${y}`;
+    return plainSpaces((DATE_ONLY[locale] ?? DATE_ONLY['pt-BR']).format(new Date(`${value.trim()}T00:00:00Z`)));
   }
-  return DATE_TIME.format(at);
+  return formatSaoPauloInstant(at, locale);
 }
 
-/** How long ago `iso` was, in the largest whole unit (`5 min`, `3 h`, `2 d`). */
-export function ageText(iso: string | undefined, now: Date): string {
+/** How long ago `iso` was, in the largest whole unit (`5 min ago`, `há 3 h`, …). */
+export function ageText(iso: string | undefined, now: Date, locale: Locale): string {
+  const words = messages(locale).dates;
   const at = iso ? new Date(iso).getTime() : NaN;
   if (Number.isNaN(at)) return '—';
   const minutes = Math.max(0, Math.floor((now.getTime() - at) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return words.justNow;
+  if (minutes < 60) return words.minutesAgo(minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} d ago`;
+  if (hours < 48) return words.hoursAgo(hours);
+  return words.daysAgo(Math.floor(hours / 24));
 }

@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { messages, type Locale } from '../src/i18n';
 import { code } from './accounts';
 import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 
@@ -94,45 +95,41 @@ function chunked(lines: string[]): KnownBlock[] {
 }
 
 /** `/pix scopes`: the groups and their scopes when the answer has that shape, else its strings. */
-export function scopesMessage(json: unknown): SlackMessage {
+export function scopesMessage(locale: Locale, json: unknown): SlackMessage {
+  const m = messages(locale).applications;
   const reading = readScopes(json);
-  const title = '*Scopes an application can request*';
   if (reading.kind === 'groups') {
-    const lines = reading.groups.map((g) => `*${escapeMrkdwn(g.group)}*: ${g.scopes.length ? g.scopes.map(code).join(', ') : '_none_'}`);
+    const lines = reading.groups.map((g) => `*${escapeMrkdwn(g.group)}*: ${g.scopes.length ? g.scopes.map(code).join(', ') : m.noneInGroup}`);
     const count = reading.groups.reduce((n, g) => n + g.scopes.length, 0);
-    return { text: `${reading.groups.length} scope groups, ${count} scopes`, blocks: [section(title), ...chunked(lines)] };
+    return { text: m.scopeGroupsText({ groups: reading.groups.length, scopes: count }), blocks: [section(m.scopesTitle), ...chunked(lines)] };
   }
   if (reading.strings.length === 0) {
-    return { text: 'The Pix API listed no scopes.', blocks: [section(title), section('_The Pix API listed no scopes._')] };
+    return { text: m.noScopes, blocks: [section(m.scopesTitle), section(m.noScopesItalic)] };
   }
   return {
-    text: `${reading.strings.length} scopes`,
-    blocks: [section(title), ...chunked([reading.strings.map(code).join(', ')]), context('Shown as the service sent them (not in groups).')],
+    text: m.scopesText(reading.strings.length),
+    blocks: [section(m.scopesTitle), ...chunked([reading.strings.map(code).join(', ')]), context(m.notGrouped)],
   };
 }
 
 /** The new client secret: only in the caller's ephemeral answer, never in a channel or a log. */
-export function rotatedMessage(input: { clientId: string; clientSecret?: string; newAppId: boolean }): SlackMessage {
-  const blocks: KnownBlock[] = [];
-  if (input.clientSecret) {
-    blocks.push(
-      section(`:key: New client secret of application ${code(input.clientId)} (only you see this, only once; Pix Ops does not keep it):\n\`\`\`${input.clientSecret}\`\`\``),
-    );
-  } else {
-    blocks.push(section(`:key: The secret of application ${code(input.clientId)} was rotated, but the service’s answer had no \`clientSecret\` I could read.`));
-  }
-  blocks.push(context('The old secret no longer works. Update whatever uses it.'));
-  if (input.newAppId) {
-    blocks.push(
-      context('The service also sent a new AppID (not shown). If this application belongs to a campaign account, register the new AppID with `/pix account link <accountId>`.'),
-    );
-  }
-  return { text: `The secret of application ${input.clientId} was rotated.`, blocks };
+export function rotatedMessage(locale: Locale, input: { clientId: string; clientSecret?: string; newAppId: boolean }): SlackMessage {
+  const m = messages(locale).applications;
+  const blocks: KnownBlock[] = [
+    section(input.clientSecret ? m.newSecret({ clientId: code(input.clientId), secret: input.clientSecret }) : m.noSecretRead(code(input.clientId))),
+    context(m.oldSecretDead),
+  ];
+  if (input.newAppId) blocks.push(context(m.newAppId));
+  return { text: m.rotatedText(input.clientId), blocks };
 }
 
-export const applicationAudit = {
-  rotated: (input: { userId: string; clientId: string }): SlackMessage => {
-    const text = `<@${input.userId}> rotated the client secret of application ${code(input.clientId)}. The new secret was shown only to them.`;
-    return { text, blocks: [section(`:arrows_counterclockwise: ${text}`)] };
-  },
-};
+/** The channel's record, in the language of the admin who rotated the secret. */
+export function applicationAudit(locale: Locale) {
+  const m = messages(locale).applications;
+  return {
+    rotated: (input: { userId: string; clientId: string }): SlackMessage => {
+      const text = m.auditRotated({ user: `<@${input.userId}>`, clientId: code(input.clientId) });
+      return { text, blocks: [section(`:arrows_counterclockwise: ${text}`)] };
+    },
+  };
+}

@@ -1,12 +1,12 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { messages, type Locale } from '../src/i18n';
+import { context, escapeMrkdwn, sandboxNoteBlocks, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const EVIDENCE_CALLBACK = 'dispute_evidence';
 export const EVIDENCE_BLOCK = { documents: 'documents', note: 'note' } as const;
 /** What Slack's file input allows at once; the API states no limit of its own. */
 export const MAX_EVIDENCE_FILES = 10;
-const TITLE = 'Dispute evidence';
 
 export interface EvidenceMeta {
   channelId: string;
@@ -14,50 +14,49 @@ export interface EvidenceMeta {
 }
 
 /** The form: the files (checked and uploaded like limit proofs) and an optional note. */
-export function evidenceModal(meta: EvidenceMeta, sandbox: boolean): ModalView {
+export function evidenceModal(locale: Locale, meta: EvidenceMeta, sandbox: boolean): ModalView {
+  const m = messages(locale).evidence;
   const blocks: KnownBlock[] = [
-    section(`Evidence for dispute \`${escapeMrkdwn(meta.disputeId)}\``),
-    context('Each file is uploaded to the Pix service as dispute evidence, then attached to the dispute by its file id.'),
+    section(m.intro(`\`${escapeMrkdwn(meta.disputeId)}\``)),
+    context(m.introNote),
     {
       type: 'input',
       block_id: EVIDENCE_BLOCK.documents,
-      label: { type: 'plain_text', text: 'Evidence files' },
-      hint: { type: 'plain_text', text: `PDF, PNG, JPEG or WebP, at most 10 MiB each, ${MAX_EVIDENCE_FILES} files at once.` },
+      label: { type: 'plain_text', text: m.filesLabel },
+      hint: { type: 'plain_text', text: m.filesHint(MAX_EVIDENCE_FILES) },
       element: { type: 'file_input', action_id: 'files', filetypes: ['pdf', 'png', 'jpg', 'jpeg', 'webp'], max_files: MAX_EVIDENCE_FILES },
     },
     {
       type: 'input',
       block_id: EVIDENCE_BLOCK.note,
       optional: true,
-      label: { type: 'plain_text', text: 'Note' },
-      hint: {
-        type: 'plain_text',
-        text: 'Posted in this channel with the record of what was sent. The Pix API has no documented field for a note, so it is not sent to the service.',
-      },
+      label: { type: 'plain_text', text: m.noteLabel },
+      hint: { type: 'plain_text', text: m.noteHint },
       element: { type: 'plain_text_input', action_id: 'text', multiline: true, max_length: 2000 },
     },
+    ...sandboxNoteBlocks(locale, sandbox),
   ];
-  if (sandbox) blocks.push(context(':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.'));
   return {
     type: 'modal',
     callback_id: EVIDENCE_CALLBACK,
-    title: modalTitle(TITLE),
-    submit: { type: 'plain_text', text: 'Send evidence' },
-    close: { type: 'plain_text', text: 'Cancel' },
+    title: modalTitle(m.title),
+    submit: { type: 'plain_text', text: m.submit },
+    close: { type: 'plain_text', text: messages(locale).common.cancel },
     private_metadata: JSON.stringify(meta),
     blocks,
   };
 }
 
 /** Shown while the files go up: the modal stays open, with progress. */
-export function evidenceProgressModal(step: string, done: number, total: number): ModalView {
+export function evidenceProgressModal(locale: Locale, step: string, done: number, total: number): ModalView {
+  const m = messages(locale);
   const bar = total > 0 ? `${'▓'.repeat(done)}${'░'.repeat(total - done)}  ` : '';
   return {
     type: 'modal',
     callback_id: `${EVIDENCE_CALLBACK}_progress`,
-    title: modalTitle(TITLE),
-    close: { type: 'plain_text', text: 'Close' },
-    blocks: [section(`:hourglass_flowing_sand: ${step}`), context(`${bar}You can close this window: the files keep going up, and the result is posted in the channel.`)],
+    title: modalTitle(m.evidence.title),
+    close: { type: 'plain_text', text: m.common.close },
+    blocks: [section(`:hourglass_flowing_sand: ${step}`), context(`${bar}${m.evidence.progressNote}`)],
   };
 }
 
@@ -71,23 +70,16 @@ export interface EvidenceRecord {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The channel's record of what was attached. */
-export function evidenceSentMessage(record: EvidenceRecord): SlackMessage {
-  const files = record.fileNames.map((name, i) => `• ${escapeMrkdwn(name)} (file \`${escapeMrkdwn(record.fileIds[i] ?? '?')}\`)`);
-  const blocks: KnownBlock[] = [
-    section(`*Dispute evidence sent* for dispute \`${escapeMrkdwn(record.disputeId)}\` by <@${record.userId}>`),
-    section(files.join('\n')),
-  ];
-  if (record.note) blocks.push(section(`*Note:* ${escapeMrkdwn(clip(record.note, 2000))}`));
-  return { text: `Dispute evidence sent for dispute ${record.disputeId}: ${record.fileNames.length} file(s)`, blocks };
+/** The channel's record of what was attached, in the language of the person who sent it. */
+export function evidenceSentMessage(locale: Locale, record: EvidenceRecord): SlackMessage {
+  const m = messages(locale).evidence;
+  const files = record.fileNames.map((name, i) => m.fileLine({ name: escapeMrkdwn(name), fileId: `\`${escapeMrkdwn(record.fileIds[i] ?? '?')}\`` }));
+  const blocks: KnownBlock[] = [section(m.sentTitle({ dispute: `\`${escapeMrkdwn(record.disputeId)}\``, user: `<@${record.userId}>` })), section(files.join('\n'))];
+  if (record.note) blocks.push(section(m.note(escapeMrkdwn(clip(record.note, 2000)))));
+  return { text: m.sentText({ disputeId: record.disputeId, count: record.fileNames.length }), blocks };
 }
 
-/** The 403 `DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED`, in words. */
-export function evidenceFeatureText(apiText: string | undefined): string {
-  return [
-    ':no_entry: The Pix service does not accept evidence by uploaded file for this company: the feature `DISPUTE_EVIDENCE_FILE_ID` is not enabled for it',
-    `(error code \`DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED\`${apiText ? `, “${escapeMrkdwn(apiText)}”` : ''}).`,
-    'Ask the Pix service to enable it for the company, then send the evidence again.',
-    'The files were uploaded, but nothing was attached to the dispute.',
-  ].join(' ');
+/** The 403 `DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED`, in words (the API's own text quoted as it came). */
+export function evidenceFeatureText(locale: Locale, apiText: string | undefined): string {
+  return messages(locale).evidence.featureOff(apiText ? escapeMrkdwn(apiText) : undefined);
 }

@@ -1,49 +1,53 @@
 import { ACCESS_VARIABLE, type Role } from '../src/access';
+import { messages, type Locale } from '../src/i18n';
 import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 
 export interface HelpEntry {
   usage: string;
+  /** Already in the reader's language. */
   summary: string;
 }
 
-export function helpMessage(input: {
-  userId: string;
-  role: Role | undefined;
-  accessConfigured: boolean;
-  entries: HelpEntry[];
-}): SlackMessage {
+export function helpMessage(
+  locale: Locale,
+  input: {
+    userId: string;
+    role: Role | undefined;
+    accessConfigured: boolean;
+    entries: HelpEntry[];
+  },
+): SlackMessage {
+  const m = messages(locale);
   if (!input.role) {
-    const how = input.accessConfigured
-      ? `Ask an admin to add your user ID \`${input.userId}\` to ${ACCESS_VARIABLE.viewer}, ${ACCESS_VARIABLE.operator} or ${ACCESS_VARIABLE.admin}.`
-      : `No access is configured yet, so nobody can use it. Your user ID is \`${input.userId}\`: set ${ACCESS_VARIABLE.admin}=${input.userId} (or ${ACCESS_VARIABLE.operator} / ${ACCESS_VARIABLE.viewer}) in the bot's environment and restart it.`;
+    const vars = { userId: input.userId, viewer: ACCESS_VARIABLE.viewer, operator: ACCESS_VARIABLE.operator, admin: ACCESS_VARIABLE.admin };
+    const how = input.accessConfigured ? m.help.askAdmin(vars) : m.help.noAccessConfigured(vars);
     return {
-      text: `You have no role in Pix Ops yet. ${how}`,
-      blocks: [section('*Pix Ops for Slack*\nYou have no role here yet.'), section(how)],
+      text: m.help.noRoleText(how),
+      blocks: [section(m.help.noRoleTitle), section(how)],
     };
   }
+  const role = m.common.role(input.role);
   const lines = input.entries.map((e) => `\`/pix ${escapeMrkdwn(e.usage)}\`  ${e.summary}`);
   return {
-    text: `Pix Ops: what you can do as ${input.role}`,
-    blocks: [
-      section(`*Pix Ops for Slack*: what you can do as *${input.role}*`),
-      section(lines.join('\n')),
-      context('Amounts are in reais (R$ 1.234,56). `/pix help` shows this again.'),
-    ],
+    text: m.help.whatYouCanDoText(role),
+    blocks: [section(m.help.whatYouCanDo(role)), section(lines.join('\n')), context(m.help.footer)],
   };
 }
 
-export function usageMessage(usage: string, problem?: string): SlackMessage {
-  const text = `${problem ? `${problem} ` : ''}Usage: \`/pix ${escapeMrkdwn(usage)}\``;
+export function usageMessage(locale: Locale, usage: string, problem?: string): SlackMessage {
+  const text = messages(locale).help.usage({ usage: escapeMrkdwn(usage), ...(problem ? { problem } : {}) });
   return { text, blocks: [section(text)] };
 }
 
-export function unknownCommandMessage(word: string, entries: HelpEntry[]): SlackMessage {
+export function unknownCommandMessage(locale: Locale, word: string, entries: HelpEntry[]): SlackMessage {
   const lines = entries.map((e) => `\`/pix ${escapeMrkdwn(e.usage)}\``);
-  const text = `There is no \`/pix ${escapeMrkdwn(word)}\`. You can use:\n${lines.join('\n')}`;
+  const text = messages(locale).help.unknownCommand({ word: escapeMrkdwn(word), lines: lines.join('\n') });
   return { text, blocks: [section(text)] };
 }
 
-export function refusalMessage(input: { userId: string; needed: Role; what: string }): SlackMessage {
-  const text = `You need the *${input.needed}* role to ${input.what}. Ask an admin to add your user ID \`${input.userId}\` to ${ACCESS_VARIABLE[input.needed]} (or a higher role). Nothing was done.`;
+/** `what`: an infinitive phrase in the reader's language (`messages(locale).actions`, `help.useCommand`). */
+export function refusalMessage(locale: Locale, input: { userId: string; needed: Role; what: string }): SlackMessage {
+  const m = messages(locale);
+  const text = m.help.refusal({ role: m.common.role(input.needed), what: input.what, userId: input.userId, variable: ACCESS_VARIABLE[input.needed] });
   return { text, blocks: [section(text)] };
 }

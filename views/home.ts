@@ -1,14 +1,17 @@
 import type { Button, HomeView, KnownBlock, ModalView } from '@slack/types';
 import { roleAllows, type Role } from '../src/access';
+import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/limits';
 import { formatCents } from '../src/money';
+import type { PixApiError } from '../src/pix/errors';
 import type { Account, LimitRequest, PixKey } from '../src/pix/schemas';
 import { ageText } from '../src/sao-paulo-date';
 import type { TrackedRequest } from '../src/store/tracked-requests';
+import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
-import { context, escapeMrkdwn, section } from './message';
+import { context, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
 import { modalTitle } from './modal';
 
 export const HOME_ACTIONS = {
@@ -20,8 +23,11 @@ export const HOME_ACTIONS = {
 /** How many of each list the Home tab shows (a Home view holds at most 100 blocks). */
 export const HOME_MAX = { inReview: 10, decisions: 5, accounts: 15 } as const;
 
-/** A section of the Home tab: what was read, or why it could not be. */
-export type Part<T> = { ok: true; value: T } | { ok: false; error: string };
+/**
+ * A section of the Home tab: what was read, or what could not be (`action`) and the Pix API's error
+ * when it was one; the view puts it in words, in the reader's language.
+ */
+export type Part<T> = { ok: true; value: T } | { ok: false; action: ActionKey; error?: PixApiError };
 
 export interface Decision {
   request: LimitRequest;
@@ -38,49 +44,66 @@ export interface HomeData {
   link(channel: string, ts: string): string | undefined;
 }
 
-const SANDBOX_NOTE = ':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.';
+const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
-function where(data: HomeData, channel: string, ts: string): string {
+/** Why a part of the tab is missing, in the reader's language. */
+function failedPart(locale: Locale, part: { action: ActionKey; error?: PixApiError }): KnownBlock {
+  const m = messages(locale);
+  const text = part.error ? pixErrorText(locale, part.error, part.action) : m.common.wentWrong(m.actions[part.action]);
+  return context(`:warning: ${text}`);
+}
+
+function where(locale: Locale, data: HomeData, channel: string, ts: string): string {
+  const m = messages(locale).home;
   const url = data.link(channel, ts);
-  if (url) return `<${url}|thread>`;
-  if (/^[CG][A-Z0-9]+$/.test(channel)) return `thread in <#${channel}>`;
-  return `<https://slack.com/app_redirect?channel=${encodeURIComponent(channel)}|thread>`;
+  if (url) return `<${url}|${m.thread}>`;
+  if (/^[CG][A-Z0-9]+$/.test(channel)) return m.threadIn(`<#${channel}>`);
+  return `<https://slack.com/app_redirect?channel=${encodeURIComponent(channel)}|${m.thread}>`;
 }
 
 /** `Pix day R$ 5.000,00 → R$ 6.000,00`, for each requested field. */
-function requestedText(tracked: TrackedRequest): string {
+function requestedText(locale: Locale, tracked: TrackedRequest): string {
   return Object.entries(tracked.requested)
     .map(([field, asked]) => {
       const now = tracked.current?.[field];
-      return `${limitFieldLabel(field)} ${now === undefined ? '' : `${formatCents(now)} → `}*${formatCents(asked)}*`;
+      return `${limitFieldLabel(field, locale)} ${now === undefined ? '' : `${formatCents(now, locale)} → `}*${formatCents(asked, locale)}*`;
     })
     .join(' · ');
 }
 
-function inReviewBlocks(data: HomeData): KnownBlock[] {
-  const head = section('*Limit requests in review* that Pix Ops follows');
-  if (!data.inReview.ok) return [head, context(`:warning: ${data.inReview.error}`)];
+function inReviewBlocks(locale: Locale, data: HomeData): KnownBlock[] {
+  const m = messages(locale).home;
+  const head = section(m.inReviewTitle);
+  if (!data.inReview.ok) return [head, failedPart(locale, data.inReview)];
   const { items, total } = data.inReview.value;
-  if (items.length === 0) return [head, context('None right now. Requests filed with `/pix limit request` (or followed from `/pix limit status`) appear here.')];
+  if (items.length === 0) return [head, context(m.inReviewNone)];
   const blocks: KnownBlock[] = [head];
   for (const r of items) {
     blocks.push(
       section(
         [
-          `\`${escapeMrkdwn(r.limitRequestId)}\` · account \`${escapeMrkdwn(r.accountId)}\` · filed ${ageText(r.createdAt, data.now)} by <@${r.requesterId}> · ${where(data, r.channel, r.rootTs)}`,
-          requestedText(r),
+          m.inReviewLine({
+            id: code(r.limitRequestId),
+            account: code(r.accountId),
+            age: ageText(r.createdAt, data.now, locale),
+            user: `<@${r.requesterId}>`,
+            where: where(locale, data, r.channel, r.rootTs),
+          }),
+          requestedText(locale, r),
         ].join('\n'),
       ),
     );
   }
-  if (total > items.length) blocks.push(context(`And ${total - items.length} more, oldest shown first.`));
+  if (total > items.length) blocks.push(context(m.andMoreOldest(total - items.length)));
   return blocks;
 }
 
-function decisionBlocks(data: HomeData): KnownBlock[] {
-  const head = section('*Latest decisions*');
-  if (!data.decisions.ok) return [head, context(`:warning: ${data.decisions.error}`)];
-  if (data.decisions.value.length === 0) return [head, context('No decided limit requests yet.')];
+function decisionBlocks(locale: Locale, data: HomeData): KnownBlock[] {
+  const m = messages(locale).home;
+  const money = (cents: number) => formatCents(cents, locale);
+  const head = section(m.decisionsTitle);
+  if (!data.decisions.ok) return [head, failedPart(locale, data.decisions)];
+  if (data.decisions.value.length === 0) return [head, context(m.decisionsNone)];
   const blocks: KnownBlock[] = [head];
   for (const { request, tracked } of data.decisions.value) {
     const requested = limitCents(request.requestedLimits);
@@ -88,18 +111,19 @@ function decisionBlocks(data: HomeData): KnownBlock[] {
     const amounts = Object.entries(requested)
       .slice(0, 3)
       .map(([field, asked]) => {
+        const label = limitFieldLabel(field, locale);
         const granted = approved[field];
-        if (request.status !== 'APPROVED') return `${limitFieldLabel(field)} asked ${formatCents(asked)}`;
-        if (granted === undefined) return `${limitFieldLabel(field)} asked ${formatCents(asked)}, none granted`;
-        return `${limitFieldLabel(field)} *${formatCents(granted)}*${granted < asked ? ` (asked ${formatCents(asked)}) :warning:` : ''}`;
+        if (request.status !== 'APPROVED') return m.asked({ label, amount: money(asked) });
+        if (granted === undefined) return m.askedNoneGranted({ label, amount: money(asked) });
+        return granted < asked ? m.grantedBelow({ label, amount: money(granted), asked: money(asked) }) : m.granted({ label, amount: money(granted) });
       })
       .join(' · ');
-    const decided = request.updatedAt ? `decided ${formatDateTime(request.updatedAt)}` : '';
-    const thread = tracked ? where(data, tracked.channel, tracked.rootTs) : '';
+    const decided = request.updatedAt ? m.decided(formatDateTime(request.updatedAt, locale)) : '';
+    const thread = tracked ? where(locale, data, tracked.channel, tracked.rootTs) : '';
     blocks.push(
       section(
         [
-          `${statusText(request.status)} · \`${escapeMrkdwn(request.id)}\` · account \`${escapeMrkdwn(request.companyBankAccountId)}\`${decided ? ` · ${decided}` : ''}${thread ? ` · ${thread}` : ''}`,
+          `${statusText(locale, request.status)} · ${code(request.id)} · ${m.account(code(request.companyBankAccountId))}${decided ? ` · ${decided}` : ''}${thread ? ` · ${thread}` : ''}`,
           amounts,
         ]
           .filter(Boolean)
@@ -110,77 +134,79 @@ function decisionBlocks(data: HomeData): KnownBlock[] {
   return blocks;
 }
 
-function keysButton(account: Account): Button {
+function keysButton(locale: Locale, account: Account): Button {
   return {
     type: 'button',
     action_id: HOME_ACTIONS.keys,
-    text: { type: 'plain_text', text: 'Pix keys' },
+    text: { type: 'plain_text', text: messages(locale).home.keysButton },
     value: JSON.stringify({ a: account.accountId, d: account.isDefault === true }),
   };
 }
 
-function accountBlocks(data: HomeData): KnownBlock[] {
-  const head = section('*Accounts*');
-  if (!data.accounts.ok) return [head, context(`:warning: ${data.accounts.error}`)];
+function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
+  const m = messages(locale).home;
+  const money = (cents: number) => formatCents(cents, locale);
+  const head = section(m.accountsTitle);
+  if (!data.accounts.ok) return [head, failedPart(locale, data.accounts)];
   const accounts = data.accounts.value;
-  if (accounts.length === 0) return [head, context('The Pix API lists no accounts.')];
+  if (accounts.length === 0) return [head, context(m.accountsNone)];
   const blocks: KnownBlock[] = [head];
   const sorted = [...accounts].sort((a, b) => Number(b.isDefault === true) - Number(a.isDefault === true));
   for (const a of sorted.slice(0, HOME_MAX.accounts)) {
-    const lines = [`\`${escapeMrkdwn(a.accountId)}\`${a.isDefault ? ' (default)' : ''}`];
+    const lines = [`${code(a.accountId)}${a.isDefault ? m.defaultTag : ''}`];
     if (a.balance) {
-      lines.push(`Available *${formatCents(a.balance.available)}* · total ${formatCents(a.balance.total)} · blocked ${formatCents(a.balance.blocked)}`);
+      lines.push(m.balance({ available: money(a.balance.available), total: money(a.balance.total), blocked: money(a.balance.blocked) }));
     } else {
-      lines.push('_No balance in the answer._');
+      lines.push(m.noBalance);
     }
-    if (a.pixKeyWithdraw) lines.push(`Withdraw key: ${escapeMrkdwn(a.pixKeyWithdraw.pixKey)} (${escapeMrkdwn(a.pixKeyWithdraw.type)})`);
-    if (a.withdrawBlocked) lines.push(':warning: *Withdraw blocked*: its withdraw Pix key was not found in the DICT.');
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') }, accessory: keysButton(a) });
+    if (a.pixKeyWithdraw) lines.push(m.withdrawKey({ key: escapeMrkdwn(a.pixKeyWithdraw.pixKey), type: escapeMrkdwn(a.pixKeyWithdraw.type) }));
+    if (a.withdrawBlocked) lines.push(m.withdrawBlocked);
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') }, accessory: keysButton(locale, a) });
   }
-  if (accounts.length > HOME_MAX.accounts) blocks.push(context(`And ${accounts.length - HOME_MAX.accounts} more: \`/pix accounts\` lists them all.`));
+  if (accounts.length > HOME_MAX.accounts) blocks.push(context(m.accountsMore(accounts.length - HOME_MAX.accounts)));
   return blocks;
 }
 
-/** The Home tab of a user with a role: the buttons their role allows, requests, decisions, accounts. */
-export function homeView(input: { userId: string; role: Role; data: HomeData; sandbox: boolean }): HomeView {
+/** The Home tab of a user with a role, in their language: the buttons their role allows, requests, decisions, accounts. */
+export function homeView(locale: Locale, input: { userId: string; role: Role; data: HomeData; sandbox: boolean }): HomeView {
+  const m = messages(locale).home;
   const buttons: Button[] = [];
   if (roleAllows(input.role, 'operator')) {
-    buttons.push({ type: 'button', action_id: HOME_ACTIONS.limitRequest, style: 'primary', text: { type: 'plain_text', text: 'Request a limit increase' }, value: 'default' });
+    buttons.push({ type: 'button', action_id: HOME_ACTIONS.limitRequest, style: 'primary', text: { type: 'plain_text', text: m.requestButton }, value: 'default' });
   }
-  buttons.push({ type: 'button', action_id: HOME_ACTIONS.refresh, text: { type: 'plain_text', text: 'Refresh' }, value: 'refresh' });
+  buttons.push({ type: 'button', action_id: HOME_ACTIONS.refresh, text: { type: 'plain_text', text: m.refreshButton }, value: 'refresh' });
 
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: 'Pix Ops' } },
-    context(`You are *${input.role}*. Updated ${formatDateTime(input.data.now.toISOString())} (Brasília time). \`/pix help\` lists every command.`),
+    { type: 'header', text: { type: 'plain_text', text: m.header } },
+    context(m.intro({ role: messages(locale).common.role(input.role), updated: formatDateTime(input.data.now.toISOString(), locale) })),
     { type: 'actions', block_id: 'home_actions', elements: buttons },
     { type: 'divider' },
-    ...inReviewBlocks(input.data),
+    ...inReviewBlocks(locale, input.data),
     { type: 'divider' },
-    ...decisionBlocks(input.data),
+    ...decisionBlocks(locale, input.data),
     { type: 'divider' },
-    ...accountBlocks(input.data),
+    ...accountBlocks(locale, input.data),
+    ...sandboxNoteBlocks(locale, input.sandbox),
   ];
-  if (input.sandbox) blocks.push(context(SANDBOX_NOTE));
   return { type: 'home', blocks: blocks.slice(0, 100) };
 }
 
 /** The Home tab of a user with no role: only how to get access (their user ID, which variable). */
-export function accessHomeView(input: { userId: string; accessConfigured: boolean; sandbox: boolean }): HomeView {
-  const help = helpMessage({ userId: input.userId, role: undefined, accessConfigured: input.accessConfigured, entries: [] });
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Pix Ops' } }, ...help.blocks];
-  if (input.sandbox) blocks.push(context(SANDBOX_NOTE));
+export function accessHomeView(locale: Locale, input: { userId: string; accessConfigured: boolean; sandbox: boolean }): HomeView {
+  const help = helpMessage(locale, { userId: input.userId, role: undefined, accessConfigured: input.accessConfigured, entries: [] });
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: messages(locale).home.header } }, ...help.blocks, ...sandboxNoteBlocks(locale, input.sandbox)];
   return { type: 'home', blocks };
 }
 
 /** The Pix keys of an account, read-only, from the Home tab. */
-export function keysModal(input: { accountId: string; keys?: PixKey[]; problem?: string; sandbox: boolean }): ModalView {
-  const blocks: KnownBlock[] = [section(`*Pix keys of account* \`${escapeMrkdwn(input.accountId)}\``)];
+export function keysModal(locale: Locale, input: { accountId: string; keys?: PixKey[]; problem?: string; sandbox: boolean }): ModalView {
+  const m = messages(locale).home;
+  const blocks: KnownBlock[] = [section(m.keysTitle(code(input.accountId)))];
   if (input.problem) blocks.push(section(input.problem));
-  else if (!input.keys) blocks.push(section(':hourglass_flowing_sand: Reading the keys…'));
-  else if (input.keys.length === 0) blocks.push(section('_This account has no Pix keys._'));
-  else blocks.push(section(input.keys.slice(0, 50).map((k) => `• \`${escapeMrkdwn(k.key)}\` (${escapeMrkdwn(k.type)})`).join('\n')));
-  if (input.keys && input.keys.length > 50) blocks.push(context(`And ${input.keys.length - 50} more.`));
-  blocks.push(context(`To add or delete keys: \`/pix keys ${escapeMrkdwn(input.accountId)}\`.`));
-  if (input.sandbox) blocks.push(context(SANDBOX_NOTE));
-  return { type: 'modal', title: modalTitle('Pix keys'), close: { type: 'plain_text', text: 'Close' }, blocks };
+  else if (!input.keys) blocks.push(section(m.keysLoading));
+  else if (input.keys.length === 0) blocks.push(section(m.keysNone));
+  else blocks.push(section(input.keys.slice(0, 50).map((k) => `• ${code(k.key)} (${escapeMrkdwn(k.type)})`).join('\n')));
+  if (input.keys && input.keys.length > 50) blocks.push(context(messages(locale).common.andMore(input.keys.length - 50)));
+  blocks.push(context(m.keysHowTo(escapeMrkdwn(input.accountId))), ...sandboxNoteBlocks(locale, input.sandbox));
+  return { type: 'modal', title: modalTitle(m.keysModalTitle), close: { type: 'plain_text', text: messages(locale).common.close }, blocks };
 }

@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import { messages, type Locale } from '../src/i18n';
 import { formatCents } from '../src/money';
 import type { LimitRequest } from '../src/pix/schemas';
 import { statusText } from './limit-request';
@@ -19,16 +20,18 @@ export interface LimitListInput {
   total?: number;
 }
 
-function amount(cents: number | undefined): string {
-  return cents === undefined ? '—' : formatCents(cents);
-}
-
-function requestBlock(request: LimitRequest): KnownBlock {
+function requestBlock(locale: Locale, request: LimitRequest): KnownBlock {
   const requested = limitCents(request.requestedLimits);
+  const amount = (cents: number | undefined) => (cents === undefined ? '—' : formatCents(cents, locale));
   return section(
     [
-      `\`${escapeMrkdwn(request.id)}\`  ${statusText(request.status)}`,
-      `Account \`${escapeMrkdwn(request.companyBankAccountId)}\` · day *${amount(requested.pixDayLimit)}* · night *${amount(requested.pixNightLimit)}* · created ${formatDateTime(request.createdAt)}`,
+      `\`${escapeMrkdwn(request.id)}\`  ${statusText(locale, request.status)}`,
+      messages(locale).limitList.line({
+        account: `\`${escapeMrkdwn(request.companyBankAccountId)}\``,
+        day: amount(requested.pixDayLimit),
+        night: amount(requested.pixNightLimit),
+        created: formatDateTime(request.createdAt, locale),
+      }),
     ].join('\n'),
   );
 }
@@ -38,30 +41,25 @@ function navButton(actionId: string, label: string, page: number): Button {
 }
 
 /** One page of the company's limit requests, with Previous / Next when there is somewhere to go. */
-export function limitListMessage({ page, pageSize, items, total }: LimitListInput): SlackMessage {
+export function limitListMessage(locale: Locale, { page, pageSize, items, total }: LimitListInput): SlackMessage {
+  const m = messages(locale);
   const skip = (page - 1) * pageSize;
   const hasPrevious = page > 1;
   const hasNext = total !== undefined ? total > skip + items.length && items.length > 0 : items.length >= pageSize;
 
   const buttons: Button[] = [];
-  if (hasPrevious) buttons.push(navButton(LIST_PREV_ACTION_ID, 'Previous', page - 1));
-  if (hasNext) buttons.push(navButton(LIST_NEXT_ACTION_ID, 'Next', page + 1));
+  if (hasPrevious) buttons.push(navButton(LIST_PREV_ACTION_ID, m.common.previous, page - 1));
+  if (hasNext) buttons.push(navButton(LIST_NEXT_ACTION_ID, m.common.next, page + 1));
   const nav: KnownBlock[] = buttons.length > 0 ? [{ type: 'actions', block_id: 'limit_list_nav', elements: buttons }] : [];
 
   if (items.length === 0) {
-    const text = page === 1 ? 'No limit requests yet.' : `No requests on page ${page}.`;
+    const text = page === 1 ? m.limitList.empty : m.limitList.emptyPage(page);
     return { text, blocks: [section(text), ...nav] };
   }
 
-  const range = `${skip + 1}–${skip + items.length}${total !== undefined ? ` of ${total}` : ''}`;
-  const title = `*Limit requests*, newest first · page ${page} (${range})`;
+  const range = m.limitList.range({ from: skip + 1, to: skip + items.length, ...(total !== undefined ? { total } : {}) });
   return {
-    text: `Limit requests, page ${page}: ${range}`,
-    blocks: [
-      section(title),
-      ...items.map(requestBlock),
-      context('Amounts are the requested day and night limits; times are Brasília time. `/pix limit status &lt;id&gt;` shows one request in full.'),
-      ...nav,
-    ],
+    text: m.limitList.text({ page, range }),
+    blocks: [section(m.limitList.title({ page, range })), ...items.map((r) => requestBlock(locale, r)), context(m.limitList.footer), ...nav],
   };
 }

@@ -1,3 +1,4 @@
+import { messages, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/limits';
 import { formatCents } from '../src/money';
 import type { TrackedRequest } from '../src/store/tracked-requests';
@@ -5,64 +6,83 @@ import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 
 export type RequestStatus = 'IN_REVIEW' | 'APPROVED' | 'REJECTED';
 
-const STATUS_TEXT: Record<RequestStatus, string> = {
-  IN_REVIEW: ':hourglass_flowing_sand: In review',
-  APPROVED: ':white_check_mark: Approved',
-  REJECTED: ':x: Rejected',
+const STATUS_EMOJI: Record<RequestStatus, string> = {
+  IN_REVIEW: ':hourglass_flowing_sand:',
+  APPROVED: ':white_check_mark:',
+  REJECTED: ':x:',
 };
 
-export function statusText(status: string): string {
-  return STATUS_TEXT[status as RequestStatus] ?? escapeMrkdwn(status);
+/** `:white_check_mark: Approved`; a status this version does not know, as the API sent it. */
+export function statusText(locale: Locale, status: string): string {
+  const m = messages(locale).request;
+  switch (status) {
+    case 'IN_REVIEW':
+      return `${STATUS_EMOJI.IN_REVIEW} ${m.inReview}`;
+    case 'APPROVED':
+      return `${STATUS_EMOJI.APPROVED} ${m.approved}`;
+    case 'REJECTED':
+      return `${STATUS_EMOJI.REJECTED} ${m.rejected}`;
+    default:
+      return escapeMrkdwn(status);
+  }
 }
 
 /** `A → B` per requested field, in the order they were asked for. */
-function fieldLines(tracked: TrackedRequest, approved?: Record<string, number>): string[] {
+function fieldLines(locale: Locale, tracked: TrackedRequest, approved?: Record<string, number>): string[] {
+  const m = messages(locale).request;
+  const money = (cents: number) => formatCents(cents, locale);
   return Object.entries(tracked.requested).map(([field, asked]) => {
     const now = tracked.current?.[field];
-    const from = now === undefined ? '' : `${formatCents(now)} → `;
-    let line = `• ${limitFieldLabel(field)}: ${from}*${formatCents(asked)}*`;
+    const from = now === undefined ? '' : `${money(now)} → `;
+    let line = `• ${limitFieldLabel(field, locale)}: ${from}*${money(asked)}*`;
     if (approved) {
       const granted = approved[field];
-      if (granted === undefined) line += '  _(no approved value)_';
-      else if (granted < asked) line += `  → granted *${formatCents(granted)}* :warning: below the ask`;
-      else line += `  → granted *${formatCents(granted)}*`;
+      if (granted === undefined) line += `  ${m.noApprovedValue}`;
+      else if (granted < asked) line += `  ${m.grantedBelow(money(granted))}`;
+      else line += `  ${m.granted(money(granted))}`;
     }
     return line;
   });
 }
 
-function documentsLine(tracked: TrackedRequest): string {
+function documentsLine(locale: Locale, tracked: TrackedRequest): string {
   if (tracked.documents.length === 0) return '';
-  return `*Documents:* ${tracked.documents.map((d) => escapeMrkdwn(d.fileName ?? 'file')).join(', ')}`;
+  const m = messages(locale).request;
+  return m.documents(tracked.documents.map((d) => escapeMrkdwn(d.fileName ?? m.file)).join(', '));
 }
 
-/** The thread root: what was asked, by whom, and where it stands. Rebuilt with the final status. */
-export function limitRequestRootMessage(tracked: TrackedRequest, status: string, approved?: Record<string, number>): SlackMessage {
-  const head = `*Limit increase request* \`${escapeMrkdwn(tracked.limitRequestId)}\` for account \`${escapeMrkdwn(tracked.accountId)}\``;
+/**
+ * The thread root: what was asked, by whom, and where it stands. Rebuilt with the final status.
+ * Everyone in the channel reads it, in the language of the person who filed the request.
+ */
+export function limitRequestRootMessage(locale: Locale, tracked: TrackedRequest, status: string, approved?: Record<string, number>): SlackMessage {
+  const m = messages(locale).request;
+  const id = `\`${escapeMrkdwn(tracked.limitRequestId)}\``;
+  const account = `\`${escapeMrkdwn(tracked.accountId)}\``;
   const blocks = [
-    section(head),
-    section(fieldLines(tracked, approved).join('\n')),
-    section([`*Status:* ${statusText(status)}`, `*Requested by:* <@${tracked.requesterId}>`, documentsLine(tracked)].filter(Boolean).join('\n')),
+    section(m.rootHead({ id, account })),
+    section(fieldLines(locale, tracked, approved).join('\n')),
+    section([m.status(statusText(locale, status)), m.requestedBy(`<@${tracked.requesterId}>`), documentsLine(locale, tracked)].filter(Boolean).join('\n')),
   ];
-  if (status === 'IN_REVIEW') blocks.push(context('The decision will be posted in this thread.'));
+  if (status === 'IN_REVIEW') blocks.push(context(m.decisionInThread));
   return {
-    text: `Limit increase request ${tracked.limitRequestId} for account ${tracked.accountId}: ${status.replace('_', ' ').toLowerCase()}`,
+    text: m.rootText({ id: tracked.limitRequestId, account: tracked.accountId, status: m.statusWord(status) }),
     blocks,
   };
 }
 
-/** The one reply in the thread once the request is decided. */
-export function decisionReplyMessage(tracked: TrackedRequest, status: 'APPROVED' | 'REJECTED', approved?: Record<string, number>): SlackMessage {
+/** The one reply in the thread once the request is decided (in the requester's language, like its root). */
+export function decisionReplyMessage(locale: Locale, tracked: TrackedRequest, status: 'APPROVED' | 'REJECTED', approved?: Record<string, number>): SlackMessage {
+  const m = messages(locale).request;
   const mention = `<@${tracked.requesterId}>`;
+  const id = `\`${escapeMrkdwn(tracked.limitRequestId)}\``;
   if (status === 'REJECTED') {
-    const text = `${mention} the limit increase request \`${escapeMrkdwn(tracked.limitRequestId)}\` was *rejected*. The account's limits did not change.`;
-    return { text: `Limit request ${tracked.limitRequestId} was rejected`, blocks: [section(text)] };
+    return { text: m.rejectedText(tracked.limitRequestId), blocks: [section(m.rejectedReply({ mention, id }))] };
   }
-  const lines = fieldLines(tracked, approved);
+  const lines = fieldLines(locale, tracked, approved);
   const below = Object.entries(tracked.requested).filter(([f, asked]) => (approved?.[f] ?? asked) < asked).length;
-  const head = `${mention} the limit increase request \`${escapeMrkdwn(tracked.limitRequestId)}\` was *approved*${below ? `, ${below === 1 ? 'one limit' : `${below} limits`} below what was asked` : ''}. The new limits are in effect.`;
   return {
-    text: `Limit request ${tracked.limitRequestId} was approved${below ? ' (partly below the ask)' : ''}`,
-    blocks: [section(head), section(lines.join('\n'))],
+    text: m.approvedText({ id: tracked.limitRequestId, partly: below > 0 }),
+    blocks: [section(m.approvedReply({ mention, id, below })), section(lines.join('\n'))],
   };
 }

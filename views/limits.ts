@@ -1,17 +1,18 @@
+import { messages, type Locale } from '../src/i18n';
 import { limitFieldLabel, splitLimits } from '../src/limits';
 import { formatCents } from '../src/money';
 import type { Limits } from '../src/pix/schemas';
 import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
 
 /** An account's current limits: requestable limits as money, the other fields as they are. */
-export function limitsMessage(input: { accountId: string; isDefault: boolean; limits: Limits }): SlackMessage {
+export function limitsMessage(locale: Locale, input: { accountId: string; isDefault: boolean; limits: Limits }): SlackMessage {
   const { requestable, other } = splitLimits(input.limits);
-  const title = `Limits of account \`${escapeMrkdwn(input.accountId)}\`${input.isDefault ? ' (default account)' : ''}`;
-  const blocks = [section(`*${title}*`), ...fields(requestable.map((l) => [limitFieldLabel(l.field), formatCents(l.cents)]))];
+  const title = messages(locale).limits.title({ account: `\`${escapeMrkdwn(input.accountId)}\``, isDefault: input.isDefault });
+  const blocks = [section(`*${title}*`), ...fields(requestable.map((l) => [limitFieldLabel(l.field, locale), formatCents(l.cents, locale)]))];
   if (other.length > 0) {
     blocks.push(context(other.map((o) => `${escapeMrkdwn(o.field)}: ${escapeMrkdwn(displayValue(o.value))}`).join('  ·  ')));
   }
-  const summary = requestable.map((l) => `${limitFieldLabel(l.field)} ${formatCents(l.cents)}`).join('; ');
+  const summary = requestable.map((l) => `${limitFieldLabel(l.field, locale)} ${formatCents(l.cents, locale)}`).join('; ');
   return { text: `${title}: ${summary}`, blocks };
 }
 

@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { DEFAULT_LOCALE, messages, type Locale } from '../src/i18n';
 
 /** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
 export interface SlackMessage {
@@ -36,9 +37,15 @@ export function plain(markdown: string): SlackMessage {
 }
 
 /** Marks a message as coming from the sandbox: every message the bot sends in sandbox mode says so. */
-export function withSandboxBadge(message: SlackMessage): SlackMessage {
+export function withSandboxBadge(message: SlackMessage, locale: Locale = DEFAULT_LOCALE): SlackMessage {
+  const m = messages(locale).common;
   return {
-    text: `[SANDBOX] ${message.text}`,
-    blocks: [...message.blocks, context(':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.')],
+    text: `${m.sandboxTag} ${message.text}`,
+    blocks: [...message.blocks, context(m.sandboxNote)],
   };
+}
+
+/** The sandbox note at the end of a modal's or a Home tab's blocks, in sandbox mode. */
+export function sandboxNoteBlocks(locale: Locale, sandbox: boolean): KnownBlock[] {
+  return sandbox ? [context(messages(locale).common.sandboxNote)] : [];
 }

@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import { messages, type Locale } from '../src/i18n';
 import { formatCents } from '../src/money';
 import { formatSaoPauloDateTime } from '../src/sao-paulo-date';
 import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
@@ -26,43 +27,44 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A money amount when the value is integer cents under a money name; undefined otherwise. */
-function moneyOf(key: string, value: unknown, parent = ''): string | undefined {
+function moneyOf(locale: Locale, key: string, value: unknown, parent = ''): string | undefined {
   const money = MONEY_KEY.test(key) || (BALANCE_PART_KEY.test(key) && /balance$/i.test(parent));
-  return money && Number.isSafeInteger(value) ? formatCents(value as number) : undefined;
+  return money && Number.isSafeInteger(value) ? formatCents(value as number, locale) : undefined;
 }
 
 /** One value as text (mrkdwn-escaped): money, dates, nested objects flattened, lists summarized. */
-export function formatValue(key: string, value: unknown, depth = 0, parent = ''): string {
-  const money = moneyOf(key, value, parent);
+export function formatValue(locale: Locale, key: string, value: unknown, depth = 0, parent = ''): string {
+  const c = messages(locale).common;
+  const money = moneyOf(locale, key, value, parent);
   if (money) return money;
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? c.yes : c.no;
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '—';
   if (typeof value === 'string') {
-    const date = formatSaoPauloDateTime(value);
+    const date = formatSaoPauloDateTime(value, locale);
     return date ?? escapeMrkdwn(clip(value, 300));
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) return 'none';
-    if (depth >= 2 || value.some((v) => typeof v === 'object' && v !== null)) return `${value.length} item${value.length === 1 ? '' : 's'}`;
-    return clip(value.map((v) => formatValue(key, v, depth + 1, parent)).join(', '), 300);
+    if (value.length === 0) return c.none;
+    if (depth >= 2 || value.some((v) => typeof v === 'object' && v !== null)) return c.items(value.length);
+    return clip(value.map((v) => formatValue(locale, key, v, depth + 1, parent)).join(', '), 300);
   }
   if (isRecord(value)) {
     const inner = Object.entries(value);
     if (inner.length === 0) return '—';
-    if (depth >= 2) return `${inner.length} fields`;
-    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(k, v, depth + 1, key)}`).join(', '), 500);
+    if (depth >= 2) return c.fields(inner.length);
+    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(locale, k, v, depth + 1, key)}`).join(', '), 500);
   }
   return escapeMrkdwn(clip(String(value), 300));
 }
 
 /** The fields of an object, nested ones as `parent.child`, for a fields block. */
-export function flattenFields(value: Record<string, unknown>, prefix = '', depth = 0, parent = ''): Array<[string, string]> {
+export function flattenFields(locale: Locale, value: Record<string, unknown>, prefix = '', depth = 0, parent = ''): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [key, v] of Object.entries(value)) {
     const label = `${prefix}${key}`;
-    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8) out.push(...flattenFields(v, `${label}.`, depth + 1, key));
-    else out.push([escapeMrkdwn(label), formatValue(key, v, 0, parent)]);
+    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8) out.push(...flattenFields(locale, v, `${label}.`, depth + 1, key));
+    else out.push([escapeMrkdwn(label), formatValue(locale, key, v, 0, parent)]);
   }
   return out;
 }
@@ -100,15 +102,15 @@ const CREDIT = /^(credit|in|inflow|received|c)$/i;
 const DEBIT = /^(debit|out|outflow|sent|d)$/i;
 
 /** One statement entry on a line or two: when, what, how much (signed by its type), balance, ids, the rest. */
-export function entryText(entry: unknown): string {
-  if (!isRecord(entry)) return formatValue('', entry);
+export function entryText(locale: Locale, entry: unknown): string {
+  if (!isRecord(entry)) return formatValue(locale, '', entry);
   const used = new Set<string>();
   const parts: string[] = [];
 
-  const when = pick(entry, TIME_KEYS, (v) => formatSaoPauloDateTime(v) !== undefined);
+  const when = pick(entry, TIME_KEYS, (v) => formatSaoPauloDateTime(v, locale) !== undefined);
   if (when) {
     used.add(when[0]);
-    parts.push(`*${formatSaoPauloDateTime(when[1])}*`);
+    parts.push(`*${formatSaoPauloDateTime(when[1], locale)}*`);
   }
   const description = pick(entry, DESCRIPTION_KEYS, (v) => typeof v === 'string' && v.trim() !== '');
   if (description) {
@@ -120,11 +122,11 @@ export function entryText(entry: unknown): string {
   if (amount) {
     used.add(amount[0]);
     const cents = amount[1] as number;
-    const money = moneyOf(amount[0], cents);
+    const money = moneyOf(locale, amount[0], cents);
     if (money && type && cents >= 0 && (CREDIT.test(type) || DEBIT.test(type))) {
       parts.push(CREDIT.test(type) ? `:arrow_down_small: *+${money}*` : `:arrow_up_small: *−${money}*`);
     } else {
-      parts.push(`*${money ?? formatValue(amount[0], cents)}*`);
+      parts.push(`*${money ?? formatValue(locale, amount[0], cents)}*`);
     }
   }
   if (type) {
@@ -133,7 +135,7 @@ export function entryText(entry: unknown): string {
   }
   if ('balance' in entry) {
     used.add('balance');
-    parts.push(`balance ${formatValue('balance', entry.balance)}`);
+    parts.push(messages(locale).statement.balance(formatValue(locale, 'balance', entry.balance)));
   }
 
   const ids: string[] = [];
@@ -146,9 +148,9 @@ export function entryText(entry: unknown): string {
   }
   const rest = Object.entries(entry)
     .filter(([k]) => !used.has(k))
-    .map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(k, v)}`);
+    .map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(locale, k, v)}`);
 
-  const first = parts.length > 0 ? parts.join(' · ') : '_(an entry with no date, description or amount)_';
+  const first = parts.length > 0 ? parts.join(' · ') : messages(locale).statement.entryWithout;
   const second = [...ids, ...rest].join(' · ');
   return clip(second ? `${first}\n${second}` : first, MAX_TEXT);
 }
@@ -170,22 +172,23 @@ function navButton(actionId: string, label: string, page: number, accountId?: st
   return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: label }, value: pageValue(page, accountId) };
 }
 
-const AMOUNTS_NOTE = 'Integer amounts are shown in R$ as cents; times are Brasília time.';
-
 /** A page of the statement, whatever its shape, with Previous / Next when there is somewhere to go. */
-export function statementMessage({ body, page, accountId }: StatementPageInput): SlackMessage {
-  const whose = accountId ? `account \`${escapeMrkdwn(accountId)}\`` : 'the main account';
+export function statementMessage(locale: Locale, { body, page, accountId }: StatementPageInput): SlackMessage {
+  const c = messages(locale).common;
+  const m = messages(locale).statement;
+  const whose = accountId ? m.account(`\`${escapeMrkdwn(accountId)}\``) : m.mainAccount;
+  const whoseText = accountId ? m.account(accountId) : m.mainAccount;
   const found = findEntries(body);
   if (!found) {
     // Not a list at all: show what came back.
-    const blocks: KnownBlock[] = [section(`*Statement of ${whose}*`)];
+    const blocks: KnownBlock[] = [section(m.title(whose))];
     if (isRecord(body) && Object.keys(body).length > 0) {
-      blocks.push(context('The service answered without a list of entries; this is what it sent:'), ...fields(flattenFields(body).slice(0, 40)));
+      blocks.push(context(m.noList), ...fields(flattenFields(locale, body).slice(0, 40)));
     } else {
-      blocks.push(section(body === null || body === undefined || body === '' ? '_The service sent an empty answer._' : `The service answered: ${formatValue('', body)}`));
+      blocks.push(section(body === null || body === undefined || body === '' ? m.emptyAnswer : m.answered(formatValue(locale, '', body))));
     }
-    blocks.push(context(AMOUNTS_NOTE));
-    return { text: `Statement of ${accountId ?? 'the main account'}`, blocks };
+    blocks.push(context(m.amountsNote));
+    return { text: m.text(whoseText), blocks };
   }
 
   const total = found.entries.length;
@@ -196,22 +199,22 @@ export function statementMessage({ body, page, accountId }: StatementPageInput):
 
   const blocks: KnownBlock[] = [];
   if (total === 0) {
-    blocks.push(section(`*Statement of ${whose}*\n_No entries._`));
+    blocks.push(section(`${m.title(whose)}\n${m.noEntries}`));
   } else {
-    blocks.push(section(`*Statement of ${whose}* · entries ${start + 1}–${start + shown.length} of ${total} · page ${current} of ${pages}`));
-    for (const entry of shown) blocks.push(section(entryText(entry)));
+    blocks.push(section(m.page({ whose, from: start + 1, to: start + shown.length, total, page: current, pages })));
+    for (const entry of shown) blocks.push(section(entryText(locale, entry)));
   }
-  const extra = Object.keys(found.rest).length > 0 ? flattenFields(found.rest).map(([k, v]) => `${k}: ${v}`).join(' · ') : '';
-  if (extra) blocks.push(context(clip(`Also in the answer: ${extra}`, MAX_TEXT)));
-  blocks.push(context(`${AMOUNTS_NOTE} Entries in the order the service sent them.${found.path ? ` (Read from \`${escapeMrkdwn(found.path)}\`.)` : ''}`));
+  const extra = Object.keys(found.rest).length > 0 ? flattenFields(locale, found.rest).map(([k, v]) => `${k}: ${v}`).join(' · ') : '';
+  if (extra) blocks.push(context(clip(m.alsoInAnswer(extra), MAX_TEXT)));
+  blocks.push(context(`${m.amountsNote} ${m.order}${found.path ? ` ${m.readFrom(`\`${escapeMrkdwn(found.path)}\``)}` : ''}`));
 
   const buttons: Button[] = [];
-  if (current > 1) buttons.push(navButton(STATEMENT_PREV_ACTION_ID, 'Previous', current - 1, accountId));
-  if (current < pages) buttons.push(navButton(STATEMENT_NEXT_ACTION_ID, 'Next', current + 1, accountId));
+  if (current > 1) buttons.push(navButton(STATEMENT_PREV_ACTION_ID, c.previous, current - 1, accountId));
+  if (current < pages) buttons.push(navButton(STATEMENT_NEXT_ACTION_ID, c.next, current + 1, accountId));
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'statement_nav', elements: buttons });
 
   return {
-    text: total === 0 ? `Statement of ${accountId ?? 'the main account'}: no entries` : `Statement of ${accountId ?? 'the main account'}, page ${current} of ${pages}`,
+    text: total === 0 ? m.textEmpty(whoseText) : m.textPage({ whose: whoseText, page: current, pages }),
     blocks,
   };
 }
@@ -226,21 +229,25 @@ function unwrapTransaction(body: unknown): unknown {
 }
 
 /** One transaction: its fields, money and dates formatted, nested objects flattened. */
-export function transactionMessage(input: { transactionId: string; accountId?: string; body: unknown }): SlackMessage {
-  const title = `*Transaction* \`${escapeMrkdwn(input.transactionId)}\`${input.accountId ? ` of account \`${escapeMrkdwn(input.accountId)}\`` : ''}`;
+export function transactionMessage(locale: Locale, input: { transactionId: string; accountId?: string; body: unknown }): SlackMessage {
+  const m = messages(locale).statement;
+  const title = m.transactionTitle({
+    id: `\`${escapeMrkdwn(input.transactionId)}\``,
+    ...(input.accountId ? { account: `\`${escapeMrkdwn(input.accountId)}\`` } : {}),
+  });
   const tx = unwrapTransaction(input.body);
   const blocks: KnownBlock[] = [section(title)];
   if (isRecord(tx) && Object.keys(tx).length > 0) {
-    const summary = entryText(tx).split('\n')[0]!;
+    const summary = entryText(locale, tx).split('\n')[0]!;
     blocks.push(section(summary));
-    const pairs = flattenFields(tx);
+    const pairs = flattenFields(locale, tx);
     blocks.push(...fields(pairs.slice(0, 40).map(([k, v]) => [k, clip(v, 1_900)])));
-    if (pairs.length > 40) blocks.push(context(`${pairs.length - 40} more fields not shown.`));
+    if (pairs.length > 40) blocks.push(context(m.moreFields(pairs.length - 40)));
   } else if (Array.isArray(tx)) {
-    blocks.push(context('The service answered with a list:'), ...tx.slice(0, STATEMENT_PAGE_SIZE).map((e) => section(entryText(e))));
+    blocks.push(context(m.answeredList), ...tx.slice(0, STATEMENT_PAGE_SIZE).map((e) => section(entryText(locale, e))));
   } else {
-    blocks.push(section(tx === null || tx === undefined || tx === '' ? '_The service sent an empty answer._' : `The service answered: ${formatValue('', tx)}`));
+    blocks.push(section(tx === null || tx === undefined || tx === '' ? m.emptyAnswer : m.answered(formatValue(locale, '', tx))));
   }
-  blocks.push(context(AMOUNTS_NOTE));
-  return { text: `Transaction ${input.transactionId}`, blocks };
+  blocks.push(context(m.amountsNote));
+  return { text: m.transactionText(input.transactionId), blocks };
 }

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps';
+import type { ActionKey } from '../i18n';
 import { PixApiError } from '../pix/errors';
 import type { TrackedRequest } from '../store/tracked-requests';
-import { pixErrorText } from '../../views/errors';
 import { HOME_MAX, type Decision, type HomeData, type Part } from '../../views/home';
 
 /** Limit requests read from the Pix API to find the latest decisions among them (newest first). */
@@ -30,16 +30,17 @@ function workspaceUrl(deps: Deps): Promise<string | undefined> {
   return url;
 }
 
-async function part<T>(deps: Deps, action: string, read: () => Promise<T>): Promise<Part<T>> {
+/** A part of the tab, or what failed: the failure is put in words by the view, in each reader's language. */
+async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): Promise<Part<T>> {
   try {
     return { ok: true, value: await read() };
   } catch (err) {
     if (err instanceof PixApiError) {
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed (Home tab)');
-      return { ok: false, error: pixErrorText(err, action) };
+      return { ok: false, action, error: err };
     }
     deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'Home tab part failed');
-    return { ok: false, error: `Something went wrong while trying to ${action}.` };
+    return { ok: false, action };
   }
 }
 
@@ -88,12 +89,12 @@ async function latestDecisions(deps: Deps, open: TrackedRequest[]): Promise<Deci
 
 /** Everything the Home tab shows (the same for every authorized user); each part fails on its own. */
 export async function readHomeData(deps: Deps, now: Date): Promise<HomeData> {
-  const trackedPart = await part(deps, 'read the requests Pix Ops follows', () => openTracked(deps));
+  const trackedPart = await part(deps, 'readTrackedRequests', () => openTracked(deps));
   const open = trackedPart.ok ? trackedPart.value : [];
   const inReviewAll = open.filter((r) => !r.reply);
   const [decisions, accounts, base] = await Promise.all([
-    part(deps, 'read the latest limit requests', () => latestDecisions(deps, open)),
-    part(deps, 'list the accounts', () => deps.pix.listAccounts(deps.mainAppId)),
+    part(deps, 'readLatestRequests', () => latestDecisions(deps, open)),
+    part(deps, 'listAccounts', () => deps.pix.listAccounts(deps.mainAppId)),
     workspaceUrl(deps),
   ]);
   return {

@@ -9,6 +9,8 @@ import { plain } from '../../views/message';
 import type { Role } from '../access';
 import type { Deps } from '../deps';
 import type { ActionArgs, Entry, EntryContext, EventEntry } from '../entries';
+import { messages, type Locale } from '../i18n';
+import { userLocale } from '../i18n/locale';
 import { PixApiError } from '../pix/errors';
 import { systemClock, type Clock } from '../sao-paulo-date';
 import type { TrackedRequest } from '../store/tracked-requests';
@@ -32,10 +34,10 @@ function remember(deps: Deps, userId: string, at: number): void {
   while (map.size > MAX_VIEWERS) map.delete(map.keys().next().value!);
 }
 
-/** The Home tab for this user and role: only how to get access without a role (and no Pix API call). */
-function viewFor(deps: Deps, userId: string, role: Role | undefined, data: HomeData | undefined): HomeView {
-  if (!role || !data) return accessHomeView({ userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
-  return homeView({ userId, role, data, sandbox: deps.sandboxMode });
+/** The Home tab for this user and role, in their language: only how to get access without a role (and no Pix API call). */
+function viewFor(deps: Deps, locale: Locale, userId: string, role: Role | undefined, data: HomeData | undefined): HomeView {
+  if (!role || !data) return accessHomeView(locale, { userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
+  return homeView(locale, { userId, role, data, sandbox: deps.sandboxMode });
 }
 
 async function publish(deps: Deps, userId: string, view: HomeView): Promise<boolean> {
@@ -52,13 +54,14 @@ async function publish(deps: Deps, userId: string, view: HomeView): Promise<bool
  * Builds and publishes one user's Home tab, for their role. Never rejects: a failure is logged (and
  * each part of the tab that cannot be read says so in the tab itself).
  */
-export async function refreshHome(deps: Deps, userId: string, options: { now?: Clock; role?: Role | null } = {}): Promise<boolean> {
+export async function refreshHome(deps: Deps, userId: string, options: { now?: Clock; role?: Role | null; locale?: Locale } = {}): Promise<boolean> {
   try {
     const now = (options.now ?? systemClock)();
     const role = options.role === undefined ? await deps.access.roleOf(userId) : (options.role ?? undefined);
+    const locale = options.locale ?? (await userLocale(deps, userId));
     if (role) remember(deps, userId, now.getTime());
     const data = role ? await readHomeData(deps, now) : undefined;
-    return await publish(deps, userId, viewFor(deps, userId, role, data));
+    return await publish(deps, userId, viewFor(deps, locale, userId, role, data));
   } catch (err) {
     deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not refresh the Home tab');
     return false;
@@ -77,10 +80,10 @@ export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<Track
     const users = [...viewers(deps)].filter(([, at]) => at >= since).map(([id]) => id);
     if (decided && !users.includes(decided.requesterId)) users.push(decided.requesterId);
     if (users.length === 0) return 0;
-    const roles = await Promise.all(users.map(async (id) => [id, await deps.access.roleOf(id)] as const));
+    const roles = await Promise.all(users.map(async (id) => [id, await deps.access.roleOf(id), await userLocale(deps, id)] as const));
     const data = roles.some(([, role]) => role) ? await readHomeData(deps, now) : undefined;
     const limit = pLimit(4);
-    const done = await Promise.all(roles.map(([id, role]) => limit(() => publish(deps, id, viewFor(deps, id, role, data)))));
+    const done = await Promise.all(roles.map(([id, role, locale]) => limit(() => publish(deps, id, viewFor(deps, locale, id, role, data)))));
     return done.filter(Boolean).length;
   } catch (err) {
     deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not refresh the Home tabs');
@@ -91,23 +94,23 @@ export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<Track
 const opened: EventEntry = {
   kind: 'event',
   event: 'app_home_opened',
-  what: 'see the Home tab',
+  what: 'seeHome',
   async handle({ event }, ctx) {
     if (event.tab !== undefined && event.tab !== 'home') return;
-    await refreshHome(ctx.deps, ctx.userId, { role: ctx.role ?? null });
+    await refreshHome(ctx.deps, ctx.userId, { role: ctx.role ?? null, locale: ctx.locale });
   },
 };
 
 /** "Request a limit increase": the same form as `/pix limit request`; its thread root goes to a DM. */
 async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps, userId } = ctx;
+  const { deps, userId, locale } = ctx;
   try {
     // A user ID as the channel: the request's thread root goes to the app's DM with them.
-    await openForm(deps, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
+    await openForm(deps, locale, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
   } catch (err) {
     deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not open the limit-request form from Home');
     await deps.slack.chat
-      .postMessage({ channel: userId, ...ctx.present(plain('I could not open the limit-request form. Try `/pix limit request` in a channel.')) })
+      .postMessage({ channel: userId, ...ctx.present(plain(messages(locale).limitForm.homeFormFailed)) })
       .catch(() => undefined);
   }
 }
@@ -116,14 +119,14 @@ const KeysValueSchema = z.object({ a: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 
 /** "Pix keys" of an account: a read-only modal, opened at once, filled once the keys are read. */
 async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps } = ctx;
+  const { deps, locale } = ctx;
   let value: z.infer<typeof KeysValueSchema>;
   try {
     value = KeysValueSchema.parse(JSON.parse(buttonValue(args.action) ?? ''));
   } catch {
     return;
   }
-  const opened = await deps.slack.views.open({ trigger_id: args.body.trigger_id, view: keysModal({ accountId: value.a, sandbox: deps.sandboxMode }) });
+  const opened = await deps.slack.views.open({ trigger_id: args.body.trigger_id, view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }) });
   const viewId = opened.view?.id;
   if (!viewId) return;
   let view;
@@ -131,31 +134,28 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
     // The keys are read with the AppID of the account that owns them: the main one for the default account.
     const appId = value.d ? deps.mainAppId : (await deps.store.accountApps.get(value.a))?.appId;
     if (!appId) {
-      view = keysModal({
-        accountId: value.a,
-        problem: 'Pix Ops has no AppID for this account (it was not created with `/pix account create`), so its keys cannot be read from here.',
-        sandbox: deps.sandboxMode,
-      });
+      view = keysModal(locale, { accountId: value.a, problem: messages(locale).home.noAppId, sandbox: deps.sandboxMode });
     } else {
       const { pixKeys } = await deps.pix.listPixKeys(appId);
-      view = keysModal({ accountId: value.a, keys: pixKeys, sandbox: deps.sandboxMode });
+      view = keysModal(locale, { accountId: value.a, keys: pixKeys, sandbox: deps.sandboxMode });
     }
   } catch (err) {
-    const problem = err instanceof PixApiError ? pixErrorText(err, 'read the Pix keys') : 'Something went wrong while trying to read the Pix keys.';
-    view = keysModal({ accountId: value.a, problem, sandbox: deps.sandboxMode });
+    const m = messages(locale);
+    const problem = err instanceof PixApiError ? pixErrorText(locale, err, 'readPixKeys') : m.common.wentWrong(m.actions.readPixKeys);
+    view = keysModal(locale, { accountId: value.a, problem, sandbox: deps.sandboxMode });
   }
   await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
 }
 
 export const homeEntries: Entry[] = [
   opened,
-  { kind: 'action', actionId: HOME_ACTIONS.limitRequest, role: 'operator', what: 'file a limit request', handle: requestLimit },
-  { kind: 'action', actionId: HOME_ACTIONS.keys, role: 'viewer', what: 'read Pix keys', handle: showKeys },
+  { kind: 'action', actionId: HOME_ACTIONS.limitRequest, role: 'operator', what: 'fileLimitRequest', handle: requestLimit },
+  { kind: 'action', actionId: HOME_ACTIONS.keys, role: 'viewer', what: 'readPixKeys', handle: showKeys },
   {
     kind: 'action',
     actionId: HOME_ACTIONS.refresh,
     role: 'viewer',
-    what: 'see the Home tab',
-    handle: async (_args, ctx) => void (await refreshHome(ctx.deps, ctx.userId, { role: ctx.role })),
+    what: 'seeHome',
+    handle: async (_args, ctx) => void (await refreshHome(ctx.deps, ctx.userId, { role: ctx.role, locale: ctx.locale })),
   },
 ];

@@ -1,6 +1,8 @@
 import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
 import { withSandboxBadge, type SlackMessage } from '../../views/message';
+import type { Locale } from '../i18n';
+import { localeResolverFor } from '../i18n/locale';
 import type { Logger } from '../logger';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import { isDecisionStatus, type Decision, type DecisionStatus } from './decision';
@@ -47,6 +49,10 @@ export class DeliveryError extends Error {
 export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequest, decision: Decision & { decidedAt?: string }): Promise<TrackedRequest> {
   const id = tracked.limitRequestId;
   let record = tracked;
+  // The reply and the root are read by the whole channel, in the language of the person who filed the
+  // request (as its root was posted): their Slack locale, through the bot's cached resolver. It never
+  // fails (pt-BR when Slack cannot tell), so the delivery never waits on it.
+  const locale: Locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
   if (!record.reply) {
     const earlier = await step('find-reply', () => findDecisionReply(ctx.slack, record));
     let ts: string;
@@ -56,7 +62,7 @@ export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequ
       status = earlier.status ?? decision.status;
       ctx.logger.info({ limitRequestId: id, replyTs: ts }, 'decision reply already in the thread: recorded, not posted again');
     } else {
-      const message = badged(ctx, decisionReplyMessage(record, decision.status, decision.approved));
+      const message = badged(ctx, locale, decisionReplyMessage(locale, record, decision.status, decision.approved));
       const posted = await step('post-reply', () =>
         ctx.slack.chat.postMessage({
           channel: record.channel,
@@ -81,7 +87,7 @@ export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequ
   }
   const reply = record.reply!;
 
-  const root = badged(ctx, limitRequestRootMessage(record, reply.status, reply.approved));
+  const root = badged(ctx, locale, limitRequestRootMessage(locale, record, reply.status, reply.approved));
   await step('update-root', async () => {
     try {
       await ctx.slack.chat.update({ channel: record.channel, ts: record.rootTs, text: root.text, blocks: root.blocks });
@@ -121,8 +127,8 @@ export async function findDecisionReply(slack: WebClient, tracked: TrackedReques
   return undefined;
 }
 
-function badged(ctx: DeliveryContext, message: SlackMessage): SlackMessage {
-  return ctx.sandboxMode ? withSandboxBadge(message) : message;
+function badged(ctx: DeliveryContext, locale: Locale, message: SlackMessage): SlackMessage {
+  return ctx.sandboxMode ? withSandboxBadge(message, locale) : message;
 }
 
 async function step<T>(name: DeliveryStep, run: () => Promise<T>): Promise<T> {

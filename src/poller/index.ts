@@ -1,4 +1,5 @@
 import type { Deps } from '../deps';
+import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
 import { scheduleTicks, SerialRunner } from './schedule';
 import { pollerSlackClient } from './slack-client';
@@ -21,10 +22,24 @@ export interface Poller {
  * Follows the tracked limit requests on `options.schedule` (node-cron, 5 or 6 fields) and delivers
  * each decision in its thread exactly once (see deliver.ts).
  */
-export function startPoller(deps: Deps, options: { schedule: string; concurrency: number }): Poller {
+export interface PollerOptions {
+  schedule: string;
+  concurrency: number;
+  /** How long a request is held while its decision is delivered (default 60 s). */
+  claimTtlMs?: number;
+  /**
+   * Several instances share the store (Redis): each tick runs on one of them only (see
+   * coordinator.ts). Off for the single-process sqlite store.
+   */
+  distributed?: boolean;
+}
+
+export function startPoller(deps: Deps, options: PollerOptions): Poller {
   let stopping = false;
   const slack = pollerSlackClient(deps);
-  const runner = new SerialRunner(() => runTick(deps, slack, options.concurrency, () => stopping));
+  const runner = new SerialRunner(() =>
+    runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs: options.claimTtlMs ?? 60_000, stopping: () => stopping }),
+  );
   const task = scheduleTicks(
     options.schedule,
     () =>
@@ -32,6 +47,7 @@ export function startPoller(deps: Deps, options: { schedule: string; concurrency
         deps.logger.warn(describeError(err), 'limit request poll tick failed');
       }),
     deps.logger,
+    options.distributed ? new StoreRunCoordinator(deps.store, deps.logger) : undefined,
   );
 
   return {

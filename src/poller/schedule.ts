@@ -1,5 +1,11 @@
 import { createTask, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger';
+import { isStoreUnavailable } from '../store/errors';
+import { leaseMsFor, type StoreRunCoordinator } from './coordinator';
+
+export const POLL_TASK_NAME = 'pix-ops:limit-request-poll';
+/** How long the claim on one tick's slot lives: longer than any clock skew between instances. */
+const SLOT_CLAIM_MS = 60_000;
 
 /**
  * Runs one job at a time. `join()` returns the run in progress, or starts one (what a scheduled tick
@@ -45,10 +51,17 @@ export class SerialRunner<T> {
 
 /**
  * The cron task: `noOverlap`, so a slow tick makes the schedule skip rather than pile up; node-cron's
- * own messages go to our logger.
+ * own messages go to our logger. With a coordinator (several instances on one Redis) each tick runs
+ * on one instance only (`distributed`): see coordinator.ts.
  */
-export function scheduleTicks(expression: string, run: () => Promise<unknown>, logger: Logger): ScheduledTask {
-  const task = createTask(expression, () => run(), { name: 'pix-ops:limit-request-poll', noOverlap: true, logger: cronLogger(logger) });
+export function scheduleTicks(expression: string, run: () => Promise<unknown>, logger: Logger, coordinator?: StoreRunCoordinator): ScheduledTask {
+  const task = createTask(expression, () => run(), {
+    name: POLL_TASK_NAME,
+    noOverlap: true,
+    logger: cronLogger(logger),
+    ...(coordinator ? { distributed: true, runCoordinator: coordinator, distributedLease: SLOT_CLAIM_MS } : {}),
+  });
+  if (coordinator) coordinator.leaseMs = leaseMsFor(intervalOf(task));
   void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ err: err instanceof Error ? err.message : String(err) }, 'the poll schedule did not start'));
   return task;
 }
@@ -60,6 +73,18 @@ function cronLogger(logger: Logger): CronLogger {
     debug: (m) => logger.debug({ cron: text(m) }, 'node-cron'),
     // A tick still running when the next one is due is expected with a short schedule: not a warning.
     warn: (m) => (/overlap/i.test(m) ? logger.debug({ cron: m }, 'node-cron: a poll tick is still running') : logger.warn({ cron: m }, 'node-cron')),
-    error: (m, err) => logger.error({ cron: text(m), ...(err ? { err: err.message } : {}) }, 'node-cron'),
+    error: (m, err) =>
+      // The coordinator fails closed while the store is down: the tick is skipped, a later one catches up.
+      isStoreUnavailable(err)
+        ? logger.warn({ cron: text(m), err: err.message }, 'poll tick skipped: the store is unavailable')
+        : logger.error({ cron: text(m), ...(err ? { err: err.message } : {}) }, 'node-cron'),
   };
+}
+
+/** The shortest gap between the next few runs of a task (its interval, for a regular schedule). */
+function intervalOf(task: ScheduledTask): number {
+  const runs = task.getNextRuns(4).map((d) => d.getTime());
+  let gap = Infinity;
+  for (let i = 1; i < runs.length; i++) gap = Math.min(gap, runs[i]! - runs[i - 1]!);
+  return Number.isFinite(gap) ? gap : 60_000;
 }

@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import type { Deps } from '../deps';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { refreshHomesAfterDecision } from '../home';
-import { decisionOf } from './decision';
+import { decisionOf, type Decision } from './decision';
 import { DeliveryError, deliverDecision, type DeliveryContext } from './deliver';
 import { describeError } from './errors';
 
@@ -16,21 +16,31 @@ export interface TickReport {
   failed: number;
   /** Requests with no decision yet (still in review, or not a usable decision). */
   pending: number;
+  /** Decided requests another poller (instance) was delivering at that moment: left to it. */
+  skipped: number;
 }
 
-type Outcome = 'decided' | 'pending';
+type Outcome = 'decided' | 'pending' | 'skipped';
+
+export interface TickOptions {
+  concurrency: number;
+  /** How long a request is held while its decision is delivered (see Config.pollClaimTtlMs). */
+  claimTtlMs: number;
+  stopping: () => boolean;
+}
 
 /**
  * One pass over the open requests, `concurrency` at a time. Each request is handled on its own: its
  * failure is logged and counted, and never stops the others. Rejects only when the open requests
  * cannot even be listed.
  */
-export async function runTick(deps: Deps, slack: WebClient, concurrency: number, stopping: () => boolean): Promise<TickReport> {
+export async function runTick(deps: Deps, slack: WebClient, options: TickOptions): Promise<TickReport> {
+  const { stopping } = options;
   const started = Date.now();
   const ids = [...new Set(await deps.store.trackedRequests.openIds())];
-  const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0 };
+  const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0 };
   const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
-  const limit = pLimit(concurrency);
+  const limit = pLimit(options.concurrency);
 
   await Promise.all(
     ids.map((id) =>
@@ -39,7 +49,7 @@ export async function runTick(deps: Deps, slack: WebClient, concurrency: number,
         if (stopping()) return;
         report.polled++;
         try {
-          report[await pollOne(deps, ctx, id)]++;
+          report[await pollOne(deps, ctx, id, options.claimTtlMs)]++;
         } catch (err) {
           report.failed++;
           // 'read': the record or the Pix API; the delivery steps name themselves.
@@ -53,11 +63,14 @@ export async function runTick(deps: Deps, slack: WebClient, concurrency: number,
     ),
   );
 
-  deps.logger.debug({ poll: { open: ids.length, ...report, ms: Date.now() - started } }, 'limit request poll tick');
+  // Info when there was something to poll: one line a tick, which shows the poller alive and how long
+  // a tick takes; debug when the poll set is empty.
+  const level = ids.length > 0 ? 'info' : 'debug';
+  deps.logger[level]({ poll: { open: ids.length, ...report, ms: Date.now() - started } }, 'limit request poll tick');
   return report;
 }
 
-async function pollOne(deps: Deps, ctx: DeliveryContext, id: string): Promise<Outcome> {
+async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs: number): Promise<Outcome> {
   const tracked = await deps.store.trackedRequests.get(id);
   if (!tracked) {
     await deps.store.trackedRequests.untrack(id);
@@ -68,16 +81,42 @@ async function pollOne(deps: Deps, ctx: DeliveryContext, id: string): Promise<Ou
     await deps.store.trackedRequests.close(id);
     return 'decided';
   }
-  let closed: TrackedRequest;
+  let decision: Decision & { decidedAt?: string };
   if (tracked.reply) {
     // The reply is in the thread already; only the root update or the close is left. The decision
     // is final, so there is nothing to read again.
-    closed = await deliverDecision(ctx, tracked, { status: tracked.reply.status, ...(tracked.reply.approved ? { approved: tracked.reply.approved } : {}) });
+    decision = { status: tracked.reply.status, ...(tracked.reply.approved ? { approved: tracked.reply.approved } : {}) };
   } else {
     const request = await deps.pix.getLimitRequest(deps.mainAppId, id);
-    const decision = decisionOf(request);
-    if (!decision) return 'pending';
-    closed = await deliverDecision(ctx, tracked, { ...decision, ...(request.updatedAt ? { decidedAt: request.updatedAt } : {}) });
+    const found = decisionOf(request);
+    if (!found) return 'pending';
+    decision = { ...found, ...(request.updatedAt ? { decidedAt: request.updatedAt } : {}) };
+  }
+
+  // Only one poller delivers a decision at a time (another instance, or an on-demand tick beside a
+  // scheduled one): claim the request, then read its record again, since whoever held it before may
+  // have delivered it meanwhile. The claim lapses on its own if this process dies while holding it.
+  const claimKey = `deliver:${id}`;
+  if (!(await deps.store.claim(claimKey, claimTtlMs))) {
+    deps.logger.debug({ limitRequestId: id }, 'decision being delivered by another poller');
+    return 'skipped';
+  }
+  let closed: TrackedRequest;
+  try {
+    const fresh = await deps.store.trackedRequests.get(id);
+    if (!fresh || fresh.closed) {
+      if (fresh) await deps.store.trackedRequests.close(id);
+      return 'skipped';
+    }
+    closed = await deliverDecision(
+      ctx,
+      fresh,
+      fresh.reply ? { status: fresh.reply.status, ...(fresh.reply.approved ? { approved: fresh.reply.approved } : {}) } : decision,
+    );
+  } finally {
+    await deps.store.release(claimKey).catch((err: unknown) => {
+      deps.logger.warn({ limitRequestId: id, ...describeError(err) }, 'could not release a delivery claim; it lapses on its own');
+    });
   }
   deps.logger.info({ limitRequestId: id, status: closed.reply?.status, replyTs: closed.reply?.ts }, 'limit request decision delivered');
   // Through the poller's client (no retries, a time limit), and awaited, so stop() waits for it.

@@ -1,17 +1,26 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
-import KeyvRedis from '@keyv/redis';
+import KeyvRedis, { type RedisClientType } from '@keyv/redis';
 import { AccountAppsRepo } from './account-apps';
+import { MemoryClaims, RedisClaims, type Claims } from './claims';
+import { StoreUnavailableError } from './errors';
+import { closeRedis, connectRedis, createRedisClient, REDIS_COMMAND_TIMEOUT_MS, type ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { SecretBox } from './secret-box';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
-export interface Store {
+export { StoreUnavailableError, isStoreUnavailable } from './errors';
+
+export interface Store extends Claims {
+  readonly kind: 'sqlite' | 'redis';
+  /** Who this store's claims belong to (one per open store: an app instance). */
+  readonly holder: string;
   accountApps: AccountAppsRepo;
   trackedRequests: TrackedRequestsRepo;
-  /** True when a round trip to the backing store works. */
+  /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -23,44 +32,140 @@ export interface StoreOptions {
   namespace?: string;
   /** Called with every secret the store reveals, so the logger can keep it out of the logs. */
   onSecret?: (value: string) => void;
+  /** Redis connection lost / back (for the log). */
+  events?: ConnectionEvents;
+  /** Time limit of one Redis command (default 2 s). */
+  commandTimeoutMs?: number;
+  /** How long opening waits for an unreachable Redis before going on without it (default 3 s). */
+  connectWaitMs?: number;
 }
 
+export const DEFAULT_NAMESPACE = 'pix-ops';
+
+/**
+ * The app's state: keyv over sqlite (one process) or Redis (several instances), plus claims (see
+ * claims.ts). Every operation either succeeds or fails with StoreUnavailableError; none hangs and
+ * none fails silently (keyv's default is to swallow adapter errors and answer "not found").
+ */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const box = new SecretBox(resolveStoreSecret(options));
-  const namespace = options.namespace ?? 'pix-ops';
-  const keyv = openKeyv(options.url, namespace);
-  const pollSet = openKeyv(options.url, `${namespace}-poll`);
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const sqliteFile = sqlitePathOf(options.url);
+  // Redis: a time limit on every operation. node-redis's own command timeout only covers a command
+  // waiting to be written; one already sent to a server that hangs would wait for ever.
+  const state: GuardState = { closed: false, timeoutMs: sqliteFile === undefined ? (options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS) : undefined };
+  const guard = <T>(operation: string, run: () => Promise<T>) => guarded(state, operation, run);
+
+  let keyv: Keyv;
+  let pollSet: Keyv;
+  let claims: Claims;
+  let ping: () => Promise<unknown>;
+  let closeBackend: () => Promise<void>;
+  if (sqliteFile !== undefined) {
+    mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
+    keyv = openKeyv(new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }), namespace, state);
+    pollSet = openKeyv(new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }), `${namespace}-poll`, state);
+    claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
+    ping = () => keyv.get('__ping__');
+    closeBackend = async () => {
+      await Promise.all([keyv.disconnect(), pollSet.disconnect()]);
+    };
+  } else {
+    const events: ConnectionEvents = {
+      onDown: (reason) => !state.closed && options.events?.onDown?.(reason),
+      onUp: () => !state.closed && options.events?.onUp?.(),
+    };
+    const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events });
+    await connectRedis(client, events, options.connectWaitMs);
+    // One connection for everything: both keyv namespaces and the claims.
+    keyv = openKeyv(redisAdapter(client), namespace, state);
+    pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`, state);
+    claims = new RedisClaims(client, `${namespace}:claim:`, holder);
+    ping = () => client.ping();
+    closeBackend = () => closeRedis(client);
+  }
+
   return {
+    kind: sqliteFile !== undefined ? 'sqlite' : 'redis',
+    holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
+    claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
+    renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
+    release: (key) => guard('release', () => claims.release(key)),
     async ping() {
       try {
-        await keyv.get('__ping__');
+        await guard('ping', ping);
         return true;
       } catch {
         return false;
       }
     },
     async close() {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect()]);
+      if (state.closed) return;
+      state.closed = true;
+      await closeBackend();
     },
   };
 }
 
-function openKeyv(url: string, namespace: string): Keyv {
-  const keyv = new Keyv({ store: createAdapter(url), namespace });
+function redisAdapter(client: RedisClientType): KeyvRedis<unknown> {
+  return new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true });
+}
+
+interface GuardState {
+  closed: boolean;
+  /** Time limit of one operation; none for sqlite (its own busy timeout bounds it). */
+  timeoutMs: number | undefined;
+}
+
+async function guarded<T>(state: GuardState, operation: string, run: () => Promise<T>): Promise<T> {
+  if (state.closed) throw new StoreUnavailableError(operation, new Error('the store is closed'));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const work = run();
+    if (state.timeoutMs === undefined) return await work;
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${state.timeoutMs} ms`)), state.timeoutMs);
+      }),
+    ]);
+  } catch (err) {
+    throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(operation, err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A keyv whose failures are errors (StoreUnavailableError), never silent misses: the repositories
+ * must not take "Redis is down" for "no such record".
+ */
+function openKeyv(adapter: ConstructorParameters<typeof Keyv>[0], namespace: string, state: GuardState): Keyv {
+  const keyv = new Keyv({ store: adapter, namespace, throwOnErrors: true });
   keyv.on('error', () => {
     // Errors reach the caller through the rejected operation; this listener keeps them from
     // becoming unhandled 'error' events that would end the process.
   });
-  return keyv;
-}
-
-function createAdapter(url: string) {
-  const file = sqlitePathOf(url);
-  if (file !== undefined) {
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    return new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000, iterationLimit: 1_000 });
+  const wrap = <F extends (...args: never[]) => Promise<unknown>>(operation: string, fn: F): F =>
+    ((...args: Parameters<F>) => guarded(state, operation, () => fn(...args))) as F;
+  keyv.get = wrap('get', keyv.get.bind(keyv));
+  keyv.set = wrap('set', keyv.set.bind(keyv));
+  keyv.delete = wrap('delete', keyv.delete.bind(keyv));
+  keyv.has = wrap('has', keyv.has.bind(keyv));
+  const iterate = keyv.iterator?.bind(keyv);
+  if (iterate) {
+    // Each step of a listing is one guarded operation (a SCAN page on Redis).
+    keyv.iterator = async function* (ns?: string) {
+      const steps = iterate(ns)[Symbol.asyncIterator]();
+      for (;;) {
+        const step = await guarded(state, 'list', () => steps.next());
+        if (step.done) return;
+        yield step.value;
+      }
+    } as typeof keyv.iterator;
   }
-  return new KeyvRedis(url);
+  return keyv;
 }

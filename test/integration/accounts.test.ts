@@ -57,7 +57,7 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       const text = messageText(answer);
       const main = h.sandbox.companies.main;
       expect(text).toContain(`\`${main.defaultAccountId}\` (default account)`);
-      expect(text).toContain('Balance: R$ 15.000,00 (available R$ 15.000,00, blocked R$ 0,00)');
+      expect(text).toContain('Balance: R$15,000.00 (available R$15,000.00, blocked R$0.00)');
       // The default account has no withdraw-key API: the field is absent, and that is fine.
       expect(text).toContain('not reported (withdraw-key API not enabled on this account)');
       expect(text).toContain('the main application (PIX_APP_ID)');
@@ -75,7 +75,7 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       expect(text).toContain('*Default account*\nno');
       expect(text).toContain('random key (EVP)');
       expect(text).toContain('Withdrawals blocked');
-      expect(text).toContain('*Balance*\nR$ 0,00');
+      expect(text).toContain('*Balance*\nR$0.00');
     });
 
     test('another company’s account is not found; a malformed id gets the usage', async () => {

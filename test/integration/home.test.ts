@@ -96,7 +96,7 @@ describe('the Home tab, through the real app', () => {
     expect(text).toContain('Limit requests in review');
     expect(text).toContain(inReview.id);
     expect(text).toContain(inReview.accountId);
-    expect(text).toContain('Pix day R$ 5.000,00 → *R$ 6.543,21*');
+    expect(text).toContain('Pix day R$5,000.00 → *R$6,543.21*');
     expect(text).toContain('filed 3 h ago');
     expect(text).toContain(`<@${OPERATOR}>`);
     expect(text).toContain(`<https://fake.slack.test/archives/${CHANNEL}/p${inReview.rootTs.replace('.', '')}|thread>`);
@@ -104,11 +104,11 @@ describe('the Home tab, through the real app', () => {
     expect(text).toContain('Latest decisions');
     expect(text).toContain(decided.id);
     expect(text).toContain('Approved');
-    expect(text).toMatch(/Pix day \*R\$ 7\.000,00\* \(asked R\$ 8\.000,00\)/);
+    expect(text).toMatch(/Pix day \*R\$7,000\.00\* \(asked R\$8,000\.00\)/);
 
     expect(text).toContain('Accounts');
     expect(text).toContain(`\`${main.defaultAccountId}\` (default)`);
-    expect(text).toContain('Available *R$ 15.000,00*');
+    expect(text).toContain('Available *R$15,000.00*');
     expect(text).toContain(decided.accountId);
 
     expect(actionIds(view)).toEqual(expect.arrayContaining(['home_limit_request', 'home_refresh', 'home_pix_keys']));

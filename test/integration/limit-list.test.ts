@@ -7,18 +7,17 @@ const VIEWER = 'U0VIEWER1';
 const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0LIST001';
 
+/** Brasília time as an English reader sees it (the fake Slack's users are `en-US`), apart from the app's helper. */
 const brasilia = (iso: string) =>
-  new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)).replace(/[\u00a0\u202f]/g, ' ');
 
-/** `R$ 5.010,00`-style amounts of request number i, written out by hand (not with the app's formatter). */
+/** `R$5,010.00`-style amounts (English separators) of request number i, written out by hand (not with the app's formatter). */
 const dayOf = (i: number) => 500000 + i * 1000;
 const nightOf = (i: number) => 100000 + i;
 const reais = (cents: number) => {
   const int = Math.floor(cents / 100);
-  const thousands = int >= 1000 ? `${Math.floor(int / 1000)}.${String(int % 1000).padStart(3, '0')}` : String(int);
-  return `R$ ${thousands},${String(cents % 100).padStart(2, '0')}`;
+  const thousands = int >= 1000 ? `${Math.floor(int / 1000)},${String(int % 1000).padStart(3, '0')}` : String(int);
+  return `R$${thousands}.${String(cents % 100).padStart(2, '0')}`;
 };
 
 describe('/pix limit list and its Previous / Next buttons, through the real app (HTTP mode)', () => {
@@ -100,8 +99,8 @@ describe('/pix limit list and its Previous / Next buttons, through the real app 
     const newest = filed[9]!;
     expect(text).toContain(`\`${newest.id}\`  :x: Rejected`);
     expect(text).toContain(`Account \`${main.defaultAccountId}\` · day *${reais(dayOf(10))}* · night *${reais(nightOf(10))}* · created ${brasilia(newest.createdAt)}`);
-    expect(reais(dayOf(10))).toBe('R$ 5.100,00');
-    expect(reais(nightOf(10))).toBe('R$ 1.000,10');
+    expect(reais(dayOf(10))).toBe('R$5,100.00');
+    expect(reais(nightOf(10))).toBe('R$1,000.10');
     expect(buttonsOf(answer.body)).toEqual([]);
   });
 

@@ -92,7 +92,8 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const ownership = Object.keys(limits).filter((k) => /^pix(Out|In)/.test(k));
     expect(ids).toEqual(['companyBankAccountId', 'pixDayLimit', 'pixNightLimit', ...ownership, 'documents', 'description', 'limitRequestReason']);
     const day = inputBlocks(form.view).find((b) => b.block_id === 'pixDayLimit')!;
-    expect(day.element!.initial_value).toBe(`${limits.pixDayLimit! / 100},00`);
+    // The current value, as an English reader types amounts (`5000.00`; `5000,00` reads the same).
+    expect(day.element!.initial_value).toBe(`${limits.pixDayLimit! / 100}.00`);
     const account = inputBlocks(form.view)[0]!.element!;
     expect((account.initial_option as { value: string }).value).toBe(accountId);
     const files = inputBlocks(form.view).find((b) => b.block_id === 'documents')!.element!;
@@ -139,8 +140,8 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const requestId = (root.args.metadata as { event_payload: { limit_request_id: string } }).event_payload.limit_request_id;
     expect(rootText).toContain(requestId);
     expect(rootText).toContain(accountId);
-    expect(rootText).toContain(`R$ ${(limits.pixDayLimit! / 100).toLocaleString('pt-BR')},00 → *R$ 6.234,56*`);
-    expect(rootText).toContain('R$ 1.000,07');
+    expect(rootText).toContain(`R$${(limits.pixDayLimit! / 100).toLocaleString('en-US')}.00 → *R$6,234.56*`);
+    expect(rootText).toContain('R$1,000.07');
     expect(rootText).toContain('bank-statement.pdf');
     expect(rootText).toContain(`<@${OPERATOR}>`);
     expect(rootText).toContain('In review');
@@ -191,7 +192,7 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
       ['more than two decimals', '6.000,123', /two decimals/],
       ['too large', '999999999999999999', /too large/],
       ['exponent', '1e9', /Not an amount/],
-      ['below the current value', '1,00', /Below the current limit of R\$ 5\.000,00/],
+      ['below the current value', '1,00', /Below the current limit of R\$5,000\.00/],
     ])('an amount that is %s', async (_, text, pattern) => {
       await expectErrors({ amounts: { pixDayLimit: text }, files: [pdf()] }, { pixDayLimit: pattern });
     });

@@ -7,10 +7,9 @@ const VIEWER = 'U0VIEWER1';
 const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0WATCH01';
 
-/** What people in Brazil read for an ISO timestamp (computed apart from the app's own helper). */
+/** What an English reader (the fake Slack's users are `en-US`) sees for an ISO timestamp, in Brasília time (computed apart from the app's own helper). */
 const brasilia = (iso: string) =>
-  new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
-    .format(new Date(iso));
+  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)).replace(/[\u00a0\u202f]/g, ' ');
 
 describe('/pix limit status and "Notify this channel", through the real app (HTTP mode)', () => {
   let h: Harness;
@@ -65,9 +64,9 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
     expect(text).toContain(':hourglass_flowing_sand: In review');
     expect(text).toContain(`\`${main.defaultAccountId}\``);
     expect(text).toContain(`*Created*\n${brasilia(inReview.createdAt)}`);
-    expect(text).toContain('• Pix day: requested *R$ 12.345,67*');
-    expect(text).toContain('• Pix night: requested *R$ 2.500,50*');
-    expect(text).toContain('• Pix out · same holder · day: requested *R$ 5.000,00*');
+    expect(text).toContain('• Pix day: requested *R$12,345.67*');
+    expect(text).toContain('• Pix night: requested *R$2,500.50*');
+    expect(text).toContain('• Pix out · same holder · day: requested *R$5,000.00*');
     expect(text).not.toContain('approved *');
     // User and API data are escaped: no stray mention or link.
     expect(text).toContain('balanço &lt;2025&gt;.pdf');
@@ -163,7 +162,7 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
     expect(root?.metadata).toEqual({ event_type: 'pix_limit_request', event_payload: { limit_request_id: inReview.id } });
     const rootText = messageText(root);
     expect(rootText).toContain(inReview.id);
-    expect(rootText).toContain('*R$ 12.345,67*');
+    expect(rootText).toContain('*R$12,345.67*');
     expect(rootText).toContain(`<@${VIEWER}>`);
     expect(rootText).toContain('The decision will be posted in this thread.');
 
@@ -234,9 +233,9 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
       const answer = await firstResponse(res.responseId);
       const text = messageText(answer.body);
       expect(text).toContain(':white_check_mark: Approved');
-      expect(text).toContain('• Pix day: requested *R$ 8.000,00*  → approved *R$ 7.500,00* :warning: below the ask');
-      expect(text).toContain('• Pix night: requested *R$ 1.200,00*  → approved *R$ 1.200,00*');
-      expect(text).not.toContain('R$ 1.200,00* :warning:');
+      expect(text).toContain('• Pix day: requested *R$8,000.00*  → approved *R$7,500.00* :warning: below the ask');
+      expect(text).toContain('• Pix night: requested *R$1,200.00*  → approved *R$1,200.00*');
+      expect(text).not.toContain('R$1,200.00* :warning:');
       expect(buttonsOf(answer.body)).toEqual([]);
 
       const postsBefore = posts().length;
@@ -252,7 +251,7 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
       const res = await status(VIEWER, `limit status ${next.id}`);
       const text = messageText((await firstResponse(res.responseId)).body);
       expect(text).toContain(':x: Rejected');
-      expect(text).toContain('• Pix day: requested *R$ 9.000,00*');
+      expect(text).toContain('• Pix day: requested *R$9,000.00*');
       expect(text).toContain('nothing was granted');
     });
   });

@@ -36,17 +36,17 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
     const limitsRes = await fetch(`${h.sandbox.url}/api/v1/limits/${main.defaultAccountId}`, { headers: { Authorization: main.mainAppId } });
     const { limits } = (await limitsRes.json()) as { limits: Record<string, unknown> };
     expect(text).toContain(main.defaultAccountId);
-    expect(text).toContain(`*Pix day*\n${formatCents(limits.pixDayLimit as number)}`);
-    expect(text).toContain(`*Pix night*\n${formatCents(limits.pixNightLimit as number)}`);
+    expect(text).toContain(`*Pix day*\n${formatCents(limits.pixDayLimit as number, 'en')}`);
+    expect(text).toContain(`*Pix night*\n${formatCents(limits.pixNightLimit as number, 'en')}`);
     const ownership = Object.entries(limits).filter(([field]) => /^pix(Out|In)/.test(field));
     expect(ownership).toHaveLength(8);
     for (const [field, value] of ownership) {
-      expect(text).toContain(`*${limitFieldLabel(field)}*\n${formatCents(value as number)}`);
+      expect(text).toContain(`*${limitFieldLabel(field, 'en')}*\n${formatCents(value as number, 'en')}`);
     }
     // Not money: shown as they are.
     expect(text).toContain('dayStartAt: 06:00');
     expect(text).toContain(`boletoEmissionLimit: ${limits.boletoEmissionLimit}`);
-    expect(text).not.toContain(formatCents(limits.boletoEmissionLimit as number));
+    expect(text).not.toContain(formatCents(limits.boletoEmissionLimit as number, 'en'));
 
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/v1/account', `GET /api/v1/limits/${main.defaultAccountId}`]);
     expect(calls.every((c) => c.authorization === main.mainAppId)).toBe(true);
@@ -139,9 +139,11 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
     expect(stale.status).toBe(401);
     const unsigned = await h.post(body, { 'content-type': 'application/x-www-form-urlencoded' });
     expect(unsigned.status).toBe(401);
+    expect(h.slack.calls.slice(beforeSlack).filter((c) => c.method !== 'auth.test')).toEqual([]);
     await h.slash(VIEWER, 'help');
     expect(h.sandbox.calls.length).toBe(beforePix);
-    expect(h.slack.calls.slice(beforeSlack).filter((c) => c.method !== 'auth.test')).toEqual([]);
+    // The real help may ask Slack for the caller's language (users.info), and nothing else.
+    expect(h.slack.calls.slice(beforeSlack).filter((c) => c.method !== 'auth.test' && c.method !== 'users.info')).toEqual([]);
     expect(h.slack.responsesTo('forged')).toEqual([]);
   });
 

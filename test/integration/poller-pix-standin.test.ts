@@ -131,8 +131,8 @@ describe('poller against a Pix API stand-in: what is and is not a decision', () 
     expect(record).toMatchObject({ closed: true, reply: { status: 'APPROVED', approved: { pixNightLimit: 120_000 } } });
     expect(Object.keys(record!.reply!.approved!)).toEqual(['pixNightLimit']);
     const text = messageText(decisionReplies(h.slack.messages, r)[0]!.blocks);
-    expect(text).toContain('Pix day: R$ 5.000,00 → *R$ 6.000,00*  _(no approved value)_');
-    expect(text).toContain('→ granted *R$ 1.200,00* :warning: below the ask');
+    expect(text).toContain('Pix day: R$5,000.00 → *R$6,000.00*  _(no approved value)_');
+    expect(text).toContain('→ granted *R$1,200.00* :warning: below the ask');
     expect(text).not.toContain('5500');
   });
 

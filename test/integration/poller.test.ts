@@ -60,7 +60,7 @@ describe('poller: decisions in the thread, exactly once', () => {
     expect(text).not.toContain('below');
     for (const field of ['pixDayLimit', 'pixNightLimit'] as const) {
       const [now, asked] = [r.current[field]!, r.requested[field]!];
-      expect(text).toContain(`${formatCents(now)} → *${formatCents(asked)}*  → granted *${formatCents(asked)}*`);
+      expect(text).toContain(`${formatCents(now, 'en')} → *${formatCents(asked, 'en')}*  → granted *${formatCents(asked, 'en')}*`);
     }
     // Looked in the thread before posting.
     const lookups = h.slack.callsOf('conversations.replies').filter((c) => c.args.ts === r.rootTs);
@@ -96,8 +96,8 @@ describe('poller: decisions in the thread, exactly once', () => {
     expect(more).toHaveLength(0);
     const text = messageText(reply);
     expect(text).toContain('one limit below what was asked');
-    expect(text).toContain(`→ granted *${formatCents(grantedDay)}* :warning: below the ask`);
-    expect(text).toContain(`→ granted *${formatCents(grantedNight)}*`);
+    expect(text).toContain(`→ granted *${formatCents(grantedDay, 'en')}* :warning: below the ask`);
+    expect(text).toContain(`→ granted *${formatCents(grantedNight, 'en')}*`);
     expect(text.match(/:warning: below the ask/g)).toHaveLength(1);
     expect(messageText(root(r))).toContain(':warning: below the ask');
     expect((await tracked(r))?.reply?.approved).toEqual({ pixDayLimit: grantedDay, pixNightLimit: grantedNight });

@@ -51,6 +51,13 @@ export class FakeSlack {
   readonly files = new Map<string, FakeFile>();
   /** Channels the bot cannot post in (`not_in_channel`). */
   readonly closedChannels = new Set<string>();
+  /**
+   * Each user's Slack locale, as `users.info` gives it with `include_locale` (`en-US`, `pt-BR`, …);
+   * users not set here are `en-US`, the default locale of this fake. Set one to `null` for a user
+   * whose locale Slack does not give.
+   */
+  readonly locales = new Map<string, string | null>();
+  defaultLocale = 'en-US';
   /** The bot token downloads must carry (as Slack requires for url_private_download). */
   botToken = 'xoxb-test-bot-token-0123456789';
   private readonly handlers = new Map<string, Handler>();
@@ -178,6 +185,13 @@ export class FakeSlack {
     switch (method) {
       case 'auth.test':
         return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'pixops', team_id: 'T0FAKE', user_id: 'U0BOT', bot_id: 'B0BOT' };
+      case 'users.info': {
+        // Like Slack: the locale only with include_locale.
+        const id = String(args.user);
+        const withLocale = args.include_locale === true || args.include_locale === 'true';
+        const locale = this.locales.has(id) ? this.locales.get(id) : this.defaultLocale;
+        return { ok: true, user: { id, name: id.toLowerCase(), ...(withLocale && locale ? { locale } : {}) } };
+      }
       case 'usergroups.users.list':
         return { ok: true, users: this.userGroups.get(String(args.usergroup)) ?? [] };
       case 'chat.postMessage': {

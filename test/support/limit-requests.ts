@@ -70,7 +70,7 @@ export async function trackWithRoot(
   app: RunningApp,
   draft: Omit<TrackedRequest, 'rootTs' | 'closed' | 'reply' | 'createdAt'>,
 ): Promise<{ rootTs: string; tracked: TrackedRequest }> {
-  const root = limitRequestRootMessage({ ...draft, rootTs: '', createdAt: new Date().toISOString(), closed: false }, 'IN_REVIEW');
+  const root = limitRequestRootMessage('en', { ...draft, rootTs: '', createdAt: new Date().toISOString(), closed: false }, 'IN_REVIEW');
   const posted = await app.deps.slack.chat.postMessage({
     channel: draft.channel,
     text: root.text,

@@ -5,8 +5,8 @@ import type { CommandDef } from '../../commands/types';
 const cmd = (path: string[], minArgs: number, maxArgs: number): CommandDef => ({
   path,
   argsUsage: '',
-  summary: '',
-  action: '',
+  summary: 'help',
+  action: 'showHelp',
   role: 'viewer',
   minArgs,
   maxArgs,

@@ -17,7 +17,7 @@ const state = (amounts: Record<string, string | null>, files: Array<{ id: string
 
 describe('readLimitForm', () => {
   test('day and night always sent; an ownership field only when changed; text trimmed', () => {
-    const r = readLimitForm(state({ pixDayLimit: '6.000,00', pixNightLimit: '1000,00', pixOutSameHolderDayLimit: '3000' }), meta);
+    const r = readLimitForm('en', state({ pixDayLimit: '6.000,00', pixNightLimit: '1000,00', pixOutSameHolderDayLimit: '3000' }), meta);
     expect(r).toEqual({
       ok: true,
       form: {
@@ -31,23 +31,23 @@ describe('readLimitForm', () => {
   });
 
   test('a raised ownership field alone is enough, and is sent', () => {
-    const r = readLimitForm(state({ pixDayLimit: '5000', pixNightLimit: '1000', pixOutSameHolderDayLimit: '3.500,50' }), meta);
+    const r = readLimitForm('en', state({ pixDayLimit: '5000', pixNightLimit: '1000', pixOutSameHolderDayLimit: '3.500,50' }), meta);
     expect(r.ok && r.form.limits).toEqual({ pixDayLimit: 500000, pixNightLimit: 100000, pixOutSameHolderDayLimit: 350050 });
   });
 
   test('an empty optional ownership field is left out', () => {
-    const r = readLimitForm(state({ pixDayLimit: '5001', pixNightLimit: '1000', pixOutSameHolderDayLimit: '' }), meta);
+    const r = readLimitForm('en', state({ pixDayLimit: '5001', pixNightLimit: '1000', pixOutSameHolderDayLimit: '' }), meta);
     expect(r.ok && r.form.limits).toEqual({ pixDayLimit: 500100, pixNightLimit: 100000 });
   });
 
   test('every problem at once, by block', () => {
-    const r = readLimitForm(state({ pixDayLimit: 'x', pixNightLimit: '1,00', pixOutSameHolderDayLimit: '-3' }, []), meta);
+    const r = readLimitForm('en', state({ pixDayLimit: 'x', pixNightLimit: '1,00', pixOutSameHolderDayLimit: '-3' }, []), meta);
     expect(r.ok).toBe(false);
     expect(!r.ok && Object.keys(r.errors).sort()).toEqual(['documents', 'pixDayLimit', 'pixNightLimit', 'pixOutSameHolderDayLimit']);
   });
 
   test('files of the shortcut count as documents', () => {
-    const r = readLimitForm(state({ pixDayLimit: '5001', pixNightLimit: '1000' }, []), { ...meta, attached: [{ id: 'F9', name: 'a.pdf' }] });
+    const r = readLimitForm('en', state({ pixDayLimit: '5001', pixNightLimit: '1000' }, []), { ...meta, attached: [{ id: 'F9', name: 'a.pdf' }] });
     expect(r.ok && r.form.files).toEqual([{ id: 'F9' }]);
   });
 });

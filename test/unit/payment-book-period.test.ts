@@ -12,7 +12,7 @@ describe('the payment booklet period', () => {
     ['12', '2027'],
     ['6', '1999'], // before the subscription: the API says so, in its own words
   ])('month %s year %s is accepted', (month, year) => {
-    expect(checkBookPeriod(month, year, today)).toEqual({ ok: true, month: Number(month), year: Number(year) });
+    expect(checkBookPeriod(month, year, today, 'en')).toEqual({ ok: true, month: Number(month), year: Number(year) });
   });
 
   test.each([
@@ -26,7 +26,7 @@ describe('the payment booklet period', () => {
     ['3', '2O26', /not a year/],
     ['1', '2028', /up to 12\/2027 \(the end of next year\); 01\/2028 is later/],
   ])('month %s year %s is refused', (month, year, pattern) => {
-    const result = checkBookPeriod(month, year, today);
+    const result = checkBookPeriod(month, year, today, 'en');
     expect(result.ok).toBe(false);
     expect(!result.ok && result.problem).toMatch(pattern);
   });
@@ -52,7 +52,7 @@ describe('the payment booklet period', () => {
           },
         },
       } as unknown as Deps;
-      const ctx = { deps, args, userId: 'U1', channelId: 'C1', triggerId: 't', responseUrl: '', role: 'operator', reply: async () => undefined } as CommandContext;
+      const ctx = { deps, args, userId: 'U1', channelId: 'C1', triggerId: 't', responseUrl: '', role: 'operator', locale: 'en', reply: async () => undefined } as CommandContext;
       const outcome = await paymentBookCommand({ now: () => new Date(now) }).run(ctx).catch((err: unknown) => err);
       return { outcome, calls };
     };

@@ -44,7 +44,7 @@ describe('checkPixKey: by type, into the canonical form', () => {
     ['EVP', '', ''],
     ['EVP', '   ', ''],
   ] as const)('%s %p is %p', (type, typed, pixKey) => {
-    expect(checkPixKey(type, typed)).toEqual({ ok: true, type, pixKey });
+    expect(checkPixKey('en', type, typed)).toEqual({ ok: true, type, pixKey });
   });
 
   test.each([
@@ -67,7 +67,7 @@ describe('checkPixKey: by type, into the canonical form', () => {
     ['EVP', 'not-a-uuid', /UUID/],
     ['EVP', '123e4567e89b42d3a456426614174000', /UUID/],
   ] as const)('%s %p is refused', (type, typed, problem) => {
-    const result = checkPixKey(type, typed);
+    const result = checkPixKey('en', type, typed);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problem).toMatch(problem);
   });
@@ -81,7 +81,7 @@ describe('detectPixKey: a key given without its type', () => {
     ['11222333000181', 'CNPJ', '11222333000181'],
     ['123e4567-e89b-42d3-a456-426614174000', 'EVP', '123e4567-e89b-42d3-a456-426614174000'],
   ])('%s is a %s key', (typed, type, pixKey) => {
-    expect(detectPixKey(typed)).toEqual({ ok: true, type, pixKey });
+    expect(detectPixKey('en', typed)).toEqual({ ok: true, type, pixKey });
   });
 
   test.each([
@@ -90,7 +90,7 @@ describe('detectPixKey: a key given without its type', () => {
     ['12345', /not a Pix key/],
     ['52998224724', /check digits/],
   ])('%p is refused', (typed, problem) => {
-    const result = detectPixKey(typed);
+    const result = detectPixKey('en', typed);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problem).toMatch(problem);
   });

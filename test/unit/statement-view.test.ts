@@ -14,28 +14,34 @@ describe('statement views of unknown shapes', () => {
   });
 
   test('money only for integers under money names; a balance object’s parts too; a top-level total is a count', () => {
-    expect(formatValue('value', 123456)).toBe('R$ 1.234,56');
-    expect(formatValue('totalAmount', -5)).toBe('-R$ 0,05');
-    expect(formatValue('value', 12.5)).toBe('12.5');
-    expect(formatValue('total', 3)).toBe('3');
-    expect(formatValue('balance', { total: 100, blocked: 0, available: 100 })).toBe('total: R$ 1,00, blocked: R$ 0,00, available: R$ 1,00');
-    expect(formatValue('id', 123456)).toBe('123456');
+    expect(formatValue('pt-BR', 'value', 123456)).toBe('R$ 1.234,56');
+    expect(formatValue('en', 'value', 123456)).toBe('R$1,234.56');
+    expect(formatValue('pt-BR', 'totalAmount', -5)).toBe('-R$ 0,05');
+    expect(formatValue('pt-BR', 'value', 12.5)).toBe('12.5');
+    expect(formatValue('pt-BR', 'total', 3)).toBe('3');
+    expect(formatValue('pt-BR', 'balance', { total: 100, blocked: 0, available: 100 })).toBe('total: R$ 1,00, blocked: R$ 0,00, available: R$ 1,00');
+    expect(formatValue('en', 'balance', { total: 100, blocked: 0, available: 100 })).toBe('total: R$1.00, blocked: R$0.00, available: R$1.00');
+    expect(formatValue('pt-BR', 'id', 123456)).toBe('123456');
   });
 
   test('dates in Brasília time; bare dates as written; other strings escaped', () => {
-    expect(formatValue('time', '2026-03-05T17:30:00.000Z')).toBe('05/03/2026, 14:30');
-    expect(formatValue('day', '2026-03-05')).toBe('05/03/2026');
-    expect(formatValue('note', '<b>&')).toBe('&lt;b&gt;&amp;');
-    expect(formatValue('x', true)).toBe('yes');
-    expect(formatValue('x', null)).toBe('—');
-    expect(formatValue('x', [])).toBe('none');
+    expect(formatValue('pt-BR', 'time', '2026-03-05T17:30:00.000Z')).toBe('05/03/2026, 14:30');
+    expect(formatValue('en', 'time', '2026-03-05T17:30:00.000Z')).toBe('Mar 5, 2026, 2:30 PM');
+    expect(formatValue('pt-BR', 'day', '2026-03-05')).toBe('05/03/2026');
+    expect(formatValue('en', 'day', '2026-03-05')).toBe('Mar 5, 2026');
+    expect(formatValue('en', 'note', '<b>&')).toBe('&lt;b&gt;&amp;');
+    expect(formatValue('en', 'x', true)).toBe('yes');
+    expect(formatValue('pt-BR', 'x', true)).toBe('sim');
+    expect(formatValue('en', 'x', null)).toBe('—');
+    expect(formatValue('en', 'x', [])).toBe('none');
   });
 
   test('an entry signed by its type, with the rest of its fields', () => {
-    const text = entryText({ id: 'e1', time: '2026-03-05T17:30:00Z', description: 'Pix sent', value: 200000, type: 'DEBIT', balance: 1500000, transactionId: 't1', extra: 'x' });
-    expect(text).toBe('*05/03/2026, 14:30* · Pix sent · :arrow_up_small: *−R$ 2.000,00* · DEBIT · balance R$ 15.000,00\n`e1` · transactionId `t1` · extra: x');
-    expect(entryText({})).toContain('no date, description or amount');
-    expect(entryText(42)).toBe('42');
+    const entry = { id: 'e1', time: '2026-03-05T17:30:00Z', description: 'Pix sent', value: 200000, type: 'DEBIT', balance: 1500000, transactionId: 't1', extra: 'x' };
+    expect(entryText('en', entry)).toBe('*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: *−R$2,000.00* · DEBIT · balance R$15,000.00\n`e1` · transactionId `t1` · extra: x');
+    expect(entryText('pt-BR', entry)).toBe('*05/03/2026, 14:30* · Pix sent · :arrow_up_small: *−R$ 2.000,00* · DEBIT · saldo R$ 15.000,00\n`e1` · transactionId `t1` · extra: x');
+    expect(entryText('en', {})).toContain('no date, description or amount');
+    expect(entryText('en', 42)).toBe('42');
   });
 
   test('never throws and stays inside Slack’s limits, whatever comes', () => {
@@ -54,11 +60,11 @@ describe('statement views of unknown shapes', () => {
     ];
     for (const body of weird) {
       for (const page of [1, 2, 999, -1]) {
-        const m = statementMessage({ body, page });
+        const m = statementMessage('en', { body, page });
         expect(m.blocks.length).toBeLessThanOrEqual(50);
         for (const b of m.blocks as Array<{ text?: { text: string } }>) expect((b.text?.text ?? '').length).toBeLessThanOrEqual(3000);
       }
-      const t = transactionMessage({ transactionId: 't', body });
+      const t = transactionMessage('en', { transactionId: 't', body });
       expect(t.blocks.length).toBeLessThanOrEqual(50);
       expect(textOf(t)).toContain('Transaction');
     }
@@ -66,6 +72,7 @@ describe('statement views of unknown shapes', () => {
 
   test('a page beyond the end shows the last page', () => {
     const body = Array.from({ length: 20 }, (_, i) => ({ description: `E${i}` }));
-    expect(textOf(statementMessage({ body, page: 9 }))).toContain('entries 16–20 of 20 · page 2 of 2');
+    expect(textOf(statementMessage('en', { body, page: 9 }))).toContain('entries 16–20 of 20 · page 2 of 2');
+    expect(textOf(statementMessage('pt-BR', { body, page: 9 }))).toContain('lançamentos 16–20 de 20 · página 2 de 2');
   });
 });

@@ -1,0 +1,230 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { startPixOps } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createLogger, SecretRegistry } from '../src/logger';
+import { openStore, type Store } from '../src/store';
+import { FakeSlack } from '../test/support/fake-slack';
+import { BOT_TOKEN, inBatches, logLines, MiB, sandboxControl, SIGNING_SECRET, startBotProcess, startSandboxProcess, type Child, type Figure } from './lib';
+
+const REQUESTS = Number(process.env.BENCH_POLL_REQUESTS ?? 2_000);
+const LATENCY_MS = 50;
+const CONCURRENCY = 16;
+const BOUND_S = (REQUESTS * LATENCY_MS) / CONCURRENCY / 1000;
+const TICKS = 5;
+const HEAP_SPREAD_BOUND_MIB = 4;
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+type Sandbox = Awaited<ReturnType<typeof startSandboxProcess>>;
+interface Fixture {
+  sandbox: Sandbox;
+  requests: Array<{ id: string; accountId: string }>;
+}
+
+const PDF = Buffer.from('%PDF-1.4\n% bench proof\n%%EOF\n', 'latin1');
+
+async function pix(sandbox: Sandbox, method: string, pathname: string, appId: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${sandbox.url}${pathname}`, {
+    method,
+    headers: { authorization: appId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as any;
+  if (res.status >= 300) throw new Error(`${method} ${pathname}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * The sandbox in a process of its own with REQUESTS limit requests in review, one per account (the
+ * service allows one in review per account), all with the same proof.
+ */
+async function fixture(): Promise<Fixture> {
+  const sandbox = await startSandboxProcess();
+  const main = sandbox.main;
+  const form = new FormData();
+  form.append('purpose', 'ACCOUNT_LIMIT_REQUEST');
+  form.append('file', new Blob([PDF], { type: 'application/pdf' }), 'proof.pdf');
+  const up = await fetch(`${sandbox.url}/api/v1/files`, { method: 'POST', headers: { authorization: main.mainAppId }, body: form });
+  const fileId = ((await up.json()) as { file: { id: string } }).file.id;
+  const requests = await inBatches(REQUESTS, 32, async () => {
+    const { account } = await pix(sandbox, 'POST', '/api/v1/account', main.masterAppId);
+    const { limitRequest } = await pix(sandbox, 'POST', '/api/v1/limits/request', main.mainAppId, {
+      companyBankAccountId: account.accountId,
+      pixDayLimit: 10_000_000,
+      pixNightLimit: 2_000_000,
+      documents: [{ fileId }],
+    });
+    return { id: limitRequest.id as string, accountId: account.accountId as string };
+  });
+  await sandboxControl(sandbox.url, '/sandbox/calls', undefined, 'DELETE');
+  return { sandbox, requests };
+}
+
+async function trackAll(store: Store, requests: Fixture['requests']): Promise<void> {
+  await inBatches(requests.length, 16, (i) =>
+    store.trackedRequests.track({
+      limitRequestId: requests[i]!.id,
+      accountId: requests[i]!.accountId,
+      requesterId: 'U0BENCH01',
+      channel: 'C0BENCH',
+      rootTs: `1700000000.${String(i).padStart(6, '0')}`,
+      requested: { pixDayLimit: 10_000_000, pixNightLimit: 2_000_000 },
+      documents: [{ fileName: 'proof.pdf', contentType: 'application/pdf' }],
+      source: 'filed',
+    }),
+  );
+}
+
+/** `global.gc`, exposed by `--expose-gc` (npm run bench passes it) or, failing that, switched on here. */
+function gcFunction(): () => void {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (existing) return existing;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/**
+ * Issue 3's poll cycle: the bot in this process (sqlite store), the sandbox in its own with 50 ms on
+ * every call, 2,000 tracked requests, POLL_CONCURRENCY 16. Each of five ticks is timed; the heap
+ * after a full GC at ticks 2..5 shows whether a tick leaves anything behind.
+ */
+async function sqliteCycle(fx: Fixture): Promise<Figure[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-poll-'));
+  const slack = await new FakeSlack().start();
+  const result = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    PORT: '0',
+    SLACK_API_URL: slack.apiUrl,
+    PIX_API_URL: fx.sandbox.url,
+    PIX_APP_ID: fx.sandbox.main.mainAppId,
+    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
+    POLL_SCHEDULE: '0 0 1 1 *', // ticks on demand only
+    POLL_CONCURRENCY: String(CONCURRENCY),
+  });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  const secrets = new SecretRegistry();
+  const app = await startPixOps(result.config, { secrets, logger: createLogger({ level: 'info', secrets, destination: { write: () => undefined } }) });
+  const gc = gcFunction();
+  try {
+    await trackAll(app.deps.store, fx.requests);
+    await sandboxControl(fx.sandbox.url, '/sandbox/faults', { latencyMs: LATENCY_MS });
+    const seconds: number[] = [];
+    const heaps: number[] = [];
+    for (let t = 1; t <= TICKS; t++) {
+      const started = process.hrtime.bigint();
+      const report = await app.poller.tick();
+      seconds.push(Number(process.hrtime.bigint() - started) / 1e9);
+      if (report.pending !== REQUESTS) throw new Error(`tick ${t}: ${JSON.stringify(report)}`);
+      gc();
+      gc();
+      heaps.push(process.memoryUsage().heapUsed);
+    }
+    const slowest = Math.max(...seconds);
+    const steady = heaps.slice(1);
+    const spread = (Math.max(...steady) - Math.min(...steady)) / MiB;
+    return [
+      {
+        name: `poll cycle, sqlite: one tick, ${REQUESTS} requests, +${LATENCY_MS} ms, concurrency ${CONCURRENCY} (slowest of ${TICKS})`,
+        value: `${slowest.toFixed(2)} s`,
+        bound: `≤ ${(1.5 * BOUND_S).toFixed(2)} s`,
+        ok: slowest <= 1.5 * BOUND_S,
+      },
+      {
+        name: `poll cycle, sqlite: heap after GC, ticks 2..${TICKS} (max − min)`,
+        value: `${spread.toFixed(2)} MiB (${steady.map((h) => (h / MiB).toFixed(1)).join(' / ')})`,
+        bound: `≤ ${HEAP_SPREAD_BOUND_MIB} MiB`,
+        ok: spread <= HEAP_SPREAD_BOUND_MIB,
+      },
+    ];
+  } finally {
+    await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
+    await app.stop();
+    await slack.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Two bot processes on one Redis, every 10 s: each tick runs on one instance only and polls all
+ * 2,000 requests (N = 2,000, the same bound as above). Timed by the bots' own tick log lines.
+ */
+async function redisCycle(fx: Fixture): Promise<Figure[]> {
+  const namespace = `pix-ops-bench-${process.pid}-${Date.now().toString(36)}`;
+  const secret = 'b'.repeat(40);
+  const store = await openStore({ url: REDIS_URL, secret, namespace });
+  const slack = await new FakeSlack().start();
+  const bots: Child[] = [];
+  try {
+    await trackAll(store, fx.requests);
+    await sandboxControl(fx.sandbox.url, '/sandbox/faults', { latencyMs: LATENCY_MS });
+    const env = {
+      SLACK_API_URL: slack.apiUrl,
+      PIX_API_URL: fx.sandbox.url,
+      PIX_APP_ID: fx.sandbox.main.mainAppId,
+      STORE_URL: REDIS_URL,
+      STORE_SECRET: secret,
+      STORE_NAMESPACE: namespace,
+      POLL_SCHEDULE: '*/10 * * * * *',
+      POLL_CONCURRENCY: String(CONCURRENCY),
+    };
+    bots.push(...(await Promise.all([startBotProcess(env), startBotProcess(env)])));
+    const ticks = () =>
+      bots.flatMap((bot, i) =>
+        logLines(bot)
+          .filter((l) => l.msg === 'limit request poll tick')
+          .map((l) => ({ bot: i, at: Number(l.time), ...(l.poll as { polled: number; pending: number; ms: number }) })),
+      );
+    const deadline = Date.now() + 40_000;
+    while (ticks().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const done = ticks().sort((a, b) => a.at - b.at);
+    if (done.length < 2) throw new Error(`only ${done.length} poll ticks in 40 s`);
+    // One instance per tick: ticks (10 s apart) never come in pairs, and each polled everything.
+    const slots = new Set(done.map((t) => Math.round((t.at - t.ms) / 10_000)));
+    const exclusive = slots.size === done.length && done.every((t) => t.polled === REQUESTS && t.pending === REQUESTS);
+    const slowest = Math.max(...done.map((t) => t.ms)) / 1000;
+    return [
+      {
+        name: `poll cycle, Redis, 2 instances: one tick of ${REQUESTS} (slowest of ${done.length})`,
+        value: `${slowest.toFixed(2)} s`,
+        bound: `≤ ${(1.5 * BOUND_S).toFixed(2)} s`,
+        ok: slowest <= 1.5 * BOUND_S,
+      },
+      {
+        name: 'poll cycle, Redis, 2 instances: ticks run by one instance each',
+        value: `${done.length} ticks, by ${done.map((t) => `#${t.bot + 1}`).join(', ')}${exclusive ? '' : ' (overlap!)'}`,
+        bound: 'one each',
+        ok: exclusive,
+      },
+    ];
+  } finally {
+    await Promise.all(bots.map((b) => b.stop()));
+    await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
+    await store.close();
+    await deleteNamespace(namespace);
+    await slack.close();
+  }
+}
+
+async function deleteNamespace(namespace: string): Promise<void> {
+  const { createClient } = await import('@keyv/redis');
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  try {
+    for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+  } finally {
+    await client.close();
+  }
+}
+
+export async function pollCycle(): Promise<Figure[]> {
+  const fx = await fixture();
+  try {
+    return [...(await sqliteCycle(fx)), ...(await redisCycle(fx))];
+  } finally {
+    await fx.sandbox.stop();
+  }
+}

@@ -1,0 +1,128 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from './logger';
+import { PixClient } from './pix/client';
+
+export interface HealthReport {
+  /** Both the store and the Pix API answer. */
+  ok: boolean;
+  store: 'ok' | 'down';
+  pixApi: 'ok' | 'down';
+  mode: 'http' | 'socket';
+  sandbox: boolean;
+}
+
+export const HEALTH_PATH = '/healthz';
+/** Time limit of the Pix API probe: a health check must answer fast, whatever the API does. */
+const PIX_PROBE_TIMEOUT_MS = 2_000;
+/** How long a probe's answer is reused: health checks every second cannot hammer the Pix API. */
+const PIX_CACHE_MS = 5_000;
+const STORE_CACHE_MS = 1_000;
+
+/** A probe whose answer is cached for a while and shared by concurrent callers. */
+class CachedProbe {
+  private last: { at: number; ok: boolean } | undefined;
+  private running: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly probe: () => Promise<boolean>,
+    private readonly ttlMs: number,
+  ) {}
+
+  get(): Promise<boolean> {
+    if (this.last && Date.now() - this.last.at < this.ttlMs) return Promise.resolve(this.last.ok);
+    this.running ??= this.probe()
+      .catch(() => false)
+      .then((ok) => {
+        this.last = { at: Date.now(), ok };
+        this.running = undefined;
+        return ok;
+      });
+    return this.running;
+  }
+}
+
+export interface HealthOptions {
+  ping: () => Promise<boolean>;
+  pixBaseUrl: string;
+  mainAppId: string;
+  mode: 'http' | 'socket';
+  sandbox: boolean;
+  /** Defaults: 2 s probe time limit, Pix answer cached 5 s, store answer 1 s. */
+  pixTimeoutMs?: number;
+  pixCacheMs?: number;
+  storeCacheMs?: number;
+}
+
+/**
+ * `GET /healthz`: whether the store and the Pix API answer. The Pix API is asked a cheap read that
+ * needs no scope (`GET /api/v1/application/scopes`), through a client of its own (one attempt, 2 s),
+ * and the answer is cached for a few seconds.
+ */
+export class HealthCheck {
+  private readonly store: CachedProbe;
+  private readonly pix: CachedProbe;
+
+  constructor(private readonly options: HealthOptions) {
+    const client = new PixClient({
+      baseUrl: options.pixBaseUrl,
+      timeoutMs: options.pixTimeoutMs ?? PIX_PROBE_TIMEOUT_MS,
+      retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+    });
+    this.pix = new CachedProbe(async () => {
+      await client.listScopes(options.mainAppId);
+      return true;
+    }, options.pixCacheMs ?? PIX_CACHE_MS);
+    this.store = new CachedProbe(options.ping, options.storeCacheMs ?? STORE_CACHE_MS);
+  }
+
+  async report(): Promise<HealthReport> {
+    const [store, pix] = await Promise.all([this.store.get(), this.pix.get()]);
+    return { ok: store && pix, store: store ? 'ok' : 'down', pixApi: pix ? 'ok' : 'down', mode: this.options.mode, sandbox: this.options.sandbox };
+  }
+
+  /** A plain Node handler (Bolt's customRoutes, or the health server). */
+  readonly handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    this.report().then(
+      (report) => {
+        res.writeHead(report.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
+      },
+      () => res.writeHead(500).end(),
+    );
+  };
+}
+
+export interface HealthServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** `/healthz` on a port of its own (Socket Mode, which has no HTTP server of its own). */
+export async function startHealthServer(port: number, check: HealthCheck, logger: Logger): Promise<HealthServer> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === HEALTH_PATH) check.handle(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  logger.info({ port: bound }, `health check on :${bound}${HEALTH_PATH}`);
+  return {
+    port: bound,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { LogLevel, WebClient } from '@slack/web-api';
+import { DEFAULT_LOCALE, localeFromSlack, type Locale } from './index';
+
+export interface LocaleResolverOptions {
+  /** The user's Slack locale tag (`en-US`, `pt-BR`, …), or undefined when Slack gives none. */
+  lookup: (userId: string) => Promise<string | undefined>;
+  /** How long a user's locale is kept (default one hour). */
+  ttlMs?: number;
+  /** How long a failed lookup answers pt-BR before Slack is asked again (default one minute). */
+  failureTtlMs?: number;
+  /** Users kept at most; the least recently used go first (default 2,000). */
+  maxEntries?: number;
+  /**
+   * How long a caller waits for Slack before going on in pt-BR (default 1.5 s): slash commands and
+   * modal submissions must be answered within three seconds. The lookup still completes and fills
+   * the cache for the next message.
+   */
+  timeoutMs?: number;
+  now?: () => number;
+  onError?: (userId: string, err: unknown) => void;
+}
+
+interface Entry {
+  locale: Promise<Locale>;
+  expiresAt: number;
+}
+
+/**
+ * Each user's language, from their Slack locale (`users.info` with `include_locale`, which needs the
+ * `users:read` scope), cached per user. Never rejects: a failure, a slow Slack or a locale we do not
+ * speak all give pt-BR.
+ */
+export class LocaleResolver {
+  private readonly cache = new Map<string, Entry>();
+  private readonly ttlMs: number;
+  private readonly failureTtlMs: number;
+  private readonly maxEntries: number;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: LocaleResolverOptions) {
+    this.ttlMs = options.ttlMs ?? 60 * 60_000;
+    this.failureTtlMs = options.failureTtlMs ?? 60_000;
+    this.maxEntries = options.maxEntries ?? 2_000;
+    this.timeoutMs = options.timeoutMs ?? 1_500;
+    this.now = options.now ?? Date.now;
+  }
+
+  async localeOf(userId: string | undefined): Promise<Locale> {
+    if (!userId) return DEFAULT_LOCALE;
+    let entry = this.cache.get(userId);
+    if (entry && entry.expiresAt > this.now()) {
+      // Re-inserted last: the map stays in order of use, so eviction drops the least recently used.
+      this.cache.delete(userId);
+      this.cache.set(userId, entry);
+    } else {
+      entry = this.load(userId);
+    }
+    return this.withTimeout(entry.locale);
+  }
+
+  /** How many users are cached (for tests). */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  private load(userId: string): Entry {
+    const entry: Entry = { locale: Promise.resolve(DEFAULT_LOCALE), expiresAt: this.now() + this.ttlMs };
+    entry.locale = this.options.lookup(userId).then(localeFromSlack, (err: unknown) => {
+      entry.expiresAt = this.now() + this.failureTtlMs;
+      this.options.onError?.(userId, err);
+      return DEFAULT_LOCALE;
+    });
+    this.cache.delete(userId);
+    this.cache.set(userId, entry);
+    while (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    return entry;
+  }
+
+  private withTimeout(locale: Promise<Locale>): Promise<Locale> {
+    if (!(this.timeoutMs > 0)) return locale;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Locale>((resolve) => {
+      timer = setTimeout(resolve, this.timeoutMs, DEFAULT_LOCALE);
+      timer.unref?.();
+    });
+    return Promise.race([locale, late]).finally(() => clearTimeout(timer));
+  }
+}
+
+/** Time limit of one `users.info` call. */
+const LOOKUP_TIMEOUT_MS = 3_000;
+
+const byWorkspace = new Map<string, LocaleResolver>();
+const byClient = new WeakMap<object, LocaleResolver>();
+
+/**
+ * The one resolver of a Slack bot: every client with the same token and API URL (the app's own, the
+ * poller's) shares it, so a user's locale is asked once for commands, buttons and decision replies.
+ *
+ * Slack is asked through a client of its own without retries: the app's client retries a failed call
+ * for up to half an hour, which would keep every message of that user waiting. A client that is not a
+ * real WebClient (a test double) is used as it is.
+ */
+export function localeResolverFor(client: WebClient, options: Partial<Omit<LocaleResolverOptions, 'lookup'>> = {}): LocaleResolver {
+  if (!(client instanceof WebClient) || !client.token) {
+    let resolver = byClient.get(client);
+    if (!resolver) byClient.set(client, (resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(client) })));
+    return resolver;
+  }
+  const known = byClient.get(client);
+  if (known) return known;
+  // The token only as a hash: the key says which bot this is without holding its secret.
+  const key = createHash('sha256').update(`${client.slackApiUrl}\0${client.token}`).digest('hex');
+  let resolver = byWorkspace.get(key);
+  if (!resolver) {
+    const own = new WebClient(client.token, {
+      slackApiUrl: client.slackApiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: LOOKUP_TIMEOUT_MS,
+      logLevel: LogLevel.ERROR,
+    });
+    byWorkspace.set(key, (resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(own) })));
+  }
+  // Remembered per client too, so the hash is computed once per client, not on every request.
+  byClient.set(client, resolver);
+  return resolver;
+}
+
+function usersInfoLookup(client: WebClient): (userId: string) => Promise<string | undefined> {
+  return async (user) => {
+    const res = await client.users.info({ user, include_locale: true });
+    return res.user?.locale;
+  };
+}
+
+/** The language of a Slack user, through the bot's shared resolver; pt-BR when it cannot be known. */
+export function userLocale(deps: { slack: WebClient }, userId: string | undefined): Promise<Locale> {
+  return localeResolverFor(deps.slack).localeOf(userId);
+}

@@ -1,0 +1,168 @@
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { messageModal } from '../../views/modal';
+import { plain, withSandboxBadge, type SlackMessage } from '../../views/message';
+import type { Logger } from '../logger';
+import type { Claims } from '../store/claims';
+import { messages, type Locale } from '../i18n';
+import { isStoreUnavailable } from '../store/errors';
+
+/** How long a delivery is remembered: Slack retries within minutes (at once, after 1 and 5 min). */
+export const DELIVERY_TTL_MS = 60 * 60_000;
+/** With Redis, the retry check must never hold up an acknowledgement (Slack waits 3 s): past this, it is skipped. */
+export const DEDUPE_WAIT_MS = 500;
+
+type Body = Record<string, unknown> & { type?: unknown; event_id?: unknown; trigger_id?: unknown };
+
+/**
+ * What identifies one delivery of Slack, the same on each of its retries: the `event_id` of an Events
+ * API event; the `trigger_id` of a slash command or an interaction (a button, a modal submission, a
+ * shortcut), which Slack makes anew for every user action. Undefined for payloads with neither.
+ */
+export function deliveryKey(body: Body): string | undefined {
+  if (typeof body.event_id === 'string' && body.event_id) return `event:${body.event_id}`;
+  if (typeof body.trigger_id === 'string' && body.trigger_id) return `trigger:${body.trigger_id}`;
+  return undefined;
+}
+
+/**
+ * Slack repeats a delivery it thinks was lost (HTTP: `x-slack-retry-num`, which Bolt gives as
+ * `context.retryNum`; Socket Mode: `retry_attempt`), and the repeat may arrive while the first one is
+ * still being handled. Each delivery's key is claimed in the store (shared by every instance) before
+ * any listener runs; a delivery whose key is already claimed is acknowledged and goes no further, so
+ * no action is ever performed twice.
+ *
+ * When the store cannot answer at once, the delivery is handled without the check (a person's
+ * action is never refused because of it; repeats are rare, and the poller's own claims keep its
+ * decisions single).
+ */
+async function isRepeat(args: MiddlewareArgs, dedupe: DedupeOptions, logger: Logger): Promise<boolean> {
+  const key = deliveryKey(args.body as Body);
+  if (!key) return false;
+  let first: boolean;
+  try {
+    const claimed = dedupe.claims.claim(`delivery:${key}`, dedupe.ttlMs ?? DELIVERY_TTL_MS);
+    first = await (dedupe.waitMs === undefined ? claimed : withTimeout(claimed, dedupe.waitMs));
+  } catch (err) {
+    logger.warn({ delivery: key, err: err instanceof Error ? err.message : String(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
+    return false;
+  }
+  if (first) return false;
+  logger.info({ delivery: key, retryNum: args.context.retryNum, retryReason: args.context.retryReason }, 'repeated Slack delivery: acknowledged, not handled again');
+  // Events are acknowledged by Bolt before any middleware runs; everything else is acknowledged here.
+  if ('ack' in args && typeof args.ack === 'function') await (args.ack as () => Promise<void>)();
+  return true;
+}
+
+export interface DedupeOptions {
+  claims: Claims;
+  /** How long the check may take before the delivery is handled without it (unset: no limit of its own). */
+  waitMs?: number;
+  ttlMs?: number;
+}
+
+/** Counts the deliveries being handled (listeners included), so a shutdown can wait for them. */
+export class InFlight {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+
+  get size(): number {
+    return this.count;
+  }
+
+  enter(): void {
+    this.count++;
+  }
+
+  leave(): void {
+    this.count--;
+    if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Resolves true when nothing is in flight, or false once `timeoutMs` has passed. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.count === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      timer.unref();
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
+
+/**
+ * The one global middleware, before every listener (one, not several: Bolt spreads the whole
+ * argument object at every step, which shows in the acknowledgement time under load):
+ * - drops Slack's repeats of a delivery (see isRepeat);
+ * - routes the delivery to its entry point through the table, when it has one;
+ * - counts the delivery in flight while its listeners run, so a shutdown can wait for it;
+ * - when a listener fails because the store is unavailable, tells the person so plainly (nothing was
+ *   done; try again) instead of leaving them with silence or a generic error.
+ */
+export function deliveryMiddleware(options: {
+  inFlight: InFlight;
+  dedupe: DedupeOptions;
+  logger: Logger;
+  sandboxMode: boolean;
+  /** The entry points' table (see listener-table.ts); what it does not route goes on to Bolt's listeners. */
+  router?: { route(args: MiddlewareArgs): Promise<boolean> };
+  /** The language a user reads (their Slack locale). */
+  localeOf: (userId: string | undefined) => Promise<Locale>;
+}): Middleware<AnyMiddlewareArgs> {
+  const { inFlight, dedupe, logger, sandboxMode, router, localeOf } = options;
+  return async (args) => {
+    inFlight.enter();
+    try {
+      if (await isRepeat(args, dedupe, logger)) return;
+      if (router && (await router.route(args))) return;
+      await args.next();
+    } catch (err) {
+      if (!isStoreUnavailable(err)) throw err;
+      logger.warn({ err: err.message }, 'a Slack action needed the store, which is unavailable');
+      await tellStoreUnavailable(args, sandboxMode, localeOf).catch((e: unknown) => {
+        logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not tell the user the store is unavailable');
+      });
+    } finally {
+      inFlight.leave();
+    }
+  };
+}
+
+type MiddlewareArgs = Parameters<Middleware<AnyMiddlewareArgs>>[0];
+
+async function tellStoreUnavailable(args: MiddlewareArgs, sandboxMode: boolean, localeOf: (userId: string | undefined) => Promise<Locale>): Promise<void> {
+  const body = args.body as Body & { view?: { id?: string }; user?: { id?: string }; user_id?: string };
+  const a = args as unknown as { ack?: (r?: unknown) => Promise<void>; respond?: (r: unknown) => Promise<unknown> };
+  const user = body.user?.id ?? body.user_id;
+  const locale = await localeOf(typeof user === 'string' ? user : undefined);
+  const m = messages(locale).common;
+  const message = sandboxMode ? withSandboxBadge(plain(m.storeUnavailable), locale) : plain(m.storeUnavailable);
+  if (body.type === 'view_submission') {
+    const view = messageModal(locale, m.notAvailableTitle, message);
+    try {
+      await a.ack?.({ response_action: 'update', view });
+      return;
+    } catch {
+      // Already acknowledged by the handler: change the modal instead.
+      if (body.view?.id) await args.client.views.update({ view_id: body.view.id, view });
+      return;
+    }
+  }
+  if (a.respond) {
+    await a.respond({ response_type: 'ephemeral', replace_original: false, ...message });
+    return;
+  }
+  if (typeof user === 'string') await args.client.chat.postMessage({ channel: user, ...message });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    }),
+  ]);
+}

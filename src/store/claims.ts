@@ -1,0 +1,91 @@
+import type { RedisClientType } from '@keyv/redis';
+
+/**
+ * Short-lived exclusive claims: "I am doing X; nobody else do it until I release it or `ttlMs` has
+ * passed". The expiry is what makes them safe against a holder that dies: its claims lapse on their
+ * own. A claim names its holder (one per open store), so only the holder can renew or release it.
+ */
+export interface Claims {
+  /** Takes `key` for `ttlMs` when nobody holds it; false when someone (this holder included) does. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Extends a claim this holder still has; false when it lapsed or is someone else's. */
+  renew(key: string, ttlMs: number): Promise<boolean>;
+  /** Gives up a claim this holder has (a claim of someone else's is left alone). */
+  release(key: string): Promise<void>;
+}
+
+/**
+ * Claims in this process's memory: enough for the sqlite store, which is single-process. They are
+ * shared by every store opened on the same file and namespace in the process (a test that runs two
+ * apps on one file, or an app restarted in place), like Redis claims are shared by every instance.
+ */
+export class MemoryClaims implements Claims {
+  private static readonly spaces = new Map<string, Map<string, { holder: string; expires: number }>>();
+  private readonly held: Map<string, { holder: string; expires: number }>;
+  private sweepAt = 0;
+
+  constructor(
+    space: string,
+    private readonly holder: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    let held = MemoryClaims.spaces.get(space);
+    if (!held) MemoryClaims.spaces.set(space, (held = new Map()));
+    this.held = held;
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const now = this.now();
+    this.sweep(now);
+    const current = this.held.get(key);
+    if (current && current.expires > now) return false;
+    this.held.set(key, { holder: this.holder, expires: now + ttlMs });
+    return true;
+  }
+
+  async renew(key: string, ttlMs: number): Promise<boolean> {
+    const now = this.now();
+    const current = this.held.get(key);
+    if (!current || current.holder !== this.holder || current.expires <= now) return false;
+    current.expires = now + ttlMs;
+    return true;
+  }
+
+  async release(key: string): Promise<void> {
+    if (this.held.get(key)?.holder === this.holder) this.held.delete(key);
+  }
+
+  /** Drops lapsed claims now and then, so keys claimed once (Slack deliveries) do not pile up. */
+  private sweep(now: number): void {
+    if (now < this.sweepAt) return;
+    this.sweepAt = now + 60_000;
+    for (const [key, c] of this.held) if (c.expires <= now) this.held.delete(key);
+  }
+}
+
+// Compare-and-act scripts: only the holder (the value) may extend or delete its claim.
+const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** Claims shared by every instance on one Redis: `SET key holder NX PX ttl`. */
+export class RedisClaims implements Claims {
+  constructor(
+    private readonly client: RedisClientType,
+    private readonly prefix: string,
+    private readonly holder: string,
+  ) {}
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const reply = await this.client.set(this.prefix + key, this.holder, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } });
+    return reply === 'OK';
+  }
+
+  async renew(key: string, ttlMs: number): Promise<boolean> {
+    const reply = await this.client.eval(RENEW, { keys: [this.prefix + key], arguments: [this.holder, String(Math.max(1, Math.round(ttlMs)))] });
+    return Number(reply) === 1;
+  }
+
+  async release(key: string): Promise<void> {
+    await this.client.eval(RELEASE, { keys: [this.prefix + key], arguments: [this.holder] });
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The store could not be reached or did not answer in time (Redis down, restarting or hung; a sqlite
+ * file that cannot be opened). Every store operation fails with this error rather than hanging, so a
+ * handler can tell the person clearly (`messages(locale).common.storeUnavailable`), and the poller
+ * leaves the request for a later tick.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+
+  constructor(
+    readonly operation: string,
+    override readonly cause: unknown,
+  ) {
+    super(`The store is unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+export function isStoreUnavailable(err: unknown): err is StoreUnavailableError {
+  return err instanceof StoreUnavailableError;
+}

@@ -1,0 +1,198 @@
+import { startPixOps, type RunningApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createLogger, SecretRegistry } from '../../src/logger';
+import { deliveryMiddleware, InFlight } from '../../src/slack/middleware';
+import { MemoryClaims } from '../../src/store/claims';
+import { StoreUnavailableError } from '../../src/store/errors';
+import { BOT_TOKEN, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
+import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+import { slackSignatureHeaders } from '../support/slack-signing';
+import { waitFor } from '../support/wait';
+
+const OPERATOR = 'U0OPERATR1';
+const CHANNEL = 'C0RETRIES1';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Slack's headers on a repeated delivery. */
+const retryHeaders = (n: number, reason = 'http_timeout') => ({ 'x-slack-retry-num': String(n), 'x-slack-retry-reason': reason });
+
+function commandBody(h: Pick<Harness, 'slack'>, text: string, triggerId: string, responseId: string): string {
+  return new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: 'T0FAKE',
+    team_domain: 'fake',
+    channel_id: CHANNEL,
+    channel_name: 'finance',
+    user_id: OPERATOR,
+    user_name: 'operator',
+    command: '/pix',
+    text,
+    api_app_id: 'A0PIXOPS',
+    response_url: h.slack.responseUrl(responseId),
+    trigger_id: triggerId,
+  }).toString();
+}
+
+/** Posts a body to an app, signed as Slack signs it (a fresh timestamp on every try, as Slack does). */
+async function deliver(url: string, body: string, contentType: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': contentType, ...slackSignatureHeaders(body, SIGNING_SECRET), ...headers } });
+  return { status: res.status, text: await res.text() };
+}
+const FORM = 'application/x-www-form-urlencoded';
+
+describe("Slack's retries never perform an action twice (sqlite store, one instance)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ ACCESS_OPERATORS: OPERATOR, POLL_SCHEDULE: '0 0 1 1 *' });
+  });
+  afterAll(() => h.close());
+
+  test('a slash command repeated with x-slack-retry-num: acknowledged, the modal opened once', async () => {
+    const body = commandBody(h, 'limit request', 'trigger-retry-cmd-1', 'retry-cmd-1');
+    const first = await deliver(h.eventsUrl, body, FORM);
+    expect(first.status).toBe(200);
+    await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-1'));
+
+    for (const n of [1, 2]) {
+      const again = await deliver(h.eventsUrl, body, FORM, retryHeaders(n));
+      expect(again.status).toBe(200);
+      expect(again.text).toBe('');
+    }
+    await sleep(300);
+    expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-cmd-1')).toHaveLength(1);
+    expect(h.logs.some((l) => l.includes('repeated Slack delivery') && l.includes('"retryNum":2'))).toBe(true);
+
+    // Another command (another trigger) is handled normally.
+    const other = await deliver(h.eventsUrl, commandBody(h, 'limit request', 'trigger-retry-cmd-2', 'retry-cmd-2'), FORM);
+    expect(other.status).toBe(200);
+    await waitFor('the second modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-2'));
+  });
+
+  test('a retry that arrives while the first delivery is still being handled is skipped too', async () => {
+    const body = commandBody(h, 'limit request', 'trigger-retry-cmd-3', 'retry-cmd-3');
+    const [a, b] = await Promise.all([deliver(h.eventsUrl, body, FORM), deliver(h.eventsUrl, body, FORM, retryHeaders(1, 'http_error'))]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-3'));
+    await sleep(300);
+    expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-cmd-3')).toHaveLength(1);
+  });
+
+  test('an Events API event repeated (same event_id): handled once', async () => {
+    const event = {
+      token: 'legacy-verification-token',
+      team_id: 'T0FAKE',
+      api_app_id: 'A0PIXOPS',
+      type: 'event_callback',
+      event_id: 'Ev0RETRY0001',
+      event_time: Math.floor(Date.now() / 1000),
+      event: { type: 'app_home_opened', user: OPERATOR, channel: 'D0RETRY01', tab: 'home', event_ts: `${Math.floor(Date.now() / 1000)}.000100` },
+    };
+    const body = JSON.stringify(event);
+    const published = () => h.slack.callsOf('views.publish').filter((c) => c.args.user_id === OPERATOR);
+    expect((await deliver(h.eventsUrl, body, 'application/json')).status).toBe(200);
+    await waitFor('the Home tab', () => published().length >= 1);
+    const count = published().length;
+    expect((await deliver(h.eventsUrl, body, 'application/json', retryHeaders(1))).status).toBe(200);
+    expect((await deliver(h.eventsUrl, body, 'application/json', retryHeaders(2))).status).toBe(200);
+    await sleep(500);
+    expect(published()).toHaveLength(count);
+  });
+
+  test('a button click repeated (same trigger_id): answered once, the Pix API read once', async () => {
+    const payload = {
+      type: 'block_actions',
+      user: { id: OPERATOR, username: 'operator', name: 'operator', team_id: 'T0FAKE' },
+      api_app_id: 'A0PIXOPS',
+      token: 'legacy-verification-token',
+      container: { type: 'message', message_ts: '1700000000.000900', channel_id: CHANNEL, is_ephemeral: true },
+      trigger_id: 'trigger-retry-click-1',
+      team: { id: 'T0FAKE', domain: 'fake' },
+      channel: { id: CHANNEL, name: 'finance' },
+      state: { values: {} },
+      response_url: h.slack.responseUrl('retry-click-1'),
+      actions: [{ action_id: 'limit_list_next', block_id: 'limit_list_nav', type: 'button', value: '2', text: { type: 'plain_text', text: 'Next' }, action_ts: '1700000000.000901' }],
+    };
+    const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    const reads = () => h.sandbox.calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/limits/request').length;
+    const readsBefore = reads();
+    expect((await deliver(h.eventsUrl, body, FORM)).status).toBe(200);
+    await waitFor('the answer', () => h.slack.responsesTo('retry-click-1')[0]);
+    expect((await deliver(h.eventsUrl, body, FORM, retryHeaders(1))).status).toBe(200);
+    await sleep(500);
+    expect(h.slack.responsesTo('retry-click-1')).toHaveLength(1);
+    expect(reads() - readsBefore).toBe(1);
+  });
+});
+
+describe("Slack's retries across instances (Redis, 127.0.0.1:6379)", () => {
+  test('the first delivery on one instance, its retry on another (a load balancer): the retry is skipped', async () => {
+    const namespace = testNamespace('retries');
+    const h = await startHarness({ ACCESS_OPERATORS: OPERATOR, POLL_SCHEDULE: '0 0 1 1 *', STORE_URL: SHARED_REDIS_URL, STORE_SECRET: 'r'.repeat(40), STORE_NAMESPACE: namespace });
+    let other: RunningApp | undefined;
+    try {
+      const result = loadConfig({
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        PORT: '0',
+        SLACK_API_URL: h.slack.apiUrl,
+        PIX_API_URL: h.sandbox.url,
+        PIX_APP_ID: h.sandbox.companies.main.mainAppId,
+        ACCESS_OPERATORS: OPERATOR,
+        POLL_SCHEDULE: '0 0 1 1 *',
+        STORE_URL: SHARED_REDIS_URL,
+        STORE_SECRET: 'r'.repeat(40),
+        STORE_NAMESPACE: namespace,
+      });
+      if (!result.ok) throw new Error(result.problems.join('; '));
+      const secrets = new SecretRegistry();
+      other = await startPixOps(result.config, { logger: createLogger({ level: 'silent', secrets }), secrets });
+
+      const body = commandBody(h, 'limit request', 'trigger-retry-lb-1', 'retry-lb-1');
+      expect((await deliver(h.eventsUrl, body, FORM)).status).toBe(200);
+      await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-lb-1'));
+      const again = await deliver(`http://127.0.0.1:${other.port}/slack/events`, body, FORM, retryHeaders(1));
+      expect(again.status).toBe(200);
+      await sleep(300);
+      expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-lb-1')).toHaveLength(1);
+    } finally {
+      await other?.stop();
+      await h.close();
+      await deleteKeys(SHARED_REDIS_URL, namespace);
+    }
+  });
+});
+
+describe('the delivery middleware, when a handler finds the store unavailable', () => {
+  const logger = createLogger({ level: 'silent', secrets: new SecretRegistry() });
+  const failing = { route: async () => Promise.reject(new StoreUnavailableError('get', new Error('The client is offline'))) };
+  const middleware = (inFlight = new InFlight()) =>
+    deliveryMiddleware({ inFlight, dedupe: { claims: new MemoryClaims(`mw-${Date.now()}`, 'me') }, logger, sandboxMode: false, router: failing, localeOf: async () => 'en' });
+
+  test('a button: the person is told through the response_url, nothing else', async () => {
+    const said: unknown[] = [];
+    const inFlight = new InFlight();
+    await middleware(inFlight)({
+      body: { type: 'block_actions', trigger_id: 'trigger-mw-1', user: { id: OPERATOR } },
+      context: {},
+      respond: async (m: unknown) => void said.push(m),
+      ack: async () => undefined,
+      next: async () => undefined,
+    } as never);
+    expect(said).toHaveLength(1);
+    expect(JSON.stringify(said[0])).toContain("storage is unavailable, so nothing was done");
+    expect(inFlight.size).toBe(0);
+  });
+
+  test('a modal submission not yet acknowledged: the answer replaces the modal', async () => {
+    const acks: unknown[] = [];
+    await middleware()({
+      body: { type: 'view_submission', trigger_id: 'trigger-mw-2', user: { id: OPERATOR }, view: { id: 'V1' } },
+      context: {},
+      ack: async (r: unknown) => void acks.push(r),
+      next: async () => undefined,
+    } as never);
+    expect(acks).toHaveLength(1);
+    expect(acks[0]).toMatchObject({ response_action: 'update', view: { type: 'modal', title: { text: 'Not available' } } });
+    expect(JSON.stringify(acks[0])).toContain('storage is unavailable');
+  });
+});
