@@ -1,10 +1,10 @@
-import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { Entry, EntryContext } from '../src/entries';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/proof-check';
 import { fileLabel } from '../src/slack/files';
+import { modalUpdater } from '../src/slack/modal-updates';
 import {
   EVIDENCE_BLOCK,
   EVIDENCE_CALLBACK,
@@ -105,14 +105,7 @@ const submitted: Entry = {
 async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: string; meta: EvidenceMeta; files: CheckedFile[]; note?: string }): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
-  const show = async (view: ModalView) => {
-    try {
-      await deps.slack.views.update({ view_id: job.viewId, view });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const show = modalUpdater(deps.slack, job.viewId);
   const total = job.files.length;
   let stage: 'upload' | 'attach' = 'upload';
   const fileIds: string[] = [];

@@ -9,6 +9,7 @@ import { splitLimits } from '../src/limits';
 import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/proof-check';
 import { fileLabel } from '../src/slack/files';
+import { modalUpdater } from '../src/slack/modal-updates';
 import { postThreadRoot } from '../src/slack/thread-root';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from '../views/errors';
@@ -156,14 +157,7 @@ async function fileRequest(
 ): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
-  const show = async (view: ModalView) => {
-    try {
-      await deps.slack.views.update({ view_id: job.viewId, view });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const show = modalUpdater(deps.slack, job.viewId);
   const total = job.proofs.length;
   let stage: 'upload' | 'file' = 'upload';
   try {

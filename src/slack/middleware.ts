@@ -1,6 +1,6 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { messageModal } from '../../views/modal';
-import { plain, withSandboxBadge, type SlackMessage } from '../../views/message';
+import { plain, withSandboxBadge } from '../../views/message';
 import type { Logger } from '../logger';
 import type { Claims } from '../store/claims';
 import { messages, type Locale } from '../i18n';
