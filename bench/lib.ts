@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxCompany } from '../src/sandbox';
+import { FakeSlack } from '../test/support/fake-slack';
 import { slackSignatureHeaders } from '../test/support/slack-signing';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
@@ -167,4 +168,33 @@ export interface Figure {
   value: string;
   bound: string;
   ok: boolean;
+}
+
+/**
+ * The usual set-up: a fake Slack in this process, the sandbox and one bot (sqlite store in a fresh
+ * folder, PIX_API_URL = the sandbox, `operator` an operator) each in a process of its own.
+ */
+export async function startRig(operator: string) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-'));
+  const slack = await new FakeSlack().start();
+  slack.botToken = BOT_TOKEN;
+  const sandbox = await startSandboxProcess();
+  const bot = await startBotProcess({
+    SLACK_API_URL: slack.apiUrl,
+    PIX_API_URL: sandbox.url,
+    PIX_APP_ID: sandbox.main.mainAppId,
+    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
+    ACCESS_OPERATORS: operator,
+  });
+  return {
+    slack,
+    sandbox,
+    bot,
+    async close() {
+      await bot.stop();
+      await sandbox.stop();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

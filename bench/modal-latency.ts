@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { FakeSlack } from '../test/support/fake-slack';
-import { percentile, sandboxControl, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+import { percentile, sandboxControl, signedCommand, startRig, until, type Figure } from './lib';
 
 const RUNS = 40;
 const CONCURRENCY = 4;
@@ -13,17 +9,8 @@ const PIX_LATENCY_MS = 2_000;
  * once. Measured from sending the signed command to the fake Slack receiving `views.open`.
  */
 export async function modalLatency(): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-'));
-  const slack = await new FakeSlack().start();
-  const sandbox = await startSandboxProcess();
+  const { slack, sandbox, bot, close } = await startRig('U0BENCH01');
   await sandboxControl(sandbox.url, '/sandbox/faults', { latencyMs: PIX_LATENCY_MS });
-  const bot = await startBotProcess({
-    SLACK_API_URL: slack.apiUrl,
-    PIX_API_URL: sandbox.url,
-    PIX_APP_ID: sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
-    ACCESS_OPERATORS: 'U0BENCH01',
-  });
   try {
     const once = async (i: number) => {
       const trigger = `bench-trigger-${i}`;
@@ -43,9 +30,6 @@ export async function modalLatency(): Promise<Figure[]> {
       { name: 'modal latency median', value: `${percentile(latencies, 50)} ms`, bound: '(information)', ok: true },
     ];
   } finally {
-    await bot.stop();
-    await sandbox.stop();
-    await slack.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { FakeSlack } from '../test/support/fake-slack';
 import { submittedView, viewSubmission } from '../test/support/slack-payloads';
-import { residentMemory, signedCommand, signedInteraction, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+import { residentMemory, signedCommand, signedInteraction, startRig, until, type Figure } from './lib';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10);
 const FILE_BYTES = 10 * 1024 * 1024;
@@ -17,17 +13,7 @@ type View = { blocks: Array<{ type: string; block_id?: string; element?: Record<
  * resident memory may grow by less than 64 MiB, i.e. the files are streamed, never held whole.
  */
 export async function proofStreaming(): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-'));
-  const slack = await new FakeSlack().start();
-  slack.botToken = 'xoxb-bench-bot-token-0123456789';
-  const sandbox = await startSandboxProcess();
-  const bot = await startBotProcess({
-    SLACK_API_URL: slack.apiUrl,
-    PIX_API_URL: sandbox.url,
-    PIX_APP_ID: sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
-    ACCESS_OPERATORS: 'U0BENCH01',
-  });
+  const { slack, sandbox, bot, close } = await startRig('U0BENCH01');
   try {
     const files = Array.from({ length: FILES }, (_, i) =>
       slack.fileObject(
@@ -62,9 +48,6 @@ export async function proofStreaming(): Promise<Figure[]> {
       { name: 'proof streaming: bot peak RSS growth', value: `${growth.toFixed(1)} MiB`, bound: '< 64 MiB', ok: growth < 64 },
     ];
   } finally {
-    await bot.stop();
-    await sandbox.stop();
-    await slack.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }

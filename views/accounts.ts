@@ -25,6 +25,14 @@ export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 export const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
 
 /** A random key is `RANDOM` in `pixKeyWithdraw` and `EVP` in the key endpoints: the same thing. */
+interface AppAnnouncement {
+  userId: string;
+  accountId: string;
+  name: string;
+  clientId?: string;
+  stored: boolean;
+}
+
 export function keyTypeLabel(locale: Locale, type: string): string {
   const m = messages(locale).accounts;
   switch (type) {
@@ -237,17 +245,19 @@ function storedNote(locale: Locale, input: { accountId: string; stored: boolean 
 export function accountAudit(locale: Locale) {
   const m = messages(locale).accounts;
   const clientId = (id: string | undefined) => (id ? { clientId: code(id) } : {});
+  // The account and its application exist: the same announcement, first time or after a retry.
+  const appAnnouncement = (template: typeof m.auditCreated, input: AppAnnouncement): SlackMessage => {
+    const text = template({
+      user: `<@${input.userId}>`,
+      account: code(input.accountId),
+      name: quoted(input.name),
+      ...clientId(input.clientId),
+      note: storedNote(locale, input),
+    });
+    return { text, blocks: [section(`:bank: ${text}`)] };
+  };
   return {
-    created: (input: { userId: string; accountId: string; name: string; clientId?: string; stored: boolean }): SlackMessage => {
-      const text = m.auditCreated({
-        user: `<@${input.userId}>`,
-        account: code(input.accountId),
-        name: quoted(input.name),
-        ...clientId(input.clientId),
-        note: storedNote(locale, input),
-      });
-      return { text, blocks: [section(`:bank: ${text}`)] };
-    },
+    created: (input: AppAnnouncement): SlackMessage => appAnnouncement(m.auditCreated, input),
     appFailed: (input: { userId: string; accountId: string; name: string; problem: string; retryValue: string }): SlackMessage => {
       const text = m.auditAppFailed({ user: `<@${input.userId}>`, account: code(input.accountId), name: quoted(input.name), problem: input.problem });
       return {
@@ -260,16 +270,7 @@ export function accountAudit(locale: Locale) {
       const text = m.auditResolved({ account: code(input.accountId), name: quoted(input.name), ...clientId(input.clientId), user: `<@${input.byUserId}>` });
       return { text, blocks: [section(`:white_check_mark: ${text}`)] };
     },
-    appRetried: (input: { userId: string; accountId: string; name: string; clientId?: string; stored: boolean }): SlackMessage => {
-      const text = m.auditRetried({
-        user: `<@${input.userId}>`,
-        account: code(input.accountId),
-        name: quoted(input.name),
-        ...clientId(input.clientId),
-        note: storedNote(locale, input),
-      });
-      return { text, blocks: [section(`:bank: ${text}`)] };
-    },
+    appRetried: (input: AppAnnouncement): SlackMessage => appAnnouncement(m.auditRetried, input),
     linked: (input: { userId: string; accountId: string }): SlackMessage => {
       const text = m.auditLinked({ user: `<@${input.userId}>`, account: code(input.accountId) });
       return { text, blocks: [section(`:link: ${text}`)] };
