@@ -50,6 +50,9 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     ...(sandbox ? { PIX_API_URL: sandbox.url, PIX_APP_ID: sandbox.companies.main.mainAppId } : {}),
     STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
     PIX_TIMEOUT_MS: '3000',
+    // No scheduled poll unless a test asks for one (or calls poller.tick()): a tick landing in the
+    // middle of a test would add Pix calls to what the test asserts on.
+    POLL_SCHEDULE: '0 0 1 1 *',
     ...env,
   });
   if (!result.ok) throw new Error(`bad test config: ${result.problems.join('; ')}`);
