@@ -1,9 +1,10 @@
-import type { Deps } from '../src/deps';
+import type { Deps } from '../src/runtime/deps';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { AccountApp } from '../src/store/account-apps';
 import { escapeMrkdwn, withSandboxBadge, type SlackMessage } from '../views/message';
 import { pixErrorText } from '../views/errors';
+import { errorText } from '../src/runtime/error-text';
 
 /**
  * Stored for a campaign account between its creation and its application's: an empty AppID. It marks
@@ -26,7 +27,7 @@ export function slackErrorCode(err: unknown): string | undefined {
   return typeof data?.error === 'string' ? data.error : undefined;
 }
 
-const errText = (err: unknown) => slackErrorCode(err) ?? (err instanceof Error ? err.message : String(err));
+const errText = (err: unknown) => slackErrorCode(err) ?? (errorText(err));
 
 /**
  * The audit trail: a message in the channel where the change was asked for (who did what, to which
@@ -63,7 +64,7 @@ export async function postEphemeral(deps: Deps, locale: Locale, channel: string,
 
 export function logFailure(deps: Deps, err: unknown, what: string): void {
   if (err instanceof PixApiError) deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-  else deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, `could not ${what}`);
+  else deps.logger.error({ err: errorText(err) }, `could not ${what}`);
 }
 
 /** A failure in words: the Pix API's, or a plain "something went wrong". */

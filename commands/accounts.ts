@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { Account, Application } from '../src/pix/schemas';
@@ -40,7 +40,8 @@ import {
 } from './account-shared';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
-import type { Deps } from '../src/deps';
+import type { Deps } from '../src/runtime/deps';
+import { errorText } from '../src/runtime/error-text';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -66,7 +67,7 @@ async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
     if (stored && isPending(stored)) return { kind: 'pending', name: stored.name };
     if (stored) return { kind: 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
-    deps.logger.warn({ accountId: account.accountId, err: err instanceof Error ? err.message : String(err) }, 'could not read a stored AppID');
+    deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
   }
   return account.isDefault === true ? { kind: 'main' } : { kind: 'none' };
 }
@@ -166,7 +167,7 @@ async function saveAppId(deps: Deps, entry: { accountId: string; appId: string; 
       await deps.store.accountApps.save(entry);
       return true;
     } catch (err) {
-      deps.logger.error({ accountId: entry.accountId, attempt, err: err instanceof Error ? err.message : String(err) }, 'could not store an AppID');
+      deps.logger.error({ accountId: entry.accountId, attempt, err: errorText(err) }, 'could not store an AppID');
       if (attempt < 3) await sleep(200 * attempt);
     }
   }
@@ -177,7 +178,7 @@ async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string |
   if (!step.failureMessage) return;
   const m = present(deps, step.locale, accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }));
   await deps.slack.chat.update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => {
-    deps.logger.info({ err: err instanceof Error ? err.message : String(err) }, 'could not close the failure message');
+    deps.logger.info({ err: errorText(err) }, 'could not close the failure message');
   });
 }
 
@@ -268,7 +269,7 @@ async function createCampaign(ctx: EntryContext, job: { viewId: string; channel:
   deps.logger.info({ accountId, user: userId }, 'campaign account created');
   // Remembered before the second step: the account is ours and waits for its application.
   await deps.store.accountApps.save({ accountId, appId: PENDING_APP_ID, name: job.name }).catch((err: unknown) => {
-    deps.logger.warn({ accountId, err: err instanceof Error ? err.message : String(err) }, 'could not remember the new account');
+    deps.logger.warn({ accountId, err: errorText(err) }, 'could not remember the new account');
   });
   await show(progressBlocks(locale, m.accountCreated(code(accountId))));
   await createApplicationStep(ctx, {
@@ -337,7 +338,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
         return true;
       }
     } catch (err) {
-      deps.logger.info({ err: err instanceof Error ? err.message : String(err) }, 'could not answer a retry');
+      deps.logger.info({ err: errorText(err) }, 'could not answer a retry');
     }
     return false;
   };
@@ -410,7 +411,7 @@ async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appI
     const sameApp = existing?.appId === appId;
     await deps.store.accountApps.save({ accountId, appId, name: existing?.name, clientId: sameApp ? existing?.clientId : undefined });
   } catch (err) {
-    deps.logger.error({ accountId, err: err instanceof Error ? err.message : String(err) }, 'could not store an AppID');
+    deps.logger.error({ accountId, err: errorText(err) }, 'could not store an AppID');
     return { ok: false, problem: m.appIdNotStored };
   }
   deps.logger.info({ accountId }, 'AppID registered for an account');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Entry } from '../src/entries';
+import type { Entry } from '../src/entry/entries';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { applicationAudit, rotatedMessage, scopesMessage } from '../views/applications';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Entry, EntryContext } from '../src/entries';
+import type { Entry, EntryContext } from '../src/entry/entries';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/proof-check';
+import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
 import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import {

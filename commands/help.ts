@@ -1,4 +1,4 @@
-import { roleAllows } from '../src/access';
+import { roleAllows } from '../src/entry/access';
 import { messages } from '../src/i18n';
 import { helpMessage } from '../views/help';
 import { usageOf, type CommandDef } from './types';

@@ -1,4 +1,4 @@
-import type { Entry } from '../src/entries';
+import type { Entry } from '../src/entry/entries';
 import { accountCommands, accountEntries } from './accounts';
 import { applicationCommands, applicationEntries } from './applications';
 import { disputeEvidenceCommands, disputeEvidenceEntries } from './dispute-evidence';

@@ -1,12 +1,13 @@
-import type { Deps } from '../src/deps';
+import type { Deps } from '../src/runtime/deps';
 import { messages, type Locale } from '../src/i18n';
-import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
 import { PixApiError } from '../src/pix/errors';
 import { pixErrorText } from '../views/errors';
 import { LIST_NEXT_ACTION_ID, LIST_PREV_ACTION_ID, limitListMessage } from '../views/limit-list';
 import { plain, type SlackMessage } from '../views/message';
 import { buttonValue } from './limit-status';
 import { UsageError, type CommandDef } from './types';
+import { errorText } from '../src/runtime/error-text';
 
 /** Requests a page; the API allows at most 100. */
 export const PAGE_SIZE = 10;
@@ -61,7 +62,7 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
       await say(plain(pixErrorText(locale, err, 'listLimitRequests')));
     } else {
-      deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not list limit requests');
+      deps.logger.error({ err: errorText(err) }, 'could not list limit requests');
       await say(plain(m.common.wentWrongNothingMore(m.actions.listLimitRequests)));
     }
     return;

@@ -1,13 +1,13 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { defaultAccountId, NoDefaultAccountError } from '../src/default-account';
-import type { Deps } from '../src/deps';
-import type { EntryContext, Entry } from '../src/entries';
+import { defaultAccountId, NoDefaultAccountError } from '../src/pix/default-account';
+import type { Deps } from '../src/runtime/deps';
+import type { EntryContext, Entry } from '../src/entry/entries';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
-import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/limit-form';
-import { splitLimits } from '../src/limits';
+import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/domain/limit-form';
+import { splitLimits } from '../src/domain/limit-fields';
 import { PixApiError } from '../src/pix/errors';
-import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/proof-check';
+import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
 import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { postThreadRoot } from '../src/slack/thread-root';
@@ -19,6 +19,7 @@ import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
+import { errorText } from '../src/runtime/error-text';
 
 
 export const limitRequestCommand: CommandDef = {
@@ -112,7 +113,7 @@ const accountChanged: Entry = {
     }
     // The hash makes Slack refuse this update if the user changed the form again meanwhile.
     await client.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
-      ctx.deps.logger.info({ err: err instanceof Error ? err.message : String(err) }, 'limit form not updated (changed meanwhile?)');
+      ctx.deps.logger.info({ err: errorText(err) }, 'limit form not updated (changed meanwhile?)');
     });
   },
 };

@@ -1,4 +1,4 @@
-import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
@@ -10,6 +10,7 @@ import { limitCents, limitStatusMessage, WATCH_ACTION_ID, watchMessages } from '
 import { plain, type SlackMessage } from '../views/message';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
+import { errorText } from '../src/runtime/error-text';
 
 export const limitStatusCommand: CommandDef = {
   path: ['limit', 'status'],
@@ -104,7 +105,7 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       postedIn = posted.channel ?? channel;
     } catch (err) {
       const code = slackErrorCode(err);
-      deps.logger.warn({ channel, error: code ?? (err instanceof Error ? err.message : String(err)) }, 'could not post a watched request');
+      deps.logger.warn({ channel, error: code ?? (errorText(err)) }, 'could not post a watched request');
       if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
       return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));
     }
@@ -112,7 +113,7 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
     try {
       await deps.store.trackedRequests.track({ ...record, channel: postedIn, rootTs: ts });
     } catch (err) {
-      deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not track a watched request');
+      deps.logger.error({ err: errorText(err) }, 'could not track a watched request');
       // A root nobody follows would promise a decision that never comes: take it back.
       await deps.slack.chat.delete({ channel: postedIn, ts }).catch(() => undefined);
       return await say(answers.notSaved());
@@ -120,7 +121,7 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
     deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
     await say(answers.followed(request.id, postedIn));
   } catch (err) {
-    deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not follow a limit request');
+    deps.logger.error({ err: errorText(err) }, 'could not follow a limit request');
     const m = messages(locale);
     await say(plain(m.common.wentWrongNothingMore(m.actions.followTheLimitRequest))).catch(() => undefined);
   } finally {

@@ -1,6 +1,6 @@
-import { findDefaultAccountId } from '../src/default-account';
+import { findDefaultAccountId } from '../src/pix/default-account';
 import { messages } from '../src/i18n';
-import { limitsMessage } from '../views/limits';
+import { limitsMessage } from '../views/limits-message';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
 

@@ -1,11 +1,12 @@
-import type { Entry } from '../src/entries';
+import type { Entry } from '../src/entry/entries';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/sao-paulo-date';
+import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
 import { escapeMrkdwn, plain, withSandboxBadge } from '../views/message';
 import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle, periodText } from '../views/payment-book';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
+import { errorText } from '../src/runtime/error-text';
 
 export type PeriodCheck = { ok: true; month: number; year: number } | { ok: false; problem: string };
 
@@ -90,7 +91,7 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandDef {
         });
       } catch (err) {
         const code = slackErrorCode(err);
-        deps.logger.warn({ channel: channelId, error: code ?? (err instanceof Error ? err.message : String(err)) }, 'could not post the payment booklet');
+        deps.logger.warn({ channel: channelId, error: code ?? (errorText(err)) }, 'could not post the payment booklet');
         if (code === 'not_in_channel' || code === 'channel_not_found') return answers.notInChannel(book);
         return answers.postFailed(book, code ?? m.common.noAnswer);
       }

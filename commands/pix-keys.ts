@@ -1,9 +1,9 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import type { Deps } from '../src/deps';
-import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import type { Deps } from '../src/runtime/deps';
+import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
 import { messages, type Locale } from '../src/i18n';
-import { checkPixKey, detectPixKey, isPixKeyType } from '../src/pix-key-values';
+import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { PixKey } from '../src/pix/schemas';
 import { code, infoModal, progressBlocks } from '../views/accounts';
 import { plain, section, type SlackMessage } from '../views/message';

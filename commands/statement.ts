@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Deps } from '../src/deps';
-import type { ActionArgs, Entry, EntryContext } from '../src/entries';
+import type { Deps } from '../src/runtime/deps';
+import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { pixErrorText } from '../views/errors';
@@ -9,6 +9,7 @@ import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, t
 import { buttonValue } from './limit-status';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandDef } from './types';
+import { errorText } from '../src/runtime/error-text';
 
 /**
  * Which AppID reads, and with which `companyBankAccount`: the main application's own account when no
@@ -115,7 +116,7 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
       await say(plain(pixErrorText(locale, err, 'readStatement')));
     } else {
-      deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not read the statement');
+      deps.logger.error({ err: errorText(err) }, 'could not read the statement');
       await say(plain(m.common.wentWrongNothingMore(m.actions.readStatement)));
     }
     return;

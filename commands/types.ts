@@ -1,5 +1,5 @@
-import type { Role } from '../src/access';
-import type { Deps } from '../src/deps';
+import type { Role } from '../src/entry/access';
+import type { Deps } from '../src/runtime/deps';
 import type { ActionKey, Locale, SummaryKey } from '../src/i18n';
 import type { SlackMessage } from '../views/message';
 

@@ -2,7 +2,7 @@ import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { PixClient } from '../src/pix/client';
 import type { Account } from '../src/pix/schemas';
-import { detectPixKey } from '../src/pix-key-values';
+import { detectPixKey } from '../src/domain/pix-key-values';
 import { code } from '../views/accounts';
 import { pixErrorText } from '../views/errors';
 import { escapeMrkdwn, plain, section } from '../views/message';

@@ -1,22 +1,23 @@
 import type { AddressInfo } from 'node:net';
 import { App, LogLevel } from '@slack/bolt';
-import { AccessControl } from './access';
-import type { Config } from './config';
-import type { Deps } from './deps';
-import { createLogger, SecretRegistry, type Logger } from './logger';
+import { AccessControl } from './entry/access';
+import type { Config } from './runtime/config';
+import type { Deps } from './runtime/deps';
+import { createLogger, SecretRegistry, type Logger } from './runtime/logger';
 import { PixClient } from './pix/client';
 import { DEFAULT_SEED, startSandbox, type SandboxHandle } from './sandbox';
 import { boltLogger } from './slack/bolt-logger';
 import { ENTRIES } from '../commands';
-import { registerEntries } from './entries';
+import { registerEntries } from './entry/entries';
 import { homeEntries } from './home';
-import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './health';
+import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './runtime/health';
 import { userLocale } from './i18n/locale';
 import { startPoller, type Poller } from './poller';
-import { ListenerTable } from './slack/listener-table';
-import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './slack/middleware';
-import { registerSlashCommand } from './slash-router';
+import { ListenerTable } from './entry/listener-table';
+import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
+import { registerSlashCommand } from './entry/slash-router';
 import { openStore } from './store';
+import { errorText } from './runtime/error-text';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -96,7 +97,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     sandboxMode: config.sandboxMode,
     groupMembers: async (usergroup) => (await app.client.usergroups.users.list({ usergroup })).users ?? [],
     onGroupError: (usergroup, err) =>
-      logger.warn({ usergroup, err: err instanceof Error ? err.message : String(err) }, 'could not resolve a user group'),
+      logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
   });
 
   const deps: Deps = {
@@ -153,7 +154,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
     const pollerStopped = poller.stop();
     await Promise.all([
-      within(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'the Slack receiver did not stop cleanly')),
+      within(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly')),
       healthServer?.close(),
     ]);
     const left = () => Math.max(0, STOP_DRAIN_MS - (Date.now() - started));

@@ -1,6 +1,7 @@
 import { config as loadDotenv } from 'dotenv';
 import { startPixOps } from './app';
-import { loadConfig, SETUP_HELP } from './config';
+import { loadConfig, SETUP_HELP } from './runtime/config';
+import { errorText } from './runtime/error-text';
 
 async function main(): Promise<void> {
   loadDotenv({ quiet: true });
@@ -29,6 +30,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   // No stack trace and no value: start-up errors can quote configuration.
-  process.stderr.write(`Pix Ops could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`Pix Ops could not start: ${errorText(err)}\n`);
   process.exit(1);
 });

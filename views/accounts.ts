@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/money';
+import { formatCents } from '../src/domain/money';
 import type { Account } from '../src/pix/schemas';
 import { context, escapeMrkdwn, fields, sandboxNoteBlocks, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';

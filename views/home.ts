@@ -1,11 +1,11 @@
 import type { Button, HomeView, KnownBlock, ModalView } from '@slack/types';
-import { roleAllows, type Role } from '../src/access';
+import { roleAllows, type Role } from '../src/entry/access';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
-import { limitFieldLabel } from '../src/limits';
-import { formatCents } from '../src/money';
+import { limitFieldLabel } from '../src/domain/limit-fields';
+import { formatCents } from '../src/domain/money';
 import type { PixApiError } from '../src/pix/errors';
 import type { Account, LimitRequest, PixKey } from '../src/pix/schemas';
-import { ageText } from '../src/sao-paulo-date';
+import { ageText } from '../src/domain/sao-paulo-date';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from './errors';
 import { helpMessage } from './help';

@@ -1,6 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/money';
+import { formatCents } from '../src/domain/money';
 import type { LimitRequest } from '../src/pix/schemas';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';

@@ -1,10 +1,10 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { BLOCK, type FormMeta } from '../src/limit-form';
-import { limitFieldLabel, splitLimits } from '../src/limits';
-import { centsToInput, formatCents } from '../src/money';
+import { BLOCK, type FormMeta } from '../src/domain/limit-form';
+import { limitFieldLabel, splitLimits } from '../src/domain/limit-fields';
+import { centsToInput, formatCents } from '../src/domain/money';
 import type { Account, Limits } from '../src/pix/schemas';
-import { MAX_FILES } from '../src/proof-files';
+import { MAX_FILES } from '../src/domain/proof-files';
 import { context, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
 import { modalTitle } from './modal';
 

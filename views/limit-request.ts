@@ -1,6 +1,6 @@
 import { messages, type Locale } from '../src/i18n';
-import { limitFieldLabel } from '../src/limits';
-import { formatCents } from '../src/money';
+import { limitFieldLabel } from '../src/domain/limit-fields';
+import { formatCents } from '../src/domain/money';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 

@@ -1,9 +1,9 @@
 import type { KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { isRequestableLimitField, limitFieldLabel } from '../src/limits';
-import { formatCents } from '../src/money';
+import { isRequestableLimitField, limitFieldLabel } from '../src/domain/limit-fields';
+import { formatCents } from '../src/domain/money';
 import type { LimitRequest } from '../src/pix/schemas';
-import { formatSaoPauloInstant } from '../src/sao-paulo-date';
+import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
 import { statusText } from './limit-request';
 import { context, escapeMrkdwn, fields, plain, section, type SlackMessage } from './message';
 

@@ -1,8 +1,8 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/money';
+import { formatCents } from '../src/domain/money';
 import type { Account, PixKey } from '../src/pix/schemas';
-import { PIX_KEY_TYPES, type PixKeyType } from '../src/pix-key-values';
+import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
 import { context, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';

@@ -1,7 +1,7 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/money';
-import { formatSaoPauloDateTime } from '../src/sao-paulo-date';
+import { formatCents } from '../src/domain/money';
+import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
 
 // The statement and transaction reads have no documented shape (section 4.6): everything here reads

@@ -1,8 +1,9 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../runtime/deps';
 import type { ActionKey } from '../i18n';
 import { PixApiError } from '../pix/errors';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { HOME_MAX, type Decision, type HomeData, type Part } from '../../views/home';
+import { errorText } from '../runtime/error-text';
 
 /** Limit requests read from the Pix API to find the latest decisions among them (newest first). */
 const DECISION_SCAN = 20;
@@ -39,7 +40,7 @@ async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): P
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed (Home tab)');
       return { ok: false, action, error: err };
     }
-    deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'Home tab part failed');
+    deps.logger.warn({ err: errorText(err) }, 'Home tab part failed');
     return { ok: false, action };
   }
 }

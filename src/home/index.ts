@@ -6,15 +6,16 @@ import { buttonValue } from '../../commands/limit-status';
 import { accessHomeView, HOME_ACTIONS, homeView, keysModal, type HomeData } from '../../views/home';
 import { pixErrorText } from '../../views/errors';
 import { plain } from '../../views/message';
-import type { Role } from '../access';
-import type { Deps } from '../deps';
-import type { ActionArgs, Entry, EntryContext, EventEntry } from '../entries';
+import type { Role } from '../entry/access';
+import type { Deps } from '../runtime/deps';
+import type { ActionArgs, Entry, EntryContext, EventEntry } from '../entry/entries';
 import { messages, type Locale } from '../i18n';
 import { userLocale } from '../i18n/locale';
 import { PixApiError } from '../pix/errors';
-import { systemClock, type Clock } from '../sao-paulo-date';
+import { systemClock, type Clock } from '../domain/sao-paulo-date';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { readHomeData } from './data';
+import { errorText } from '../runtime/error-text';
 
 /** Users whose Home tab shows the company's data, to refresh it when a request is decided. */
 const VIEWER_TTL_MS = 24 * 60 * 60 * 1000;
@@ -45,7 +46,7 @@ async function publish(deps: Deps, userId: string, view: HomeView): Promise<bool
     await deps.slack.views.publish({ user_id: userId, view });
     return true;
   } catch (err) {
-    deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not publish the Home tab');
+    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not publish the Home tab');
     return false;
   }
 }
@@ -63,7 +64,7 @@ export async function refreshHome(deps: Deps, userId: string, options: { now?: C
     const data = role ? await readHomeData(deps, now) : undefined;
     return await publish(deps, userId, viewFor(deps, locale, userId, role, data));
   } catch (err) {
-    deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not refresh the Home tab');
+    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not refresh the Home tab');
     return false;
   }
 }
@@ -86,7 +87,7 @@ export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<Track
     const done = await Promise.all(roles.map(([id, role, locale]) => limit(() => publish(deps, id, viewFor(deps, locale, id, role, data)))));
     return done.filter(Boolean).length;
   } catch (err) {
-    deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not refresh the Home tabs');
+    deps.logger.warn({ err: errorText(err) }, 'could not refresh the Home tabs');
     return 0;
   }
 }
@@ -108,7 +109,7 @@ async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> 
     // A user ID as the channel: the request's thread root goes to the app's DM with them.
     await openForm(deps, locale, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
   } catch (err) {
-    deps.logger.warn({ user: userId, err: err instanceof Error ? err.message : String(err) }, 'could not open the limit-request form from Home');
+    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not open the limit-request form from Home');
     await deps.slack.chat
       .postMessage({ channel: userId, ...ctx.present(plain(messages(locale).limitForm.homeFormFailed)) })
       .catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { Role } from '../access';
+import type { Role } from '../entry/access';
 
 // The English catalogue. Every text a Slack user reads is here (and in pt-BR.ts, with the same keys):
 // views and commands ask `messages(locale)` for their words and never spell them out themselves.
@@ -21,7 +21,7 @@ export const en = {
     none: 'none',
     notReported: '_not reported_',
     notAllowedTitle: 'Not allowed',
-    /** For src/slack/middleware.ts: the title of the modal that says the store is unavailable. */
+    /** For src/entry/delivery.ts: the title of the modal that says the store is unavailable. */
     notAvailableTitle: 'Not available',
     /** Stands for an error code when Slack or the Pix service gave none. */
     noAnswer: 'no answer',

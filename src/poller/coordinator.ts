@@ -1,6 +1,7 @@
 import type { RunCoordinator } from 'node-cron';
-import type { Logger } from '../logger';
+import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
+import { errorText } from '../runtime/error-text';
 
 /** Key of the lease held by the instance whose tick is running. */
 export const POLL_LEASE_KEY = 'poll-lease';
@@ -58,7 +59,7 @@ export class StoreRunCoordinator implements RunCoordinator {
           this.logger.warn('the poll lease lapsed during a tick; another instance may start polling');
           this.stopRenewal();
         },
-        (err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not renew the poll lease'),
+        (err: unknown) => this.logger.warn({ err: errorText(err) }, 'could not renew the poll lease'),
       );
     }, every);
     this.renewal.unref();

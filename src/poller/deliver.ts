@@ -3,7 +3,7 @@ import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit
 import { withSandboxBadge, type SlackMessage } from '../../views/message';
 import type { Locale } from '../i18n';
 import { localeResolverFor } from '../i18n/locale';
-import type { Logger } from '../logger';
+import type { Logger } from '../runtime/logger';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import { isDecisionStatus, type Decision, type DecisionStatus } from './decision';
 import { slackErrorCode } from './errors';

@@ -1,4 +1,5 @@
 import { PixApiError } from '../pix/errors';
+import { errorText } from '../runtime/error-text';
 
 /** Slack's error code of a failed Web API call (`ratelimited`, `message_not_found`, …), when it is one. */
 export function slackErrorCode(err: unknown): string | undefined {
@@ -25,5 +26,5 @@ export function describeError(err: unknown): Record<string, unknown> {
       },
     };
   }
-  return { err: err instanceof Error ? err.message : String(err) };
+  return { err: errorText(err) };
 }

@@ -1,7 +1,8 @@
 import { createTask, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
-import type { Logger } from '../logger';
+import type { Logger } from '../runtime/logger';
 import { isStoreUnavailable } from '../store/errors';
 import { leaseMsFor, type StoreRunCoordinator } from './coordinator';
+import { errorText } from '../runtime/error-text';
 
 export const POLL_TASK_NAME = 'pix-ops:limit-request-poll';
 /** How long the claim on one tick's slot lives: longer than any clock skew between instances. */
@@ -62,7 +63,7 @@ export function scheduleTicks(expression: string, run: () => Promise<unknown>, l
     ...(coordinator ? { distributed: true, runCoordinator: coordinator, distributedLease: SLOT_CLAIM_MS } : {}),
   });
   if (coordinator) coordinator.leaseMs = leaseMsFor(intervalOf(task));
-  void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ err: err instanceof Error ? err.message : String(err) }, 'the poll schedule did not start'));
+  void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ err: errorText(err) }, 'the poll schedule did not start'));
   return task;
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_SEED, startSandbox, type SandboxCompany } from './index';
+import { errorText } from '../runtime/error-text';
 
 /** Runs the sandbox Pix API alone: `SANDBOX_PORT` (default 4010); `SANDBOX_SEED` (default: the bot's own) fixes the ids. */
 
@@ -47,6 +48,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Sandbox failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`Sandbox failed to start: ${errorText(error)}\n`);
   process.exit(1);
 });

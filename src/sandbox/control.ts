@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SandboxCall } from './context';
 import { faultsSchema, type Faults } from './faults';
 import { Router, fail, jsonReply, type Params, type Reply } from './http';
-import { isRequestableLimitField, limitValueSchema, type LimitValues } from './limits';
+import { isRequestableLimitField, limitValueSchema, type LimitValues } from './limits-object';
 import { isScope } from './scopes';
 import type { SandboxCompany } from './seed';
 import { FEATURES, WITHDRAW_KEY_TYPES, type LimitRequest, type SandboxState } from './state';

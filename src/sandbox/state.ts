@@ -1,5 +1,5 @@
 import { IdSource } from './ids';
-import { defaultLimits, type LimitValues, type Limits } from './limits';
+import { defaultLimits, type LimitValues, type Limits } from './limits-object';
 import { ALL_SCOPES, type Scope } from './scopes';
 
 /** The in-memory model of the sandbox: what each company owns, and how new things are created. */

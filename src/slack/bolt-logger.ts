@@ -1,5 +1,5 @@
 import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
-import type { Logger } from '../logger';
+import type { Logger } from '../runtime/logger';
 
 /** Bolt and the Web API client log through our pino logger, so its redaction covers them too. */
 export function boltLogger(logger: Logger): SlackLogger {

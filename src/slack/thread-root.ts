@@ -1,5 +1,6 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../runtime/deps';
 import type { SlackMessage } from '../../views/message';
+import { errorText } from '../runtime/error-text';
 
 export const ROOT_EVENT_TYPE = 'pix_limit_request';
 
@@ -20,13 +21,13 @@ export async function postThreadRoot(
   try {
     return await post(input.channel);
   } catch (err) {
-    deps.logger.info({ channel: input.channel, err: err instanceof Error ? err.message : String(err) }, 'cannot post in the channel; trying a DM');
+    deps.logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
   }
   try {
     const dm = await deps.slack.conversations.open({ users: input.userId });
     return dm.channel?.id ? await post(dm.channel.id) : undefined;
   } catch (err) {
-    deps.logger.warn({ user: input.userId, err: err instanceof Error ? err.message : String(err) }, 'cannot post the thread root');
+    deps.logger.warn({ user: input.userId, err: errorText(err) }, 'cannot post the thread root');
     return undefined;
   }
 }

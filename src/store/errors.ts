@@ -1,3 +1,4 @@
+import { errorText } from '../runtime/error-text';
 /**
  * The store could not be reached or did not answer in time (Redis down, restarting or hung; a sqlite
  * file that cannot be opened). Every store operation fails with this error rather than hanging, so a
@@ -11,7 +12,7 @@ export class StoreUnavailableError extends Error {
     readonly operation: string,
     override readonly cause: unknown,
   ) {
-    super(`The store is unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`The store is unavailable (${operation}): ${errorText(cause)}`);
   }
 }
 

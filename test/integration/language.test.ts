@@ -1,4 +1,4 @@
-import { formatCents } from '../../src/money';
+import { formatCents } from '../../src/domain/money';
 import { startHarness, messageText, type Harness } from '../support/harness';
 import { blockAction } from '../support/interactions';
 import { approve, decisionReplies, fileTrackedRequest } from '../support/limit-requests';

@@ -146,9 +146,11 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     expect(rootText).toContain(`<@${OPERATOR}>`);
     expect(rootText).toContain('In review');
 
-    const tracked = await waitFor('tracking', () => h.app.deps.store.trackedRequests.get(requestId));
+    // The record is written before the id joins the poll set: wait for both.
+    const repo = h.app.deps.store.trackedRequests;
+    const tracked = await waitFor('tracking', async () => ((await repo.openIds()).includes(requestId) ? repo.get(requestId) : undefined));
     expect(tracked).toMatchObject({ channel: CHANNEL, rootTs: root.args.ts ?? tracked.rootTs, requested: { pixDayLimit: 623456, pixNightLimit: 100007 }, closed: false });
-    expect(await h.app.deps.store.trackedRequests.openIds()).toContain(requestId);
+    expect(await repo.openIds()).toContain(requestId);
     const shown = await waitFor('the result in the modal', () => modalUpdates(h, slackBefore, form.viewId).find((t) => t.includes('filed and in review')));
     expect(shown).toContain(requestId);
   });

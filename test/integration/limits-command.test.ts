@@ -1,5 +1,5 @@
-import { limitFieldLabel } from '../../src/limits';
-import { formatCents } from '../../src/money';
+import { limitFieldLabel } from '../../src/domain/limit-fields';
+import { formatCents } from '../../src/domain/money';
 import { startHarness, messageText, type Harness } from '../support/harness';
 import { slackSignatureHeaders } from '../support/slack-signing';
 import { waitFor } from '../support/wait';

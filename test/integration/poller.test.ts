@@ -1,4 +1,4 @@
-import { formatCents } from '../../src/money';
+import { formatCents } from '../../src/domain/money';
 import { control } from '../sandbox/helpers';
 import { BOT_TOKEN, startHarness, messageText, type Harness } from '../support/harness';
 import { waitFor } from '../support/wait';

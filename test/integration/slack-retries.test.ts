@@ -1,7 +1,7 @@
 import { startPixOps, type RunningApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
-import { createLogger, SecretRegistry } from '../../src/logger';
-import { deliveryMiddleware, InFlight } from '../../src/slack/middleware';
+import { loadConfig } from '../../src/runtime/config';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import { deliveryMiddleware, InFlight } from '../../src/entry/delivery';
 import { MemoryClaims } from '../../src/store/claims';
 import { StoreUnavailableError } from '../../src/store/errors';
 import { BOT_TOKEN, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger, SecretRegistry } from '../../src/logger';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { StoreRunCoordinator } from '../../src/poller/coordinator';
 import { openStore, StoreUnavailableError, type Store } from '../../src/store';
 import { MemoryClaims } from '../../src/store/claims';

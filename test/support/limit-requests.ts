@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { startPixOps, type RunningApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
-import { createLogger, SecretRegistry } from '../../src/logger';
+import { loadConfig } from '../../src/runtime/config';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import type { SandboxHandle } from '../../src/sandbox';
 import type { TrackedRequest } from '../../src/store/tracked-requests';
 import { limitRequestRootMessage } from '../../views/limit-request';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/runtime/config';
 
 const base = { SLACK_BOT_TOKEN: 'xoxb-1-abc', SLACK_SIGNING_SECRET: 'sig-secret-value' };
 

@@ -2,9 +2,9 @@ import { en } from '../../src/i18n/en';
 import { ptBR } from '../../src/i18n/pt-BR';
 import { localeFromSlack, messages, type Catalogue, type Locale } from '../../src/i18n';
 import { LocaleResolver } from '../../src/i18n/locale';
-import { limitFieldLabel } from '../../src/limits';
-import { centsToInput, formatCents, parseReais, type MoneyProblem } from '../../src/money';
-import { ageText, formatSaoPauloDateTime } from '../../src/sao-paulo-date';
+import { limitFieldLabel } from '../../src/domain/limit-fields';
+import { centsToInput, formatCents, parseReais, type MoneyProblem } from '../../src/domain/money';
+import { ageText, formatSaoPauloDateTime } from '../../src/domain/sao-paulo-date';
 
 type Fn = (...args: never[]) => string;
 /** Arguments to render every message function with: TypeScript makes this list every one of them. */

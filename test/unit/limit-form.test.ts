@@ -1,4 +1,4 @@
-import { readLimitForm, type FormMeta } from '../../src/limit-form';
+import { readLimitForm, type FormMeta } from '../../src/domain/limit-form';
 
 const meta: FormMeta = {
   channelId: 'C1',

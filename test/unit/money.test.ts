@@ -1,4 +1,4 @@
-import { centsToInput, formatCents, parseReais } from '../../src/money';
+import { centsToInput, formatCents, parseReais } from '../../src/domain/money';
 
 describe('parseReais', () => {
   test.each([

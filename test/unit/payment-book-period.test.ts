@@ -1,7 +1,7 @@
 import { checkBookPeriod, paymentBookCommand } from '../../commands/payment-book';
 import { UsageError, type CommandContext } from '../../commands/types';
-import type { Deps } from '../../src/deps';
-import { saoPauloToday } from '../../src/sao-paulo-date';
+import type { Deps } from '../../src/runtime/deps';
+import { saoPauloToday } from '../../src/domain/sao-paulo-date';
 
 describe('the payment booklet period', () => {
   const today = { year: 2026, month: 7, day: 15 };

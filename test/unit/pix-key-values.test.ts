@@ -1,4 +1,4 @@
-import { checkPixKey, detectPixKey, isValidCnpj, isValidCpf, unwrapSlackLink } from '../../src/pix-key-values';
+import { checkPixKey, detectPixKey, isValidCnpj, isValidCpf, unwrapSlackLink } from '../../src/domain/pix-key-values';
 
 describe('CPF and CNPJ check digits', () => {
   test.each(['52998224725', '11144477735', '39053344705'])('%s is a valid CPF', (cpf) => {

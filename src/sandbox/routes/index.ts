@@ -4,11 +4,11 @@ import { registerAccountRoutes } from './accounts';
 import { registerApplicationRoutes } from './applications';
 import { registerDisputeRoutes } from './disputes';
 import { registerFileRoutes } from './files';
-import { registerLimitRoutes } from './limits';
-import { registerPixKeyRoutes } from './pixKeys';
+import { registerLimitRoutes } from './account-limits';
+import { registerPixKeyRoutes } from './pix-keys';
 import { registerStatementRoutes } from './statement';
 import { registerSubscriptionRoutes } from './subscriptions';
-import { registerWithdrawKeyRoutes } from './withdrawKey';
+import { registerWithdrawKeyRoutes } from './withdraw-key';
 
 /** Every `/api/v1` route of the interface. */
 export function apiRouter(): ApiRouter {

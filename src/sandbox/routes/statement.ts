@@ -1,7 +1,7 @@
 import type { ApiContext, ApiRouter } from '../context';
 import { fail, jsonReply } from '../http';
 import type { Account } from '../state';
-import { boundAccount } from './pixKeys';
+import { boundAccount } from './pix-keys';
 
 /**
  * The account read: the AppID's own, or with `companyBankAccount` another account of the company,

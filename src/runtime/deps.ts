@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { AccessControl } from './access';
+import type { AccessControl } from '../entry/access';
 import type { Logger, SecretRegistry } from './logger';
-import type { PixClient } from './pix/client';
-import type { Store } from './store';
+import type { PixClient } from '../pix/client';
+import type { Store } from '../store';
 
 /** What the entry points work with; built once at start. */
 export interface Deps {

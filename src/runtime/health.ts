@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from './logger';
-import { PixClient } from './pix/client';
+import { PixClient } from '../pix/client';
 
 export interface HealthReport {
   /** Both the store and the Pix API answer. */

@@ -1,10 +1,11 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { messageModal } from '../../views/modal';
 import { plain, withSandboxBadge } from '../../views/message';
-import type { Logger } from '../logger';
+import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
 import { messages, type Locale } from '../i18n';
 import { isStoreUnavailable } from '../store/errors';
+import { errorText } from '../runtime/error-text';
 
 /** How long a delivery is remembered: Slack retries within minutes (at once, after 1 and 5 min). */
 export const DELIVERY_TTL_MS = 60 * 60_000;
@@ -43,7 +44,7 @@ async function isRepeat(args: MiddlewareArgs, dedupe: DedupeOptions, logger: Log
     const claimed = dedupe.claims.claim(`delivery:${key}`, dedupe.ttlMs ?? DELIVERY_TTL_MS);
     first = await (dedupe.waitMs === undefined ? claimed : withTimeout(claimed, dedupe.waitMs));
   } catch (err) {
-    logger.warn({ delivery: key, err: err instanceof Error ? err.message : String(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
+    logger.warn({ delivery: key, err: errorText(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
     return false;
   }
   if (first) return false;
@@ -122,7 +123,7 @@ export function deliveryMiddleware(options: {
       if (!isStoreUnavailable(err)) throw err;
       logger.warn({ err: err.message }, 'a Slack action needed the store, which is unavailable');
       await tellStoreUnavailable(args, sandboxMode, localeOf).catch((e: unknown) => {
-        logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'could not tell the user the store is unavailable');
+        logger.warn({ err: errorText(e) }, 'could not tell the user the store is unavailable');
       });
     } finally {
       inFlight.leave();

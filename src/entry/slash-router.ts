@@ -1,17 +1,18 @@
 import type { App } from '@slack/bolt';
-import { COMMANDS, HELP } from '../commands';
-import { matchCommand, tokenize } from '../commands/parse';
-import { UsageError, usageOf, type CommandDef } from '../commands/types';
-import { refusalMessage, unknownCommandMessage, usageMessage } from '../views/help';
-import { pixErrorMessage } from '../views/errors';
-import { plain, withSandboxBadge, type SlackMessage } from '../views/message';
+import { COMMANDS, HELP } from '../../commands';
+import { matchCommand, tokenize } from '../../commands/parse';
+import { UsageError, usageOf, type CommandDef } from '../../commands/types';
+import { refusalMessage, unknownCommandMessage, usageMessage } from '../../views/help';
+import { pixErrorMessage } from '../../views/errors';
+import { plain, withSandboxBadge, type SlackMessage } from '../../views/message';
 import { roleAllows } from './access';
-import type { Deps } from './deps';
-import { NoDefaultAccountError } from './default-account';
-import { messages, type Locale } from './i18n';
-import { userLocale } from './i18n/locale';
-import { PixApiError } from './pix/errors';
-import { isStoreUnavailable } from './store/errors';
+import type { Deps } from '../runtime/deps';
+import { NoDefaultAccountError } from '../pix/default-account';
+import { messages, type Locale } from '../i18n';
+import { userLocale } from '../i18n/locale';
+import { PixApiError } from '../pix/errors';
+import { isStoreUnavailable } from '../store/errors';
+import { errorText } from '../runtime/error-text';
 
 /**
  * `/pix`: finds the subcommand, checks the caller's role before anything else happens, and answers
@@ -58,7 +59,7 @@ export function registerSlashCommand(app: App, deps: Deps): void {
     const answer = await answerOf(cmd, () => cmd.run(ctx), deps, locale);
     if (!answer) return;
     await reply(answer).catch((err: unknown) => {
-      deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'could not answer through response_url');
+      deps.logger.error({ err: errorText(err) }, 'could not answer through response_url');
     });
   });
 }

@@ -1,6 +1,6 @@
 import { messages, type Locale } from '../src/i18n';
-import { limitFieldLabel, splitLimits } from '../src/limits';
-import { formatCents } from '../src/money';
+import { limitFieldLabel, splitLimits } from '../src/domain/limit-fields';
+import { formatCents } from '../src/domain/money';
 import type { Limits } from '../src/pix/schemas';
 import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
 

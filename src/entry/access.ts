@@ -1,4 +1,4 @@
-import type { Role } from './config';
+import type { Role } from '../runtime/config';
 
 export type { Role };
 

@@ -1,5 +1,5 @@
-import { messages, type Locale } from './i18n';
-import type { Limits } from './pix/schemas';
+import { messages, type Locale } from '../i18n';
+import type { Limits } from '../pix/schemas';
 
 /**
  * Which fields of a limits object are requestable limits (in cents): the day and night limits and

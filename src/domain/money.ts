@@ -1,7 +1,7 @@
 // Reais text ⇄ integer cents: the only place that parses or formats money. Inside the app money is
 // always an integer number of cents.
 
-import type { Locale } from './i18n';
+import type { Locale } from '../i18n';
 
 export type MoneyParse =
   | { ok: true; cents: number }

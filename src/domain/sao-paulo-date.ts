@@ -1,6 +1,6 @@
 /** The calendar in Brasília time (America/Sao_Paulo), where the Pix service and its users live. */
 
-import { messages, type Locale } from './i18n';
+import { messages, type Locale } from '../i18n';
 
 export const SAO_PAULO = 'America/Sao_Paulo';
 

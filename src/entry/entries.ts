@@ -9,13 +9,13 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import { refusalMessage } from '../views/help';
-import { messageModal } from '../views/modal';
-import { withSandboxBadge, type SlackMessage } from '../views/message';
+import { refusalMessage } from '../../views/help';
+import { messageModal } from '../../views/modal';
+import { withSandboxBadge, type SlackMessage } from '../../views/message';
 import { roleAllows, type Role } from './access';
-import type { Deps } from './deps';
-import { messages, type ActionKey, type Locale } from './i18n';
-import { userLocale } from './i18n/locale';
+import type { Deps } from '../runtime/deps';
+import { messages, type ActionKey, type Locale } from '../i18n';
+import { userLocale } from '../i18n/locale';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

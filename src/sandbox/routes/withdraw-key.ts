@@ -4,7 +4,7 @@ import { fail, jsonReply } from '../http';
 import type { Account } from '../state';
 import { parseWith } from '../validate';
 import { accountView } from '../views';
-import { boundAccount } from './pixKeys';
+import { boundAccount } from './pix-keys';
 
 const bodySchema = z.object({ pixKey: z.string({ error: 'is required' }).trim().min(1, 'is required') });
 

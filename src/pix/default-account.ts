@@ -1,5 +1,5 @@
-import type { PixClient } from './pix/client';
-import type { Account } from './pix/schemas';
+import type { PixClient } from './client';
+import type { Account } from './schemas';
 
 /**
  * The Pix API marks no account as the default. Its message is for the logs; people are told with

@@ -1,8 +1,8 @@
-import type { Deps } from './deps';
-import { messages, type Locale } from './i18n';
-import type { FilePurpose } from './pix/client';
-import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from './proof-files';
-import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './slack/files';
+import type { Deps } from '../runtime/deps';
+import { messages, type Locale } from '../i18n';
+import type { FilePurpose } from '../pix/client';
+import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
+import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
 
 // Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
 // carried the same way: checked from its metadata and first bytes, then streamed from Slack.
