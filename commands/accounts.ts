@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
+import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { Account, Application } from '../src/pix/schemas';
@@ -39,7 +39,7 @@ import {
   sleep,
 } from './account-shared';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/runtime/deps';
 import { errorText } from '../src/runtime/error-text';
 
@@ -72,30 +72,32 @@ async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   return account.isDefault === true ? { kind: 'main' } : { kind: 'none' };
 }
 
-const accountsCommand: CommandDef = {
-  path: ['accounts'],
+const accountsCommand: CommandRow = {
+  kind: 'command',
+  id: 'accounts',
   argsUsage: '',
   summary: 'accounts',
-  action: 'readAccounts',
+  what: 'readAccounts',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 0,
-  async run({ deps, locale }) {
+  async handler({ deps, locale }) {
     const accounts = await deps.pix.listAccounts(deps.mainAppId);
     const rows = await Promise.all(accounts.map(async (account) => ({ account, app: await appStatusOf(deps, account) })));
     return accountsMessage(locale, rows);
   },
 };
 
-const accountCommand: CommandDef = {
-  path: ['account'],
+const accountCommand: CommandRow = {
+  kind: 'command',
+  id: 'account',
   argsUsage: '<accountId>',
   summary: 'account',
-  action: 'readAccount',
+  what: 'readAccount',
   role: 'viewer',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const id = args[0] ?? '';
     if (!PixIdSchema.safeParse(id).success) throw new UsageError(messages(locale).usage.notAccountId);
     const account = await deps.pix.getAccount(deps.mainAppId, id);
@@ -103,15 +105,16 @@ const accountCommand: CommandDef = {
   },
 };
 
-const createCommand: CommandDef = {
-  path: ['account', 'create'],
+const createCommand: CommandRow = {
+  kind: 'command',
+  id: 'account create',
   argsUsage: '',
   summary: 'accountCreate',
-  action: 'openAccountForm',
+  what: 'openAccountForm',
   role: 'admin',
   minArgs: 0,
   maxArgs: 0,
-  async run({ deps, triggerId, channelId, locale }) {
+  async handler({ deps, triggerId, channelId, locale }) {
     const missing = messages(locale).accounts.masterMissing;
     if (!deps.masterAppId) return { text: missing, blocks: [section(missing)] };
     await deps.slack.views.open({
@@ -122,15 +125,16 @@ const createCommand: CommandDef = {
   },
 };
 
-const linkCommand: CommandDef = {
-  path: ['account', 'link'],
+const linkCommand: CommandRow = {
+  kind: 'command',
+  id: 'account link',
   argsUsage: '<accountId>',
   summary: 'accountLink',
-  action: 'openAppIdForm',
+  what: 'openAppIdForm',
   role: 'admin',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId, locale }) {
+  async handler({ deps, args, triggerId, channelId, locale }) {
     const accountId = args[0] ?? '';
     if (!PixIdSchema.safeParse(accountId).success) throw new UsageError(messages(locale).usage.notAccountId);
     await deps.slack.views.open({
@@ -141,7 +145,6 @@ const linkCommand: CommandDef = {
   },
 };
 
-export const accountCommands: CommandDef[] = [accountsCommand, accountCommand, createCommand, linkCommand];
 
 // Creating a campaign account: the account, then its application, each step once.
 
@@ -284,13 +287,13 @@ async function createCampaign(ctx: EntryContext, job: { viewId: string; channel:
   });
 }
 
-const createSubmitted: Entry = {
+const createSubmitted: EntryRow = {
   kind: 'view',
-  callbackId: ACCOUNT_CREATE_CALLBACK,
+  id: ACCOUNT_CREATE_CALLBACK,
   role: 'admin',
   what: 'createCampaignAccount',
   errorBlock: NAME_BLOCK,
-  async handle({ ack, view }, ctx) {
+  async handler({ ack, view }, ctx) {
     const { locale } = ctx;
     const m = messages(locale).accounts;
     const meta = readJson(view.private_metadata, parseWith(CreateMetaSchema));
@@ -422,13 +425,13 @@ function linkedBlocks(locale: Locale, accountId: string): KnownBlock[] {
   return [section(messages(locale).accounts.linked({ account: code(accountId), accountId }))];
 }
 
-const linkSubmitted: Entry = {
+const linkSubmitted: EntryRow = {
   kind: 'view',
-  callbackId: ACCOUNT_LINK_CALLBACK,
+  id: ACCOUNT_LINK_CALLBACK,
   role: 'admin',
   what: 'registerAppId',
   errorBlock: APP_ID_BLOCK,
-  async handle({ ack, body, view }, ctx) {
+  async handler({ ack, body, view }, ctx) {
     const { deps, locale } = ctx;
     const m = messages(locale).accounts;
     const errors = (text: string) => ack({ response_action: 'errors', errors: { [APP_ID_BLOCK]: text } });
@@ -463,8 +466,12 @@ const linkSubmitted: Entry = {
   },
 };
 
-export const accountEntries: Entry[] = [
+export const accountRows: EntryRow[] = [
+  accountsCommand,
+  accountCommand,
+  createCommand,
+  linkCommand,
   createSubmitted,
-  { kind: 'action', actionId: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handle: retryApplication },
+  { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: retryApplication },
   linkSubmitted,
 ];

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { Entry } from '../src/entry/entries';
+import type { EntryRow } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { applicationAudit, rotatedMessage, scopesMessage } from '../views/applications';
 import { pixErrorText } from '../views/errors';
 import { plain, section } from '../views/message';
 import { auditMissedText, logFailure, postAudit } from './account-shared';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 
 /** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax. */
 const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/);
@@ -22,28 +22,30 @@ function stringsUnder(json: unknown, pattern: RegExp, depth = 0): string[] {
   return out;
 }
 
-const scopesCommand: CommandDef = {
-  path: ['scopes'],
+const scopesCommand: CommandRow = {
+  kind: 'command',
+  id: 'scopes',
   argsUsage: '',
   summary: 'scopes',
-  action: 'readScopes',
+  what: 'readScopes',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 0,
-  async run({ deps, locale }) {
+  async handler({ deps, locale }) {
     return scopesMessage(locale, await deps.pix.listScopes(deps.mainAppId));
   },
 };
 
-const rotateSecretCommand: CommandDef = {
-  path: ['rotate-secret'],
+const rotateSecretCommand: CommandRow = {
+  kind: 'command',
+  id: 'rotate-secret',
   argsUsage: '<clientId>',
   summary: 'rotateSecret',
-  action: 'rotateSecret',
+  what: 'rotateSecret',
   role: 'admin',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, userId, channelId, locale }) {
+  async handler({ deps, args, userId, channelId, locale }) {
     const m = messages(locale);
     const clientId = args[0] ?? '';
     if (!ClientIdSchema.safeParse(clientId).success) throw new UsageError(m.usage.notClientId);
@@ -69,5 +71,4 @@ const rotateSecretCommand: CommandDef = {
   },
 };
 
-export const applicationCommands: CommandDef[] = [scopesCommand, rotateSecretCommand];
-export const applicationEntries: Entry[] = [];
+export const applicationRows: EntryRow[] = [scopesCommand, rotateSecretCommand];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Entry, EntryContext } from '../src/entry/entries';
+import type { EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
@@ -19,21 +19,22 @@ import { pixErrorText } from '../views/errors';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 
 export const FEATURE_ERROR_CODE = 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED';
 
 const MetaSchema = z.object({ channelId: z.string().min(1), disputeId: PixIdSchema });
 
-export const disputeEvidenceCommand: CommandDef = {
-  path: ['dispute-evidence'],
+export const disputeEvidenceCommand: CommandRow = {
+  kind: 'command',
+  id: 'dispute-evidence',
   argsUsage: '<disputeId>',
   summary: 'disputeEvidence',
-  action: 'openEvidenceForm',
+  what: 'openEvidenceForm',
   role: 'operator',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId, locale }) {
+  async handler({ deps, args, triggerId, channelId, locale }) {
     const disputeId = args[0] ?? '';
     if (!PixIdSchema.safeParse(disputeId).success) throw new UsageError(messages(locale).usage.notDisputeId);
     // Nothing to read first: the form opens at once, well inside the trigger's three seconds.
@@ -62,13 +63,13 @@ function element(values: Record<string, Record<string, unknown>>, blockId: strin
   return parsed.success ? parsed.data : {};
 }
 
-const submitted: Entry = {
+const submitted: EntryRow = {
   kind: 'view',
-  callbackId: EVIDENCE_CALLBACK,
+  id: EVIDENCE_CALLBACK,
   role: 'operator',
   what: 'sendDisputeEvidence',
   errorBlock: EVIDENCE_BLOCK.documents,
-  async handle({ ack, body, view }, ctx) {
+  async handler({ ack, body, view }, ctx) {
     const { locale } = ctx;
     const m = messages(locale);
     const meta = readMeta(view.private_metadata);
@@ -161,5 +162,4 @@ function failureText(locale: Locale, err: unknown, stage: 'upload' | 'attach', u
   return m.wentWrong(after);
 }
 
-export const disputeEvidenceCommands: CommandDef[] = [disputeEvidenceCommand];
-export const disputeEvidenceEntries: Entry[] = [submitted];
+export const disputeEvidenceRows: EntryRow[] = [disputeEvidenceCommand, submitted];

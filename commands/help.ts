@@ -1,20 +1,21 @@
 import { roleAllows } from '../src/entry/access';
 import { messages } from '../src/i18n';
 import { helpMessage } from '../views/help';
-import { usageOf, type CommandDef } from './types';
+import { usageOf, type CommandRow } from '../src/entry/table';
 
 /** `/pix help`: the usage of what the caller's role allows (built over the command table). */
-export function helpCommand(commands: () => CommandDef[]): CommandDef {
+export function helpCommand(commands: () => CommandRow[]): CommandRow {
   return {
-    path: ['help'],
+    kind: 'command',
+    id: 'help',
     argsUsage: '',
     summary: 'help',
-    action: 'showHelp',
-    role: null,
+    what: 'showHelp',
+    role: 'anyone',
     minArgs: 0,
     maxArgs: 0,
     instant: true,
-    async run({ deps, userId, role, locale }) {
+    async handler({ deps, userId, role, locale }) {
       const summaries = messages(locale).summaries;
       const entries = commands()
         .filter((c) => roleAllows(role, c.role))

@@ -1,43 +1,33 @@
-import type { Entry } from '../src/entry/entries';
-import { accountCommands, accountEntries } from './accounts';
-import { applicationCommands, applicationEntries } from './applications';
-import { disputeEvidenceCommands, disputeEvidenceEntries } from './dispute-evidence';
+import type { CommandRow, EntryRow } from '../src/entry/table';
+import { accountRows } from './accounts';
+import { applicationRows } from './applications';
+import { disputeEvidenceRows } from './dispute-evidence';
 import { helpCommand } from './help';
-import { limitListCommand, limitListEntries } from './limit-list';
-import { limitRequestCommand, limitRequestEntries } from './limit-request';
-import { limitStatusCommand, limitStatusEntries } from './limit-status';
+import { homeRows } from './home';
+import { limitListRows } from './limit-list';
+import { limitRequestRows } from './limit-request';
+import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
-import { paymentBookCommands, paymentBookEntries } from './payment-book';
-import { pixKeyCommands, pixKeyEntries } from './pix-keys';
-import { statementCommands, statementEntries } from './statement';
-import type { CommandDef } from './types';
+import { paymentBookRows } from './payment-book';
+import { pixKeyRows } from './pix-keys';
+import { statementRows } from './statement';
 
-/** Every `/pix` subcommand, with the role it needs: the router checks it before anything runs. */
-export const COMMANDS: CommandDef[] = [
-  helpCommand(() => COMMANDS),
+/**
+ * Every entry point of the app — each `/pix` subcommand, button, modal submission, shortcut and the
+ * Home event — with the role it needs. The router (src/entry/router.ts) checks it before any handler
+ * runs; `/pix help` lists the subcommands in this order.
+ */
+export const ENTRY_TABLE: EntryRow[] = [
+  helpCommand(() => ENTRY_TABLE.filter((r): r is CommandRow => r.kind === 'command')),
   limitsCommand,
-  limitRequestCommand,
-  limitStatusCommand,
-  limitListCommand,
-  ...accountCommands,
-  ...pixKeyCommands,
-  ...applicationCommands,
-  ...paymentBookCommands,
-  ...disputeEvidenceCommands,
-  ...statementCommands,
-];
-
-export const HELP = COMMANDS[0]!;
-
-/** Every button, modal submission and shortcut, each with the role it needs (see src/entries.ts). */
-export const ENTRIES: Entry[] = [
-  ...limitRequestEntries,
-  ...limitStatusEntries,
-  ...limitListEntries,
-  ...accountEntries,
-  ...pixKeyEntries,
-  ...applicationEntries,
-  ...paymentBookEntries,
-  ...disputeEvidenceEntries,
-  ...statementEntries,
+  ...limitRequestRows,
+  ...limitStatusRows,
+  ...limitListRows,
+  ...accountRows,
+  ...pixKeyRows,
+  ...applicationRows,
+  ...paymentBookRows,
+  ...disputeEvidenceRows,
+  ...statementRows,
+  ...homeRows,
 ];

@@ -1,12 +1,12 @@
 import type { Deps } from '../src/runtime/deps';
 import { messages, type Locale } from '../src/i18n';
-import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
+import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { PixApiError } from '../src/pix/errors';
 import { pixErrorText } from '../views/errors';
 import { LIST_NEXT_ACTION_ID, LIST_PREV_ACTION_ID, limitListMessage } from '../views/limit-list';
 import { plain, type SlackMessage } from '../views/message';
 import { buttonValue } from './limit-status';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
 /** Requests a page; the API allows at most 100. */
@@ -27,15 +27,16 @@ async function pageMessage(deps: Deps, locale: Locale, page: number): Promise<Sl
   return limitListMessage(locale, { page, pageSize: PAGE_SIZE, items: items.slice(0, PAGE_SIZE), total });
 }
 
-export const limitListCommand: CommandDef = {
-  path: ['limit', 'list'],
+export const limitListCommand: CommandRow = {
+  kind: 'command',
+  id: 'limit list',
   argsUsage: '[page]',
   summary: 'limitList',
-  action: 'listLimitRequests',
+  what: 'listLimitRequests',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const [given] = args;
     const page = given === undefined ? 1 : parsePage(given);
     if (page === undefined) throw new UsageError(messages(locale).usage.badPage);
@@ -70,7 +71,8 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
   await args.respond({ replace_original: true, ...ctx.present(message) });
 }
 
-export const limitListEntries: Entry[] = [
-  { kind: 'action', actionId: LIST_PREV_ACTION_ID, role: 'viewer', what: 'listLimitRequests', handle: turnPage },
-  { kind: 'action', actionId: LIST_NEXT_ACTION_ID, role: 'viewer', what: 'listLimitRequests', handle: turnPage },
+export const limitListRows: EntryRow[] = [
+  limitListCommand,
+  { kind: 'action', id: LIST_PREV_ACTION_ID, role: 'viewer', what: 'listLimitRequests', handler: turnPage },
+  { kind: 'action', id: LIST_NEXT_ACTION_ID, role: 'viewer', what: 'listLimitRequests', handler: turnPage },
 ];

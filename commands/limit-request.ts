@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { defaultAccountId, NoDefaultAccountError } from '../src/pix/default-account';
 import type { Deps } from '../src/runtime/deps';
-import type { EntryContext, Entry } from '../src/entry/entries';
+import type { EntryContext, EntryRow } from '../src/entry/table';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/domain/limit-form';
 import { splitLimits } from '../src/domain/limit-fields';
@@ -18,19 +18,20 @@ import { limitRequestRootMessage } from '../views/limit-request';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
 
-export const limitRequestCommand: CommandDef = {
-  path: ['limit', 'request'],
+export const limitRequestCommand: CommandRow = {
+  kind: 'command',
+  id: 'limit request',
   argsUsage: '[accountId]',
   summary: 'limitRequest',
-  action: 'openLimitRequestForm',
+  what: 'openLimitRequestForm',
   role: 'operator',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId, locale }) {
+  async handler({ deps, args, triggerId, channelId, locale }) {
     const [given] = args;
     if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError(messages(locale).usage.notAccountId);
     await openForm(deps, locale, { triggerId, channelId, accountId: given, attached: [] });
@@ -92,12 +93,12 @@ function readMeta(raw: string | undefined): FormMeta | undefined {
 }
 
 /** Choosing another account re-reads its limits and rebuilds the amounts. */
-const accountChanged: Entry = {
+const accountChanged: EntryRow = {
   kind: 'action',
-  actionId: ACCOUNT_ACTION,
+  id: ACCOUNT_ACTION,
   role: 'operator',
   what: 'fileLimitRequest',
-  async handle({ body, action, client }, ctx) {
+  async handler({ body, action, client }, ctx) {
     const { locale } = ctx;
     const view = body.view;
     const meta = readMeta(view?.private_metadata);
@@ -118,13 +119,13 @@ const accountChanged: Entry = {
   },
 };
 
-const submitted: Entry = {
+const submitted: EntryRow = {
   kind: 'view',
-  callbackId: LIMIT_REQUEST_CALLBACK,
+  id: LIMIT_REQUEST_CALLBACK,
   role: 'operator',
   what: 'fileLimitRequest',
   errorBlock: BLOCK.account,
-  async handle({ ack, body, view }, ctx) {
+  async handler({ ack, body, view }, ctx) {
     const { locale } = ctx;
     const meta = readMeta(view.private_metadata);
     if (!meta) {
@@ -211,12 +212,12 @@ async function fileRequest(
 const MessageFilesSchema = z.array(z.looseObject({ id: z.string(), name: z.string().nullish(), title: z.string().nullish() }));
 
 /** "Request limit increase with these files": the same form, with the message's files as proofs. */
-const withTheseFiles: Entry = {
+const withTheseFiles: EntryRow = {
   kind: 'shortcut',
-  callbackId: 'limit_request_with_files',
+  id: 'limit_request_with_files',
   role: 'operator',
   what: 'fileLimitRequest',
-  async handle({ shortcut, respond }, ctx) {
+  async handler({ shortcut, respond }, ctx) {
     const files = MessageFilesSchema.catch([]).parse(shortcut.message.files ?? []);
     if (files.length === 0) {
       await respond({ response_type: 'ephemeral', ...ctx.present(plain(messages(ctx.locale).limitForm.shortcutNoFiles)) });
@@ -230,4 +231,4 @@ const withTheseFiles: Entry = {
   },
 };
 
-export const limitRequestEntries: Entry[] = [accountChanged, submitted, withTheseFiles];
+export const limitRequestRows: EntryRow[] = [limitRequestCommand, accountChanged, submitted, withTheseFiles];

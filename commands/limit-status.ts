@@ -1,4 +1,4 @@
-import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
+import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
@@ -9,18 +9,19 @@ import { limitRequestRootMessage } from '../views/limit-request';
 import { limitCents, limitStatusMessage, WATCH_ACTION_ID, watchMessages } from '../views/limit-status';
 import { plain, type SlackMessage } from '../views/message';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
-export const limitStatusCommand: CommandDef = {
-  path: ['limit', 'status'],
+export const limitStatusCommand: CommandRow = {
+  kind: 'command',
+  id: 'limit status',
   argsUsage: '<limitRequestId>',
   summary: 'limitStatus',
-  action: 'readLimitRequest',
+  what: 'readLimitRequest',
   role: 'viewer',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const id = args[0] ?? '';
     if (!PixIdSchema.safeParse(id).success) throw new UsageError(messages(locale).usage.notLimitRequestId);
     const request = await deps.pix.getLimitRequest(deps.mainAppId, id);
@@ -129,12 +130,13 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
   }
 }
 
-export const limitStatusEntries: Entry[] = [
+export const limitStatusRows: EntryRow[] = [
+  limitStatusCommand,
   {
     kind: 'action',
-    actionId: WATCH_ACTION_ID,
+    id: WATCH_ACTION_ID,
     role: 'viewer',
     what: 'followLimitRequest',
-    handle: watch,
+    handler: watch,
   },
 ];

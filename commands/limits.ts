@@ -2,17 +2,18 @@ import { findDefaultAccountId } from '../src/pix/default-account';
 import { messages } from '../src/i18n';
 import { limitsMessage } from '../views/limits-message';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 
-export const limitsCommand: CommandDef = {
-  path: ['limits'],
+export const limitsCommand: CommandRow = {
+  kind: 'command',
+  id: 'limits',
   argsUsage: '[accountId]',
   summary: 'limits',
-  action: 'readLimits',
+  what: 'readLimits',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const [given] = args;
     if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError(messages(locale).usage.notAccountId);
     const accountId = given ?? (await findDefaultAccountId(deps.pix, deps.mainAppId));

@@ -1,11 +1,11 @@
-import type { Entry } from '../src/entry/entries';
+import type { EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
 import { escapeMrkdwn, plain, withSandboxBadge } from '../views/message';
 import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle, periodText } from '../views/payment-book';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
 export type PeriodCheck = { ok: true; month: number; year: number } | { ok: false; problem: string };
@@ -42,17 +42,18 @@ const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === '%P
  * `/pix payment-book <subscriptionId> <month> <year>`: issues the booklet (GET, idempotent per
  * installment) and posts its PDF in the channel. The clock is injectable for tests.
  */
-export function paymentBookCommand(options: { now?: Clock } = {}): CommandDef {
+export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
   const now = options.now ?? systemClock;
   return {
-    path: ['payment-book'],
+    kind: 'command',
+    id: 'payment-book',
     argsUsage: '<subscriptionId> <month> <year>',
     summary: 'paymentBook',
-    action: 'issuePaymentBook',
+    what: 'issuePaymentBook',
     role: 'operator',
     minArgs: 3,
     maxArgs: 3,
-    async run({ deps, args, channelId, userId, locale }) {
+    async handler({ deps, args, channelId, userId, locale }) {
       const m = messages(locale);
       const answers = bookletMessages(locale);
       const [subscriptionId = '', monthText = '', yearText = ''] = args;
@@ -101,5 +102,4 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandDef {
   };
 }
 
-export const paymentBookCommands: CommandDef[] = [paymentBookCommand()];
-export const paymentBookEntries: Entry[] = [];
+export const paymentBookRows: EntryRow[] = [paymentBookCommand()];

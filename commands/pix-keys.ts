@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Deps } from '../src/runtime/deps';
-import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
+import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { PixKey } from '../src/pix/schemas';
@@ -22,7 +22,7 @@ import {
 } from '../views/pix-keys';
 import { auditMissedText, claimOnce, exclusive, failureText, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyCommand } from './withdraw-key';
 
 const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
@@ -48,15 +48,16 @@ function keyArg(locale: Locale, text: string | undefined): string {
   throw new UsageError(messages(locale).usage.notPixKey);
 }
 
-const keysCommand: CommandDef = {
-  path: ['keys'],
+const keysCommand: CommandRow = {
+  kind: 'command',
+  id: 'keys',
   argsUsage: '<accountId>',
   summary: 'keys',
-  action: 'listPixKeys',
+  what: 'listPixKeys',
   role: 'viewer',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const accountId = accountArg(locale, args[0]);
     const resolved = await resolveAccountAppId(deps, locale, accountId);
     if (!resolved.ok) return plain(resolved.text);
@@ -91,30 +92,32 @@ async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: strin
   }
 }
 
-const keyAddCommand: CommandDef = {
-  path: ['key', 'add'],
+const keyAddCommand: CommandRow = {
+  kind: 'command',
+  id: 'key add',
   argsUsage: '<accountId>',
   summary: 'keyAdd',
-  action: 'openPixKeyForm',
+  what: 'openPixKeyForm',
   role: 'operator',
   minArgs: 1,
   maxArgs: 1,
-  async run({ deps, args, triggerId, channelId, locale }) {
+  async handler({ deps, args, triggerId, channelId, locale }) {
     const accountId = accountArg(locale, args[0]);
     await openKeyForm(deps, locale, { triggerId, channel: channelId, accountId });
     return null;
   },
 };
 
-const keyDeleteCommand: CommandDef = {
-  path: ['key', 'delete'],
+const keyDeleteCommand: CommandRow = {
+  kind: 'command',
+  id: 'key delete',
   argsUsage: '<accountId> <pixKey>',
   summary: 'keyDelete',
-  action: 'prepareKeyDeletion',
+  what: 'prepareKeyDeletion',
   role: 'admin',
   minArgs: 2,
   maxArgs: 2,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const accountId = accountArg(locale, args[0]);
     const pixKey = keyArg(locale, args[1]);
     // Nothing to confirm for an account whose keys cannot be reached.
@@ -124,7 +127,6 @@ const keyDeleteCommand: CommandDef = {
   },
 };
 
-export const pixKeyCommands: CommandDef[] = [keysCommand, keyAddCommand, keyDeleteCommand, withdrawKeyCommand];
 
 function buttonValue(action: ActionArgs['action']): string | undefined {
   return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
@@ -134,25 +136,25 @@ const say = (args: ActionArgs, ctx: EntryContext, message: SlackMessage, replace
   args.respond({ response_type: 'ephemeral', replace_original: replace, ...ctx.present(message) });
 
 /** The Add button of `/pix keys`: the same form as `/pix key add`. */
-const addOpen: Entry = {
+const addOpen: EntryRow = {
   kind: 'action',
-  actionId: KEY_ADD_OPEN_ACTION_ID,
+  id: KEY_ADD_OPEN_ACTION_ID,
   role: 'operator',
   what: 'addPixKey',
-  async handle(args, ctx) {
+  async handler(args, ctx) {
     const accountId = buttonValue(args.action);
     if (!accountId || !PixIdSchema.safeParse(accountId).success) return void (await say(args, ctx, plain(messages(ctx.locale).common.buttonNoAccount)));
     await openKeyForm(ctx.deps, ctx.locale, { triggerId: args.body.trigger_id, channel: args.body.channel?.id ?? ctx.userId, accountId });
   },
 };
 
-const addSubmitted: Entry = {
+const addSubmitted: EntryRow = {
   kind: 'view',
-  callbackId: KEY_ADD_CALLBACK,
+  id: KEY_ADD_CALLBACK,
   role: 'operator',
   what: 'addPixKey',
   errorBlock: KEY_VALUE_BLOCK,
-  async handle({ ack, view }, ctx) {
+  async handler({ ack, view }, ctx) {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
     const title = m.pixKeys.addTitle;
@@ -195,24 +197,24 @@ const addSubmitted: Entry = {
 };
 
 /** The Delete button of `/pix keys`: only asks; the confirmation deletes. */
-const deleteAsk: Entry = {
+const deleteAsk: EntryRow = {
   kind: 'action',
-  actionId: KEY_DELETE_ASK_ACTION_ID,
+  id: KEY_DELETE_ASK_ACTION_ID,
   role: 'admin',
   what: 'deletePixKey',
-  async handle(args, ctx) {
+  async handler(args, ctx) {
     const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
     if (!ref) return void (await say(args, ctx, plain(messages(ctx.locale).common.buttonNoPixKey)));
     await say(args, ctx, deleteConfirmMessage(ctx.locale, { accountId: ref.a, pixKey: ref.k }));
   },
 };
 
-const deleteConfirm: Entry = {
+const deleteConfirm: EntryRow = {
   kind: 'action',
-  actionId: KEY_DELETE_CONFIRM_ACTION_ID,
+  id: KEY_DELETE_CONFIRM_ACTION_ID,
   role: 'admin',
   what: 'deletePixKey',
-  async handle(args, ctx) {
+  async handler(args, ctx) {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
     const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
@@ -236,14 +238,14 @@ const deleteConfirm: Entry = {
   },
 };
 
-const deleteCancel: Entry = {
+const deleteCancel: EntryRow = {
   kind: 'action',
-  actionId: KEY_DELETE_CANCEL_ACTION_ID,
+  id: KEY_DELETE_CANCEL_ACTION_ID,
   role: 'viewer',
   what: 'cancelDeletion',
-  async handle(args, ctx) {
+  async handler(args, ctx) {
     await say(args, ctx, plain(messages(ctx.locale).pixKeys.cancelled), true);
   },
 };
 
-export const pixKeyEntries: Entry[] = [addOpen, addSubmitted, deleteAsk, deleteConfirm, deleteCancel];
+export const pixKeyRows: EntryRow[] = [keysCommand, keyAddCommand, keyDeleteCommand, withdrawKeyCommand, addOpen, addSubmitted, deleteAsk, deleteConfirm, deleteCancel];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../src/runtime/deps';
-import type { ActionArgs, Entry, EntryContext } from '../src/entry/entries';
+import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { pixErrorText } from '../views/errors';
@@ -8,7 +8,7 @@ import { plain, type SlackMessage } from '../views/message';
 import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, transactionMessage } from '../views/statement';
 import { buttonValue } from './limit-status';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
 /**
@@ -57,29 +57,31 @@ async function statementPage(deps: Deps, locale: Locale, page: number, accountId
   return statementMessage(locale, { body, page, accountId });
 }
 
-export const statementCommand: CommandDef = {
-  path: ['statement'],
+export const statementCommand: CommandRow = {
+  kind: 'command',
+  id: 'statement',
   argsUsage: '[accountId]',
   summary: 'statement',
-  action: 'readStatement',
+  what: 'readStatement',
   role: 'viewer',
   minArgs: 0,
   maxArgs: 1,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const accountId = accountArg(locale, args[0]);
     return answerOrExplain(deps, locale, accountId, 'readStatement', () => statementPage(deps, locale, 1, accountId));
   },
 };
 
-export const transactionCommand: CommandDef = {
-  path: ['transaction'],
+export const transactionCommand: CommandRow = {
+  kind: 'command',
+  id: 'transaction',
   argsUsage: '<transactionId> [accountId]',
   summary: 'transaction',
-  action: 'readTransaction',
+  what: 'readTransaction',
   role: 'viewer',
   minArgs: 1,
   maxArgs: 2,
-  async run({ deps, args, locale }) {
+  async handler({ deps, args, locale }) {
     const transactionId = args[0] ?? '';
     if (!PixIdSchema.safeParse(transactionId).success) throw new UsageError(messages(locale).usage.notTransactionId);
     const accountId = accountArg(locale, args[1]);
@@ -124,8 +126,9 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
   await args.respond({ replace_original: true, ...ctx.present(message) });
 }
 
-export const statementCommands: CommandDef[] = [statementCommand, transactionCommand];
-export const statementEntries: Entry[] = [
-  { kind: 'action', actionId: STATEMENT_PREV_ACTION_ID, role: 'viewer', what: 'readStatement', handle: turnPage },
-  { kind: 'action', actionId: STATEMENT_NEXT_ACTION_ID, role: 'viewer', what: 'readStatement', handle: turnPage },
+export const statementRows: EntryRow[] = [
+  statementCommand,
+  transactionCommand,
+  { kind: 'action', id: STATEMENT_PREV_ACTION_ID, role: 'viewer', what: 'readStatement', handler: turnPage },
+  { kind: 'action', id: STATEMENT_NEXT_ACTION_ID, role: 'viewer', what: 'readStatement', handler: turnPage },
 ];

@@ -9,7 +9,7 @@ import { escapeMrkdwn, plain, section } from '../views/message';
 import { keyAudit, withdrawKeyResultMessage } from '../views/pix-keys';
 import { auditMissedText, logFailure, postAudit, resolveAccountAppId } from './account-shared';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandDef } from './types';
+import { UsageError, type CommandRow } from '../src/entry/table';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -46,15 +46,16 @@ function withdrawErrorText(locale: Locale, err: PixApiError, accountId: string):
   return pixErrorText(locale, err, 'setWithdrawKey', { write: true });
 }
 
-export const withdrawKeyCommand: CommandDef = {
-  path: ['withdraw-key'],
+export const withdrawKeyCommand: CommandRow = {
+  kind: 'command',
+  id: 'withdraw-key',
   argsUsage: '<accountId> <pixKey>',
   summary: 'withdrawKey',
-  action: 'setWithdrawKey',
+  what: 'setWithdrawKey',
   role: 'admin',
   minArgs: 2,
   maxArgs: 2,
-  async run({ deps, args, userId, channelId, locale }) {
+  async handler({ deps, args, userId, channelId, locale }) {
     const accountId = args[0] ?? '';
     if (!PixIdSchema.safeParse(accountId).success) throw new UsageError(messages(locale).usage.notAccountId);
     // Checked before anything is sent: a malformed key would be a DICT lookup of a key that does not exist.

@@ -7,15 +7,12 @@ import { createLogger, SecretRegistry, type Logger } from './runtime/logger';
 import { PixClient } from './pix/client';
 import { DEFAULT_SEED, startSandbox, type SandboxHandle } from './sandbox';
 import { boltLogger } from './slack/bolt-logger';
-import { ENTRIES } from '../commands';
-import { registerEntries } from './entry/entries';
-import { homeEntries } from './home';
+import { ENTRY_TABLE } from '../commands';
 import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './runtime/health';
 import { userLocale } from './i18n/locale';
 import { startPoller, type Poller } from './poller';
-import { ListenerTable } from './entry/listener-table';
+import { EntryRouter } from './entry/router';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
-import { registerSlashCommand } from './entry/slash-router';
 import { openStore } from './store';
 import { errorText } from './runtime/error-text';
 
@@ -112,17 +109,15 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     slack: app.client,
     botToken: config.slack.botToken,
   };
-  // One global middleware before any listener: drops Slack's repeats of a delivery, routes it to its
-  // entry point through one table (one Bolt listener per entry point costs every request ~7 µs each:
-  // see listener-table.ts), counts it in flight for a graceful stop, and answers plainly when the
-  // store is down. Claims in memory (sqlite) need no time limit of their own.
+  // One global middleware, and no Bolt listener: it drops Slack's repeats of a delivery, routes it to
+  // its row of the entry table after the one role check (see entry/router.ts), counts it in flight for
+  // a graceful stop, and answers plainly when the store is down. Claims in memory (sqlite) need no
+  // time limit of their own.
   const inFlight = new InFlight();
-  const router = new ListenerTable();
+  const router = new EntryRouter(ENTRY_TABLE, deps);
   const dedupe = { claims: store, waitMs: store.kind === 'redis' ? DEDUPE_WAIT_MS : undefined };
   const localeOf = (userId: string | undefined) => userLocale({ slack: app.client }, userId);
   app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
-  registerSlashCommand(app, deps);
-  registerEntries(router.facade(app), deps, [...ENTRIES, ...homeEntries]);
   app.error(async (err) => {
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
   });

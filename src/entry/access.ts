@@ -5,8 +5,9 @@ export type { Role };
 const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
 const ROLES_HIGH_FIRST: Role[] = ['admin', 'operator', 'viewer'];
 
-export function roleAllows(actual: Role | undefined, needed: Role | null): boolean {
-  if (needed === null) return true;
+/** Whether a user with `actual` (undefined: none) may use what needs `needed`. */
+export function roleAllows(actual: Role | undefined, needed: Role | 'anyone'): boolean {
+  if (needed === 'anyone') return true;
   return actual !== undefined && RANK[actual] >= RANK[needed];
 }
 

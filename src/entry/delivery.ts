@@ -107,8 +107,8 @@ export function deliveryMiddleware(options: {
   dedupe: DedupeOptions;
   logger: Logger;
   sandboxMode: boolean;
-  /** The entry points' table (see listener-table.ts); what it does not route goes on to Bolt's listeners. */
-  router?: { route(args: MiddlewareArgs): Promise<boolean> };
+  /** The entry table's router (see router.ts); what it does not route goes on to Bolt. */
+  router: { route(args: MiddlewareArgs): Promise<boolean> };
   /** The language a user reads (their Slack locale). */
   localeOf: (userId: string | undefined) => Promise<Locale>;
 }): Middleware<AnyMiddlewareArgs> {
@@ -117,7 +117,7 @@ export function deliveryMiddleware(options: {
     inFlight.enter();
     try {
       if (await isRepeat(args, dedupe, logger)) return;
-      if (router && (await router.route(args))) return;
+      if (await router.route(args)) return;
       await args.next();
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;

@@ -1,17 +1,10 @@
 import type { HomeView } from '@slack/types';
 import pLimit from 'p-limit';
-import { z } from 'zod';
-import { openForm } from '../../commands/limit-request';
-import { buttonValue } from '../../commands/limit-status';
-import { accessHomeView, HOME_ACTIONS, homeView, keysModal, type HomeData } from '../../views/home';
-import { pixErrorText } from '../../views/errors';
-import { plain } from '../../views/message';
+import { accessHomeView, homeView, type HomeData } from '../../views/home';
 import type { Role } from '../entry/access';
 import type { Deps } from '../runtime/deps';
-import type { ActionArgs, Entry, EntryContext, EventEntry } from '../entry/entries';
-import { messages, type Locale } from '../i18n';
+import type { Locale } from '../i18n';
 import { userLocale } from '../i18n/locale';
-import { PixApiError } from '../pix/errors';
 import { systemClock, type Clock } from '../domain/sao-paulo-date';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { readHomeData } from './data';
@@ -91,72 +84,3 @@ export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<Track
     return 0;
   }
 }
-
-const opened: EventEntry = {
-  kind: 'event',
-  event: 'app_home_opened',
-  what: 'seeHome',
-  async handle({ event }, ctx) {
-    if (event.tab !== undefined && event.tab !== 'home') return;
-    await refreshHome(ctx.deps, ctx.userId, { role: ctx.role ?? null, locale: ctx.locale });
-  },
-};
-
-/** "Request a limit increase": the same form as `/pix limit request`; its thread root goes to a DM. */
-async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps, userId, locale } = ctx;
-  try {
-    // A user ID as the channel: the request's thread root goes to the app's DM with them.
-    await openForm(deps, locale, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
-  } catch (err) {
-    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not open the limit-request form from Home');
-    await deps.slack.chat
-      .postMessage({ channel: userId, ...ctx.present(plain(messages(locale).limitForm.homeFormFailed)) })
-      .catch(() => undefined);
-  }
-}
-
-const KeysValueSchema = z.object({ a: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), d: z.boolean() });
-
-/** "Pix keys" of an account: a read-only modal, opened at once, filled once the keys are read. */
-async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps, locale } = ctx;
-  let value: z.infer<typeof KeysValueSchema>;
-  try {
-    value = KeysValueSchema.parse(JSON.parse(buttonValue(args.action) ?? ''));
-  } catch {
-    return;
-  }
-  const opened = await deps.slack.views.open({ trigger_id: args.body.trigger_id, view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }) });
-  const viewId = opened.view?.id;
-  if (!viewId) return;
-  let view;
-  try {
-    // The keys are read with the AppID of the account that owns them: the main one for the default account.
-    const appId = value.d ? deps.mainAppId : (await deps.store.accountApps.get(value.a))?.appId;
-    if (!appId) {
-      view = keysModal(locale, { accountId: value.a, problem: messages(locale).home.noAppId, sandbox: deps.sandboxMode });
-    } else {
-      const { pixKeys } = await deps.pix.listPixKeys(appId);
-      view = keysModal(locale, { accountId: value.a, keys: pixKeys, sandbox: deps.sandboxMode });
-    }
-  } catch (err) {
-    const m = messages(locale);
-    const problem = err instanceof PixApiError ? pixErrorText(locale, err, 'readPixKeys') : m.common.wentWrong(m.actions.readPixKeys);
-    view = keysModal(locale, { accountId: value.a, problem, sandbox: deps.sandboxMode });
-  }
-  await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
-}
-
-export const homeEntries: Entry[] = [
-  opened,
-  { kind: 'action', actionId: HOME_ACTIONS.limitRequest, role: 'operator', what: 'fileLimitRequest', handle: requestLimit },
-  { kind: 'action', actionId: HOME_ACTIONS.keys, role: 'viewer', what: 'readPixKeys', handle: showKeys },
-  {
-    kind: 'action',
-    actionId: HOME_ACTIONS.refresh,
-    role: 'viewer',
-    what: 'seeHome',
-    handle: async (_args, ctx) => void (await refreshHome(ctx.deps, ctx.userId, { role: ctx.role, locale: ctx.locale })),
-  },
-];

@@ -1,16 +1,19 @@
-import { COMMANDS } from '../../commands';
-import { matchCommand, tokenize } from '../../commands/parse';
-import type { CommandDef } from '../../commands/types';
+import { ENTRY_TABLE } from '../../commands';
+import { matchCommand, tokenize } from '../../src/entry/command-words';
+import type { CommandRow } from '../../src/entry/table';
 
-const cmd = (path: string[], minArgs: number, maxArgs: number): CommandDef => ({
-  path,
+const COMMANDS = ENTRY_TABLE.filter((r): r is CommandRow => r.kind === 'command');
+
+const cmd = (path: string[], minArgs: number, maxArgs: number): CommandRow => ({
+  kind: 'command',
+  id: path.join(' '),
   argsUsage: '',
   summary: 'help',
-  action: 'showHelp',
+  what: 'showHelp',
   role: 'viewer',
   minArgs,
   maxArgs,
-  run: async () => ({ text: '', blocks: [] }),
+  handler: async () => ({ text: '', blocks: [] }),
 });
 
 describe('tokenize', () => {
@@ -29,7 +32,7 @@ describe('matchCommand', () => {
   test('the longest matching path wins, the rest are arguments', () => {
     const m = matchCommand(table, ['limit', 'request', 'acc1']);
     expect(m).toMatchObject({ kind: 'command', args: ['acc1'] });
-    expect(m.kind === 'command' && m.command.path).toEqual(['limit', 'request']);
+    expect(m.kind === 'command' && m.command.id).toBe('limit request');
   });
   test('subcommand words are case-insensitive, arguments keep their case', () => {
     expect(matchCommand(table, ['LIMITS', 'AbC'])).toMatchObject({ kind: 'command', args: ['AbC'] });

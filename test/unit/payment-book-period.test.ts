@@ -1,5 +1,5 @@
 import { checkBookPeriod, paymentBookCommand } from '../../commands/payment-book';
-import { UsageError, type CommandContext } from '../../commands/types';
+import { UsageError, type CommandContext } from '../../src/entry/table';
 import type { Deps } from '../../src/runtime/deps';
 import { saoPauloToday } from '../../src/domain/sao-paulo-date';
 
@@ -52,8 +52,8 @@ describe('the payment booklet period', () => {
           },
         },
       } as unknown as Deps;
-      const ctx = { deps, args, userId: 'U1', channelId: 'C1', triggerId: 't', responseUrl: '', role: 'operator', locale: 'en', reply: async () => undefined } as CommandContext;
-      const outcome = await paymentBookCommand({ now: () => new Date(now) }).run(ctx).catch((err: unknown) => err);
+      const ctx = { deps, args, userId: 'U1', channelId: 'C1', triggerId: 't', responseUrl: '', role: 'operator', locale: 'en', present: (m) => m, reply: async () => undefined } as CommandContext;
+      const outcome = await paymentBookCommand({ now: () => new Date(now) }).handler(ctx).catch((err: unknown) => err);
       return { outcome, calls };
     };
 
