@@ -1,10 +1,10 @@
 import type { Deps } from '../src/runtime/deps';
-import { messages, type ActionKey, type Locale } from '../src/i18n';
+import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { AccountApp } from '../src/store/account-apps';
-import { escapeMrkdwn, withSandboxBadge, type SlackMessage } from '../views/message';
-import { pixErrorText } from '../views/errors';
+import { escapeMrkdwn, presentMessage, type SlackMessage } from '../views/message';
 import { errorText } from '../src/runtime/error-text';
+import { slackErrorCode } from '../src/slack/error-code';
 
 /**
  * Stored for a campaign account between its creation and its application's: an empty AppID. It marks
@@ -17,15 +17,8 @@ export function isPending(app: AccountApp | undefined): boolean {
 }
 
 /** What every message the bot posts itself carries (the SANDBOX badge in sandbox mode). */
-export function present(deps: Deps, locale: Locale, message: SlackMessage): SlackMessage {
-  return deps.sandboxMode ? withSandboxBadge(message, locale) : message;
-}
+export const present = (deps: Deps, locale: Locale, message: SlackMessage): SlackMessage => presentMessage(message, locale, deps.sandboxMode);
 
-/** Slack's error code of a failed Web API call (`not_in_channel`, …), when it is one. */
-export function slackErrorCode(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
 
 const errText = (err: unknown) => slackErrorCode(err) ?? (errorText(err));
 
@@ -65,13 +58,6 @@ export async function postEphemeral(deps: Deps, locale: Locale, channel: string,
 export function logFailure(deps: Deps, err: unknown, what: string): void {
   if (err instanceof PixApiError) deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
   else deps.logger.error({ err: errorText(err) }, `could not ${what}`);
-}
-
-/** A failure in words: the Pix API's, or a plain "something went wrong". */
-export function failureText(locale: Locale, err: unknown, action: ActionKey, options: { write?: boolean } = {}): string {
-  if (err instanceof PixApiError) return pixErrorText(locale, err, action, options);
-  const m = messages(locale);
-  return options.write ? m.common.wentWrongCheck(m.actions[action]) : m.common.wentWrongNothingMore(m.actions[action]);
 }
 
 /** Work in progress per key (an account, a key, a view), per store: a double click must not act twice. */

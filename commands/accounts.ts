@@ -28,7 +28,6 @@ import {
   auditMissedText,
   claimOnce,
   exclusive,
-  failureText,
   isPending,
   logFailure,
   PENDING_APP_ID,
@@ -38,10 +37,11 @@ import {
   readJson,
   sleep,
 } from './account-shared';
-import { PixIdSchema } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
+import { accountIdArg, PixIdSchema } from './parse';
+import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/runtime/deps';
 import { errorText } from '../src/runtime/error-text';
+import { failureText } from '../views/errors';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -98,8 +98,7 @@ const accountCommand: CommandRow = {
   minArgs: 1,
   maxArgs: 1,
   async handler({ deps, args, locale }) {
-    const id = args[0] ?? '';
-    if (!PixIdSchema.safeParse(id).success) throw new UsageError(messages(locale).usage.notAccountId);
+    const id = accountIdArg(locale, args[0]);
     const account = await deps.pix.getAccount(deps.mainAppId, id);
     return accountMessage(locale, { account, app: await appStatusOf(deps, account) });
   },
@@ -135,8 +134,7 @@ const linkCommand: CommandRow = {
   minArgs: 1,
   maxArgs: 1,
   async handler({ deps, args, triggerId, channelId, locale }) {
-    const accountId = args[0] ?? '';
-    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError(messages(locale).usage.notAccountId);
+    const accountId = accountIdArg(locale, args[0]);
     await deps.slack.views.open({
       trigger_id: triggerId,
       view: linkModal(locale, { accountId, privateMetadata: JSON.stringify({ c: channelId, a: accountId }), sandbox: deps.sandboxMode }),

@@ -127,7 +127,7 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
       { err: err instanceof PixApiError ? { operation: err.operation, status: err.status, errorCode: err.errorCode } : String(err), user: job.userId },
       'dispute evidence not sent',
     );
-    const text = failureText(locale, err, stage, fileIds.length);
+    const text = evidenceFailureText(locale, err, stage, fileIds.length);
     if (!(await show(messageModal(locale, m.evidence.title, { text, blocks: [section(text)] })))) {
       await deps.slack.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
     }
@@ -151,7 +151,7 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
   await show(messageModal(locale, m.evidence.title, plain(m.evidence.attached({ count: total, dispute: `\`${escapeMrkdwn(job.meta.disputeId)}\``, where }))));
 }
 
-function failureText(locale: Locale, err: unknown, stage: 'upload' | 'attach', uploaded: number): string {
+function evidenceFailureText(locale: Locale, err: unknown, stage: 'upload' | 'attach', uploaded: number): string {
   const m = messages(locale).evidence;
   if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE) return evidenceFeatureText(locale, err.error);
   const refused = err instanceof PixApiError && err.kind === 'http' && err.status < 500;

@@ -1,9 +1,9 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { defaultAccountId, NoDefaultAccountError } from '../src/pix/default-account';
+import { defaultAccountId } from '../src/pix/default-account';
 import type { Deps } from '../src/runtime/deps';
 import type { EntryContext, EntryRow } from '../src/entry/table';
-import { messages, type ActionKey, type Locale } from '../src/i18n';
+import { messages, type Locale } from '../src/i18n';
 import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/domain/limit-form';
 import { splitLimits } from '../src/domain/limit-fields';
 import { PixApiError } from '../src/pix/errors';
@@ -12,13 +12,13 @@ import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { postThreadRoot } from '../src/slack/thread-root';
 import type { TrackedRequest } from '../src/store/tracked-requests';
-import { pixErrorText } from '../views/errors';
+import { failureText } from '../views/errors';
 import { ACCOUNT_ACTION, formModal, LIMIT_REQUEST_CALLBACK, loadingModal, progressModal } from '../views/limit-request-modal';
 import { limitRequestRootMessage } from '../views/limit-request';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
-import { PixIdSchema } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
+import { optionalAccountIdArg, PixIdSchema } from './parse';
+import type { CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
 
@@ -32,9 +32,7 @@ export const limitRequestCommand: CommandRow = {
   minArgs: 0,
   maxArgs: 1,
   async handler({ deps, args, triggerId, channelId, locale }) {
-    const [given] = args;
-    if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError(messages(locale).usage.notAccountId);
-    await openForm(deps, locale, { triggerId, channelId, accountId: given, attached: [] });
+    await openForm(deps, locale, { triggerId, channelId, accountId: optionalAccountIdArg(locale, args[0]), attached: [] });
     return null;
   },
 };
@@ -52,7 +50,7 @@ export async function openForm(deps: Deps, locale: Locale, input: { triggerId: s
   try {
     view = await buildForm(deps, locale, meta, input.accountId);
   } catch (err) {
-    view = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits')));
+    view = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits', { then: 'none' })));
   }
   await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view });
 }
@@ -75,13 +73,6 @@ async function buildForm(deps: Deps, locale: Locale, meta: FormMeta, given: stri
     reason: keep.reason,
     sandbox: deps.sandboxMode,
   });
-}
-
-function failureText(locale: Locale, err: unknown, action: ActionKey, options: { write?: boolean } = {}): string {
-  const m = messages(locale);
-  if (err instanceof PixApiError) return pixErrorText(locale, err, action, options);
-  if (err instanceof NoDefaultAccountError) return m.common.noDefaultAccount;
-  return m.common.wentWrong(m.actions[action]);
 }
 
 function readMeta(raw: string | undefined): FormMeta | undefined {
@@ -110,7 +101,7 @@ const accountChanged: EntryRow = {
     try {
       next = await buildForm(ctx.deps, locale, meta, accountId, { description: text(BLOCK.description), reason: text(BLOCK.reason) });
     } catch (err) {
-      next = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits')));
+      next = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits', { then: 'none' })));
     }
     // The hash makes Slack refuse this update if the user changed the form again meanwhile.
     await client.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
@@ -202,7 +193,7 @@ async function fileRequest(
   } catch (err) {
     deps.logger.warn({ err: err instanceof PixApiError ? { operation: err.operation, status: err.status } : String(err), user: job.userId }, 'limit request not filed');
     const action = stage === 'upload' ? 'uploadProofFiles' : 'fileTheLimitRequest';
-    const text = `${failureText(locale, err, action, { write: true })}\n${m.limitForm.notPosted}`;
+    const text = `${failureText(locale, err, action, { write: true, then: 'none' })}\n${m.limitForm.notPosted}`;
     if (!(await show(messageModal(locale, m.limitForm.title, { text, blocks: [section(text)] })))) {
       await deps.slack.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
     }

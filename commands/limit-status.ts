@@ -11,6 +11,7 @@ import { plain, type SlackMessage } from '../views/message';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
+import { slackErrorCode } from '../src/slack/error-code';
 
 export const limitStatusCommand: CommandRow = {
   kind: 'command',
@@ -33,11 +34,6 @@ export const limitStatusCommand: CommandRow = {
 /** Requests being set up in a channel right now, per store: a double click must not post twice. */
 const settingUp = new WeakMap<object, Set<string>>();
 
-/** Slack's error code of a failed Web API call (`not_in_channel`, …), when it is one. */
-function slackErrorCode(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
 
 export function buttonValue(action: ActionArgs['action']): string | undefined {
   return 'value' in action && typeof action.value === 'string' ? action.value : undefined;

@@ -2,11 +2,12 @@ import type { EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
-import { escapeMrkdwn, plain, withSandboxBadge } from '../views/message';
+import { escapeMrkdwn, plain, presentMessage } from '../views/message';
 import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle, periodText } from '../views/payment-book';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
+import { slackErrorCode } from '../src/slack/error-code';
 
 export type PeriodCheck = { ok: true; month: number; year: number } | { ok: false; problem: string };
 
@@ -30,11 +31,6 @@ export function checkBookPeriod(monthText: string, yearText: string, today: Cale
   return { ok: true, month, year };
 }
 
-/** Slack's error code of a failed Web API call (`not_in_channel`, …), when it is one. */
-function slackErrorCode(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
 
 const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === '%PDF-';
 
@@ -88,7 +84,7 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
           file: pdf,
           filename: fileName,
           title: bookletTitle(locale, book),
-          initial_comment: deps.sandboxMode ? withSandboxBadge(plain(comment), locale).text : comment,
+          initial_comment: presentMessage(plain(comment), locale, deps.sandboxMode).text,
         });
       } catch (err) {
         const code = slackErrorCode(err);

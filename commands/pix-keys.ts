@@ -20,10 +20,11 @@ import {
   keyAudit,
   pixKeysMessage,
 } from '../views/pix-keys';
-import { auditMissedText, claimOnce, exclusive, failureText, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
-import { PixIdSchema } from './parse';
+import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
+import { accountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyCommand } from './withdraw-key';
+import { failureText } from '../views/errors';
 
 const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
 const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
@@ -34,11 +35,6 @@ const parseWith =
     const r = schema.safeParse(v);
     return r.success ? r.data : undefined;
   };
-
-function accountArg(locale: Locale, text: string | undefined): string {
-  if (text === undefined || !PixIdSchema.safeParse(text).success) throw new UsageError(messages(locale).usage.notAccountId);
-  return text;
-}
 
 /** A key to delete, as typed: its canonical form when recognized, else as it is (it exists already). */
 function keyArg(locale: Locale, text: string | undefined): string {
@@ -58,7 +54,7 @@ const keysCommand: CommandRow = {
   minArgs: 1,
   maxArgs: 1,
   async handler({ deps, args, locale }) {
-    const accountId = accountArg(locale, args[0]);
+    const accountId = accountIdArg(locale, args[0]);
     const resolved = await resolveAccountAppId(deps, locale, accountId);
     if (!resolved.ok) return plain(resolved.text);
     const listed = await deps.pix.listPixKeys(resolved.appId);
@@ -102,7 +98,7 @@ const keyAddCommand: CommandRow = {
   minArgs: 1,
   maxArgs: 1,
   async handler({ deps, args, triggerId, channelId, locale }) {
-    const accountId = accountArg(locale, args[0]);
+    const accountId = accountIdArg(locale, args[0]);
     await openKeyForm(deps, locale, { triggerId, channel: channelId, accountId });
     return null;
   },
@@ -118,7 +114,7 @@ const keyDeleteCommand: CommandRow = {
   minArgs: 2,
   maxArgs: 2,
   async handler({ deps, args, locale }) {
-    const accountId = accountArg(locale, args[0]);
+    const accountId = accountIdArg(locale, args[0]);
     const pixKey = keyArg(locale, args[1]);
     // Nothing to confirm for an account whose keys cannot be reached.
     const resolved = await resolveAccountAppId(deps, locale, accountId);

@@ -7,7 +7,7 @@ import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
 import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, transactionMessage } from '../views/statement';
 import { buttonValue } from './limit-status';
-import { PixIdSchema } from './parse';
+import { optionalAccountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 
@@ -46,11 +46,6 @@ async function answerOrExplain(
   }
 }
 
-function accountArg(locale: Locale, given: string | undefined): string | undefined {
-  if (given !== undefined && !PixIdSchema.safeParse(given).success) throw new UsageError(messages(locale).usage.notAccountId);
-  return given;
-}
-
 async function statementPage(deps: Deps, locale: Locale, page: number, accountId: string | undefined): Promise<SlackMessage> {
   const { appId, options } = reader(deps, accountId);
   const body = await deps.pix.getStatement(appId, options);
@@ -67,7 +62,7 @@ export const statementCommand: CommandRow = {
   minArgs: 0,
   maxArgs: 1,
   async handler({ deps, args, locale }) {
-    const accountId = accountArg(locale, args[0]);
+    const accountId = optionalAccountIdArg(locale, args[0]);
     return answerOrExplain(deps, locale, accountId, 'readStatement', () => statementPage(deps, locale, 1, accountId));
   },
 };
@@ -84,7 +79,7 @@ export const transactionCommand: CommandRow = {
   async handler({ deps, args, locale }) {
     const transactionId = args[0] ?? '';
     if (!PixIdSchema.safeParse(transactionId).success) throw new UsageError(messages(locale).usage.notTransactionId);
-    const accountId = accountArg(locale, args[1]);
+    const accountId = optionalAccountIdArg(locale, args[1]);
     return answerOrExplain(deps, locale, accountId, 'readTransaction', async () => {
       const { appId, options } = reader(deps, accountId);
       const body = await deps.pix.getTransaction(appId, transactionId, options);

@@ -8,7 +8,7 @@ import { pixErrorText } from '../views/errors';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { keyAudit, withdrawKeyResultMessage } from '../views/pix-keys';
 import { auditMissedText, logFailure, postAudit, resolveAccountAppId } from './account-shared';
-import { PixIdSchema } from './parse';
+import { accountIdArg } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
@@ -56,8 +56,7 @@ export const withdrawKeyCommand: CommandRow = {
   minArgs: 2,
   maxArgs: 2,
   async handler({ deps, args, userId, channelId, locale }) {
-    const accountId = args[0] ?? '';
-    if (!PixIdSchema.safeParse(accountId).success) throw new UsageError(messages(locale).usage.notAccountId);
+    const accountId = accountIdArg(locale, args[0]);
     // Checked before anything is sent: a malformed key would be a DICT lookup of a key that does not exist.
     const key = detectPixKey(locale, args[1] ?? '');
     if (!key.ok) throw new UsageError(key.problem);

@@ -14,6 +14,7 @@ import { startPoller, type Poller } from './poller';
 import { EntryRouter } from './entry/router';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { openStore } from './store';
+import { withDeadline } from './runtime/deadline';
 import { errorText } from './runtime/error-text';
 
 export interface RunningApp {
@@ -149,13 +150,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
     const pollerStopped = poller.stop();
     await Promise.all([
-      within(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly')),
+      withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly')),
       healthServer?.close(),
     ]);
     const left = () => Math.max(0, STOP_DRAIN_MS - (Date.now() - started));
     const [drained, tickDone] = await Promise.all([
       inFlight.idle(left()),
-      within(pollerStopped, left()).then(
+      withDeadline(pollerStopped, left()).then(
         () => true,
         () => false,
       ),
@@ -163,7 +164,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     if (!drained || !tickDone) {
       logger.warn({ inFlight: inFlight.size, tickDone }, 'stopping with work still in flight: it is left for the next run');
     }
-    await within(store.close(), 1_000).catch(() => logger.warn('the store did not close cleanly'));
+    await withDeadline(store.close(), 1_000).catch(() => logger.warn('the store did not close cleanly'));
     await sandbox?.close();
     logger.info({ ms: Date.now() - started }, 'stopped');
   };
@@ -178,16 +179,4 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
     stop: () => (stopped ??= stopInOrder()),
   };
-}
-
-/** Rejects when `promise` has not settled within `ms`. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`not done within ${ms} ms`)), ms);
-      timer.unref();
-    }),
-  ]);
 }

@@ -1,5 +1,6 @@
 import { messages, type ActionKey, type Locale } from '../src/i18n';
-import type { PixApiError } from '../src/pix/errors';
+import { NoDefaultAccountError } from '../src/pix/default-account';
+import { PixApiError } from '../src/pix/errors';
 import { escapeMrkdwn, plain, type SlackMessage } from './message';
 
 /**
@@ -22,6 +23,25 @@ export function pixErrorText(locale: Locale, err: PixApiError, actionKey: Action
   if (apiText) return e.apiText({ action, apiText });
   if (err.status >= 500) return e.serverError({ action, status: err.status });
   return e.httpStatus({ action, status: err.status });
+}
+
+/**
+ * Any failure in words: a Pix API failure (above), no default account, or "something went wrong"
+ * followed by what it means: nothing more was done (a read), check before trying again (a write
+ * that may have happened), or nothing when the caller says what follows (`then: 'none'`).
+ */
+export function failureText(
+  locale: Locale,
+  err: unknown,
+  actionKey: ActionKey,
+  options: { write?: boolean; then?: 'nothingMore' | 'check' | 'none' } = {},
+): string {
+  if (err instanceof PixApiError) return pixErrorText(locale, err, actionKey, options);
+  const m = messages(locale).common;
+  if (err instanceof NoDefaultAccountError) return m.noDefaultAccount;
+  const action = messages(locale).actions[actionKey];
+  const then = options.then ?? (options.write ? 'check' : 'nothingMore');
+  return then === 'none' ? m.wentWrong(action) : then === 'check' ? m.wentWrongCheck(action) : m.wentWrongNothingMore(action);
 }
 
 export function pixErrorMessage(locale: Locale, err: PixApiError, actionKey: ActionKey, options: { write?: boolean } = {}): SlackMessage {

@@ -2,11 +2,10 @@ import { messages, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
 import type { TrackedRequest } from '../src/store/tracked-requests';
+import type { DecisionStatus, LimitRequestStatus } from '../src/pix/schemas';
 import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 
-export type RequestStatus = 'IN_REVIEW' | 'APPROVED' | 'REJECTED';
-
-const STATUS_EMOJI: Record<RequestStatus, string> = {
+const STATUS_EMOJI: Record<LimitRequestStatus, string> = {
   IN_REVIEW: ':hourglass_flowing_sand:',
   APPROVED: ':white_check_mark:',
   REJECTED: ':x:',
@@ -72,7 +71,7 @@ export function limitRequestRootMessage(locale: Locale, tracked: TrackedRequest,
 }
 
 /** The one reply in the thread once the request is decided (in the requester's language, like its root). */
-export function decisionReplyMessage(locale: Locale, tracked: TrackedRequest, status: 'APPROVED' | 'REJECTED', approved?: Record<string, number>): SlackMessage {
+export function decisionReplyMessage(locale: Locale, tracked: TrackedRequest, status: DecisionStatus, approved?: Record<string, number>): SlackMessage {
   const m = messages(locale).request;
   const mention = `<@${tracked.requesterId}>`;
   const id = `\`${escapeMrkdwn(tracked.limitRequestId)}\``;

@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import { DEFAULT_LOCALE, messages, type Locale } from '../src/i18n';
+import { messages, type Locale } from '../src/i18n';
 
 /** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
 export interface SlackMessage {
@@ -36,8 +36,9 @@ export function plain(markdown: string): SlackMessage {
   return { text: markdown, blocks: [section(markdown)] };
 }
 
-/** Marks a message as coming from the sandbox: every message the bot sends in sandbox mode says so. */
-export function withSandboxBadge(message: SlackMessage, locale: Locale = DEFAULT_LOCALE): SlackMessage {
+/** The message as the bot sends it: in sandbox mode every message says it comes from the sandbox. */
+export function presentMessage(message: SlackMessage, locale: Locale, sandbox: boolean): SlackMessage {
+  if (!sandbox) return message;
   const m = messages(locale).common;
   return {
     text: `${m.sandboxTag} ${message.text}`,

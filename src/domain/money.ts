@@ -61,17 +61,20 @@ export function parseReais(input: string): MoneyParse {
   return { ok: true, cents: Number(cents) };
 }
 
+const CURRENCY: Record<Locale, Intl.NumberFormat> = {
+  'pt-BR': new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }),
+  en: new Intl.NumberFormat('en', { style: 'currency', currency: 'BRL' }),
+};
+
 /**
- * Cents as people read money: `R$ 1.234,56` in pt-BR (with a plain space, so that it reads and
- * searches the same everywhere), `R$1,234.56` in English (reais with English separators).
+ * Cents as people read money: `R$ 1.234,56` in pt-BR, `R$1,234.56` in English (reais with English
+ * separators). The amount goes to Intl as a decimal string, so no value is rounded through a float;
+ * pt-BR's no-break space becomes a plain one, so the text reads and searches the same everywhere.
  */
 export function formatCents(cents: number, locale: Locale = 'pt-BR'): string {
-  const sign = cents < 0 ? '-' : '';
   const abs = BigInt(Math.abs(Math.trunc(cents)));
-  const [group, decimal, space] = locale === 'en' ? [',', '.', ''] : ['.', ',', ' '];
-  const reais = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  const rest = (abs % 100n).toString().padStart(2, '0');
-  return `${sign}R$${space}${reais}${decimal}${rest}`;
+  const decimal = `${cents < 0 ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return CURRENCY[locale].format(decimal as Intl.StringNumericLiteral).replace(/\u00a0/g, ' ');
 }
 
 /**

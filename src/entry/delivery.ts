@@ -1,10 +1,11 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { messageModal } from '../../views/modal';
-import { plain, withSandboxBadge } from '../../views/message';
+import { plain, presentMessage } from '../../views/message';
 import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
 import { messages, type Locale } from '../i18n';
 import { isStoreUnavailable } from '../store/errors';
+import { withDeadline } from '../runtime/deadline';
 import { errorText } from '../runtime/error-text';
 
 /** How long a delivery is remembered: Slack retries within minutes (at once, after 1 and 5 min). */
@@ -42,7 +43,7 @@ async function isRepeat(args: MiddlewareArgs, dedupe: DedupeOptions, logger: Log
   let first: boolean;
   try {
     const claimed = dedupe.claims.claim(`delivery:${key}`, dedupe.ttlMs ?? DELIVERY_TTL_MS);
-    first = await (dedupe.waitMs === undefined ? claimed : withTimeout(claimed, dedupe.waitMs));
+    first = await (dedupe.waitMs === undefined ? claimed : withDeadline(claimed, dedupe.waitMs));
   } catch (err) {
     logger.warn({ delivery: key, err: errorText(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
     return false;
@@ -139,7 +140,7 @@ async function tellStoreUnavailable(args: MiddlewareArgs, sandboxMode: boolean, 
   const user = body.user?.id ?? body.user_id;
   const locale = await localeOf(typeof user === 'string' ? user : undefined);
   const m = messages(locale).common;
-  const message = sandboxMode ? withSandboxBadge(plain(m.storeUnavailable), locale) : plain(m.storeUnavailable);
+  const message = presentMessage(plain(m.storeUnavailable), locale, sandboxMode);
   if (body.type === 'view_submission') {
     const view = messageModal(locale, m.notAvailableTitle, message);
     try {
@@ -156,14 +157,4 @@ async function tellStoreUnavailable(args: MiddlewareArgs, sandboxMode: boolean, 
     return;
   }
   if (typeof user === 'string') await args.client.chat.postMessage({ channel: user, ...message });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]);
 }

@@ -1,7 +1,7 @@
 import type { AnyMiddlewareArgs, Middleware, SlashCommand } from '@slack/bolt';
 import { pixErrorMessage } from '../../views/errors';
 import { refusalMessage, unknownCommandMessage, usageMessage } from '../../views/help';
-import { plain, withSandboxBadge, type SlackMessage } from '../../views/message';
+import { plain, presentMessage, type SlackMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
 import { messages, type Locale } from '../i18n';
 import { userLocale } from '../i18n/locale';
@@ -111,7 +111,7 @@ export class EntryRouter {
   }
 
   private present(locale: Locale) {
-    return (m: SlackMessage) => (this.deps.sandboxMode ? withSandboxBadge(m, locale) : m);
+    return (m: SlackMessage) => presentMessage(m, locale, this.deps.sandboxMode);
   }
 
   /** The one check: the user's role and language, and whether the role is enough for the row. */

@@ -26,6 +26,10 @@ export type Limits = z.infer<typeof LimitsSchema>;
 export const LimitsResponseSchema = z.looseObject({ limits: LimitsSchema });
 
 export const LimitRequestStatusSchema = z.enum(['IN_REVIEW', 'APPROVED', 'REJECTED']);
+export type LimitRequestStatus = z.infer<typeof LimitRequestStatusSchema>;
+/** The statuses that end a request's review. */
+export const DecisionStatusSchema = LimitRequestStatusSchema.exclude(['IN_REVIEW']);
+export type DecisionStatus = z.infer<typeof DecisionStatusSchema>;
 export const LimitRequestSchema = z.looseObject({
   id: z.string(),
   companyBankAccountId: z.string(),

@@ -1,6 +1,4 @@
-import type { LimitRequest } from '../pix/schemas';
-
-export type DecisionStatus = 'APPROVED' | 'REJECTED';
+import { DecisionStatusSchema, type DecisionStatus, type LimitRequest } from '../pix/schemas';
 
 /** A final answer of the service on a limit request. */
 export interface Decision {
@@ -34,5 +32,5 @@ export function approvedCents(limits: Record<string, unknown> | null | undefined
 }
 
 export function isDecisionStatus(value: unknown): value is DecisionStatus {
-  return value === 'APPROVED' || value === 'REJECTED';
+  return DecisionStatusSchema.safeParse(value).success;
 }

@@ -1,12 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
-import { withSandboxBadge, type SlackMessage } from '../../views/message';
+import { presentMessage, type SlackMessage } from '../../views/message';
 import type { Locale } from '../i18n';
 import { localeResolverFor } from '../i18n/locale';
 import type { Logger } from '../runtime/logger';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
-import { isDecisionStatus, type Decision, type DecisionStatus } from './decision';
-import { slackErrorCode } from './errors';
+import type { DecisionStatus } from '../pix/schemas';
+import { isDecisionStatus, type Decision } from './decision';
+import { slackErrorCode } from '../slack/error-code';
 
 /** `event_type` of the metadata of a decision reply: how a reply is recognized in its thread. */
 export const DECISION_EVENT_TYPE = 'pix_limit_decision';
@@ -128,7 +129,7 @@ export async function findDecisionReply(slack: WebClient, tracked: TrackedReques
 }
 
 function badged(ctx: DeliveryContext, locale: Locale, message: SlackMessage): SlackMessage {
-  return ctx.sandboxMode ? withSandboxBadge(message, locale) : message;
+  return presentMessage(message, locale, ctx.sandboxMode);
 }
 
 async function step<T>(name: DeliveryStep, run: () => Promise<T>): Promise<T> {

@@ -1,12 +1,6 @@
 import { PixApiError } from '../pix/errors';
 import { errorText } from '../runtime/error-text';
 
-/** Slack's error code of a failed Web API call (`ratelimited`, `message_not_found`, …), when it is one. */
-export function slackErrorCode(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
-
 /**
  * A short description of a failure for the log: which kind, which status or code. Built from known
  * fields rather than whole error objects, which can carry request configs and headers (AppIDs, tokens).

@@ -1,6 +1,8 @@
 import { IdSource } from './ids';
 import { defaultLimits, type LimitValues, type Limits } from './limits-object';
 import { ALL_SCOPES, type Scope } from './scopes';
+// The one schema the sandbox shares with the bot: the statuses of the interface.
+import type { LimitRequestStatus } from '../pix/schemas';
 
 /** The in-memory model of the sandbox: what each company owns, and how new things are created. */
 
@@ -76,7 +78,6 @@ export interface StoredFile {
   urlExpiresAt: string;
 }
 
-export type LimitRequestStatus = 'IN_REVIEW' | 'APPROVED' | 'REJECTED';
 
 export interface LimitRequest {
   id: string;

@@ -6,6 +6,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import KeyvRedis, { type RedisClientType } from '@keyv/redis';
 import { AccountAppsRepo } from './account-apps';
 import { MemoryClaims, RedisClaims, type Claims } from './claims';
+import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
 import { closeRedis, connectRedis, createRedisClient, REDIS_COMMAND_TIMEOUT_MS, type ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
@@ -122,20 +123,11 @@ interface GuardState {
 
 async function guarded<T>(state: GuardState, operation: string, run: () => Promise<T>): Promise<T> {
   if (state.closed) throw new StoreUnavailableError(operation, new Error('the store is closed'));
-  let timer: NodeJS.Timeout | undefined;
   try {
     const work = run();
-    if (state.timeoutMs === undefined) return await work;
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${state.timeoutMs} ms`)), state.timeoutMs);
-      }),
-    ]);
+    return await (state.timeoutMs === undefined ? work : withDeadline(work, state.timeoutMs));
   } catch (err) {
     throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(operation, err);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

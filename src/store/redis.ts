@@ -1,4 +1,5 @@
 import { createClient, type RedisClientType } from '@keyv/redis';
+import { withDeadline } from '../runtime/deadline';
 
 /** How long one Redis command may take before it fails (a hung or overloaded server). */
 export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
@@ -65,12 +66,9 @@ export async function closeRedis(client: RedisClientType): Promise<void> {
     client.destroy();
     return;
   }
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([client.close(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('close timed out')), 1_000)))]);
+    await withDeadline(client.close(), 1_000);
   } catch {
     if (client.isOpen) client.destroy();
-  } finally {
-    clearTimeout(timer);
   }
 }

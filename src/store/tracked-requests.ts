@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
+import { DecisionStatusSchema } from '../pix/schemas';
 
 const CentsRecord = z.record(z.string(), z.number().int());
 
@@ -21,7 +22,7 @@ export const TrackedRequestSchema = z.object({
   reply: z
     .object({
       ts: z.string(),
-      status: z.enum(['APPROVED', 'REJECTED']),
+      status: DecisionStatusSchema,
       approved: CentsRecord.optional(),
       decidedAt: z.string().optional(),
     })

@@ -1,0 +1,14 @@
+/**
+ * `promise`, or a rejection once `ms` have passed without it settling. The timer is cleared as soon as
+ * the promise settles and never keeps the process alive.
+ */
+export function withDeadline<T>(promise: Promise<T>, ms: number, message = `no answer within ${ms} ms`): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms);
+      timer.unref();
+    }),
+  ]);
+}
