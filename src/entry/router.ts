@@ -17,6 +17,7 @@ import {
   usageOf,
   type ActionArgs,
   type CommandRow,
+  type EntryContext,
   type EntryRow,
   type HomeOpenedArgs,
   type ShortcutArgs,
@@ -128,35 +129,37 @@ export class EntryRouter {
     return this.present(locale)(refusalMessage(locale, { userId, needed, what }));
   }
 
+  /** The check, then the handler with its context, or the refusal told the way this kind of entry point can. */
+  private async guard(row: RowOf<'action' | 'view' | 'shortcut'>, userId: string, run: (ctx: EntryContext) => Promise<void>, refuse: (refusal: SlackMessage, locale: Locale) => Promise<void>): Promise<void> {
+    const { role, locale, allowed, present } = await this.check(userId, row);
+    if (allowed) return run({ deps: this.deps, userId, role: role!, locale, present });
+    await refuse(this.refusal(userId, row, row.role, locale), locale);
+  }
+
   private async action(row: RowOf<'action'>, args: ActionArgs): Promise<void> {
     await args.ack();
-    const userId = args.body.user.id;
-    const { role, locale, allowed, present } = await this.check(userId, row);
-    if (allowed) return row.handler(args, { deps: this.deps, userId, role: role!, locale, present });
-    const refusal = this.refusal(userId, row, row.role, locale);
-    if (args.body.response_url) {
-      await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
-    } else if (args.body.view?.type === 'modal') {
-      await args.client.views.update({ view_id: args.body.view.id, view: messageModal(locale, messages(locale).common.notAllowedTitle, refusal) });
-    } else {
-      await args.client.chat.postMessage({ channel: userId, ...refusal });
-    }
+    const { body } = args;
+    await this.guard(row, body.user.id, (ctx) => row.handler(args, ctx), async (refusal, locale) => {
+      if (body.response_url) {
+        await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
+      } else if (body.view?.type === 'modal') {
+        await args.client.views.update({ view_id: body.view.id, view: messageModal(locale, messages(locale).common.notAllowedTitle, refusal) });
+      } else {
+        await args.client.chat.postMessage({ channel: body.user.id, ...refusal });
+      }
+    });
   }
 
   private async view(row: RowOf<'view'>, args: ViewArgs): Promise<void> {
-    const userId = args.body.user.id;
-    const { role, locale, allowed, present } = await this.check(userId, row);
-    if (allowed) return row.handler(args, { deps: this.deps, userId, role: role!, locale, present });
     // Inline errors are plain text: drop the mrkdwn emphasis.
-    await args.ack({ response_action: 'errors', errors: { [row.errorBlock]: this.refusal(userId, row, row.role, locale).text.replace(/\*/g, '') } });
+    await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), (refusal) => args.ack({ response_action: 'errors', errors: { [row.errorBlock]: refusal.text.replace(/\*/g, '') } }));
   }
 
   private async shortcut(row: RowOf<'shortcut'>, args: ShortcutArgs): Promise<void> {
     await args.ack();
-    const userId = args.body.user.id;
-    const { role, locale, allowed, present } = await this.check(userId, row);
-    if (allowed) return row.handler(args, { deps: this.deps, userId, role: role!, locale, present });
-    await args.respond({ response_type: 'ephemeral', replace_original: false, ...this.refusal(userId, row, row.role, locale) });
+    await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), async (refusal) => {
+      await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
+    });
   }
 
   private async event(row: RowOf<'event'>, args: HomeOpenedArgs): Promise<void> {
