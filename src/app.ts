@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { App, LogLevel } from '@slack/bolt';
+import { LogLevel } from '@slack/web-api';
 import { AccessControl } from './entry/access';
 import type { Config } from './runtime/config';
 import type { Deps } from './runtime/deps';
 import { createLogger, SecretRegistry, type Logger } from './runtime/logger';
 import { PixClient } from './pix/client';
-import { DEFAULT_SEED, startSandbox, type SandboxHandle } from './sandbox';
+import type { SandboxHandle } from './sandbox';
+import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { ENTRY_TABLE } from '../commands';
 import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './runtime/health';
@@ -50,6 +51,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   let pixUrl = config.pix.apiUrl;
   let mainAppId = config.pix.appId;
   if (config.sandboxMode) {
+    // Loaded only in sandbox mode (start-up time). `require`: this is CommonJS.
+    const { DEFAULT_SEED, startSandbox } = require('./sandbox') as typeof import('./sandbox');
     sandbox = await startSandbox({ port: 0, seed: DEFAULT_SEED });
     pixUrl = sandbox.url;
     mainAppId ??= sandbox.companies.main.mainAppId;
@@ -77,6 +80,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
   const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode });
 
+  const App = loadBoltApp(mode);
   const app = new App({
     token: config.slack.botToken,
     signingSecret: config.slack.signingSecret,

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import axios, { type AxiosInstance, type AxiosResponse, type Method } from 'axios';
-import FormData from 'form-data';
+import type { AxiosInstance, AxiosResponse, Method } from 'axios';
+import { loadAxios } from '../runtime/load-axios';
 import type { z } from 'zod';
 import { PixApiError } from './errors';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
@@ -66,32 +66,39 @@ interface CallSpec<S extends z.ZodType> {
   binary?: boolean;
 }
 
+// Loaded at the first upload, like axios (see load-axios.ts).
+const loadFormData = () => require('form-data') as typeof import('form-data');
+
 /** One method per endpoint of the Pix interface; every call is made with the AppID it is given. */
 export class PixClient {
-  private readonly http: AxiosInstance;
+  private httpClient: AxiosInstance | undefined;
   private readonly retry: RetryPolicy;
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: PixClientOptions) {
-    this.http = axios.create({
-      baseURL: options.baseUrl.replace(/\/+$/, ''),
-      timeout: options.timeoutMs,
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  private get http(): AxiosInstance {
+    return (this.httpClient ??= loadAxios().create({
+      baseURL: this.options.baseUrl.replace(/\/+$/, ''),
+      timeout: this.options.timeoutMs,
       validateStatus: () => true,
       maxRedirects: 0,
       maxBodyLength: Infinity,
       maxContentLength: 50 * 1024 * 1024,
       httpAgent: new http.Agent({ keepAlive: true, maxSockets: 128 }),
       httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 128 }),
-    });
-    this.retry = options.retry ?? DEFAULT_RETRY;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    }));
   }
 
   // 4.1 Files
 
   uploadFile(appId: string, input: UploadInput) {
+    const FormData = loadFormData();
     const form = new FormData();
     form.append('purpose', input.purpose);
     form.append('file', input.stream, {
@@ -371,7 +378,7 @@ export class PixClient {
           responseType: spec.binary ? 'arraybuffer' : 'json',
         });
       } catch (err) {
-        const kind = axios.isAxiosError(err) && (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') ? 'timeout' : 'network';
+        const kind = loadAxios().isAxiosError(err) && (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') ? 'timeout' : 'network';
         this.options.onCall?.({ operation: spec.operation, status: 0, ms: Date.now() - started, attempt });
         if (attempt < attempts) {
           await this.sleep(backoffDelay(this.retry, attempt));

@@ -1,4 +1,4 @@
-import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import { LogLevel, type Logger as SlackLogger } from '@slack/web-api';
 import type { Logger } from '../runtime/logger';
 
 /** Bolt and the Web API client log through our pino logger, so its redaction covers them too. */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import axios from 'axios';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import { loadAxios } from '../runtime/load-axios';
 
 /** What the app needs of a file shared in Slack (from files.info, a message, or a file_input). */
 export const SlackFileSchema = z.looseObject({
@@ -29,7 +29,7 @@ export async function resolveSlackFile(client: WebClient, file: { id: string } &
  * the whole file is never read just to judge its type.
  */
 export async function readFileHead(url: string, botToken: string, bytes: number, timeoutMs: number): Promise<Buffer> {
-  const res = await axios.get<Readable>(url, {
+  const res = await loadAxios().get<Readable>(url, {
     headers: { Authorization: `Bearer ${botToken}`, Range: `bytes=0-${bytes - 1}` },
     responseType: 'stream',
     timeout: timeoutMs,
@@ -52,7 +52,7 @@ export async function readFileHead(url: string, botToken: string, bytes: number,
 
 /** The whole private file as a stream (with its length when Slack gives one), never buffered. */
 export async function openFileStream(url: string, botToken: string, timeoutMs: number): Promise<{ stream: Readable; length?: number }> {
-  const res = await axios.get<Readable>(url, {
+  const res = await loadAxios().get<Readable>(url, {
     headers: { Authorization: `Bearer ${botToken}` },
     responseType: 'stream',
     timeout: timeoutMs,

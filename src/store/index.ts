@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Keyv from 'keyv';
-import KeyvSqlite from '@keyv/sqlite';
-import KeyvRedis, { type RedisClientType } from '@keyv/redis';
+import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { AccountAppsRepo } from './account-apps';
 import { MemoryClaims, RedisClaims, type Claims } from './claims';
 import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
-import { closeRedis, connectRedis, createRedisClient, REDIS_COMMAND_TIMEOUT_MS, type ConnectionEvents } from './redis';
+import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { SecretBox } from './secret-box';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
@@ -55,7 +53,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const sqliteFile = sqlitePathOf(options.url);
   // Redis: a time limit on every operation. node-redis's own command timeout only covers a command
   // waiting to be written; one already sent to a server that hangs would wait for ever.
-  const state: GuardState = { closed: false, timeoutMs: sqliteFile === undefined ? (options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS) : undefined };
+  const state: GuardState = { closed: false, timeoutMs: undefined };
   const guard = <T>(operation: string, run: () => Promise<T>) => guarded(state, operation, run);
 
   let keyv: Keyv;
@@ -63,10 +61,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let claims: Claims;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
+  // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
+  // alone takes ~150 ms to load). `require`, not `import()`: this is CommonJS, and jest runs it so.
   if (sqliteFile !== undefined) {
+    const { default: KeyvSqlite } = require('@keyv/sqlite') as typeof import('@keyv/sqlite');
     mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
-    keyv = openKeyv(new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }), namespace, state);
-    pollSet = openKeyv(new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }), `${namespace}-poll`, state);
+    const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
+    keyv = openKeyv(adapter(), namespace, state);
+    pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
@@ -77,6 +79,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       onDown: (reason) => !state.closed && options.events?.onDown?.(reason),
       onUp: () => !state.closed && options.events?.onUp?.(),
     };
+    const { closeRedis, connectRedis, createRedisClient, redisAdapter, REDIS_COMMAND_TIMEOUT_MS } = require('./redis') as typeof import('./redis');
+    state.timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events });
     await connectRedis(client, events, options.connectWaitMs);
     // One connection for everything: both keyv namespaces and the claims.
@@ -109,10 +113,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       await closeBackend();
     },
   };
-}
-
-function redisAdapter(client: RedisClientType): KeyvRedis<unknown> {
-  return new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true });
 }
 
 interface GuardState {

@@ -1,4 +1,4 @@
-import { createClient, type RedisClientType } from '@keyv/redis';
+import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
 import { withDeadline } from '../runtime/deadline';
 
 /** How long one Redis command may take before it fails (a hung or overloaded server). */
@@ -47,15 +47,18 @@ export function createRedisClient(url: string, options: { commandTimeoutMs?: num
   return client;
 }
 
+/** The keyv adapter over the shared client: its errors are thrown, never taken for misses. */
+export function redisAdapter(client: RedisClientType): KeyvRedis<unknown> {
+  return new KeyvRedis(client, { throwOnErrors: true, throwOnConnectError: true });
+}
+
 /** Starts connecting; resolves when ready, or after a short wait with the client still trying. */
 export async function connectRedis(client: RedisClientType, events?: ConnectionEvents, waitMs = START_WAIT_MS): Promise<void> {
   const connected = client.connect().then(
     () => true,
     () => false,
   );
-  let timer: NodeJS.Timeout | undefined;
-  const ready = await Promise.race([connected, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)))]);
-  clearTimeout(timer);
+  const ready = await withDeadline(connected, waitMs).catch(() => false);
   if (!ready) events?.onDown?.('Redis is not reachable yet; the app keeps trying in the background');
 }
 
