@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { submittedView, viewSubmission } from '../test/support/slack-payloads';
-import { residentMemory, signedCommand, signedInteraction, startRig, until, type Figure } from './lib';
+import { percentile, residentMemory, signedCommand, signedInteraction, startRig, until, type Figure } from './lib';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10);
 const FILE_BYTES = 10 * 1024 * 1024;
@@ -8,11 +8,38 @@ const MiB = 1024 * 1024;
 
 type View = { blocks: Array<{ type: string; block_id?: string; element?: Record<string, unknown> }> };
 
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const GROWTH_BOUND_MIB = 36;
+
 /**
  * Ten 10 MiB proofs from Slack to the Pix API through the bot (a process of its own): its peak
- * resident memory may grow by less than 64 MiB, i.e. the files are streamed, never held whole.
+ * resident memory may grow by less than 36 MiB, i.e. the files are streamed, never held whole. What
+ * grows is mostly the chunks already sent and not yet collected, so the figure varies with the
+ * collector's timing: the median of three rounds, each with a fresh bot.
  */
 export async function proofStreaming(): Promise<Figure[]> {
+  const rounds: Array<{ intact: boolean; uploads: number; seconds: number; growth: number }> = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await oneRound());
+  const growths = rounds.map((r) => r.growth);
+  const median = percentile(growths, 50);
+  const intact = rounds.every((r) => r.intact);
+  return [
+    {
+      name: `proof streaming: ${FILES} × 10 MiB uploaded intact (${ROUNDS} rounds)`,
+      value: intact ? `${FILES} files in ${percentile(rounds.map((r) => r.seconds), 50).toFixed(1)} s` : `${Math.min(...rounds.map((r) => r.uploads))} files`,
+      bound: `${FILES} files`,
+      ok: intact,
+    },
+    {
+      name: `proof streaming: bot peak RSS growth (median of ${ROUNDS}; largest ${Math.max(...growths).toFixed(1)} MiB)`,
+      value: `${median.toFixed(1)} MiB`,
+      bound: `≤ ${GROWTH_BOUND_MIB} MiB`,
+      ok: median <= GROWTH_BOUND_MIB,
+    },
+  ];
+}
+
+async function oneRound(): Promise<{ intact: boolean; uploads: number; seconds: number; growth: number }> {
   const { slack, sandbox, bot, close } = await startRig('U0BENCH01');
   try {
     const files = Array.from({ length: FILES }, (_, i) =>
@@ -41,12 +68,7 @@ export async function proofStreaming(): Promise<Figure[]> {
     const uploads = ((await (await fetch(`${sandbox.url}/sandbox/calls`)).json()) as { calls: Array<{ path: string; body: { size?: number } }> }).calls.filter(
       (c) => c.path === '/api/v1/files',
     );
-    const allThere = uploads.length === FILES && uploads.every((u) => u.body.size === FILE_BYTES);
-    const growth = (after.peak - before.rss) / MiB;
-    return [
-      { name: `proof streaming: ${FILES} × 10 MiB uploaded intact`, value: allThere ? `${uploads.length} files in ${seconds.toFixed(1)} s` : `${uploads.length} files`, bound: `${FILES} files`, ok: allThere },
-      { name: 'proof streaming: bot peak RSS growth', value: `${growth.toFixed(1)} MiB`, bound: '< 64 MiB', ok: growth < 64 },
-    ];
+    return { intact: uploads.length === FILES && uploads.every((u) => u.body.size === FILE_BYTES), uploads: uploads.length, seconds, growth: (after.peak - before.rss) / MiB };
   } finally {
     await close();
   }
