@@ -1,4 +1,4 @@
-import type { Deps } from '../src/runtime/deps';
+import type { Deps } from '../src/entry/deps';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { AccountApp } from '../src/store/account-apps';

@@ -39,7 +39,7 @@ import {
 } from './account-shared';
 import { accountIdArg, PixIdSchema } from './parse';
 import type { CommandRow } from '../src/entry/table';
-import type { Deps } from '../src/runtime/deps';
+import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
 import { failureText } from '../views/errors';
 

@@ -1,4 +1,4 @@
-import { roleAllows } from '../src/entry/access';
+import { roleAllows } from '../src/domain/roles';
 import { messages } from '../src/i18n';
 import { helpMessage } from '../views/help';
 import { usageOf, type CommandRow } from '../src/entry/table';

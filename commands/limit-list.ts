@@ -1,4 +1,4 @@
-import type { Deps } from '../src/runtime/deps';
+import type { Deps } from '../src/entry/deps';
 import { messages, type Locale } from '../src/i18n';
 import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { PixApiError } from '../src/pix/errors';

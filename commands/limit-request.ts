@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { defaultAccountId } from '../src/pix/default-account';
-import type { Deps } from '../src/runtime/deps';
+import type { Deps } from '../src/entry/deps';
 import type { EntryContext, EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/domain/limit-form';

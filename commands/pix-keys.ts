@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import type { Deps } from '../src/runtime/deps';
+import type { Deps } from '../src/entry/deps';
 import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Deps } from '../src/runtime/deps';
+import type { Deps } from '../src/entry/deps';
 import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';

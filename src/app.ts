@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { LogLevel } from '@slack/web-api';
 import { AccessControl } from './entry/access';
 import type { Config } from './runtime/config';
-import type { Deps } from './runtime/deps';
+import type { Deps } from './entry/deps';
 import { createLogger, SecretRegistry, type Logger } from './runtime/logger';
 import { PixClient } from './pix/client';
 import type { SandboxHandle } from './sandbox';

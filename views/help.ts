@@ -1,4 +1,4 @@
-import { ACCESS_VARIABLE, type Role } from '../src/entry/access';
+import { ACCESS_VARIABLE, type Role } from '../src/domain/roles';
 import { messages, type Locale } from '../src/i18n';
 import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 

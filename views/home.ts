@@ -1,5 +1,5 @@
 import type { Button, HomeView, KnownBlock, ModalView } from '@slack/types';
-import { roleAllows, type Role } from '../src/entry/access';
+import { roleAllows, type Role } from '../src/domain/roles';
 import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';

@@ -1,21 +1,4 @@
-import type { Role } from '../runtime/config';
-
-export type { Role };
-
-const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
-const ROLES_HIGH_FIRST: Role[] = ['admin', 'operator', 'viewer'];
-
-/** Whether a user with `actual` (undefined: none) may use what needs `needed`. */
-export function roleAllows(actual: Role | undefined, needed: Role | 'anyone'): boolean {
-  if (needed === 'anyone') return true;
-  return actual !== undefined && RANK[actual] >= RANK[needed];
-}
-
-export const ACCESS_VARIABLE: Record<Role, string> = {
-  viewer: 'ACCESS_VIEWERS',
-  operator: 'ACCESS_OPERATORS',
-  admin: 'ACCESS_ADMINS',
-};
+import { ROLES_HIGH_FIRST, type Role } from '../domain/roles';
 
 export interface AccessOptions {
   lists: Record<Role, string[]>;

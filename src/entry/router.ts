@@ -7,10 +7,10 @@ import { messages, type Locale } from '../i18n';
 import { userLocale } from '../i18n/locale';
 import { PixApiError } from '../pix/errors';
 import { NoDefaultAccountError } from '../pix/default-account';
-import type { Deps } from '../runtime/deps';
+import type { Deps } from './deps';
 import { isStoreUnavailable } from '../store/errors';
 import { errorText } from '../runtime/error-text';
-import { roleAllows, type Role } from './access';
+import { roleAllows, type Role } from '../domain/roles';
 import { matchCommand, tokenize } from './command-words';
 import {
   UsageError,

@@ -10,8 +10,8 @@ import type {
 } from '@slack/bolt';
 import type { SlackMessage } from '../../views/message';
 import type { ActionKey, Locale, SummaryKey } from '../i18n';
-import type { Deps } from '../runtime/deps';
-import type { Role } from './access';
+import type { Deps } from './deps';
+import type { Role } from '../domain/roles';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

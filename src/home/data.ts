@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps';
+import type { Deps } from '../entry/deps';
 import type { ActionKey } from '../i18n';
 import { PixApiError } from '../pix/errors';
 import type { TrackedRequest } from '../store/tracked-requests';

@@ -1,8 +1,8 @@
 import type { HomeView } from '@slack/types';
 import pLimit from 'p-limit';
 import { accessHomeView, homeView, type HomeData } from '../../views/home';
-import type { Role } from '../entry/access';
-import type { Deps } from '../runtime/deps';
+import type { Role } from '../domain/roles';
+import type { Deps } from '../entry/deps';
 import type { Locale } from '../i18n';
 import { userLocale } from '../i18n/locale';
 import { systemClock, type Clock } from '../domain/sao-paulo-date';

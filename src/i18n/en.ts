@@ -1,4 +1,4 @@
-import type { Role } from '../entry/access';
+import type { Role } from '../domain/roles';
 
 // The English catalogue. Every text a Slack user reads is here (and in pt-BR.ts, with the same keys):
 // views and commands ask `messages(locale)` for their words and never spell them out themselves.

@@ -1,4 +1,4 @@
-import type { Role } from '../entry/access';
+import type { Role } from '../domain/roles';
 import type { Catalogue } from './en';
 
 // O catálogo em português do Brasil, o idioma padrão. As mesmas chaves e os mesmos parâmetros do

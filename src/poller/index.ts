@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps';
+import type { Deps } from '../entry/deps';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
 import { scheduleTicks, SerialRunner } from './schedule';

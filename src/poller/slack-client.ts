@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import type { Deps } from '../runtime/deps';
+import type { Deps } from '../entry/deps';
 import { boltLogger } from '../slack/bolt-logger';
 
 /** Time limit of each Slack call of the poller: a hung call must not hold a tick (and stop()) forever. */

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
-import type { Deps } from '../runtime/deps';
+import type { Deps } from '../entry/deps';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { refreshHomesAfterDecision } from '../home';
 import { decisionOf, type Decision } from './decision';

@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps';
+import type { Deps } from '../entry/deps';
 import { messages, type Locale } from '../i18n';
 import type { FilePurpose } from '../pix/client';
 import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';

@@ -1,4 +1,4 @@
-import type { Deps } from '../runtime/deps';
+import type { Deps } from '../entry/deps';
 import type { SlackMessage } from '../../views/message';
 import { errorText } from '../runtime/error-text';
 

@@ -1,5 +1,5 @@
 import { ENTRY_TABLE } from '../../commands';
-import type { Role } from '../../src/entry/access';
+import type { Role } from '../../src/domain/roles';
 import type { EntryRow } from '../../src/entry/table';
 import type { Store } from '../../src/store';
 import { startHarness, type Harness } from '../support/harness';

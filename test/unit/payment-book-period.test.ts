@@ -1,6 +1,6 @@
 import { checkBookPeriod, paymentBookCommand } from '../../commands/payment-book';
 import { UsageError, type CommandContext } from '../../src/entry/table';
-import type { Deps } from '../../src/runtime/deps';
+import type { Deps } from '../../src/entry/deps';
 import { saoPauloToday } from '../../src/domain/sao-paulo-date';
 
 describe('the payment booklet period', () => {

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { AccessControl } from '../entry/access';
-import type { Logger, SecretRegistry } from './logger';
+import type { AccessControl } from './access';
+import type { Logger, SecretRegistry } from '../runtime/logger';
 import type { PixClient } from '../pix/client';
 import type { Store } from '../store';
 
