@@ -8,9 +8,10 @@ import { PixClient } from './pix/client';
 import type { SandboxHandle } from './sandbox';
 import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
+import { quickClient } from './slack/quick-client';
 import { ENTRY_TABLE } from '../commands';
 import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './runtime/health';
-import { userLocale } from './i18n/locale';
+import { userLocale } from './slack/user-locale';
 import { startPoller, type Poller } from './poller';
 import { EntryRouter } from './entry/router';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
@@ -97,7 +98,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const access = new AccessControl({
     lists: config.access,
     sandboxMode: config.sandboxMode,
-    groupMembers: async (usergroup) => (await app.client.usergroups.users.list({ usergroup })).users ?? [],
+    groupMembers: async (usergroup) => (await quickClient(app.client).usergroups.users.list({ usergroup })).users ?? [],
     onGroupError: (usergroup, err) =>
       logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
   });

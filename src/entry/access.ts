@@ -1,4 +1,5 @@
 import { ROLES_HIGH_FIRST, type Role } from '../domain/roles';
+import { withDeadline } from '../runtime/deadline';
 
 export interface AccessOptions {
   lists: Record<Role, string[]>;
@@ -6,19 +7,34 @@ export interface AccessOptions {
   sandboxMode: boolean;
   /** Members of a user group (`S…`), asked of Slack. */
   groupMembers: (groupId: string) => Promise<string[]>;
+  /** How long a group's members are taken as they are (default five minutes). */
   groupTtlMs?: number;
+  /**
+   * How long a role check waits for Slack's answer on a group before it goes on with the last answer
+   * it had (default 1 s): the check runs before every acknowledgement, and Slack waits three seconds.
+   */
+  groupWaitMs?: number;
   onGroupError?: (groupId: string, err: unknown) => void;
   now?: () => number;
 }
 
+interface GroupEntry {
+  /** The last members Slack gave, and when. */
+  known?: { members: Set<string>; at: number };
+  /** The look-up under way, if any (one at a time per group). */
+  pending?: Promise<Set<string>>;
+}
+
 /** Who may do what: roles from the ACCESS_* lists, user groups resolved through Slack and cached. */
 export class AccessControl {
-  private readonly groups = new Map<string, { members: Promise<Set<string>>; expiresAt: number }>();
+  private readonly groups = new Map<string, GroupEntry>();
   private readonly ttlMs: number;
+  private readonly waitMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: AccessOptions) {
     this.ttlMs = options.groupTtlMs ?? 5 * 60_000;
+    this.waitMs = options.groupWaitMs ?? 1_000;
     this.now = options.now ?? Date.now;
   }
 
@@ -27,32 +43,51 @@ export class AccessControl {
     return Object.values(this.options.lists).some((ids) => ids.length > 0);
   }
 
+  /**
+   * The highest role the user has, listed directly or through any group (a viewer by name who is in
+   * an admins' group is an admin). Groups are asked of Slack at once, not one after another.
+   */
   async roleOf(userId: string): Promise<Role | undefined> {
     if (this.options.sandboxMode) return 'admin';
     for (const role of ROLES_HIGH_FIRST) {
-      if (this.options.lists[role].includes(userId)) return role;
-    }
-    for (const role of ROLES_HIGH_FIRST) {
-      for (const id of this.options.lists[role]) {
-        if (id.startsWith('S') && (await this.members(id)).has(userId)) return role;
-      }
+      const ids = this.options.lists[role];
+      if (ids.includes(userId)) return role;
+      const groups = ids.filter((id) => id.startsWith('S'));
+      if (groups.length === 0) continue;
+      const members = await Promise.all(groups.map((id) => this.members(id)));
+      if (members.some((set) => set.has(userId))) return role;
     }
     return undefined;
   }
 
-  private members(groupId: string): Promise<Set<string>> {
-    const cached = this.groups.get(groupId);
-    if (cached && cached.expiresAt > this.now()) return cached.members;
-    const members = this.options
+  /**
+   * A group's members: the cached answer while it is fresh; else Slack's, waited for at most
+   * `groupWaitMs`. When Slack fails or is slow, the last answer stands (none yet: nobody), and the
+   * look-up goes on in the background for the next check.
+   */
+  private async members(groupId: string): Promise<Set<string>> {
+    let entry = this.groups.get(groupId);
+    if (!entry) this.groups.set(groupId, (entry = {}));
+    const { known } = entry;
+    if (known && this.now() - known.at < this.ttlMs) return known.members;
+    const lookup = (entry.pending ??= this.lookUp(groupId, entry));
+    return withDeadline(lookup, this.waitMs).catch(() => known?.members ?? new Set<string>());
+  }
+
+  private lookUp(groupId: string, entry: GroupEntry): Promise<Set<string>> {
+    return this.options
       .groupMembers(groupId)
-      .then((ids) => new Set(ids))
-      .catch((err) => {
-        // Not cached: the next check asks Slack again instead of locking people out for minutes.
-        this.groups.delete(groupId);
+      .then((ids) => {
+        const members = new Set(ids);
+        entry.known = { members, at: this.now() };
+        return members;
+      })
+      .catch((err: unknown) => {
         this.options.onGroupError?.(groupId, err);
-        return new Set<string>();
+        return entry.known?.members ?? new Set<string>();
+      })
+      .finally(() => {
+        entry.pending = undefined;
       });
-    this.groups.set(groupId, { members, expiresAt: this.now() + this.ttlMs });
-    return members;
   }
 }

@@ -4,7 +4,7 @@ import { refusalMessage, unknownCommandMessage, usageMessage } from '../../views
 import { plain, presentMessage, type SlackMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
 import { messages, type Locale } from '../i18n';
-import { userLocale } from '../i18n/locale';
+import { userLocale } from '../slack/user-locale';
 import { PixApiError } from '../pix/errors';
 import { NoDefaultAccountError } from '../pix/default-account';
 import type { Deps } from './deps';

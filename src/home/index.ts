@@ -4,7 +4,7 @@ import { accessHomeView, homeView, type HomeData } from '../../views/home';
 import type { Role } from '../domain/roles';
 import type { Deps } from '../entry/deps';
 import type { Locale } from '../i18n';
-import { userLocale } from '../i18n/locale';
+import { userLocale } from '../slack/user-locale';
 import { systemClock, type Clock } from '../domain/sao-paulo-date';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { readHomeData } from './data';

@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage, type SlackMessage } from '../../views/message';
 import type { Locale } from '../i18n';
-import { localeResolverFor } from '../i18n/locale';
+import { localeResolverFor } from '../slack/user-locale';
 import type { Logger } from '../runtime/logger';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import type { DecisionStatus } from '../pix/schemas';

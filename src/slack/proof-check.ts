@@ -2,6 +2,7 @@ import type { Deps } from '../entry/deps';
 import { messages, type Locale } from '../i18n';
 import type { FilePurpose } from '../pix/client';
 import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
+import { quickClient } from './quick-client';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
 
 // Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
@@ -34,7 +35,7 @@ export async function checkProofFiles(
   const checkOne = async (given: { id: string } & Record<string, unknown>): Promise<CheckedFile | string> => {
     let file: SlackFile;
     try {
-      file = await resolveSlackFile(deps.slack, given);
+      file = await resolveSlackFile(quickClient(deps.slack), given);
     } catch {
       return m.cannotRead(given.id);
     }

@@ -1,7 +1,7 @@
 import { en } from '../../src/i18n/en';
 import { ptBR } from '../../src/i18n/pt-BR';
 import { localeFromSlack, messages, type Catalogue, type Locale } from '../../src/i18n';
-import { LocaleResolver } from '../../src/i18n/locale';
+import { LocaleResolver } from '../../src/slack/user-locale';
 import { limitFieldLabel } from '../../src/domain/limit-fields';
 import { centsToInput, formatCents, parseReais, type MoneyProblem } from '../../src/domain/money';
 import { ageText, formatSaoPauloDateTime } from '../../src/domain/sao-paulo-date';

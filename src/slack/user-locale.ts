@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { LogLevel, WebClient } from '@slack/web-api';
-import { DEFAULT_LOCALE, localeFromSlack, type Locale } from './index';
+import type { WebClient } from '@slack/web-api';
+import { quickClient } from './quick-client';
+import { DEFAULT_LOCALE, localeFromSlack, type Locale } from '../i18n/index';
 
 export interface LocaleResolverOptions {
   /** The user's Slack locale tag (`en-US`, `pt-BR`, …), or undefined when Slack gives none. */
@@ -89,43 +89,17 @@ export class LocaleResolver {
   }
 }
 
-/** Time limit of one `users.info` call. */
-const LOOKUP_TIMEOUT_MS = 3_000;
-
-const byWorkspace = new Map<string, LocaleResolver>();
-const byClient = new WeakMap<object, LocaleResolver>();
+const resolvers = new WeakMap<object, LocaleResolver>();
 
 /**
  * The one resolver of a Slack bot: every client with the same token and API URL (the app's own, the
  * poller's) shares it, so a user's locale is asked once for commands, buttons and decision replies.
- *
- * Slack is asked through a client of its own without retries: the app's client retries a failed call
- * for up to half an hour, which would keep every message of that user waiting. A client that is not a
- * real WebClient (a test double) is used as it is.
+ * Slack is asked through the bot's quick client (no retries, a short time limit).
  */
 export function localeResolverFor(client: WebClient, options: Partial<Omit<LocaleResolverOptions, 'lookup'>> = {}): LocaleResolver {
-  if (!(client instanceof WebClient) || !client.token) {
-    let resolver = byClient.get(client);
-    if (!resolver) byClient.set(client, (resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(client) })));
-    return resolver;
-  }
-  const known = byClient.get(client);
-  if (known) return known;
-  // The token only as a hash: the key says which bot this is without holding its secret.
-  const key = createHash('sha256').update(`${client.slackApiUrl}\0${client.token}`).digest('hex');
-  let resolver = byWorkspace.get(key);
-  if (!resolver) {
-    const own = new WebClient(client.token, {
-      slackApiUrl: client.slackApiUrl,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      timeout: LOOKUP_TIMEOUT_MS,
-      logLevel: LogLevel.ERROR,
-    });
-    byWorkspace.set(key, (resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(own) })));
-  }
-  // Remembered per client too, so the hash is computed once per client, not on every request.
-  byClient.set(client, resolver);
+  const quick = quickClient(client);
+  let resolver = resolvers.get(quick);
+  if (!resolver) resolvers.set(quick, (resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(quick) })));
   return resolver;
 }
 
