@@ -60,35 +60,31 @@ export function logFailure(deps: Deps, err: unknown, what: string): void {
   else deps.logger.error({ err: errorText(err) }, `could not ${what}`);
 }
 
-/** Work in progress per key (an account, a key, a view), per store: a double click must not act twice. */
-const inFlight = new WeakMap<object, Set<string>>();
+/** How long work in progress holds its claim: past it, a holder that died no longer blocks a retry. */
+const EXCLUSIVE_TTL_MS = 5 * 60_000;
+/** How long a submission is remembered as the one that proceeded: Slack retries within minutes. */
+const ONCE_TTL_MS = 60 * 60_000;
 
+/**
+ * Runs `work` unless the same work (an account, a key) is already under way, on this instance or, on
+ * Redis, any other: a double click, or two people at once, must not act twice.
+ */
 export async function exclusive<T>(deps: Deps, key: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
-  let busy = inFlight.get(deps.store);
-  if (!busy) inFlight.set(deps.store, (busy = new Set()));
-  if (busy.has(key)) return { ran: false };
-  busy.add(key);
+  const claim = `exclusive:${key}`;
+  if (!(await deps.store.claim(claim, EXCLUSIVE_TTL_MS))) return { ran: false };
   try {
     return { ran: true, value: await work() };
   } finally {
-    busy.delete(key);
+    await deps.store.release(claim).catch(() => undefined);
   }
 }
 
-/** Claimed keys per store, the last 1,000: a view submitted past its checks is one that proceeded. */
-const claimed = new WeakMap<object, Set<string>>();
-
 /**
- * True the first time `key` is claimed. A modal submitted past its checks is replaced by a progress
- * view with no submit button, so a second submission of the same view is a repeated delivery.
+ * True the first time `key` is claimed, on any instance. A modal submitted past its checks is replaced
+ * by a progress view with no submit button, so a second submission of the same view is a repeat.
  */
-export function claimOnce(deps: Deps, key: string): boolean {
-  let seen = claimed.get(deps.store);
-  if (!seen) claimed.set(deps.store, (seen = new Set()));
-  if (seen.has(key)) return false;
-  seen.add(key);
-  if (seen.size > 1_000) seen.delete(seen.values().next().value as string);
-  return true;
+export function claimOnce(deps: Deps, key: string): Promise<boolean> {
+  return deps.store.claim(`once:${key}`, ONCE_TTL_MS);
 }
 
 export type AppIdResolution =

@@ -313,7 +313,7 @@ const createSubmitted: EntryRow = {
       await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.masterMissing.replace(/`/g, '') } });
       return;
     }
-    if (!claimOnce(ctx.deps, `account-create:${view.id}`)) {
+    if (!(await claimOnce(ctx.deps, `account-create:${view.id}`))) {
       await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, [section(m.alreadySubmitted)], ctx.deps.sandboxMode) });
       return;
     }

@@ -12,6 +12,7 @@ import { PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
+import { exclusive } from './account-shared';
 
 export const limitStatusCommand: CommandRow = {
   kind: 'command',
@@ -30,9 +31,6 @@ export const limitStatusCommand: CommandRow = {
     return limitStatusMessage(locale, { request, thread: tracked && { channel: tracked.channel, closed: tracked.closed } });
   },
 };
-
-/** Requests being set up in a channel right now, per store: a double click must not post twice. */
-const settingUp = new WeakMap<object, Set<string>>();
 
 
 export function buttonValue(action: ActionArgs['action']): string | undefined {
@@ -67,63 +65,61 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
   const channel = args.body.channel?.id;
   if (!channel) return say(answers.noChannel());
 
-  let busy = settingUp.get(deps.store);
-  if (!busy) settingUp.set(deps.store, (busy = new Set()));
-  if (busy.has(id)) return say(answers.busy(id));
-  busy.add(id);
-  try {
-    const already = await deps.store.trackedRequests.get(id);
-    if (already) return await say(answers.alreadyFollowed(id, already.channel));
-
-    let request: LimitRequest;
+  // One follow at a time per request, on any instance: a double click must not post twice.
+  const run = await exclusive(deps, `watch:${id}`, async () => {
     try {
-      request = await deps.pix.getLimitRequest(deps.mainAppId, id);
-    } catch (err) {
-      if (!(err instanceof PixApiError)) throw err;
-      deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-      return await say(plain(pixErrorText(locale, err, 'readLimitRequest')));
-    }
-    if (request.status !== 'IN_REVIEW') return await say(answers.decided(request.id, request.status));
+      const already = await deps.store.trackedRequests.get(id);
+      if (already) return await say(answers.alreadyFollowed(id, already.channel));
 
-    const record = watchedRecord(request, userId, channel);
-    // For everyone in the channel, in the language of the person who asked to follow it.
-    const root = ctx.present(limitRequestRootMessage(locale, { ...record, rootTs: '', createdAt: '', closed: false }, request.status));
-    let ts: string;
-    let postedIn = channel;
-    try {
-      const posted = await deps.slack.chat.postMessage({
-        channel,
-        text: root.text,
-        blocks: root.blocks,
-        metadata: { event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: request.id } },
-      });
-      if (!posted.ts) throw new Error('chat.postMessage answered without a ts');
-      ts = posted.ts;
-      postedIn = posted.channel ?? channel;
-    } catch (err) {
-      const code = slackErrorCode(err);
-      deps.logger.warn({ channel, error: code ?? (errorText(err)) }, 'could not post a watched request');
-      if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
-      return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));
-    }
+      let request: LimitRequest;
+      try {
+        request = await deps.pix.getLimitRequest(deps.mainAppId, id);
+      } catch (err) {
+        if (!(err instanceof PixApiError)) throw err;
+        deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
+        return await say(plain(pixErrorText(locale, err, 'readLimitRequest')));
+      }
+      if (request.status !== 'IN_REVIEW') return await say(answers.decided(request.id, request.status));
 
-    try {
-      await deps.store.trackedRequests.track({ ...record, channel: postedIn, rootTs: ts });
+      const record = watchedRecord(request, userId, channel);
+      // For everyone in the channel, in the language of the person who asked to follow it.
+      const root = ctx.present(limitRequestRootMessage(locale, { ...record, rootTs: '', createdAt: '', closed: false }, request.status));
+      let ts: string;
+      let postedIn = channel;
+      try {
+        const posted = await deps.slack.chat.postMessage({
+          channel,
+          text: root.text,
+          blocks: root.blocks,
+          metadata: { event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: request.id } },
+        });
+        if (!posted.ts) throw new Error('chat.postMessage answered without a ts');
+        ts = posted.ts;
+        postedIn = posted.channel ?? channel;
+      } catch (err) {
+        const code = slackErrorCode(err);
+        deps.logger.warn({ channel, error: code ?? (errorText(err)) }, 'could not post a watched request');
+        if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
+        return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));
+      }
+
+      try {
+        await deps.store.trackedRequests.track({ ...record, channel: postedIn, rootTs: ts });
+      } catch (err) {
+        deps.logger.error({ err: errorText(err) }, 'could not track a watched request');
+        // A root nobody follows would promise a decision that never comes: take it back.
+        await deps.slack.chat.delete({ channel: postedIn, ts }).catch(() => undefined);
+        return await say(answers.notSaved());
+      }
+      deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
+      await say(answers.followed(request.id, postedIn));
     } catch (err) {
-      deps.logger.error({ err: errorText(err) }, 'could not track a watched request');
-      // A root nobody follows would promise a decision that never comes: take it back.
-      await deps.slack.chat.delete({ channel: postedIn, ts }).catch(() => undefined);
-      return await say(answers.notSaved());
+      deps.logger.error({ err: errorText(err) }, 'could not follow a limit request');
+      const m = messages(locale);
+      await say(plain(m.common.wentWrongNothingMore(m.actions.followTheLimitRequest))).catch(() => undefined);
     }
-    deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
-    await say(answers.followed(request.id, postedIn));
-  } catch (err) {
-    deps.logger.error({ err: errorText(err) }, 'could not follow a limit request');
-    const m = messages(locale);
-    await say(plain(m.common.wentWrongNothingMore(m.actions.followTheLimitRequest))).catch(() => undefined);
-  } finally {
-    busy.delete(id);
-  }
+  });
+  if (!run.ran) await say(answers.busy(id));
 }
 
 export const limitStatusRows: EntryRow[] = [

@@ -170,7 +170,7 @@ const addSubmitted: EntryRow = {
       await ack({ response_action: 'errors', errors: { [KEY_VALUE_BLOCK]: checked.problem } });
       return;
     }
-    if (!claimOnce(deps, `key-add:${view.id}`)) {
+    if (!(await claimOnce(deps, `key-add:${view.id}`))) {
       await ack({ response_action: 'update', view: infoModal(locale, title, [section(m.accounts.alreadySubmitted)], deps.sandboxMode) });
       return;
     }
