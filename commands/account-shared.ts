@@ -106,6 +106,7 @@ export function pendingAppText(locale: Locale, accountId: string): string {
  */
 export async function resolveAccountAppId(deps: Deps, locale: Locale, accountId: string): Promise<AppIdResolution> {
   const stored = await deps.store.accountApps.get(accountId);
+  if (stored?.staleSince) return { ok: false, text: messages(locale).accounts.staleAppId({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) }) };
   if (stored && !isPending(stored)) return { ok: true, appId: stored.appId, source: 'stored', stored };
   const accounts = await deps.pix.listAccounts(deps.mainAppId);
   const account = accounts.find((a) => a.accountId === accountId);

@@ -3,7 +3,10 @@ import type { EntryRow } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { applicationAudit, rotatedMessage, scopesMessage } from '../views/applications';
-import { pixErrorText } from '../views/errors';
+import { failureText, pixErrorText } from '../views/errors';
+import { code } from '../views/accounts';
+import type { Deps } from '../src/entry/deps';
+import type { Locale } from '../src/i18n';
 import { plain, section } from '../views/message';
 import { auditMissedText, logFailure, postAudit } from './account-shared';
 import { UsageError, type CommandRow } from '../src/entry/table';
@@ -36,6 +39,36 @@ const scopesCommand: CommandRow = {
   },
 };
 
+/**
+ * What a rotation did to the AppID the bot stores for the application, if it stores one: replaced by
+ * the new one when the service sent it; else checked with a read (the interface does not say whether
+ * an AppID outlives its secret), and marked stale when the Pix API refuses it. A new AppID of an
+ * application the bot does not store is shown to the admin alone, once.
+ */
+async function storedAppIdAfterRotation(deps: Deps, locale: Locale, clientId: string, newAppId: string | undefined): Promise<{ shownAppId?: string; storedAppId?: string }> {
+  const m = messages(locale).applications;
+  const stored = await deps.store.accountApps.findByClientId(clientId).catch((err: unknown) => {
+    logFailure(deps, err, 'look up the stored AppID of a rotated application');
+    return undefined;
+  });
+  if (!stored) return newAppId ? { shownAppId: newAppId } : {};
+  const account = code(stored.accountId);
+  if (newAppId) {
+    await deps.store.accountApps.save({ accountId: stored.accountId, appId: newAppId, clientId, name: stored.name });
+    return { storedAppId: m.storedAppIdReplaced(account) };
+  }
+  try {
+    await deps.pix.listPixKeys(stored.appId);
+    return { storedAppId: m.storedAppIdWorks(account) };
+  } catch (err) {
+    if (err instanceof PixApiError && err.kind === 'http' && err.status === 401) {
+      await deps.store.accountApps.markStale(stored.accountId);
+      return { storedAppId: m.storedAppIdStale({ account, accountId: stored.accountId }) };
+    }
+    return { storedAppId: m.storedAppIdUnchecked({ account, accountId: stored.accountId, problem: failureText(locale, err, 'checkAppId') }) };
+  }
+}
+
 const rotateSecretCommand: CommandRow = {
   kind: 'command',
   id: 'rotate-secret',
@@ -64,8 +97,13 @@ const rotateSecretCommand: CommandRow = {
     for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
     deps.logger.info({ clientId, user: userId }, 'client secret rotated');
 
+    const stored = await storedAppIdAfterRotation(deps, locale, clientId, appIds[0]);
     const posted = await postAudit(deps, locale, channelId, applicationAudit(locale).rotated({ userId, clientId }));
-    const message = rotatedMessage(locale, { clientId, clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0], newAppId: appIds.length > 0 });
+    const message = rotatedMessage(locale, {
+      clientId,
+      clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0],
+      ...stored,
+    });
     if (!posted) message.blocks.push(section(auditMissedText(locale, channelId).trim()));
     return message;
   },

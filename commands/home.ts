@@ -55,8 +55,11 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
   let view;
   try {
     // The keys are read with the AppID of the account that owns them: the main one for the default account.
-    const appId = value.d ? deps.mainAppId : (await deps.store.accountApps.get(value.a))?.appId;
-    if (!appId) {
+    const stored = value.d ? undefined : await deps.store.accountApps.get(value.a);
+    const appId = value.d ? deps.mainAppId : stored?.appId;
+    if (stored?.staleSince) {
+      view = keysModal(locale, { accountId: value.a, problem: messages(locale).accounts.staleAppId({ account: `\`${value.a}\``, accountId: value.a }), sandbox: deps.sandboxMode });
+    } else if (!appId) {
       view = keysModal(locale, { accountId: value.a, problem: messages(locale).home.noAppId, sandbox: deps.sandboxMode });
     } else {
       const { pixKeys } = await deps.pix.listPixKeys(appId);

@@ -113,13 +113,18 @@ export function scopesMessage(locale: Locale, json: unknown): SlackMessage {
 }
 
 /** The new client secret: only in the caller's ephemeral answer, never in a channel or a log. */
-export function rotatedMessage(locale: Locale, input: { clientId: string; clientSecret?: string; newAppId: boolean }): SlackMessage {
+/**
+ * The rotation, to the admin alone: the new secret, and exactly what became of the AppIDs: a new one
+ * the bot does not store (shown once, here), or what happened to the one it stores (`storedAppId`).
+ */
+export function rotatedMessage(locale: Locale, input: { clientId: string; clientSecret?: string; shownAppId?: string; storedAppId?: string }): SlackMessage {
   const m = messages(locale).applications;
   const blocks: KnownBlock[] = [
     section(input.clientSecret ? m.newSecret({ clientId: code(input.clientId), secret: input.clientSecret }) : m.noSecretRead(code(input.clientId))),
     context(m.oldSecretDead),
   ];
-  if (input.newAppId) blocks.push(context(m.newAppId));
+  if (input.shownAppId) blocks.push(section(m.newAppIdShown(input.shownAppId)));
+  if (input.storedAppId) blocks.push(section(input.storedAppId));
   return { text: m.rotatedText(input.clientId), blocks };
 }
 

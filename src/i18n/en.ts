@@ -395,6 +395,8 @@ export const en = {
     pendingApp: (p: { account: string; accountId: string }) =>
       `Account ${p.account} has no application yet (its creation failed). An admin can retry it with *Retry creating the application* in the channel, or register an AppID with \`/pix account link ${p.accountId}\`.`,
     notAmongAccounts: (account: string) => `Account ${account} is not among the company’s accounts (not found).`,
+    staleAppId: (p: { account: string; accountId: string }) =>
+      `The Pix API refused the AppID stored for account ${p.account} after its application’s secret was rotated, so I no longer use it. An admin can link the account’s new AppID with \`/pix account link ${p.accountId}\`. Nothing was done.`,
   },
 
   pixKeys: {
@@ -474,7 +476,14 @@ export const en = {
       `:key: New client secret of application ${p.clientId} (only you see this, only once; Pix Ops does not keep it):\n\`\`\`${p.secret}\`\`\``,
     noSecretRead: (clientId: string) => `:key: The secret of application ${clientId} was rotated, but the service’s answer had no \`clientSecret\` I could read.`,
     oldSecretDead: 'The old secret no longer works. Update whatever uses it.',
-    newAppId: 'The service also sent a new AppID (not shown). If this application belongs to a campaign account, register the new AppID with `/pix account link <accountId>`.',
+    newAppIdShown: (appId: string) =>
+      `The service also sent a new AppID for this application (only you see it, only this once):\n\`\`\`${appId}\`\`\`\nIf it is one the bot runs with (\`PIX_APP_ID\` or \`PIX_MASTER_APP_ID\`), put it in the bot’s environment and restart the bot.`,
+    storedAppIdReplaced: (account: string) => `The AppID the bot stores for account ${account} was replaced by the new one (stored encrypted, not shown).`,
+    storedAppIdWorks: (account: string) => `The AppID the bot stores for account ${account} still works: a read of its Pix keys with it was accepted.`,
+    storedAppIdStale: (p: { account: string; accountId: string }) =>
+      `The AppID the bot stores for account ${p.account} no longer works (the Pix API refused it), so the bot will not use it again. Link the account’s new AppID with \`/pix account link ${p.accountId}\`.`,
+    storedAppIdUnchecked: (p: { account: string; accountId: string; problem: string }) =>
+      `I could not check whether the AppID stored for account ${p.account} still works (${p.problem}). If its Pix keys are refused, link its new AppID with \`/pix account link ${p.accountId}\`.`,
     rotatedText: (clientId: string) => `The secret of application ${clientId} was rotated.`,
     auditRotated: (p: { user: string; clientId: string }) => `${p.user} rotated the client secret of application ${p.clientId}. The new secret was shown only to them.`,
     masterMissing:

@@ -383,6 +383,8 @@ export const ptBR: Catalogue = {
     pendingApp: (p) =>
       `A conta ${p.account} ainda não tem aplicação (a criação dela falhou). Um administrador pode tentar de novo com *Tentar criar a aplicação de novo* no canal, ou registrar um AppID com \`/pix account link ${p.accountId}\`.`,
     notAmongAccounts: (account) => `A conta ${account} não está entre as contas da empresa (não encontrada).`,
+    staleAppId: (p) =>
+      `A API Pix recusou o AppID guardado para a conta ${p.account} depois que o segredo da aplicação dela foi trocado, então não o uso mais. Um administrador pode vincular o novo AppID da conta com \`/pix account link ${p.accountId}\`. Nada foi feito.`,
   },
 
   pixKeys: {
@@ -459,8 +461,14 @@ export const ptBR: Catalogue = {
     newSecret: (p) => `:key: Novo client secret da aplicação ${p.clientId} (só você vê isto, só desta vez; o Pix Ops não o guarda):\n\`\`\`${p.secret}\`\`\``,
     noSecretRead: (clientId) => `:key: O segredo da aplicação ${clientId} foi trocado, mas a resposta do serviço não trouxe um \`clientSecret\` que eu conseguisse ler.`,
     oldSecretDead: 'O segredo antigo não funciona mais. Atualize tudo o que o usa.',
-    newAppId:
-      'O serviço também enviou um novo AppID (não mostrado). Se esta aplicação pertence a uma conta de campanha, registre o novo AppID com `/pix account link <accountId>`.',
+    newAppIdShown: (appId) =>
+      `O serviço também enviou um novo AppID para esta aplicação (só você vê isto, só desta vez):\n\`\`\`${appId}\`\`\`\nSe for um dos que o bot usa (\`PIX_APP_ID\` ou \`PIX_MASTER_APP_ID\`), coloque-o no ambiente do bot e reinicie o bot.`,
+    storedAppIdReplaced: (account) => `O AppID que o bot guarda para a conta ${account} foi substituído pelo novo (guardado criptografado, não mostrado).`,
+    storedAppIdWorks: (account) => `O AppID que o bot guarda para a conta ${account} continua funcionando: uma leitura das chaves Pix com ele foi aceita.`,
+    storedAppIdStale: (p) =>
+      `O AppID que o bot guarda para a conta ${p.account} não funciona mais (a API Pix o recusou), então o bot não o usará de novo. Vincule o novo AppID da conta com \`/pix account link ${p.accountId}\`.`,
+    storedAppIdUnchecked: (p) =>
+      `Não consegui verificar se o AppID guardado para a conta ${p.account} continua funcionando (${p.problem}). Se as chaves Pix dela forem recusadas, vincule o novo AppID com \`/pix account link ${p.accountId}\`.`,
     rotatedText: (clientId) => `O segredo da aplicação ${clientId} foi trocado.`,
     auditRotated: (p) => `${p.user} trocou o client secret da aplicação ${p.clientId}. O novo segredo foi mostrado só para essa pessoa.`,
     masterMissing:

@@ -44,6 +44,7 @@ const transactionsSchema = z.object({
   /** That many identical movements, a minute apart, ending now: a long statement in one call. */
   count: z.number().int().min(1).max(500).default(1),
 });
+const activeSchema = z.object({ active: z.boolean() });
 const scopesSchema = z.object({
   scopes: z.array(z.string().refine(isScope, 'is not a known scope')),
 });
@@ -132,6 +133,15 @@ export function controlRouter(): Router<ControlHandler> {
       const { scopes } = parseWith(scopesSchema, body());
       app.scopes = new Set(scopes);
       return jsonReply(200, { application: { clientId: app.clientId, type: app.type, scopes: [...app.scopes] } });
+    })
+
+    // An AppID the service no longer accepts (as after its application's secret is rotated, where
+    // the real service derives the AppID from the secret): 401 `Invalid appID` from then on.
+    .add('PUT', '/sandbox/applications/:appId/active', ({ state, params, body }) => {
+      const app = state.applications.get(params.appId ?? '');
+      if (!app) throw fail(404, 'Application not found');
+      app.isActive = parseWith(activeSchema, body()).active;
+      return jsonReply(200, { application: { clientId: app.clientId, isActive: app.isActive } });
     })
 
     .add('POST', '/sandbox/faults', ({ faults, body }) => {

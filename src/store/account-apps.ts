@@ -8,6 +8,7 @@ const StoredAccountAppSchema = z.object({
   clientId: z.string().optional(),
   name: z.string().optional(),
   savedAt: z.string(),
+  staleSince: z.string().optional(),
 });
 
 export interface AccountApp {
@@ -16,6 +17,8 @@ export interface AccountApp {
   clientId?: string;
   name?: string;
   savedAt: string;
+  /** Set when a Pix call refused this AppID after its application's secret was rotated. */
+  staleSince?: string;
 }
 
 /** The AppID of each campaign account, encrypted at rest and bound to its account id. */
@@ -26,7 +29,8 @@ export class AccountAppsRepo {
     private readonly onSecret?: (value: string) => void,
   ) {}
 
-  async save(entry: Omit<AccountApp, 'savedAt'>): Promise<void> {
+  /** Stores (or replaces: a new AppID is never stale) an account's AppID. */
+  async save(entry: Omit<AccountApp, 'savedAt' | 'staleSince'>): Promise<void> {
     const stored: z.infer<typeof StoredAccountAppSchema> = {
       accountId: entry.accountId,
       sealedAppId: this.box.seal(entry.appId, key(entry.accountId)),
@@ -35,6 +39,22 @@ export class AccountAppsRepo {
       savedAt: new Date().toISOString(),
     };
     await this.keyv.set(key(entry.accountId), stored);
+    if (entry.clientId) await this.keyv.set(clientKey(entry.clientId), entry.accountId);
+  }
+
+  /** The account whose stored AppID belongs to the application `clientId`, if the app stores one. */
+  async findByClientId(clientId: string): Promise<AccountApp | undefined> {
+    const accountId = await this.keyv.get(clientKey(clientId));
+    if (typeof accountId !== 'string') return undefined;
+    const app = await this.get(accountId);
+    return app?.clientId === clientId ? app : undefined;
+  }
+
+  /** Marks an AppID as refused since `at`: it is not used again until a new one is linked. */
+  async markStale(accountId: string, at = new Date()): Promise<void> {
+    const raw = await this.keyv.get(key(accountId));
+    if (raw === undefined) return;
+    await this.keyv.set(key(accountId), { ...StoredAccountAppSchema.parse(raw), staleSince: at.toISOString() });
   }
 
   async get(accountId: string): Promise<AccountApp | undefined> {
@@ -43,8 +63,16 @@ export class AccountAppsRepo {
     const stored = StoredAccountAppSchema.parse(raw);
     const appId = this.box.open(stored.sealedAppId, key(accountId));
     this.onSecret?.(appId);
-    return { accountId: stored.accountId, appId, clientId: stored.clientId, name: stored.name, savedAt: stored.savedAt };
+    return {
+      accountId: stored.accountId,
+      appId,
+      clientId: stored.clientId,
+      name: stored.name,
+      savedAt: stored.savedAt,
+      ...(stored.staleSince ? { staleSince: stored.staleSince } : {}),
+    };
   }
 }
 
 const key = (accountId: string) => `account-app:${accountId}`;
+const clientKey = (clientId: string) => `account-app-client:${clientId}`;

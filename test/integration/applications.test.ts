@@ -54,14 +54,37 @@ describe('/pix scopes and /pix rotate-secret', () => {
     expect(messageText(answer)).toContain(`New client secret of application \`${campaign.clientId}\``);
 
     const calls = h.sandbox.calls.slice(before);
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/application/rotate-secret']);
+    // Then the AppID the bot stores for that application is checked with a read: the interface does
+    // not say whether an AppID outlives its secret.
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/application/rotate-secret', 'GET /api/v1/pix-keys']);
     expect(calls[0]!.authorization).toBe(h.sandbox.companies.main.masterAppId);
     expect(calls[0]!.body).toEqual({ clientId: campaign.clientId });
+    expect(calls[1]!.authorization).toBe(campaign.appId);
+    expect(messageText(answer)).toContain(`The AppID the bot stores for account \`${campaign.accountId}\` still works`);
 
     const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
     expect(audit.args.channel).toBe(CHANNEL);
     expect(messageText(audit.args)).toContain(`<@${ADMIN}> rotated the client secret of application \`${campaign.clientId}\``);
     expect(h.slack.calls.slice(slackBefore).some((c) => JSON.stringify(c.args).includes(fresh!))).toBe(false);
+  });
+
+  test('a stored AppID that the Pix API refuses after a rotation is marked stale: the admin is told to link the new one, and it is not used again', async () => {
+    const res0 = await fetch(`${h.sandbox.url}/sandbox/applications/${encodeURIComponent(campaign.appId)}/active`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ active: false }),
+    });
+    expect(res0.status).toBe(200);
+    const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
+    const text = messageText(await answerOf(h, res.responseId));
+    secrets.push(/```([^`]+)```/.exec(text)![1]!);
+    expect(text).toContain(`The AppID the bot stores for account \`${campaign.accountId}\` no longer works`);
+    expect(text).toContain(`/pix account link ${campaign.accountId}`);
+
+    const before = h.sandbox.calls.length;
+    const keys = await h.slash(ADMIN, `keys ${campaign.accountId}`);
+    expect(messageText(await answerOf(h, keys.responseId))).toContain(`link the account’s new AppID with \`/pix account link ${campaign.accountId}\``);
+    expect(h.sandbox.calls.slice(before).filter((c) => c.authorization === campaign.appId)).toEqual([]);
   });
 
   test('an unknown client id is not found; a malformed one gets the usage', async () => {

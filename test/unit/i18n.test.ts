@@ -158,6 +158,7 @@ const samples: Samples = {
     noAppIdKnown: [[{ account: S, accountId: 'a1' }]],
     pendingApp: [[{ account: S, accountId: 'a1' }]],
     notAmongAccounts: [[S]],
+    staleAppId: [[{ account: S, accountId: 'a1' }]],
   },
   pixKeys: {
     title: [[{ account: S, isDefault: false }], [{ account: S, isDefault: true, campaign: '“X”' }]],
@@ -186,6 +187,11 @@ const samples: Samples = {
     newSecret: [[{ clientId: '`c1`', secret: 's3cr3t' }]],
     noSecretRead: [['`c1`']],
     rotatedText: [['c1']],
+    newAppIdShown: [['app-id-value']],
+    storedAppIdReplaced: [[S]],
+    storedAppIdWorks: [[S]],
+    storedAppIdStale: [[{ account: S, accountId: 'a1' }]],
+    storedAppIdUnchecked: [[{ account: S, accountId: 'a1', problem: 'no answer' }]],
     auditRotated: [[{ user: '<@U1>', clientId: '`c1`' }]],
   },
   paymentBook: {
