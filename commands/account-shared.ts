@@ -24,13 +24,14 @@ const errText = (err: unknown) => slackErrorCode(err) ?? (errorText(err));
 
 /**
  * The audit trail: a message in the channel where the change was asked for (who did what, to which
- * account). Nothing secret ever goes in it. Everyone in the channel reads it in the language of the
- * person who made the change (`locale`). Returns the posted message, or undefined if Slack refused.
+ * account), or in the thread of the approval that ran it (`threadTs`). Nothing secret ever goes in
+ * it. Everyone in the channel reads it in the language of the person who made the change (`locale`).
+ * Returns the posted message, or undefined if Slack refused.
  */
-export async function postAudit(deps: Deps, locale: Locale, channel: string, message: SlackMessage): Promise<{ channel: string; ts: string } | undefined> {
+export async function postAudit(deps: Deps, locale: Locale, channel: string, message: SlackMessage, threadTs?: string): Promise<{ channel: string; ts: string } | undefined> {
   try {
     const m = present(deps, locale, message);
-    const res = await deps.slack.chat.postMessage({ channel, text: m.text, blocks: m.blocks });
+    const res = await deps.slack.chat.postMessage({ channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) });
     return res.ts ? { channel: res.channel ?? channel, ts: res.ts } : undefined;
   } catch (err) {
     deps.logger.warn({ channel, error: errText(err) }, 'could not post an audit message');

@@ -42,6 +42,9 @@ import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
 import { failureText } from '../views/errors';
+import { sentForApprovalText } from '../views/approvals';
+import { approvalsOn, requestApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -152,15 +155,20 @@ interface AppStep {
   accountId: string;
   name: string;
   channel: string;
+  /** The thread the channel's record goes in (an approval's root), if any. */
+  threadTs?: string;
   userId: string;
   masterAppId: string;
   /** True for the step right after the account's creation; false for a retry. */
   first: boolean;
-  /** Shows blocks to the admin alone (the modal, or an ephemeral answer); false when that failed. */
+  /** Shows blocks to the admin alone (the modal, an ephemeral answer, a DM); false when that failed. */
   answer(blocks: KnownBlock[]): Promise<boolean>;
   /** The channel message that announced the failure, to close once the application exists. */
   failureMessage?: { channel: string; ts: string };
 }
+
+/** How creating a campaign ended: its account (if it got that far) and application, or what went wrong. */
+type CampaignResult = { ok: true; accountId: string; clientId?: string } | { ok: false; problem: string; accountId?: string };
 
 async function saveAppId(deps: Deps, entry: { accountId: string; appId: string; clientId?: string; name: string }): Promise<boolean> {
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -194,8 +202,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   await deps.slack.chat.postMessage({ channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }).catch(() => undefined);
 }
 
-async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<void> {
-  const { deps } = ctx;
+async function createApplicationStep(deps: Deps, step: AppStep): Promise<CampaignResult> {
   const { locale } = step;
   const m = messages(locale).accounts;
   const audits = accountAudit(locale);
@@ -213,6 +220,7 @@ async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<
         locale,
         step.channel,
         audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem, retryValue: JSON.stringify(value) }),
+        step.threadTs,
       );
       if (posted) value.t = posted.ts;
       else missed = auditMissedText(locale, step.channel);
@@ -223,7 +231,7 @@ async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<
       ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem })
       : m.appStillFailed({ account: code(step.accountId), problem });
     await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
-    return;
+    return { ok: false, problem: lead, accountId: step.accountId };
   }
 
   // Secrets first: from here on, any line that might carry them is scrubbed.
@@ -234,7 +242,7 @@ async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<
 
   const who = { userId: step.userId, accountId: step.accountId, name: step.name, clientId: app.clientId, stored };
   const audit = step.first ? audits.created(who) : audits.appRetried(who);
-  const posted = await postAudit(deps, locale, step.channel, audit);
+  const posted = await postAudit(deps, locale, step.channel, audit, step.threadTs);
   await closeFailureMessage(deps, step, app.clientId, step.userId);
 
   const blocks = secretBlocks(locale, {
@@ -246,42 +254,60 @@ async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<
   if (!app.appID) blocks.push(section(m.noAppIdInAnswer(step.accountId)));
   if (!posted) blocks.push(section(auditMissedText(locale, step.channel).trim()));
   await showSecretOnce(deps, step, blocks);
+  return { ok: true, accountId: step.accountId, clientId: app.clientId };
 }
 
-async function createCampaign(ctx: EntryContext, job: { viewId: string; channel: string; name: string; masterAppId: string }): Promise<void> {
-  const { deps, userId, locale } = ctx;
-  const m = messages(locale).accounts;
-  const show = (blocks: KnownBlock[]) =>
-    deps.slack.views.update({ view_id: job.viewId, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
-      () => true,
-      () => false,
-    );
+/** A campaign's creation: who asks, where it is recorded, where the admin is answered. */
+interface CampaignJob {
+  userId: string;
+  channel: string;
+  threadTs?: string;
+  name: string;
+  masterAppId: string;
+  /** Shows blocks to the admin alone (the client secret, or the retry button); false when that failed. */
+  answer(blocks: KnownBlock[]): Promise<boolean>;
+  /** Progress between the two steps, where the admin watches (the modal). */
+  progress?(blocks: KnownBlock[]): Promise<unknown>;
+  /** Runs just before each write (an approval records its intent there). */
+  beforeWrite?(step: 'account' | 'application', accountId?: string): Promise<void>;
+}
 
+/**
+ * The write path of `account create`, with or without approval: `POST /api/v1/account` with the
+ * MASTER AppID, the account remembered as waiting for its application, then the application's step.
+ */
+async function createCampaign(deps: Deps, locale: Locale, job: CampaignJob): Promise<CampaignResult> {
+  const m = messages(locale).accounts;
   let account: Account;
   try {
+    await job.beforeWrite?.('account');
     account = await deps.pix.createAccount(job.masterAppId);
   } catch (err) {
     logFailure(deps, err, 'create an account');
     const nothing = err instanceof PixApiError && err.kind === 'http' ? m.nothingCreated : '';
-    await show([section(`${failureText(locale, err, 'createAccount', { write: true })}${nothing}`)]);
-    return;
+    return { ok: false, problem: `${failureText(locale, err, 'createAccount', { write: true })}${nothing}` };
   }
-  const accountId = account.accountId;
-  deps.logger.info({ accountId, user: userId }, 'campaign account created');
-  // Remembered before the second step: the account is ours and waits for its application.
+  deps.logger.info({ accountId: account.accountId, user: job.userId }, 'campaign account created');
+  return createCampaignApplication(deps, locale, job, account.accountId);
+}
+
+/** The second half: the account is ours and waits for its application (remembered before it is asked for). */
+async function createCampaignApplication(deps: Deps, locale: Locale, job: CampaignJob, accountId: string): Promise<CampaignResult> {
   await deps.store.accountApps.save({ accountId, appId: PENDING_APP_ID, name: job.name }).catch((err: unknown) => {
     deps.logger.warn({ accountId, err: errorText(err) }, 'could not remember the new account');
   });
-  await show(progressBlocks(locale, m.accountCreated(code(accountId))));
-  await createApplicationStep(ctx, {
+  await job.progress?.(progressBlocks(locale, messages(locale).accounts.accountCreated(code(accountId))));
+  await job.beforeWrite?.('application', accountId);
+  return createApplicationStep(deps, {
     locale,
     accountId,
     name: job.name,
     channel: job.channel,
-    userId,
+    threadTs: job.threadTs,
+    userId: job.userId,
     masterAppId: job.masterAppId,
     first: true,
-    answer: show,
+    answer: job.answer,
   });
 }
 
@@ -292,7 +318,7 @@ const createSubmitted: EntryRow = {
   what: 'createCampaignAccount',
   errorBlock: NAME_BLOCK,
   async handler({ ack, view }, ctx) {
-    const { locale } = ctx;
+    const { deps, locale, userId } = ctx;
     const m = messages(locale).accounts;
     const meta = readJson(view.private_metadata, parseWith(CreateMetaSchema));
     if (!meta) {
@@ -308,17 +334,97 @@ const createSubmitted: EntryRow = {
       await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.nameTooLong(MAX_NAME) } });
       return;
     }
-    const masterAppId = ctx.deps.masterAppId;
+    const masterAppId = deps.masterAppId;
     if (!masterAppId) {
       await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.masterMissing.replace(/`/g, '') } });
       return;
     }
-    if (!(await claimOnce(ctx.deps, `account-create:${view.id}`))) {
-      await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, [section(m.alreadySubmitted)], ctx.deps.sandboxMode) });
+    if (!(await claimOnce(deps, `account-create:${view.id}`))) {
+      await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, [section(m.alreadySubmitted)], deps.sandboxMode) });
       return;
     }
-    await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), ctx.deps.sandboxMode) });
-    await createCampaign(ctx, { viewId: view.id, channel: meta.c, name, masterAppId });
+    const show = (blocks: KnownBlock[]) =>
+      deps.slack.views.update({ view_id: view.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
+        () => true,
+        () => false,
+      );
+    if (approvalsOn(deps, 'account-create')) {
+      await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, messages(locale).approvals.requesting), deps.sandboxMode) });
+      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: meta.c, payload: { action: 'account-create', name } });
+      await show([section(sentForApprovalText(locale, asked.record, asked.where))]);
+      return;
+    }
+    await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), deps.sandboxMode) });
+    const result = await createCampaign(deps, locale, { userId, channel: meta.c, name, masterAppId, answer: show, progress: show });
+    if (!result.ok && !result.accountId) await show([section(result.problem)]);
+  },
+};
+
+const AccountsSnapshotSchema = z.object({ accounts: z.array(z.string()) });
+
+/** The approved `account create`: the same two steps; the client secret (or the retry button) goes to the maker's DM. */
+function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string): CampaignJob {
+  const { deps, locale, record } = run;
+  const m = messages(locale);
+  return {
+    userId: record.makerId,
+    channel: record.channel,
+    threadTs: record.rootTs || undefined,
+    name: p.name,
+    masterAppId,
+    answer: (blocks) => run.toMaker({ text: m.approvals.secretLead(m.approvals.actionTitle('account-create')), blocks: [section(m.approvals.secretLead(m.approvals.actionTitle('account-create'))), ...blocks] }),
+    async beforeWrite(step, accountId) {
+      if (step === 'application') return run.intent('application', { accountId });
+      // The accounts before the write tell the new one apart, should the app stop before it learns its id.
+      const before = (await deps.pix.listAccounts(deps.mainAppId)).map((a) => a.accountId);
+      await run.intent('account', { accounts: before });
+    },
+  };
+}
+
+export const accountCreateApproval: ApprovalKind<'account-create'> = {
+  action: 'account-create',
+  async execute(run, p) {
+    const masterAppId = run.deps.masterAppId;
+    if (!masterAppId) return { ok: false, problem: messages(run.locale).accounts.masterMissing };
+    const result = await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId));
+    return result.ok ? { ok: true } : { ok: false, problem: result.problem };
+  },
+  async resume(run, p, intent) {
+    const { deps, locale, record } = run;
+    const masterAppId = deps.masterAppId;
+    if (!masterAppId) return { ok: false, problem: messages(locale).accounts.masterMissing };
+    const m = messages(locale);
+    if (intent?.step === 'application') {
+      const accountId = z.object({ accountId: PixIdSchema }).parse(intent.data).accountId;
+      const stored = await deps.store.accountApps.get(accountId);
+      if (stored && !isPending(stored)) {
+        await run.inThread(accountAudit(locale).created({ userId: record.makerId, accountId, name: p.name, clientId: stored.clientId, stored: true }));
+        const text = m.accounts.secretNotShown(code(accountId));
+        await run.toMaker({ text, blocks: [section(text)] });
+        return { ok: true };
+      }
+      // The interface lists no applications: whether this one was made cannot be told, so it is not
+      // asked for again; the retry button lets an admin do it knowingly.
+      const retry: RetryValue = { a: accountId, n: p.name, c: record.channel };
+      await postAudit(deps, locale, record.channel, accountAudit(locale).appFailed({ userId: record.makerId, accountId, name: p.name, problem: m.approvals.interrupted, retryValue: JSON.stringify(retry) }), record.rootTs || undefined);
+      return { ok: false, problem: m.approvals.interrupted };
+    }
+    if (intent?.step === 'account') {
+      const before = AccountsSnapshotSchema.parse(intent.data).accounts;
+      const fresh = (await deps.pix.listAccounts(deps.mainAppId)).filter((a) => !before.includes(a.accountId));
+      const ours: string[] = [];
+      for (const account of fresh) {
+        const stored = await deps.store.accountApps.get(account.accountId);
+        if (!stored || (isPending(stored) && stored.name === p.name)) ours.push(account.accountId);
+      }
+      if (ours.length > 1) return { ok: false, problem: m.approvals.interrupted };
+      if (ours.length === 1) {
+        const result = await createCampaignApplication(deps, locale, campaignJobFor(run, p, masterAppId), ours[0]!);
+        return result.ok ? { ok: true } : { ok: false, problem: result.problem };
+      }
+    }
+    return accountCreateApproval.execute(run, p);
   },
 };
 
@@ -370,7 +476,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
       await answer([section(m.alreadyHasApp({ account: code(value.a), ...(stored.clientId ? { clientId: code(stored.clientId) } : {}) }))]);
       return;
     }
-    await createApplicationStep(ctx, {
+    await createApplicationStep(deps, {
       locale,
       accountId: value.a,
       name: stored?.name ?? value.n,

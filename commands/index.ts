@@ -1,6 +1,7 @@
 import type { CommandRow, EntryRow } from '../src/entry/table';
 import { accountRows } from './accounts';
 import { applicationRows } from './applications';
+import { approvalRows } from './approvals';
 import { disputeEvidenceRows } from './dispute-evidence';
 import { helpCommand } from './help';
 import { homeRows } from './home';
@@ -30,4 +31,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...disputeEvidenceRows,
   ...statementRows,
   ...homeRows,
+  ...approvalRows,
 ];
+
+export { APPROVAL_KINDS } from './approval-kinds';

@@ -25,6 +25,9 @@ import { accountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyCommand } from './withdraw-key';
 import { failureText } from '../views/errors';
+import { sentForApprovalText } from '../views/approvals';
+import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
 
 const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
 const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
@@ -177,18 +180,113 @@ const addSubmitted: EntryRow = {
     await ack({ response_action: 'update', view: infoModal(locale, title, progressBlocks(locale, m.pixKeys.adding), deps.sandboxMode) });
     const show = (blocks: KnownBlock[]) =>
       deps.slack.views.update({ view_id: view.id, view: infoModal(locale, title, blocks, deps.sandboxMode) }).catch(() => undefined);
-    let key: PixKey;
-    try {
-      const resolved = await resolveAccountAppId(deps, locale, meta.a);
-      if (!resolved.ok) return void (await show([section(resolved.text)]));
-      key = await deps.pix.createPixKey(resolved.appId, { pixKey: checked.pixKey, type: checked.type });
-    } catch (err) {
-      logFailure(deps, err, 'add a Pix key');
-      return void (await show([section(failureText(locale, err, 'addThePixKey', { write: true }))]));
+    const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.a, pixKey: checked.pixKey, type: checked.type };
+    if (approvalsOn(deps, 'key-add')) {
+      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: meta.c, payload });
+      return void (await show([section(sentForApprovalText(locale, asked.record, asked.where))]));
     }
-    deps.logger.info({ accountId: meta.a, type: key.type, user: userId }, 'Pix key added');
-    const posted = await postAudit(deps, locale, meta.c, keyAudit(locale).added({ userId, accountId: meta.a, key }));
-    await show([section(`${m.pixKeys.added({ key: code(key.key), account: code(meta.a) })}${posted ? '' : auditMissedText(locale, meta.c)}`)]);
+    const added = await addPixKey(deps, locale, payload);
+    if (!added.ok) return void (await show([section(added.problem)]));
+    const posted = await postAudit(deps, locale, meta.c, keyAudit(locale).added({ userId, accountId: meta.a, key: added.key }));
+    await show([section(`${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : auditMissedText(locale, meta.c)}`)]);
+  },
+};
+
+type Written<T> = ({ ok: true } & T) | { ok: false; problem: string };
+
+/**
+ * The write path of `key add`, with or without approval: the account's AppID, then `POST
+ * /api/v1/pix-keys`. `beforeWrite` runs just before the write (an approval records its intent there).
+ */
+export async function addPixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-add'>, beforeWrite?: (appId: string) => Promise<void>): Promise<Written<{ key: PixKey }>> {
+  let key: PixKey;
+  try {
+    const resolved = await resolveAccountAppId(deps, locale, p.accountId);
+    if (!resolved.ok) return { ok: false, problem: resolved.text };
+    await beforeWrite?.(resolved.appId);
+    key = await deps.pix.createPixKey(resolved.appId, { pixKey: p.pixKey, type: p.type });
+  } catch (err) {
+    logFailure(deps, err, 'add a Pix key');
+    return { ok: false, problem: failureText(locale, err, 'addThePixKey', { write: true }) };
+  }
+  deps.logger.info({ accountId: p.accountId, type: key.type }, 'Pix key added');
+  return { ok: true, key };
+}
+
+/**
+ * The write path of `key delete` (its confirmation), with or without approval: the account's AppID,
+ * then `DELETE /api/v1/pix-keys/{key}`.
+ */
+export async function deletePixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-delete'>, beforeWrite?: () => Promise<void>): Promise<Written<object>> {
+  try {
+    const resolved = await resolveAccountAppId(deps, locale, p.accountId);
+    if (!resolved.ok) return { ok: false, problem: resolved.text };
+    await beforeWrite?.();
+    await deps.pix.deletePixKey(resolved.appId, p.pixKey);
+  } catch (err) {
+    logFailure(deps, err, 'delete a Pix key');
+    return { ok: false, problem: failureText(locale, err, 'deleteThePixKey', { write: true }) };
+  }
+  deps.logger.info({ accountId: p.accountId }, 'Pix key deleted');
+  return { ok: true };
+}
+
+/** The account's keys now, read with its AppID (for an approval resumed after a crash); undefined when its AppID is not known. */
+async function keysNow(deps: Deps, locale: Locale, accountId: string): Promise<PixKey[] | undefined> {
+  const resolved = await resolveAccountAppId(deps, locale, accountId);
+  return resolved.ok ? (await deps.pix.listPixKeys(resolved.appId)).pixKeys : undefined;
+}
+
+const KeysSnapshotSchema = z.object({ keys: z.array(z.string()) });
+
+export const keyAddApproval: ApprovalKind<'key-add'> = {
+  action: 'key-add',
+  async execute(run, p) {
+    const { deps, locale } = run;
+    // A random key is made by the service: only the keys before the write tell it apart afterwards.
+    const random = p.type === 'EVP' && p.pixKey === '';
+    const added = await addPixKey(deps, locale, p, async (appId) => {
+      const before = random ? (await deps.pix.listPixKeys(appId)).pixKeys.map((k) => k.key) : undefined;
+      await run.intent('add', before && { keys: before });
+    });
+    if (!added.ok) return added;
+    await run.inThread(keyAudit(locale).added({ userId: run.record.makerId, accountId: p.accountId, key: added.key }));
+    return { ok: true };
+  },
+  async resume(run, p, intent) {
+    if (intent?.step === 'add') {
+      const keys = await keysNow(run.deps, run.locale, p.accountId);
+      const before = KeysSnapshotSchema.safeParse(intent.data);
+      const made =
+        p.type === 'EVP' && p.pixKey === ''
+          ? before.success && keys?.find((k) => k.type === 'EVP' && !before.data.keys.includes(k.key))
+          : keys?.find((k) => k.key === p.pixKey);
+      if (made) {
+        await run.inThread(keyAudit(run.locale).added({ userId: run.record.makerId, accountId: p.accountId, key: made }));
+        return { ok: true };
+      }
+    }
+    return keyAddApproval.execute(run, p);
+  },
+};
+
+export const keyDeleteApproval: ApprovalKind<'key-delete'> = {
+  action: 'key-delete',
+  async execute(run, p) {
+    const deleted = await deletePixKey(run.deps, run.locale, p, () => run.intent('delete'));
+    if (!deleted.ok) return deleted;
+    await run.inThread(keyAudit(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
+    return { ok: true };
+  },
+  async resume(run, p, intent) {
+    if (intent?.step === 'delete') {
+      const keys = await keysNow(run.deps, run.locale, p.accountId);
+      if (keys && !keys.some((k) => k.key === p.pixKey)) {
+        await run.inThread(keyAudit(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
+        return { ok: true };
+      }
+    }
+    return keyDeleteApproval.execute(run, p);
   },
 };
 
@@ -215,17 +313,15 @@ const deleteConfirm: EntryRow = {
     const m = messages(locale);
     const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
     if (!ref) return void (await say(args, ctx, plain(m.common.buttonNoPixKey)));
+    const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.a, pixKey: ref.k };
+    const channel = args.body.channel?.id;
+    if (approvalsOn(deps, 'key-delete')) {
+      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
+      return void (await say(args, ctx, plain(sentForApprovalText(locale, asked.record, asked.where)), true));
+    }
     const run = await exclusive(deps, `key-delete:${ref.a}:${ref.k}`, async () => {
-      try {
-        const resolved = await resolveAccountAppId(deps, locale, ref.a);
-        if (!resolved.ok) return void (await say(args, ctx, plain(resolved.text)));
-        await deps.pix.deletePixKey(resolved.appId, ref.k);
-      } catch (err) {
-        logFailure(deps, err, 'delete a Pix key');
-        return void (await say(args, ctx, plain(failureText(locale, err, 'deleteThePixKey', { write: true }))));
-      }
-      deps.logger.info({ accountId: ref.a, user: userId }, 'Pix key deleted');
-      const channel = args.body.channel?.id;
+      const deleted = await deletePixKey(deps, locale, payload);
+      if (!deleted.ok) return void (await say(args, ctx, plain(deleted.problem)));
       const posted = channel ? await postAudit(deps, locale, channel, keyAudit(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k })) : undefined;
       const done = `${m.pixKeys.deleted({ key: code(ref.k), account: code(ref.a) })}${posted || !channel ? '' : auditMissedText(locale, channel)}`;
       await say(args, ctx, plain(done), true);

@@ -9,7 +9,7 @@ import type { SandboxHandle } from './sandbox';
 import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { quickClient } from './slack/quick-client';
-import { ENTRY_TABLE } from '../commands';
+import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
 import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './runtime/health';
 import { userLocale } from './slack/user-locale';
 import { startPoller, type Poller } from './poller';
@@ -97,6 +97,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
 
   const access = new AccessControl({
     lists: config.access,
+    approvers: config.approvals.approvers,
     sandboxMode: config.sandboxMode,
     groupMembers: async (usergroup) => (await quickClient(app.client).usergroups.users.list({ usergroup })).users ?? [],
     onGroupError: (usergroup, err) =>
@@ -114,6 +115,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     sandboxMode: config.sandboxMode,
     slack: app.client,
     botToken: config.slack.botToken,
+    approvals: { actions: new Set(config.approvals.actions), ttlMs: config.approvals.ttlMs, claimTtlMs: config.pollClaimTtlMs },
   };
   // One global middleware, and no Bolt listener: it drops Slack's repeats of a delivery, routes it to
   // its row of the entry table after the one role check (see entry/router.ts), counts it in flight for
@@ -139,7 +141,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   }
   let healthServer: HealthServer | undefined;
   if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, health, logger);
-  const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis' });
+  const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis', approvals: APPROVAL_KINDS });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }

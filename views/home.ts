@@ -12,6 +12,8 @@ import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
 import { context, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
+import type { ApprovalRecord } from '../src/store/approvals';
+import { homeApprovalBlocks } from './approvals';
 import { modalTitle } from './modal';
 
 export const HOME_ACTIONS = {
@@ -21,7 +23,7 @@ export const HOME_ACTIONS = {
 } as const;
 
 /** How many of each list the Home tab shows (a Home view holds at most 100 blocks). */
-export const HOME_MAX = { inReview: 10, decisions: 5, accounts: 15 } as const;
+export const HOME_MAX = { inReview: 10, decisions: 5, accounts: 15, approvals: 5 } as const;
 
 /**
  * A section of the Home tab: what was read, or what could not be (`action`) and the Pix API's error
@@ -168,7 +170,26 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
 }
 
 /** The Home tab of a user with a role, in their language: the buttons their role allows, requests, decisions, accounts. */
-export function homeView(locale: Locale, input: { userId: string; role: Role; data: HomeData; sandbox: boolean }): HomeView {
+/** The approvals a viewer may act on (decide, or cancel their own), oldest first; shown when approvals are on or some wait. */
+export interface HomeApprovals {
+  items: ApprovalRecord[];
+  approversListed: boolean;
+  /** APPROVALS names at least one action. */
+  enabled: boolean;
+}
+
+function approvalBlocks(locale: Locale, userId: string, data: HomeData, approvals: Part<HomeApprovals> | undefined): KnownBlock[] {
+  if (!approvals) return [];
+  if (!approvals.ok) return [section(messages(locale).approvals.homeTitle), failedPart(locale, approvals), { type: 'divider' }];
+  const { items, enabled, approversListed } = approvals.value;
+  if (!enabled && items.length === 0) return [];
+  return [
+    ...homeApprovalBlocks(locale, { viewerId: userId, items: items.slice(0, HOME_MAX.approvals), total: items.length, now: data.now, approversListed }),
+    { type: 'divider' },
+  ];
+}
+
+export function homeView(locale: Locale, input: { userId: string; role: Role; data: HomeData; sandbox: boolean; approvals?: Part<HomeApprovals> }): HomeView {
   const m = messages(locale).home;
   const buttons: Button[] = [];
   if (roleAllows(input.role, 'operator')) {
@@ -181,6 +202,7 @@ export function homeView(locale: Locale, input: { userId: string; role: Role; da
     context(m.intro({ role: messages(locale).common.role(input.role), updated: formatDateTime(input.data.now.toISOString(), locale) })),
     { type: 'actions', block_id: 'home_actions', elements: buttons },
     { type: 'divider' },
+    ...approvalBlocks(locale, input.userId, input.data, input.approvals),
     ...inReviewBlocks(locale, input.data),
     { type: 'divider' },
     ...decisionBlocks(locale, input.data),

@@ -3,6 +3,8 @@ import { withDeadline } from '../runtime/deadline';
 
 export interface AccessOptions {
   lists: Record<Role, string[]>;
+  /** ACCESS_APPROVERS: who may approve others' actions (user or group IDs); empty: anyone with the role. */
+  approvers?: string[];
   /** In sandbox mode everyone is admin: there is no real money to protect. */
   sandboxMode: boolean;
   /** Members of a user group (`S…`), asked of Slack. */
@@ -58,6 +60,25 @@ export class AccessControl {
       if (members.some((set) => set.has(userId))) return role;
     }
     return undefined;
+  }
+
+  /** Whether ACCESS_APPROVERS narrows who may approve. */
+  get approversListed(): boolean {
+    return (this.options.approvers ?? []).length > 0;
+  }
+
+  /**
+   * Whether the user may approve (or reject) someone else's action, as far as ACCESS_APPROVERS goes:
+   * listed by name or through a group, or anyone when the list is empty. The action's role is checked
+   * apart. The list narrows approvers in sandbox mode too, where everyone is admin.
+   */
+  async mayApprove(userId: string): Promise<boolean> {
+    const ids = this.options.approvers ?? [];
+    if (ids.length === 0 || ids.includes(userId)) return true;
+    const groups = ids.filter((id) => id.startsWith('S'));
+    if (groups.length === 0) return false;
+    const members = await Promise.all(groups.map((id) => this.members(id)));
+    return members.some((set) => set.has(userId));
   }
 
   /**

@@ -3,6 +3,16 @@ import type { AccessControl } from './access';
 import type { Logger, SecretRegistry } from '../runtime/logger';
 import type { PixClient } from '../pix/client';
 import type { Store } from '../store';
+import type { ApprovalAction } from '../domain/approvals';
+
+/** Four-eyes approvals as configured (APPROVALS, APPROVAL_TTL; ACCESS_APPROVERS is the access control's). */
+export interface ApprovalSettings {
+  /** The actions that wait for a second person; empty: every action runs at once. */
+  actions: ReadonlySet<ApprovalAction>;
+  ttlMs: number;
+  /** How long an approval is held while it runs; if its instance dies, the poller's tick resumes it after this. */
+  claimTtlMs: number;
+}
 
 /** What the entry points work with; built once at start. */
 export interface Deps {
@@ -20,4 +30,5 @@ export interface Deps {
   /** Secrets learnt at run time (new AppIDs, client secrets) go here, so no log line ever shows them. */
   secrets: SecretRegistry;
   sandboxMode: boolean;
+  approvals: ApprovalSettings;
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../entry/deps';
 import type { ActionKey } from '../i18n';
 import { PixApiError } from '../pix/errors';
 import type { TrackedRequest } from '../store/tracked-requests';
+import type { ApprovalRecord } from '../store/approvals';
 import { HOME_MAX, type Decision, type HomeData, type Part } from '../../views/home';
 import { errorText } from '../runtime/error-text';
 
@@ -105,4 +106,16 @@ export async function readHomeData(deps: Deps, now: Date): Promise<HomeData> {
     accounts,
     link: (channel, ts) => (base && /^\d+\.\d+$/.test(ts) ? `${base}archives/${encodeURIComponent(channel)}/p${ts.replace('.', '')}` : undefined),
   };
+}
+
+/** Approvals read at most for one Home tab. */
+const MAX_APPROVAL_READS = 200;
+
+/** The approvals still pending (past their expiry or not: the tab leaves out those), oldest first. */
+export async function readPendingApprovals(deps: Deps): Promise<Part<ApprovalRecord[]>> {
+  return part(deps, 'readApprovals', async () => {
+    const ids = [...new Set(await deps.store.approvals.openIds())].slice(0, MAX_APPROVAL_READS);
+    const records = await Promise.all(ids.map((id) => deps.store.approvals.get(id).catch(() => undefined)));
+    return records.filter((r): r is ApprovalRecord => r?.state === 'pending').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  });
 }

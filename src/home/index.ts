@@ -1,13 +1,16 @@
 import type { HomeView } from '@slack/types';
 import pLimit from 'p-limit';
-import { accessHomeView, homeView, type HomeData } from '../../views/home';
+import { accessHomeView, homeView, type HomeApprovals, type HomeData, type Part } from '../../views/home';
+import { APPROVAL_ROLE } from '../domain/approvals';
+import { roleAllows } from '../domain/roles';
+import type { ApprovalRecord } from '../store/approvals';
 import type { Role } from '../domain/roles';
 import type { Deps } from '../entry/deps';
 import type { Locale } from '../i18n';
 import { userLocale } from '../slack/user-locale';
 import { systemClock, type Clock } from '../domain/sao-paulo-date';
 import type { TrackedRequest } from '../store/tracked-requests';
-import { readHomeData } from './data';
+import { readHomeData, readPendingApprovals } from './data';
 import { errorText } from '../runtime/error-text';
 
 /** Users whose Home tab shows the company's data, to refresh it when a request is decided. */
@@ -28,10 +31,32 @@ function remember(deps: Deps, userId: string, at: number): void {
   while (map.size > MAX_VIEWERS) map.delete(map.keys().next().value!);
 }
 
+/** What the tab reads once for every viewer. */
+interface SharedData {
+  home: HomeData;
+  approvals: Part<ApprovalRecord[]>;
+}
+
+async function readShared(deps: Deps, now: Date): Promise<SharedData> {
+  const [home, approvals] = await Promise.all([readHomeData(deps, now), readPendingApprovals(deps)]);
+  return { home, approvals };
+}
+
+/** The pending approvals this user may act on: decide (their role, ACCESS_APPROVERS, not their own), or cancel (their own). */
+async function approvalsFor(deps: Deps, userId: string, role: Role, shared: SharedData): Promise<Part<HomeApprovals>> {
+  if (!shared.approvals.ok) return shared.approvals;
+  const now = shared.home.now.getTime();
+  const approver = await deps.access.mayApprove(userId);
+  const items = shared.approvals.value.filter(
+    (r) => Date.parse(r.expiresAt) > now && (r.makerId === userId || (approver && roleAllows(role, APPROVAL_ROLE[r.action]))),
+  );
+  return { ok: true, value: { items, approversListed: deps.access.approversListed, enabled: deps.approvals.actions.size > 0 } };
+}
+
 /** The Home tab for this user and role, in their language: only how to get access without a role (and no Pix API call). */
-function viewFor(deps: Deps, locale: Locale, userId: string, role: Role | undefined, data: HomeData | undefined): HomeView {
-  if (!role || !data) return accessHomeView(locale, { userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
-  return homeView(locale, { userId, role, data, sandbox: deps.sandboxMode });
+async function viewFor(deps: Deps, locale: Locale, userId: string, role: Role | undefined, shared: SharedData | undefined): Promise<HomeView> {
+  if (!role || !shared) return accessHomeView(locale, { userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
+  return homeView(locale, { userId, role, data: shared.home, sandbox: deps.sandboxMode, approvals: await approvalsFor(deps, userId, role, shared) });
 }
 
 async function publish(deps: Deps, userId: string, view: HomeView): Promise<boolean> {
@@ -54,8 +79,8 @@ export async function refreshHome(deps: Deps, userId: string, options: { now?: C
     const role = options.role === undefined ? await deps.access.roleOf(userId) : (options.role ?? undefined);
     const locale = options.locale ?? (await userLocale(deps, userId));
     if (role) remember(deps, userId, now.getTime());
-    const data = role ? await readHomeData(deps, now) : undefined;
-    return await publish(deps, userId, viewFor(deps, locale, userId, role, data));
+    const data = role ? await readShared(deps, now) : undefined;
+    return await publish(deps, userId, await viewFor(deps, locale, userId, role, data));
   } catch (err) {
     deps.logger.warn({ user: userId, err: errorText(err) }, 'could not refresh the Home tab');
     return false;
@@ -75,9 +100,9 @@ export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<Track
     if (decided && !users.includes(decided.requesterId)) users.push(decided.requesterId);
     if (users.length === 0) return 0;
     const roles = await Promise.all(users.map(async (id) => [id, await deps.access.roleOf(id), await userLocale(deps, id)] as const));
-    const data = roles.some(([, role]) => role) ? await readHomeData(deps, now) : undefined;
+    const data = roles.some(([, role]) => role) ? await readShared(deps, now) : undefined;
     const limit = pLimit(4);
-    const done = await Promise.all(roles.map(([id, role, locale]) => limit(() => publish(deps, id, viewFor(deps, locale, id, role, data)))));
+    const done = await Promise.all(roles.map(([id, role, locale]) => limit(async () => publish(deps, id, await viewFor(deps, locale, id, role, data)))));
     return done.filter(Boolean).length;
   } catch (err) {
     deps.logger.warn({ err: errorText(err) }, 'could not refresh the Home tabs');

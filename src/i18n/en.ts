@@ -1,4 +1,5 @@
 import type { Role } from '../domain/roles';
+import type { ApprovalAction } from '../domain/approvals';
 
 // The English catalogue. Every text a Slack user reads is here (and in pt-BR.ts, with the same keys):
 // views and commands ask `messages(locale)` for their words and never spell them out themselves.
@@ -95,6 +96,10 @@ export const en = {
     readTrackedRequests: 'read the requests Pix Ops follows',
     readLatestRequests: 'read the latest limit requests',
     listAccounts: 'list the accounts',
+    approveOrReject: 'approve or reject an action',
+    cancelApproval: 'cancel an action waiting for approval',
+    runApprovedAction: 'run the approved action',
+    readApprovals: 'read the actions waiting for approval',
   },
 
   /** One line per command in `/pix help`. */
@@ -612,6 +617,96 @@ export const en = {
     keysHowTo: (accountId: string) => `To add or delete keys: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Pix keys',
     noAppId: 'Pix Ops has no AppID for this account (it was not created with `/pix account create`), so its keys cannot be read from here.',
+  },
+
+  /** Four-eyes approvals: the pending root, its states, its thread, the reject form, the answers. */
+  approvals: {
+    /** The action in words, as a title. */
+    actionTitle: (action: ApprovalAction): string =>
+      ({
+        'limit-request': 'File a limit request',
+        'key-add': 'Add a Pix key',
+        'key-delete': 'Delete a Pix key',
+        'withdraw-key': 'Set the withdraw key',
+        'account-create': 'Create a campaign account',
+        'rotate-secret': 'Rotate an application’s secret',
+      })[action],
+    pendingHead: (title: string) => `:raised_hand: *Approval needed: ${title}*`,
+    stateWord: (state: string): string =>
+      ({
+        pending: 'waiting for approval',
+        approving: 'approved, running',
+        done: 'approved and done',
+        failed: 'approved, but it failed',
+        rejected: 'rejected',
+        cancelled: 'cancelled',
+        expired: 'expired',
+      })[state] ?? state,
+    askedBy: (p: { maker: string; at: string }) => `Asked by ${p.maker} on ${p.at}.`,
+    expires: (at: string) => `Waits until ${at}; then it expires and nothing is sent.`,
+    whoMayApprove: (p: { role: string; listed: boolean }) =>
+      `Anyone but the maker with the ${p.role} role${p.listed ? ' who is listed in `ACCESS_APPROVERS`' : ''} may approve or reject it; the maker may cancel it.`,
+    willSend: '*What will be sent*',
+    account: (account: string) => `Account: ${account}`,
+    pixKey: (p: { key: string; type: string }) => `Pix key: ${p.key} (${p.type})`,
+    randomKey: 'Pix key: a random key (EVP), made by the service',
+    keyToDelete: (key: string) => `Pix key to delete: ${key}`,
+    deleteWarning: 'Once deleted, no money can be sent to this key.',
+    withdrawKey: (key: string) => `Withdraw key: ${key}`,
+    campaign: (name: string) => `Campaign: ${name}`,
+    accountCreateNote: 'A new account (from the MASTER application’s account) and an API application for it; the client secret goes to the maker only.',
+    application: (clientId: string) => `Application: ${clientId}`,
+    rotateNote: 'The new client secret goes to the maker only.',
+    proofs: (names: string) => `Proof files: ${names}`,
+    description: (text: string) => `Description: ${text}`,
+    reason: (text: string) => `Reason: ${text}`,
+    approveButton: 'Approve',
+    rejectButton: 'Reject',
+    cancelButton: 'Cancel',
+    confirmTitle: 'Approve this action?',
+    confirmText: (title: string) => `${title}: the Pix API calls run as soon as you confirm.`,
+    confirmYes: 'Approve',
+    confirmNo: 'Not yet',
+    approving: (p: { checker: string; at: string }) => `:hourglass_flowing_sand: Approved by ${p.checker} on ${p.at}: sending it to the Pix API…`,
+    done: (p: { checker: string; at: string }) => `:white_check_mark: Approved by ${p.checker} on ${p.at}, and done.`,
+    failed: (p: { checker: string; at: string }) => `:x: Approved by ${p.checker} on ${p.at}, but it did not go through (see the thread).`,
+    rejected: (p: { checker: string; at: string; reason: string }) => `:no_entry: Rejected by ${p.checker} on ${p.at}: ${p.reason}. Nothing was sent to the Pix API.`,
+    cancelled: (p: { maker: string; at: string }) => `:heavy_multiplication_x: Cancelled by ${p.maker} on ${p.at}. Nothing was sent to the Pix API.`,
+    expired: (at: string) => `:alarm_clock: Expired on ${at} without a decision. Nothing was sent to the Pix API.`,
+    approvedBy: (p: { checker: string; maker: string }) => `Asked by ${p.maker}, approved by ${p.checker}.`,
+    failedReply: (p: { maker: string; checker: string; problem: string }) => `${p.maker}, what ${p.checker} approved did not go through: ${p.problem}`,
+    rejectedReply: (p: { maker: string; checker: string; reason: string }) => `${p.maker}, ${p.checker} rejected this: ${p.reason}. Nothing was sent to the Pix API.`,
+    interrupted: 'The app stopped while it was sending this, and the Pix API does not show whether it went through. It was not sent again: check before asking again.',
+    selfRefused: 'You asked for this yourself: someone else must approve or reject it.',
+    roleRefused: (p: { role: string; title: string }) => `You need the *${p.role}* role to approve or reject this (${p.title}).`,
+    notApprover: (userId: string) => `Only the approvers listed in \`ACCESS_APPROVERS\` may approve or reject this. Your user ID is \`${userId}\`.`,
+    onlyMakerCancels: (maker: string) => `Only ${maker}, who asked for it, can cancel this.`,
+    notFound: 'This approval does not exist (any more). Nothing was done.',
+    alreadyApproved: (p: { checker: string; at: string }) => `Already approved by ${p.checker} on ${p.at}. Nothing more was done.`,
+    alreadyRejected: (p: { checker: string; at: string }) => `Already rejected by ${p.checker} on ${p.at}.`,
+    alreadyCancelled: (at: string) => `Already cancelled by the maker on ${at}.`,
+    alreadyExpired: (at: string) => `Already expired on ${at}. Nothing was sent.`,
+    busy: 'Someone else is deciding this right now; look at the message again in a moment.',
+    rejectTitle: 'Reject',
+    rejectSubmit: 'Reject',
+    rejectIntro: (title: string) => `*${title}*: say why it is rejected. The maker is told in the thread, and nothing is sent to the Pix API.`,
+    reasonLabel: 'Reason',
+    reasonRequired: 'Say why it is rejected.',
+    rejectedDone: 'Rejected. The maker is told in the thread.',
+    requesting: 'Sending it for approval…',
+    sentForApproval: (p: { title: string; where: string }) =>
+      `*${p.title}* is waiting for approval (${p.where}). Nothing is sent to the Pix API until someone else approves it.`,
+    sentWhere: (channel: string) => `in ${channel}`,
+    sentToDm: 'in a direct message with me, since I cannot post in that channel',
+    notPosted: 'I could not post the approval request in the channel or in a direct message, so nothing will happen. Try again.',
+    secretLead: (title: string) => `*${title}*, approved: only you see this.`,
+    fileGone: (name: string) => `The proof file “${name}” cannot be read from Slack any more (deleted?).`,
+    proofsGone: (problem: string) => `${problem} Nothing was filed.`,
+    homeTitle: '*Actions waiting for approval*',
+    homeNone: 'Nothing waiting for you.',
+    homeLine: (p: { title: string; maker: string; age: string; expires: string }) => `*${p.title}* · asked by ${p.maker} ${p.age} · waits until ${p.expires}`,
+    homeYours: '_Yours: someone else approves it; you may cancel it._',
+    homeMore: (n: number) => `And ${n} more, in their channels.`,
   },
 };
 

@@ -17,7 +17,7 @@ export const DECISION_EVENT_TYPE = 'pix_limit_decision';
  * archived…). The decision reply is in the thread by then, so the request is closed anyway rather
  * than retried on every tick forever.
  */
-const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'channel_not_found', 'is_archived', 'edit_window_closed']);
+export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'channel_not_found', 'is_archived', 'edit_window_closed']);
 
 /** At most this many pages of a thread are read looking for an earlier reply (200 messages each). */
 const MAX_THREAD_PAGES = 25;

@@ -1,4 +1,6 @@
 import type { Deps } from '../entry/deps';
+import { runApprovalTick, type ApprovalKinds } from '../approvals/engine';
+import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
 import { scheduleTicks, SerialRunner } from './schedule';
@@ -32,14 +34,30 @@ export interface PollerOptions {
    * coordinator.ts). Off for the single-process sqlite store.
    */
   distributed?: boolean;
+  /**
+   * Four-eyes approvals: each tick also expires pending approvals past APPROVAL_TTL and resumes those
+   * an instance left half done (see approvals/engine.ts).
+   */
+  approvals?: ApprovalKinds;
 }
 
 export function startPoller(deps: Deps, options: PollerOptions): Poller {
   let stopping = false;
   const slack = pollerSlackClient(deps);
-  const runner = new SerialRunner(() =>
-    runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs: options.claimTtlMs ?? 60_000, stopping: () => stopping }),
-  );
+  const approvals = options.approvals;
+  const runner = new SerialRunner(async () => {
+    const tickDeps = { ...deps, slack };
+    const approvalTick = approvals
+      ? runApprovalTick(tickDeps, approvals, { stopping: () => stopping }).catch((err: unknown) => {
+          deps.logger.warn({ err: errorText(err) }, 'approval tick failed');
+        })
+      : undefined;
+    try {
+      return await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs: options.claimTtlMs ?? 60_000, stopping: () => stopping });
+    } finally {
+      await approvalTick;
+    }
+  });
   const task = scheduleTicks(
     options.schedule,
     () =>

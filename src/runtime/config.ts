@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
+import { APPROVAL_ACTIONS, parseDuration, type ApprovalAction } from '../domain/approvals';
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
@@ -60,6 +61,22 @@ const ConfigSchema = z
     ACCESS_VIEWERS: idList,
     ACCESS_OPERATORS: idList,
     ACCESS_ADMINS: idList,
+    APPROVALS: z.preprocess(
+      (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []),
+      z.array(z.string().refine((s): s is ApprovalAction => (APPROVAL_ACTIONS as readonly string[]).includes(s), `expected one of ${APPROVAL_ACTIONS.join(', ')}`)),
+    ),
+    ACCESS_APPROVERS: idList,
+    APPROVAL_TTL: z.preprocess(
+      (v) => blankToUndefined(v) ?? '24h',
+      z
+        .string()
+        .transform((s, ctx) => {
+          const ms = parseDuration(s);
+          if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 2d' });
+          return ms ?? 0;
+        })
+        .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
+    ),
     LOG_LEVEL: z.preprocess(
       (v) => blankToUndefined(v) ?? 'info',
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -120,6 +137,12 @@ export interface Config {
    */
   pollClaimTtlMs: number;
   access: Record<Role, string[]>;
+  /**
+   * Four-eyes approvals: the actions that wait for a second person (none: every action runs at
+   * once), who may approve (`approvers`, user or group IDs; empty: anyone with the action's role), and
+   * how long a pending action waits.
+   */
+  approvals: { actions: ApprovalAction[]; approvers: string[]; ttlMs: number };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
 }
@@ -164,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
       pollClaimTtlMs: c.POLL_CLAIM_TTL_MS,
       access: { viewer: c.ACCESS_VIEWERS, operator: c.ACCESS_OPERATORS, admin: c.ACCESS_ADMINS },
+      approvals: { actions: [...new Set(c.APPROVALS as ApprovalAction[])], approvers: c.ACCESS_APPROVERS, ttlMs: c.APPROVAL_TTL },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,
     },

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { AccountAppsRepo } from './account-apps';
+import { ApprovalsRepo } from './approvals';
 import { MemoryClaims, RedisClaims, type Claims } from './claims';
 import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
@@ -19,6 +20,7 @@ export interface Store extends Claims {
   readonly holder: string;
   accountApps: AccountAppsRepo;
   trackedRequests: TrackedRequestsRepo;
+  approvals: ApprovalsRepo;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
   let keyv: Keyv;
   let pollSet: Keyv;
+  let approvalSet: Keyv;
   let claims: Claims;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
@@ -69,10 +72,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
     keyv = openKeyv(adapter(), namespace, state);
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
+    approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), approvalSet.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -86,6 +90,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // One connection for everything: both keyv namespaces and the claims.
     keyv = openKeyv(redisAdapter(client), namespace, state);
     pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`, state);
+    approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
@@ -96,6 +101,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
+    approvals: new ApprovalsRepo(keyv, approvalSet, box),
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),

@@ -1,0 +1,137 @@
+import type Keyv from 'keyv';
+import { z } from 'zod';
+import { APPROVAL_ACTIONS, ApprovalPayloadSchema, type ApprovalPayload } from '../domain/approvals';
+import type { SecretBox } from './secret-box';
+
+/**
+ * `pending → approving → done | failed`, and `pending → rejected | cancelled | expired`. Every move
+ * out of `pending` (and the work in `approving`) happens under the claim `approval:<id>`.
+ */
+export const ApprovalStateSchema = z.enum(['pending', 'approving', 'done', 'failed', 'rejected', 'cancelled', 'expired']);
+export type ApprovalState = z.infer<typeof ApprovalStateSchema>;
+export const OPEN_STATES: readonly ApprovalState[] = ['pending', 'approving'];
+
+const StoredIntentSchema = z.object({
+  /** Which write is about to be made (each action names its own steps). */
+  step: z.string(),
+  at: z.string(),
+  /** What the action needs to tell afterwards whether the write happened (a snapshot), sealed. */
+  sealedData: z.string().optional(),
+});
+
+const StoredApprovalSchema = z.object({
+  id: z.string(),
+  action: z.enum(APPROVAL_ACTIONS),
+  makerId: z.string(),
+  /** The maker's language: the root and its thread are in it, like every message they cause. */
+  makerLocale: z.enum(['pt-BR', 'en']),
+  channel: z.string(),
+  /** The pending root's ts; empty until it is posted. */
+  rootTs: z.string(),
+  state: ApprovalStateSchema,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  /** Who approved or rejected it (the maker, for a cancel), and when. */
+  checkerId: z.string().optional(),
+  decidedAt: z.string().optional(),
+  reason: z.string().optional(),
+  /** The last write about to be made in `approving`: recorded before it, read after a crash. */
+  intent: StoredIntentSchema.optional(),
+  /** How an approved action ended: its failure in the maker's words, or what it made. */
+  outcome: z.object({ problem: z.string().optional(), limitRequestId: z.string().optional() }).optional(),
+  /** The root (and, for a failure or a rejection, its thread) shows the final state: nothing left to do. */
+  settled: z.boolean().optional(),
+  /** The payload (Pix keys, names, amounts), sealed like stored AppIDs. */
+  sealedPayload: z.string(),
+  updatedAt: z.string(),
+});
+type StoredApproval = z.infer<typeof StoredApprovalSchema>;
+
+export interface ApprovalIntent {
+  step: string;
+  at: string;
+  data?: unknown;
+}
+
+export type ApprovalRecord = Omit<StoredApproval, 'sealedPayload' | 'intent'> & { payload: ApprovalPayload; intent?: ApprovalIntent };
+export type NewApproval = Pick<ApprovalRecord, 'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt'>;
+
+/**
+ * Pending approvals and their outcome. Records live under `approval:<id>`; the ids with something
+ * left to do (pending, approving, or ended with the root not yet showing it) live in a namespace of
+ * their own, so a tick reads exactly those.
+ */
+export class ApprovalsRepo {
+  constructor(
+    private readonly records: Keyv,
+    private readonly openSet: Keyv,
+    private readonly box: SecretBox,
+  ) {}
+
+  async create(input: NewApproval, now = new Date()): Promise<ApprovalRecord> {
+    const at = now.toISOString();
+    const record: ApprovalRecord = { ...input, action: input.payload.action, rootTs: '', state: 'pending', createdAt: at, updatedAt: at };
+    await this.records.set(key(record.id), this.seal(record));
+    await this.openSet.set(record.id, true);
+    return record;
+  }
+
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    const raw = await this.records.get(key(id));
+    return raw === undefined ? undefined : this.open(StoredApprovalSchema.parse(raw));
+  }
+
+  /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), in no particular order. */
+  async openIds(): Promise<string[]> {
+    const ids: string[] = [];
+    if (!this.openSet.iterator) throw new Error('This store cannot list keys');
+    for await (const [id] of this.openSet.iterator(undefined)) ids.push(String(id));
+    return ids;
+  }
+
+  /** Changes a record (under its claim) and keeps the open set in step with its state. */
+  async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord): Promise<ApprovalRecord> {
+    const current = await this.get(id);
+    if (!current) throw new Error(`Approval ${id} does not exist`);
+    const next = { ...change(current), updatedAt: new Date().toISOString() };
+    await this.records.set(key(id), this.seal(next));
+    if (!OPEN_STATES.includes(next.state) && next.settled) await this.openSet.delete(id);
+    return next;
+  }
+
+  /** Stops listing an id whose record is gone. */
+  async forget(id: string): Promise<void> {
+    await this.openSet.delete(id);
+  }
+
+  private seal(record: ApprovalRecord): StoredApproval {
+    const { payload, intent, ...rest } = record;
+    return {
+      ...rest,
+      sealedPayload: this.box.seal(JSON.stringify(payload), key(record.id)),
+      ...(intent
+        ? {
+            intent: {
+              step: intent.step,
+              at: intent.at,
+              ...(intent.data === undefined ? {} : { sealedData: this.box.seal(JSON.stringify(intent.data), `${key(record.id)}:intent`) }),
+            },
+          }
+        : {}),
+    };
+  }
+
+  private open(stored: StoredApproval): ApprovalRecord {
+    const { sealedPayload, intent, ...rest } = stored;
+    const payload = ApprovalPayloadSchema.parse(JSON.parse(this.box.open(sealedPayload, key(stored.id))));
+    return {
+      ...rest,
+      payload,
+      ...(intent
+        ? { intent: { step: intent.step, at: intent.at, ...(intent.sealedData ? { data: JSON.parse(this.box.open(intent.sealedData, `${key(stored.id)}:intent`)) as unknown } : {}) } }
+        : {}),
+    };
+  }
+}
+
+const key = (id: string) => `approval:${id}`;

@@ -1,0 +1,200 @@
+import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
+import { APPROVAL_ROLE, type ApprovalPayload } from '../src/domain/approvals';
+import { limitFieldLabel } from '../src/domain/limit-fields';
+import { formatCents } from '../src/domain/money';
+import { ageText } from '../src/domain/sao-paulo-date';
+import { messages, type Locale } from '../src/i18n';
+import type { ApprovalRecord } from '../src/store/approvals';
+import { code, keyTypeLabel, quoted } from './accounts';
+import { formatDateTime } from './limit-status';
+import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { modalTitle } from './modal';
+
+/** The contract's action_ids: Approve (behind Slack's confirm dialog), Reject (opens the reason form), Cancel (the maker's). */
+export const APPROVAL_ACTION_IDS = { approve: 'approval_approve', reject: 'approval_reject', cancel: 'approval_cancel' } as const;
+/** The reject form: its callback_id, and the input the contract names. */
+export const APPROVAL_REJECT_CALLBACK = 'approval_reject_reason';
+export const REASON_BLOCK = 'reason';
+export const REASON_MAX = 1000;
+/** The root's metadata: how an approval's message is recognized. */
+export const APPROVAL_EVENT_TYPE = 'pix_approval';
+
+/** Free text a user typed, in a section: escaped, and short enough for Slack's 3,000 characters a text. */
+function userText(text: string, max = 500): string {
+  const clipped = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return escapeMrkdwn(clipped.replace(/\s+/g, ' '));
+}
+
+/** What the action will send, line by line, in the maker's words. */
+export function payloadLines(locale: Locale, payload: ApprovalPayload): string[] {
+  const m = messages(locale).approvals;
+  switch (payload.action) {
+    case 'key-add':
+      return [m.account(code(payload.accountId)), payload.type === 'EVP' && payload.pixKey === '' ? m.randomKey : m.pixKey({ key: code(payload.pixKey), type: keyTypeLabel(locale, payload.type) })];
+    case 'key-delete':
+      return [m.account(code(payload.accountId)), m.keyToDelete(code(payload.pixKey)), m.deleteWarning];
+    case 'withdraw-key':
+      return [m.account(code(payload.accountId)), m.withdrawKey(code(payload.pixKey))];
+    case 'account-create':
+      return [m.campaign(quoted(payload.name)), m.accountCreateNote];
+    case 'rotate-secret':
+      return [m.application(code(payload.clientId)), m.rotateNote];
+    case 'limit-request': {
+      const money = (cents: number) => formatCents(cents, locale);
+      const lines = [m.account(code(payload.accountId))];
+      for (const [field, cents] of Object.entries(payload.limits)) {
+        lines.push(`• ${limitFieldLabel(field, locale)}: ${money(payload.current[field] ?? 0)} → *${money(cents)}*`);
+      }
+      lines.push(m.proofs(payload.files.map((f) => escapeMrkdwn(f.name)).join(', ')));
+      if (payload.description) lines.push(m.description(userText(payload.description)));
+      if (payload.limitRequestReason) lines.push(m.reason(userText(payload.limitRequestReason)));
+      return lines;
+    }
+  }
+}
+
+const when = (locale: Locale, iso: string | undefined) => formatDateTime(iso, locale);
+
+function buttons(locale: Locale, record: ApprovalRecord): ActionsBlock {
+  const m = messages(locale).approvals;
+  const title = m.actionTitle(record.action);
+  const button = (id: string, text: string, extra: Partial<Button> = {}): Button => ({ type: 'button', action_id: id, text: { type: 'plain_text', text }, value: record.id, ...extra });
+  return {
+    type: 'actions',
+    block_id: 'approval_actions',
+    elements: [
+      button(APPROVAL_ACTION_IDS.approve, m.approveButton, {
+        style: 'primary',
+        // Slack's confirm dialog: title, confirm and deny at most 100/30/30 characters, text at most 300.
+        // https://docs.slack.dev/reference/block-kit/composition-objects/confirmation-dialog-object
+        confirm: {
+          title: { type: 'plain_text', text: m.confirmTitle },
+          text: { type: 'plain_text', text: m.confirmText(title).slice(0, 300) },
+          confirm: { type: 'plain_text', text: m.confirmYes },
+          deny: { type: 'plain_text', text: m.confirmNo },
+        },
+      }),
+      button(APPROVAL_ACTION_IDS.reject, m.rejectButton, { style: 'danger' }),
+      button(APPROVAL_ACTION_IDS.cancel, m.cancelButton),
+    ],
+  };
+}
+
+/** The line that says where an approval stands, once it has left `pending`. */
+export function stateLine(locale: Locale, record: ApprovalRecord): string {
+  const m = messages(locale).approvals;
+  const checker = record.checkerId ? `<@${record.checkerId}>` : '—';
+  const at = when(locale, record.decidedAt);
+  switch (record.state) {
+    case 'pending':
+      return m.expires(when(locale, record.expiresAt));
+    case 'approving':
+      return m.approving({ checker, at });
+    case 'done':
+      return m.done({ checker, at });
+    case 'failed':
+      return m.failed({ checker, at });
+    case 'rejected':
+      return m.rejected({ checker, at, reason: quoted(userText(record.reason ?? '')) });
+    case 'cancelled':
+      return m.cancelled({ maker: `<@${record.makerId}>`, at });
+    case 'expired':
+      return m.expired(at);
+  }
+}
+
+/**
+ * The approval's root in the channel, in the maker's language: the action, the maker, what will be
+ * sent; while pending, the three buttons; afterwards, who decided and when.
+ */
+export function approvalRootMessage(locale: Locale, record: ApprovalRecord, options: { approversListed: boolean }): SlackMessage {
+  const m = messages(locale).approvals;
+  const title = m.actionTitle(record.action);
+  const pending = record.state === 'pending';
+  const blocks: KnownBlock[] = [
+    section(pending ? m.pendingHead(title) : `*${title}*`),
+    section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')),
+    section(stateLine(locale, record)),
+    context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) })),
+  ];
+  if (pending) {
+    blocks.push(buttons(locale, record), context(m.whoMayApprove({ role: messages(locale).common.role(APPROVAL_ROLE[record.action]), listed: options.approversListed })));
+  }
+  return { text: `${title}: ${m.stateWord(record.state)}`, blocks };
+}
+
+/** The reply in the root's thread that tells the maker (mentioned) of a failure or a rejection. */
+export function approvalReplyMessage(locale: Locale, record: ApprovalRecord): SlackMessage | undefined {
+  const m = messages(locale).approvals;
+  const maker = `<@${record.makerId}>`;
+  const checker = `<@${record.checkerId ?? ''}>`;
+  if (record.state === 'rejected') {
+    const text = m.rejectedReply({ maker, checker, reason: quoted(userText(record.reason ?? '', REASON_MAX)) });
+    return { text, blocks: [section(text)] };
+  }
+  if (record.state === 'failed') {
+    const text = m.failedReply({ maker, checker, problem: record.outcome?.problem ?? m.interrupted });
+    return { text, blocks: [section(text)] };
+  }
+  return undefined;
+}
+
+/** A record of what an approved action did, for its thread: the action's own message, and who asked and approved. */
+export function withApprovalNote(locale: Locale, message: SlackMessage, record: ApprovalRecord): SlackMessage {
+  const note = messages(locale).approvals.approvedBy({ checker: `<@${record.checkerId ?? ''}>`, maker: `<@${record.makerId}>` });
+  return { text: message.text, blocks: [...message.blocks, context(note)] };
+}
+
+/** The reject form: the reason is required (the maker reads it in the thread). */
+export function rejectModal(locale: Locale, input: { record: ApprovalRecord; sandbox: boolean }): ModalView {
+  const m = messages(locale).approvals;
+  return {
+    type: 'modal',
+    callback_id: APPROVAL_REJECT_CALLBACK,
+    title: modalTitle(m.rejectTitle),
+    submit: { type: 'plain_text', text: m.rejectSubmit },
+    close: { type: 'plain_text', text: messages(locale).common.cancel },
+    private_metadata: JSON.stringify({ id: input.record.id }),
+    blocks: [
+      section(m.rejectIntro(m.actionTitle(input.record.action))),
+      section(payloadLines(locale, input.record.payload).join('\n')),
+      {
+        type: 'input',
+        block_id: REASON_BLOCK,
+        label: { type: 'plain_text', text: m.reasonLabel },
+        element: { type: 'plain_text_input', action_id: 'reason', multiline: true, min_length: 1, max_length: REASON_MAX },
+      },
+      ...(input.sandbox ? [context(messages(locale).common.sandboxNote)] : []),
+    ],
+  };
+}
+
+/** The maker's answer once the pending root is posted. */
+export function sentForApprovalText(locale: Locale, record: ApprovalRecord, where: { channel: string; dm: boolean } | undefined): string {
+  const m = messages(locale).approvals;
+  if (!where) return m.notPosted;
+  return m.sentForApproval({ title: m.actionTitle(record.action), where: where.dm ? m.sentToDm : m.sentWhere(`<#${where.channel}>`) });
+}
+
+/** The Home tab's list: approvals the viewer may decide, and their own (to cancel). */
+export function homeApprovalBlocks(locale: Locale, input: { viewerId: string; items: ApprovalRecord[]; total: number; now: Date; approversListed: boolean }): KnownBlock[] {
+  const m = messages(locale).approvals;
+  const blocks: KnownBlock[] = [section(m.homeTitle)];
+  if (input.items.length === 0) return [...blocks, context(m.homeNone)];
+  for (const record of input.items) {
+    const line = m.homeLine({
+      title: m.actionTitle(record.action),
+      maker: `<@${record.makerId}>`,
+      age: ageText(record.createdAt, input.now, locale),
+      expires: when(locale, record.expiresAt),
+    });
+    const mine = record.makerId === input.viewerId;
+    blocks.push(section([line, ...payloadLines(locale, record.payload)].join('\n')));
+    const all = buttons(locale, record);
+    const elements = all.elements.filter((e) => (mine ? (e as Button).action_id === APPROVAL_ACTION_IDS.cancel : (e as Button).action_id !== APPROVAL_ACTION_IDS.cancel));
+    blocks.push({ ...all, block_id: `approval_${record.id}`, elements });
+    if (mine) blocks.push(context(m.homeYours));
+  }
+  if (input.total > input.items.length) blocks.push(context(m.homeMore(input.total - input.items.length)));
+  return blocks;
+}
