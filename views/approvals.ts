@@ -95,7 +95,7 @@ export function stateLine(locale: Locale, record: ApprovalRecord): string {
     case 'failed':
       return m.failed({ checker, at });
     case 'rejected':
-      return m.rejected({ checker, at, reason: quoted(userText(record.reason ?? '')) });
+      return m.rejected({ checker, at, reason: `“${userText(record.reason ?? '')}”` });
     case 'cancelled':
       return m.cancelled({ maker: `<@${record.makerId}>`, at });
     case 'expired':
@@ -129,7 +129,7 @@ export function approvalReplyMessage(locale: Locale, record: ApprovalRecord): Sl
   const maker = `<@${record.makerId}>`;
   const checker = `<@${record.checkerId ?? ''}>`;
   if (record.state === 'rejected') {
-    const text = m.rejectedReply({ maker, checker, reason: quoted(userText(record.reason ?? '', REASON_MAX)) });
+    const text = m.rejectedReply({ maker, checker, reason: `“${userText(record.reason ?? '', REASON_MAX)}”` });
     return { text, blocks: [section(text)] };
   }
   if (record.state === 'failed') {

@@ -1,0 +1,343 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ApprovalAction } from '../../src/domain/approvals';
+import { messageText, type Harness } from '../support/harness';
+import { accountMadeElsewhere, clickButton, openedModal, posts, sandboxApi, startHarnessWithMaster, submitModal, viewUpdates } from '../support/accounts-harness';
+import { answerOn, approvalRoots, clickRoot, pendingRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
+import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
+import { waitFor } from '../support/wait';
+
+const OPERATOR = 'U0OPER001';
+const OPERATOR_CHECKER = 'U0OPER002';
+const ADMIN = 'U0ADMIN01';
+const ADMIN_CHECKER = 'U0ADMIN02';
+/** An admin, so every role check passes, but not among the approvers. */
+const OUTSIDER = 'U0ADMIN03';
+/** An approver through a user group. */
+const GROUP_CHECKER = 'U0ADMIN04';
+const VIEWER = 'U0VIEWER1';
+const CHANNEL = 'C0APPROVALS';
+const ALL = 'limit-request,key-add,key-delete,withdraw-key,account-create,rotate-secret';
+
+/**
+ * Four-eyes approvals on one instance (sqlite), every action listed in APPROVALS and approvers
+ * narrowed by ACCESS_APPROVERS (users and a group): for each action, the maker's flow ends in the
+ * pending root and nothing written; an approval runs the action's Pix calls once; a rejection, a
+ * cancel or an expiry sends nothing; the maker and anyone outside the approvers are refused.
+ */
+describe('four-eyes approvals, each action (one instance)', () => {
+  let h: Harness;
+  let campaign: { accountId: string; appId: string; clientId: string };
+  let keyCounter = 0;
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({
+      ACCESS_ADMINS: `${ADMIN},${ADMIN_CHECKER},${OUTSIDER},${GROUP_CHECKER}`,
+      ACCESS_OPERATORS: `${OPERATOR},${OPERATOR_CHECKER}`,
+      ACCESS_VIEWERS: VIEWER,
+      ACCESS_APPROVERS: `${OPERATOR_CHECKER},${ADMIN_CHECKER},S0CHECKERS`,
+      APPROVALS: ALL,
+    });
+    h.slack.userGroups.set('S0CHECKERS', [GROUP_CHECKER]);
+    campaign = await accountMadeElsewhere(h, 'Approvals campaign');
+    await h.app.deps.store.accountApps.save({ ...campaign, name: 'Approvals campaign' });
+  });
+  afterAll(() => h.close());
+
+  const writesSince = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET');
+  const keysOf = async (appId: string) => ((await sandboxApi(h, 'GET', '/api/v1/pix-keys', appId)).pixKeys as Array<{ key: string; type: string }>).map((k) => k.key);
+  const record = (id: string) => h.app.deps.store.approvals.get(id);
+
+  interface Case {
+    action: ApprovalAction;
+    maker: string;
+    checker: string;
+    /** The maker's flow, to the pending root; `shown` is what the maker was told; `since`: the sandbox's calls after its set-up. */
+    ask(): Promise<{ root: PendingRoot; shown: () => string | Promise<string>; since?: number }>;
+    /** What the pending root must say will be sent. */
+    describes: RegExp[];
+    /** The writes an approval makes, as `METHOD path`. */
+    writes: (root: PendingRoot) => string[];
+    /** After the approval: the Pix side and what the thread and the maker were told. */
+    approved(root: PendingRoot, since: number, slackSince: number): Promise<void>;
+  }
+
+  const keyAdd = (value: string): Case['ask'] => async () => {
+    const from = h.slack.calls.length;
+    await h.slash(OPERATOR, `key add ${campaign.accountId}`, { channelId: CHANNEL });
+    const form = await openedModal(h, from, 'pix_key_add');
+    const res = await submitModal(h, OPERATOR, form, {
+      type: { type: { type: 'static_select', selected_option: { value: 'EMAIL' } } },
+      pixKey: { value: { type: 'plain_text_input', value } },
+    });
+    expect(res.body?.response_action).toBe('update');
+    const root = await pendingRoot(h, from);
+    return { root, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).at(-1))).args.view) };
+  };
+
+  const cases: Case[] = [
+    {
+      action: 'key-add',
+      maker: OPERATOR,
+      checker: OPERATOR_CHECKER,
+      ask: () => keyAdd(`approved-${++keyCounter}@example.com`)(),
+      describes: [/Add a Pix key/, /Account: `[0-9a-f]{24}`/, /Pix key: `approved-\d+@example\.com` \(e-mail\)/],
+      writes: () => ['POST /api/v1/pix-keys'],
+      async approved(root, since) {
+        const body = h.sandbox.calls.slice(since).find((c) => c.method === 'POST')!.body as { pixKey: string };
+        expect(await keysOf(campaign.appId)).toContain(body.pixKey);
+        const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
+        expect(messageText(reply.args)).toContain(`<@${OPERATOR}> added the Pix key \`${body.pixKey}\``);
+        expect(messageText(reply.args)).toContain(`Asked by <@${OPERATOR}>, approved by <@${OPERATOR_CHECKER}>.`);
+      },
+    },
+    {
+      action: 'key-delete',
+      maker: ADMIN,
+      checker: ADMIN_CHECKER,
+      async ask() {
+        const key = `to-delete-${++keyCounter}@example.com`;
+        await sandboxApi(h, 'POST', '/api/v1/pix-keys', campaign.appId, { pixKey: key, type: 'EMAIL' });
+        const since = h.sandbox.calls.length;
+        const res = await h.slash(ADMIN, `key delete ${campaign.accountId} ${key}`, { channelId: CHANNEL });
+        const confirm = await answerOn(h, res.responseId);
+        const button = (confirm.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === 'pix_key_delete_confirm')!;
+        const from = h.slack.calls.length;
+        const click = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value: button.value, channelId: CHANNEL });
+        const root = await pendingRoot(h, from);
+        return { root, shown: async () => messageText(await answerOn(h, click.responseId)), since };
+      },
+      describes: [/Delete a Pix key/, /Pix key to delete: `to-delete-\d+@example\.com`/, /no money can be sent/],
+      writes: () => ['DELETE /api/v1/pix-keys/'],
+      async approved(root, since) {
+        const path = h.sandbox.calls.slice(since).find((c) => c.method === 'DELETE')!.path;
+        const key = decodeURIComponent(path.split('/').pop()!);
+        expect(await keysOf(campaign.appId)).not.toContain(key);
+        const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
+        expect(messageText(reply.args)).toContain(`<@${ADMIN}> deleted the Pix key \`${key}\``);
+      },
+    },
+    {
+      action: 'account-create',
+      maker: ADMIN,
+      checker: GROUP_CHECKER,
+      async ask() {
+        const from = h.slack.calls.length;
+        await h.slash(ADMIN, 'account create', { channelId: CHANNEL });
+        const form = await openedModal(h, from, 'account_create');
+        await submitModal(h, ADMIN, form, { name: { name: { type: 'plain_text_input', value: `Campaign ${++keyCounter}` } } });
+        const root = await pendingRoot(h, from);
+        return { root, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).at(-1))).args.view) };
+      },
+      describes: [/Create a campaign account/, /Campaign: “Campaign \d+”/],
+      writes: () => ['POST /api/v1/account', 'POST /api/v1/application'],
+      async approved(root, since, slackSince) {
+        const created = h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/application')!.body as { accountId: string };
+        const stored = await h.app.deps.store.accountApps.get(created.accountId);
+        expect(stored?.appId).toBeTruthy();
+        const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
+        expect(messageText(reply.args)).toContain(`<@${ADMIN}> created the campaign account \`${created.accountId}\``);
+        // The secret goes to the maker alone, in a direct message; never to the channel.
+        const dm = await waitFor('the secret in the maker’s DM', () =>
+          posts(h, slackSince).find((c) => c.args.channel === `D${ADMIN.slice(1)}` && messageText(c.args).includes('Client secret')),
+        );
+        const secret = /```([^`]+)```/.exec(messageText(dm.args))?.[1];
+        expect(secret).toBeTruthy();
+        const channelText = posts(h, slackSince)
+          .filter((c) => c.args.channel === CHANNEL)
+          .concat(rootUpdates(h, root))
+          .map((c) => JSON.stringify(c.args))
+          .join('\n');
+        expect(channelText).not.toContain(secret!);
+        expect(channelText).not.toContain(stored!.appId);
+      },
+    },
+  ];
+
+  describe.each(cases)('$action', (c) => {
+    test('the maker’s flow runs its checks, then posts the pending root instead of writing; the approver’s click runs the Pix calls once', async () => {
+      const pixBefore = h.sandbox.calls.length;
+      const { root, shown, since: afterSetUp } = await c.ask();
+      expect(writesSince(afterSetUp ?? pixBefore)).toEqual([]);
+      expect(await shown()).toMatch(/is waiting for approval \(in <#C0APPROVALS>\)\. Nothing is sent to the Pix API until someone else approves it\./);
+      const text = messageText(root.call.args);
+      for (const pattern of c.describes) expect(text).toMatch(pattern);
+      expect(text).toContain(`Asked by <@${c.maker}>`);
+      expect(root.call.args.channel).toBe(CHANNEL);
+      const buttons = (root.call.args.blocks as Array<{ type: string; elements?: Array<Record<string, any>> }>).find((b) => b.type === 'actions')!.elements!;
+      expect(buttons.map((b) => b.action_id)).toEqual(['approval_approve', 'approval_reject', 'approval_cancel']);
+      expect(buttons.every((b) => b.value === root.id)).toBe(true);
+      expect(buttons[0]!.confirm).toMatchObject({ title: { type: 'plain_text' }, confirm: { type: 'plain_text' }, deny: { type: 'plain_text' } });
+      expect((await record(root.id))?.state).toBe('pending');
+
+      const since = h.sandbox.calls.length;
+      const slackSince = h.slack.calls.length;
+      await clickRoot(h, c.checker, root, 'approval_approve');
+      await waitFor('the approval done', async () => (await record(root.id))?.settled);
+      const writes = writesSince(since);
+      expect(writes.map((w) => `${w.method} ${w.path}`.replace(/\/pix-keys\/.+$/, '/pix-keys/'))).toEqual(c.writes(root));
+      const final = rootUpdates(h, root, slackSince).at(-1)!;
+      expect(messageText(final.args)).toContain(`Approved by <@${c.checker}>`);
+      expect(messageText(final.args)).toContain('and done');
+      expect(JSON.stringify(final.args.blocks)).not.toContain('approval_approve');
+      await c.approved(root, since, slackSince);
+
+      // A second click, by anyone allowed: told who approved; nothing more reaches the Pix API.
+      const after = h.sandbox.calls.length;
+      const again = await clickRoot(h, c.checker === ADMIN_CHECKER ? GROUP_CHECKER : ADMIN_CHECKER, root, 'approval_approve');
+      expect(messageText(await answerOn(h, again.responseId))).toContain(`Already approved by <@${c.checker}>`);
+      expect(writesSince(after)).toEqual([]);
+    });
+
+    test('rejected with a reason: the root says so, the maker is mentioned in its thread with the reason; nothing is written', async () => {
+      const { root } = await c.ask();
+      const since = h.sandbox.calls.length;
+      const slackSince = h.slack.calls.length;
+      const res = await rejectWithReason(h, c.checker, root, 'Not <this> month');
+      expect(res.body).toMatchObject({ response_action: 'update' });
+      const reply = await waitFor('the rejection in the thread', () => threadPosts(h, root, slackSince)[0]);
+      expect(messageText(reply.args)).toContain(`<@${c.maker}>, <@${c.checker}> rejected this: “Not &lt;this&gt; month”`);
+      const final = await waitFor('the root updated', () => rootUpdates(h, root, slackSince)[0]);
+      expect(messageText(final.args)).toContain(`Rejected by <@${c.checker}>`);
+      expect(JSON.stringify(final.args.blocks)).not.toContain('approval_approve');
+      expect((await record(root.id))).toMatchObject({ state: 'rejected', checkerId: c.checker, reason: 'Not <this> month' });
+      // Approving it afterwards does nothing.
+      const late = await clickRoot(h, c.checker, root, 'approval_approve');
+      expect(messageText(await answerOn(h, late.responseId))).toContain(`Already rejected by <@${c.checker}>`);
+      expect(writesSince(since)).toEqual([]);
+    });
+
+    test('the maker cannot approve or reject their own; a user outside ACCESS_APPROVERS cannot either; both are told, ephemerally', async () => {
+      const { root } = await c.ask();
+      const since = h.sandbox.calls.length;
+      const slackSince = h.slack.calls.length;
+      const own = await clickRoot(h, c.maker, root, 'approval_approve');
+      const ownAnswer = await answerOn(h, own.responseId);
+      expect(ownAnswer).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+      expect(messageText(ownAnswer)).toContain('You asked for this yourself: someone else must approve or reject it.');
+      const ownReject = await clickRoot(h, c.maker, root, 'approval_reject');
+      expect(messageText(await answerOn(h, ownReject.responseId))).toContain('You asked for this yourself');
+      const outside = await clickRoot(h, OUTSIDER, root, 'approval_approve');
+      expect(messageText(await answerOn(h, outside.responseId))).toContain(`Only the approvers listed in \`ACCESS_APPROVERS\` may approve or reject this. Your user ID is \`${OUTSIDER}\`.`);
+      const outsideReject = await clickRoot(h, OUTSIDER, root, 'approval_reject');
+      expect(messageText(await answerOn(h, outsideReject.responseId))).toContain('Only the approvers listed');
+      expect(h.slack.calls.slice(slackSince).filter((c2) => c2.method === 'views.open')).toEqual([]);
+      expect(rootUpdates(h, root, slackSince)).toEqual([]);
+      expect(writesSince(since)).toEqual([]);
+      expect((await record(root.id))?.state).toBe('pending');
+    });
+
+    test('the maker cancels it (nobody else can); nothing is written', async () => {
+      const { root } = await c.ask();
+      const since = h.sandbox.calls.length;
+      const slackSince = h.slack.calls.length;
+      const other = await clickRoot(h, c.checker, root, 'approval_cancel');
+      expect(messageText(await answerOn(h, other.responseId))).toContain(`Only <@${c.maker}>, who asked for it, can cancel this.`);
+      await clickRoot(h, c.maker, root, 'approval_cancel');
+      const final = await waitFor('the root updated', () => rootUpdates(h, root, slackSince)[0]);
+      expect(messageText(final.args)).toContain(`Cancelled by <@${c.maker}>`);
+      expect((await record(root.id))?.state).toBe('cancelled');
+      const late = await clickRoot(h, c.checker, root, 'approval_approve');
+      expect(messageText(await answerOn(h, late.responseId))).toContain('Already cancelled by the maker');
+      expect(writesSince(since)).toEqual([]);
+    });
+
+    test('past APPROVAL_TTL: a click is told it expired, the poller’s tick marks the root expired; nothing is written', async () => {
+      const { root } = await c.ask();
+      const since = h.sandbox.calls.length;
+      const slackSince = h.slack.calls.length;
+      const expiresAt = Date.parse((await record(root.id))!.expiresAt);
+      expect(expiresAt - Date.now()).toBeGreaterThan(23 * 3_600_000); // APPROVAL_TTL's default, 24h
+      // A day later (the record's clock moved back rather than the test waiting a day).
+      await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
+      await h.app.poller.tick();
+      const final = await waitFor('the root updated', () => rootUpdates(h, root, slackSince)[0]);
+      expect(messageText(final.args)).toContain('Expired on');
+      expect(messageText(final.args)).toContain('Nothing was sent to the Pix API.');
+      expect((await record(root.id))).toMatchObject({ state: 'expired', settled: true });
+      const late = await clickRoot(h, c.checker, root, 'approval_approve');
+      expect(messageText(await answerOn(h, late.responseId))).toContain('Already expired');
+      expect(writesSince(since)).toEqual([]);
+      expect(await h.app.deps.store.approvals.openIds()).not.toContain(root.id);
+    });
+  });
+
+  test('a viewer is refused the approval buttons by the router (the operator role), and the reject form too', async () => {
+    const { root } = await cases[0]!.ask();
+    const slackBefore = h.slack.calls.length;
+    const click = await clickRoot(h, VIEWER, root, 'approval_approve');
+    expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *operator* role to approve or reject an action');
+    expect(h.slack.calls.slice(slackBefore).filter((c) => c.method === 'views.open' || c.method === 'chat.update')).toEqual([]);
+    expect((await record(root.id))?.state).toBe('pending');
+  });
+
+  test('an operator approver cannot approve an admin action (its role is checked by the approval)', async () => {
+    const { root } = await cases[1]!.ask();
+    const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *admin* role to approve or reject this (Delete a Pix key).');
+    expect((await record(root.id))?.state).toBe('pending');
+  });
+
+  test('an approval past its expiry is not run by a click even before the tick marks it', async () => {
+    const { root } = await cases[0]!.ask();
+    await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
+    const since = h.sandbox.calls.length;
+    const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    expect(messageText(await answerOn(h, click.responseId))).toContain('Already expired');
+    expect(writesSince(since)).toEqual([]);
+    expect((await record(root.id))?.state).toBe('expired');
+  });
+
+  test('the reject form requires a reason; a blank one is refused inline', async () => {
+    const { root } = await cases[0]!.ask();
+    const res = await rejectWithReason(h, OPERATOR_CHECKER, root, '   ');
+    expect(res.body).toEqual({ response_action: 'errors', errors: { reason: 'Say why it is rejected.' } });
+    expect((await record(root.id))?.state).toBe('pending');
+  });
+
+  test('the stored approval seals its payload: the Pix key is not in the store’s file', async () => {
+    const { root } = await keyAdd('sealed-payload-check@example.com')();
+    expect((await record(root.id))?.payload).toMatchObject({ pixKey: 'sealed-payload-check@example.com' });
+    const files = readdirSync(h.dataDir).filter((f) => f.startsWith('pix-ops.sqlite'));
+    for (const f of files) expect(readFileSync(path.join(h.dataDir, f)).includes(Buffer.from('sealed-payload-check'))).toBe(false);
+  });
+
+  test('Home lists the approvals the viewer may act on: to decide, or their own to cancel; not others’', async () => {
+    // The tab shows the oldest few: the approvals other tests left pending expire first.
+    for (const id of await h.app.deps.store.approvals.openIds()) {
+      await h.app.deps.store.approvals.update(id, (r) => (r.state === 'pending' ? { ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() } : r));
+    }
+    await h.app.poller.tick();
+    expect(await h.app.deps.store.approvals.openIds()).toEqual([]);
+    const { root } = await cases[1]!.ask(); // key-delete, an admin action by ADMIN
+    const homeView = { id: 'V0HOMEVIEW', type: 'home', blocks: [], hash: 'h0', private_metadata: '', callback_id: '' };
+    const clickHome = (userId: string, actionId: string, value: string) =>
+      sendInteraction(h, viewBlockAction(userId, homeView, { type: 'button', action_id: actionId, block_id: 'home', value }));
+    const homeOf = async (userId: string) => {
+      const from = h.slack.calls.length;
+      await clickHome(userId, 'home_refresh', 'refresh');
+      return waitFor(`the Home tab of ${userId}`, () => h.slack.calls.slice(from).find((c) => c.method === 'views.publish' && c.args.user_id === userId));
+    };
+    const idsIn = (view: unknown) =>
+      ((view as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks ?? [])
+        .flatMap((b) => b.elements ?? [])
+        .filter((e) => e.value === root.id)
+        .map((e) => e.action_id);
+    expect(idsIn((await homeOf(ADMIN_CHECKER)).args.view)).toEqual(['approval_approve', 'approval_reject']);
+    expect(idsIn((await homeOf(ADMIN)).args.view)).toEqual(['approval_cancel']);
+    expect(idsIn((await homeOf(OUTSIDER)).args.view)).toEqual([]);
+    expect(idsIn((await homeOf(OPERATOR_CHECKER)).args.view)).toEqual([]); // an admin action
+    expect(messageText((await homeOf(ADMIN_CHECKER)).args.view)).toContain('Actions waiting for approval');
+
+    // Approved from the Home tab: the answer has no response_url, the tab is refreshed, the root updated.
+    const from = h.slack.calls.length;
+    await clickHome(ADMIN_CHECKER, 'approval_approve', root.id);
+    await waitFor('the approval done', async () => (await record(root.id))?.settled);
+    expect(messageText(rootUpdates(h, root, from).at(-1)!.args)).toContain('and done');
+    expect(idsIn((await homeOf(ADMIN_CHECKER)).args.view)).toEqual([]);
+  });
+
+  test('every root posted by this file carries the approval’s id in its metadata', () => {
+    for (const c of approvalRoots(h)) expect(c.args.metadata).toEqual({ event_type: 'pix_approval', event_payload: { approval_id: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+  });
+});
