@@ -86,8 +86,9 @@ export async function postOnce(
     }
   };
   if (options.lookFirst) {
-    const found = await look(undefined);
-    if (found) return found;
+    // Nothing was sent yet: a failure of this look-up is just that (a channel the bot cannot read…).
+    const found = await findOwnMessage(slack, where, metadata, since);
+    if (found) return { channel: found.channel, ts: found.ts };
   }
   for (let attempt = 1; ; attempt++) {
     try {
@@ -104,7 +105,7 @@ export async function postOnce(
         continue;
       }
       const found = await look(err);
-      if (found) return found;
+      if (found) return { channel: found.channel, ts: found.ts };
       if (attempt >= MAX_ATTEMPTS) throw err;
       await sleep(250 * attempt);
     }
