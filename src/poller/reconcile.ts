@@ -43,7 +43,14 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
     const key = filingClaimKey(intent.intentId);
     if (!(await deps.store.claim(key, FILING_CLAIM_MS))) continue;
     try {
-      listed ??= await listSince(deps, Date.parse(intents[0]!.createdAt) - CLOCK_SKEW_MS);
+      if (!listed) {
+        try {
+          listed = await listSince(deps, Date.parse(intents[0]!.createdAt) - CLOCK_SKEW_MS);
+        } catch (err) {
+          deps.logger.warn({ intents: intents.length, ...describeError(err) }, 'could not list the company’s limit requests; filing intents wait for a later tick');
+          return settled;
+        }
+      }
       const request = matchIntent(listed, intent);
       const locale = await localeResolverFor(slack).localeOf(intent.requesterId);
       if (request) {

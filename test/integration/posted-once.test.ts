@@ -1,4 +1,5 @@
 import { postAudit } from '../../commands/account-shared';
+import { section } from '../../views/message';
 import { control } from '../sandbox/helpers';
 import { startHarness, messageText, type Harness } from '../support/harness';
 import { blockAction, createAccount, openLimitRequest } from '../support/interactions';
@@ -39,10 +40,12 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     expect(await h.app.deps.store.trackedRequests.get(filed!.id)).toMatchObject({ channel, rootTs: rootsIn(h.slack, channel)[0]!.ts });
   });
 
+  const audit = { text: 'Pix key added', blocks: [section('Pix key added')] };
+
   test('an announcement in the channel (postAudit): one message, its ts returned', async () => {
     const channel = 'C0ONCE0002';
     h.slack.loseAnswers('chat.postMessage');
-    const posted = await postAudit(h.app.deps, 'en', channel, { text: 'Pix key added', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Pix key added' } }] });
+    const posted = await postAudit(h.app.deps, 'en', channel, audit);
     const inChannel = h.slack.messages.filter((m) => m.channel === channel);
     expect(inChannel).toHaveLength(1);
     expect(posted).toEqual({ channel, ts: inChannel[0]!.ts });
@@ -53,7 +56,7 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     const before = h.slack.callsOf('chat.postMessage').length;
     h.slack.closedChannels.add('C0ONCE0003');
     try {
-      expect(await postAudit(h.app.deps, 'en', 'C0ONCE0003', { text: 'Pix key added' })).toBeUndefined();
+      expect(await postAudit(h.app.deps, 'en', 'C0ONCE0003', audit)).toBeUndefined();
     } finally {
       h.slack.closedChannels.delete('C0ONCE0003');
     }
