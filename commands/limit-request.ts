@@ -211,7 +211,7 @@ async function fileRequest(
       deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
       // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
       // is not in the company's list, tells the requester it was not filed).
-      const inDoubt = !(err instanceof PixApiError) || err.unreachable;
+      const inDoubt = !(err instanceof PixApiError) || err.kind !== 'http' || err.status >= 500;
       if (!inDoubt) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
       const text = failureText(locale, err, 'fileTheLimitRequest', { write: true, then: 'none' });
       await tell(`${text}\n${inDoubt ? m.tracking.maybeFiled : m.limitForm.notPosted}`, { dmIfClosed: true });

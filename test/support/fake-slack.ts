@@ -236,7 +236,8 @@ export class FakeSlack {
         const channel = String(args.channel);
         if (this.closedChannels.has(channel)) return { ok: false, error: 'not_in_channel' };
         if (this.archivedChannels.has(channel)) return { ok: false, error: 'is_archived' };
-        // Like Slack: a reply to a message that is not there is refused.
+        // Like Slack: a reply to a message that is not there (deleted) is refused
+        // (https://github.com/slackapi/bolt-js/issues/2307).
         if (args.thread_ts !== undefined && !this.messages.some((m) => m.channel === channel && m.ts === args.thread_ts)) {
           return { ok: false, error: 'thread_not_found' };
         }
