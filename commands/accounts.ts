@@ -42,6 +42,8 @@ import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
 import { failureText } from '../views/errors';
+import { exactClient } from '../src/slack/exact-client';
+import { noticeMetadata, postOnce } from '../src/slack/post-once';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -191,7 +193,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   if (await postEphemeral(deps, step.locale, step.channel, step.userId, message)) return;
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
-  await deps.slack.chat.postMessage({ channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }).catch(() => undefined);
+  await postOnce(exactClient(deps), { channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }, noticeMetadata()).catch(() => undefined);
 }
 
 async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<void> {

@@ -2,7 +2,8 @@ import type { Deps } from '../entry/deps';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
 import { scheduleTicks, SerialRunner } from './schedule';
-import { pollerSlackClient } from './slack-client';
+import { exactClient } from '../slack/exact-client';
+import { reconcileIntents } from './reconcile';
 import { runTick, type TickReport } from './tick';
 
 export type { TickReport } from './tick';
@@ -20,7 +21,8 @@ export interface Poller {
 
 /**
  * Follows the tracked limit requests on `options.schedule` (node-cron, 5 or 6 fields) and delivers
- * each decision in its thread exactly once (see deliver.ts).
+ * each decision in its thread exactly once (see deliver.ts), after settling any filing cut short
+ * (reconcile.ts).
  */
 export interface PollerOptions {
   schedule: string;
@@ -36,7 +38,12 @@ export interface PollerOptions {
 
 export function startPoller(deps: Deps, options: PollerOptions): Poller {
   let stopping = false;
-  const slack = pollerSlackClient(deps);
+  // No retries: a failed call fails the request's turn, and the next tick resumes it (deliver.ts).
+  const slack = exactClient(deps);
+  // Filings a previous run left cut short are settled at once, not at the first tick (reconcile.ts).
+  const startup = reconcileIntents(deps, slack).catch((err: unknown) => {
+    deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
+  });
   const runner = new SerialRunner(() =>
     runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs: options.claimTtlMs ?? 60_000, stopping: () => stopping }),
   );
@@ -58,7 +65,7 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
     async stop() {
       stopping = true;
       await task.destroy();
-      await runner.idle();
+      await Promise.all([runner.idle(), startup]);
     },
   };
 }

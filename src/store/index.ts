@@ -8,6 +8,7 @@ import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
 import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
+import { FilingIntentsRepo } from './filing-intents';
 import { SecretBox } from './secret-box';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
@@ -19,6 +20,7 @@ export interface Store extends Claims {
   readonly holder: string;
   accountApps: AccountAppsRepo;
   trackedRequests: TrackedRequestsRepo;
+  filingIntents: FilingIntentsRepo;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
   let keyv: Keyv;
   let pollSet: Keyv;
+  let intents: Keyv;
   let claims: Claims;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
@@ -69,10 +72,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
     keyv = openKeyv(adapter(), namespace, state);
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
+    intents = openKeyv(adapter(), `${namespace}-intents`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -83,9 +87,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     state.timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events });
     await connectRedis(client, events, options.connectWaitMs);
-    // One connection for everything: both keyv namespaces and the claims.
+    // One connection for everything: the keyv namespaces and the claims.
     keyv = openKeyv(redisAdapter(client), namespace, state);
     pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`, state);
+    intents = openKeyv(redisAdapter(client), `${namespace}-intents`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
@@ -96,6 +101,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
+    filingIntents: new FilingIntentsRepo(intents),
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),
