@@ -5,6 +5,8 @@ import type { AccountApp } from '../src/store/account-apps';
 import { escapeMrkdwn, presentMessage, type SlackMessage } from '../views/message';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
+import { exactClient } from '../src/slack/exact-client';
+import { noticeMetadata, postOnce, PostUnknownError } from '../src/slack/post-once';
 
 /**
  * Stored for a campaign account between its creation and its application's: an empty AppID. It marks
@@ -20,19 +22,20 @@ export function isPending(app: AccountApp | undefined): boolean {
 export const present = (deps: Deps, locale: Locale, message: SlackMessage): SlackMessage => presentMessage(message, locale, deps.sandboxMode);
 
 
-const errText = (err: unknown) => slackErrorCode(err) ?? (errorText(err));
+const errText = (err: unknown) => slackErrorCode(err) ?? errorText(err instanceof PostUnknownError ? err.cause : err);
 
 /**
  * The audit trail: a message in the channel where the change was asked for (who did what, to which
  * account), or in the thread of the approval that ran it (`threadTs`). Nothing secret ever goes in
  * it. Everyone in the channel reads it in the language of the person who made the change (`locale`).
- * Returns the posted message, or undefined if Slack refused.
+ * Posted once (post-once.ts: no blind resend of a post whose answer was lost, which the app's
+ * retrying client would make). Returns the posted message, or undefined if Slack refused (or whether
+ * it was posted cannot be told).
  */
 export async function postAudit(deps: Deps, locale: Locale, channel: string, message: SlackMessage, threadTs?: string): Promise<{ channel: string; ts: string } | undefined> {
   try {
     const m = present(deps, locale, message);
-    const res = await deps.slack.chat.postMessage({ channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) });
-    return res.ts ? { channel: res.channel ?? channel, ts: res.ts } : undefined;
+    return await postOnce(exactClient(deps), { channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) }, noticeMetadata());
   } catch (err) {
     deps.logger.warn({ channel, error: errText(err) }, 'could not post an audit message');
     return undefined;

@@ -45,6 +45,8 @@ import { failureText } from '../views/errors';
 import { sentForApprovalText } from '../views/approvals';
 import { approvalsOn, requestApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
+import { exactClient } from '../src/slack/exact-client';
+import { noticeMetadata, postOnce } from '../src/slack/post-once';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -199,7 +201,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   if (await postEphemeral(deps, step.locale, step.channel, step.userId, message)) return;
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
-  await deps.slack.chat.postMessage({ channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }).catch(() => undefined);
+  await postOnce(exactClient(deps), { channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }, noticeMetadata()).catch(() => undefined);
 }
 
 async function createApplicationStep(deps: Deps, step: AppStep): Promise<CampaignResult> {

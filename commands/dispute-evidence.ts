@@ -20,6 +20,8 @@ import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
+import { exactClient } from '../src/slack/exact-client';
+import { noticeMetadata, postOnce } from '../src/slack/post-once';
 
 export const FEATURE_ERROR_CODE = 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED';
 
@@ -139,12 +141,14 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
   const record = ctx.present(
     evidenceSentMessage(locale, { disputeId: job.meta.disputeId, userId: job.userId, fileNames: job.files.map((f) => fileLabel(f.file)), fileIds, note: job.note }),
   );
+  // Each post once: no blind resend of one whose answer was lost (post-once.ts).
+  const post = (channel: string) => postOnce(exactClient(deps), { channel, text: record.text, blocks: record.blocks }, noticeMetadata());
   let where = m.evidence.recordPosted;
   try {
-    await deps.slack.chat.postMessage({ channel: job.meta.channelId, text: record.text, blocks: record.blocks });
+    await post(job.meta.channelId);
   } catch {
     where = m.evidence.recordInDm;
-    await deps.slack.chat.postMessage({ channel: job.userId, text: record.text, blocks: record.blocks }).catch(() => {
+    await post(job.userId).catch(() => {
       where = m.evidence.recordNowhere;
     });
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { defaultAccountId } from '../src/pix/default-account';
@@ -10,11 +11,14 @@ import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
 import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
-import { postThreadRoot } from '../src/slack/thread-root';
-import type { TrackedRequest } from '../src/store/tracked-requests';
+import { exactClient } from '../src/slack/exact-client';
+import { noticeMetadata, postOnce } from '../src/slack/post-once';
+import type { FilingIntent } from '../src/store/filing-intents';
+import { FILING_CLAIM_MS, filingClaimKey, followFiled } from '../src/poller/follow';
+import { describeError } from '../src/poller/errors';
+import type { LimitRequest } from '../src/pix/schemas';
 import { failureText } from '../views/errors';
 import { ACCOUNT_ACTION, formModal, LIMIT_REQUEST_CALLBACK, loadingModal, progressModal } from '../views/limit-request-modal';
-import { limitRequestRootMessage } from '../views/limit-request';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { optionalAccountIdArg, PixIdSchema } from './parse';
@@ -141,8 +145,13 @@ const submitted: EntryRow = {
 
 /**
  * After the acknowledgement: streams each proof from Slack into the Pix API (upload first, always),
- * files the request in exact cents, posts the thread root and tracks the request. The modal shows
- * progress; a failure shows the API's own words there (or in a DM if the modal was closed).
+ * records the filing intent, files the request in exact cents, then follows it (poller/follow.ts:
+ * tracked first, then its thread root posted once and recorded). The modal shows progress; a failure
+ * shows the API's own words there (or in a DM if the modal was closed).
+ *
+ * Once the request is filed, nothing that fails after it is reported as "not filed": the person is
+ * told its id and that it is in review, and whatever is left (tracking it, its root) is finished by the
+ * poller from the intent (poller/reconcile.ts), which also settles a filing whose process died.
  */
 async function fileRequest(
   ctx: EntryContext,
@@ -152,51 +161,71 @@ async function fileRequest(
   const m = messages(locale);
   const show = modalUpdater(deps.slack, job.viewId);
   const total = job.proofs.length;
+  /** In the modal; in a DM when the modal was closed and the news is not all good. */
+  const tell = async (text: string, options: { dmIfClosed: boolean }) => {
+    if (!(await show(messageModal(locale, m.limitForm.title, { text, blocks: [section(text)] }))) && options.dmIfClosed) {
+      await postOnce(exactClient(deps), { channel: job.userId, ...ctx.present(plain(text)) }, noticeMetadata()).catch(() => undefined);
+    }
+  };
   let stage: 'upload' | 'file' = 'upload';
+  let intent: FilingIntent | undefined;
+  let fileIds: string[];
   try {
-    const fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) =>
+    fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) =>
       i > 0 ? show(progressModal(locale, m.limitForm.uploadingNamed({ index: i + 1, total, name: fileLabel(proof.file) }), i, total)) : Promise.resolve(),
     );
     stage = 'file';
     await show(progressModal(locale, m.limitForm.filing, total, total));
-    const request = await deps.pix.createLimitRequest(deps.mainAppId, {
-      companyBankAccountId: job.form.accountId,
-      limits: job.form.limits,
-      documents: fileIds.map((fileId) => ({ fileId })),
-      description: job.form.description,
-      limitRequestReason: job.form.limitRequestReason,
-    });
-
-    const tracked: Omit<TrackedRequest, 'closed' | 'reply'> = {
-      limitRequestId: request.id,
-      accountId: job.form.accountId,
+    intent = {
+      intentId: randomUUID(),
       requesterId: job.userId,
       channel: job.meta.channelId,
-      rootTs: '',
+      accountId: job.form.accountId,
       current: Object.fromEntries(Object.keys(job.form.limits).map((f) => [f, job.meta.current[f] ?? 0])),
       requested: job.form.limits,
       documents: job.proofs.map((p) => ({ fileName: fileLabel(p.file), contentType: p.type.mime })),
-      source: 'filed',
-      createdAt: request.createdAt ?? new Date().toISOString(),
+      createdAt: new Date().toISOString(),
     };
-    const root = await postThreadRoot(deps, {
-      channel: job.meta.channelId,
-      userId: job.userId,
-      limitRequestId: request.id,
-      // For everyone in the channel, in the language of the requester (the decision reply follows it).
-      message: ctx.present(limitRequestRootMessage(locale, { ...tracked, closed: false }, 'IN_REVIEW')),
-    });
-    if (root) await deps.store.trackedRequests.track({ ...tracked, channel: root.channel, rootTs: root.ts });
-    deps.logger.info({ limitRequestId: request.id, user: job.userId, files: total }, 'limit request filed');
-    const where = root ? m.limitForm.filedThread(`<#${root.channel}>`) : m.limitForm.filedNowhere;
-    await show(messageModal(locale, m.limitForm.title, plain(m.limitForm.filed({ id: `\`${escapeMrkdwn(request.id)}\``, where }))));
+    // Held until the filing is done, so that reconciliation leaves it alone meanwhile.
+    await deps.store.claim(filingClaimKey(intent.intentId), FILING_CLAIM_MS);
+    await deps.store.filingIntents.record(intent);
   } catch (err) {
-    deps.logger.warn({ err: err instanceof PixApiError ? { operation: err.operation, status: err.status } : String(err), user: job.userId }, 'limit request not filed');
+    deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
+    if (intent) await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
     const action = stage === 'upload' ? 'uploadProofFiles' : 'fileTheLimitRequest';
-    const text = `${failureText(locale, err, action, { write: true, then: 'none' })}\n${m.limitForm.notPosted}`;
-    if (!(await show(messageModal(locale, m.limitForm.title, { text, blocks: [section(text)] })))) {
-      await deps.slack.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
+    await tell(`${failureText(locale, err, action, { write: true, then: 'none' })}\n${m.limitForm.notPosted}`, { dmIfClosed: true });
+    return;
+  }
+
+  try {
+    let request: LimitRequest;
+    try {
+      request = await deps.pix.createLimitRequest(deps.mainAppId, {
+        companyBankAccountId: job.form.accountId,
+        limits: job.form.limits,
+        documents: fileIds.map((fileId) => ({ fileId })),
+        description: job.form.description,
+        limitRequestReason: job.form.limitRequestReason,
+      });
+    } catch (err) {
+      deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
+      // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
+      // is not in the company's list, tells the requester it was not filed).
+      const inDoubt = !(err instanceof PixApiError) || err.kind !== 'http' || err.status >= 500;
+      if (!inDoubt) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
+      const text = failureText(locale, err, 'fileTheLimitRequest', { write: true, then: 'none' });
+      await tell(`${text}\n${inDoubt ? m.tracking.maybeFiled : m.limitForm.notPosted}`, { dmIfClosed: true });
+      return;
     }
+
+    const followed = await followFiled(deps, exactClient(deps), { intent, request, locale, lookFirst: false });
+    deps.logger.info({ limitRequestId: request.id, user: job.userId, files: total, ...followed, root: Boolean(followed.root) }, 'limit request filed');
+    const where = followed.root ? m.limitForm.filedThread(`<#${followed.root.channel}>`) : m.tracking.filedByDm;
+    const filed = m.limitForm.filed({ id: `\`${escapeMrkdwn(request.id)}\``, where });
+    const complete = followed.tracked && followed.root !== undefined;
+    await tell(followed.tracked ? filed : `${filed}\n${m.tracking.filedNotRecorded}`, { dmIfClosed: !complete });
+  } finally {
+    await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
   }
 }
 

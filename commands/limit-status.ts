@@ -2,7 +2,9 @@ import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
-import { ROOT_EVENT_TYPE } from '../src/slack/thread-root';
+import { rootMetadata } from '../src/slack/thread-root';
+import { exactClient } from '../src/slack/exact-client';
+import { postOnce } from '../src/slack/post-once';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from '../views/errors';
 import { limitRequestRootMessage } from '../views/limit-request';
@@ -87,15 +89,10 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       let ts: string;
       let postedIn = channel;
       try {
-        const posted = await deps.slack.chat.postMessage({
-          channel,
-          text: root.text,
-          blocks: root.blocks,
-          metadata: { event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: request.id } },
-        });
-        if (!posted.ts) throw new Error('chat.postMessage answered without a ts');
+        // Once: a post whose answer was lost is looked for before it is sent again.
+        const posted = await postOnce(exactClient(deps), { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
         ts = posted.ts;
-        postedIn = posted.channel ?? channel;
+        postedIn = posted.channel;
       } catch (err) {
         const code = slackErrorCode(err);
         deps.logger.warn({ channel, error: code ?? (errorText(err)) }, 'could not post a watched request');

@@ -55,9 +55,9 @@ function failedPart(locale: Locale, part: { action: ActionKey; error?: PixApiErr
   return context(`:warning: ${text}`);
 }
 
-function where(locale: Locale, data: HomeData, channel: string, ts: string): string {
+function where(locale: Locale, data: HomeData, channel: string, ts: string | undefined): string {
   const m = messages(locale).home;
-  const url = data.link(channel, ts);
+  const url = ts === undefined ? undefined : data.link(channel, ts);
   if (url) return `<${url}|${m.thread}>`;
   if (/^[CG][A-Z0-9]+$/.test(channel)) return m.threadIn(`<#${channel}>`);
   return `<https://slack.com/app_redirect?channel=${encodeURIComponent(channel)}|${m.thread}>`;

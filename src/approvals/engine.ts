@@ -16,6 +16,8 @@ import { messages, type Locale } from '../i18n';
 import { ROOT_GONE } from '../poller/deliver';
 import { errorText } from '../runtime/error-text';
 import { slackErrorCode } from '../slack/error-code';
+import { exactClient } from '../slack/exact-client';
+import { noticeMetadata, postOnce } from '../slack/post-once';
 import { postRootMessage } from '../slack/thread-root';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
 
@@ -101,7 +103,7 @@ export async function requestApproval(
     },
     now,
   );
-  const root = await postRootMessage(deps, {
+  const root = await postRootMessage(exactClient(deps), deps.logger, {
     channel: input.channel,
     userId: input.maker.userId,
     message: rootOf(deps, record),
@@ -311,7 +313,7 @@ async function settle(deps: Deps, record: ApprovalRecord, kind?: ApprovalKind): 
   if (record.state === 'pending' || record.state === 'approving' || record.settled) return;
   if (record.rootTs) {
     const reply = approvalReplyMessage(record.makerLocale, record);
-    if (reply) await deps.slack.chat.postMessage({ channel: record.channel, thread_ts: record.rootTs, ...present(deps, record, reply) });
+    if (reply) await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, ...present(deps, record, reply) }, noticeMetadata());
     const custom = record.state === 'done' && kind?.doneRoot ? await kind.doneRoot(deps, record) : undefined;
     await updateRoot(deps, record, custom && present(deps, record, custom)).catch((err: unknown) => {
       const code = slackErrorCode(err);
@@ -335,7 +337,7 @@ async function updateRoot(deps: Deps, record: ApprovalRecord, message = rootOf(d
 async function postInThread(deps: Deps, record: ApprovalRecord, message: SlackMessage): Promise<boolean> {
   if (!record.rootTs) return false;
   try {
-    await deps.slack.chat.postMessage({ channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks });
+    await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks }, noticeMetadata());
     return true;
   } catch (err) {
     deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'could not post in the approval thread');
@@ -348,7 +350,7 @@ async function directMessage(deps: Deps, userId: string, message: SlackMessage):
   try {
     const dm = await deps.slack.conversations.open({ users: userId });
     if (!dm.channel?.id) return false;
-    await deps.slack.chat.postMessage({ channel: dm.channel.id, text: message.text, blocks: message.blocks });
+    await postOnce(exactClient(deps), { channel: dm.channel.id, text: message.text, blocks: message.blocks }, noticeMetadata());
     return true;
   } catch (err) {
     deps.logger.warn({ user: userId, err: slackErrorCode(err) ?? errorText(err) }, 'could not send a direct message');

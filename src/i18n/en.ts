@@ -281,7 +281,6 @@ export const en = {
     filing: 'Filing the request…',
     filed: (p: { id: string; where: string }) => `:white_check_mark: Request ${p.id} filed and in review. ${p.where}`,
     filedThread: (channel: string) => `Its thread is in ${channel}; the decision will be posted there.`,
-    filedNowhere: 'I could not post its message in the channel or in a DM, so the decision will not be announced: check it with `/pix limit status`.',
     notPosted: 'No request message was posted.',
     chooseAccount: 'Choose the account.',
     belowCurrent: (amount: string) => `Below the current limit of ${amount}: a request can only raise limits.`,
@@ -617,6 +616,24 @@ export const en = {
     keysHowTo: (accountId: string) => `To add or delete keys: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Pix keys',
     noAppId: 'Pix Ops has no AppID for this account (it was not created with `/pix account create`), so its keys cannot be read from here.',
+  },
+
+  /** Following a filed request when something fails on the way: its filing, its thread, its reads. */
+  tracking: {
+    filedByDm: 'I could not post its message in the channel or in a DM just now, so its decision will be sent to you in a direct message.',
+    filedNotRecorded: 'The app’s storage failed while recording it: it will be followed as soon as the storage answers, and the decision will still reach you. Do not file it again.',
+    maybeFiled: 'If it was filed, its message will be posted and it will be followed like any other (if not, you will be told in a direct message): check `/pix limit list` before filing it again.',
+    notFiled: (p: { account: string; when: string }) =>
+      `Your limit request for account ${p.account} (started ${p.when}, Brasília time) is not among the company’s requests: it was not filed. Check \`/pix limit list\` and file it again if you still need it.`,
+    notFiledText: 'A limit request was not filed',
+    decisionByDm: (thread: boolean): string =>
+      thread
+        ? 'Its thread could not be reached (the message was deleted, or I was removed from the channel, or it was archived), so the decision comes here.'
+        : 'Its message could not be posted in a channel, so the decision comes here.',
+    unfollowedNotice: (p: { mention: string; id: string; status: number; reads: number; minutes: number; command: string }) =>
+      `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes. Check it with ${p.command} or in the Pix dashboard.`,
+    unfollowedText: (id: string) => `Limit request ${id} is no longer followed`,
+    unfollowedStatus: 'No longer followed',
   },
 
   /** Four-eyes approvals: the pending root, its states, its thread, the reject form, the answers. */

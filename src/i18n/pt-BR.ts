@@ -275,7 +275,6 @@ export const ptBR: Catalogue = {
     filing: 'Registrando a solicitação…',
     filed: (p) => `:white_check_mark: Solicitação ${p.id} registrada e em análise. ${p.where}`,
     filedThread: (channel) => `A conversa dela está em ${channel}; a decisão será publicada lá.`,
-    filedNowhere: 'Não consegui publicar a mensagem dela no canal nem em uma DM, então a decisão não será anunciada: consulte-a com `/pix limit status`.',
     notPosted: 'Nenhuma mensagem da solicitação foi publicada.',
     chooseAccount: 'Escolha a conta.',
     belowCurrent: (amount) => `Abaixo do limite atual de ${amount}: uma solicitação só pode aumentar limites.`,
@@ -594,6 +593,23 @@ export const ptBR: Catalogue = {
     keysHowTo: (accountId) => `Para cadastrar ou excluir chaves: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Chaves Pix',
     noAppId: 'O Pix Ops não tem o AppID desta conta (ela não foi criada com `/pix account create`), então as chaves dela não podem ser lidas daqui.',
+  },
+
+  tracking: {
+    filedByDm: 'Não consegui publicar a mensagem dela no canal nem em uma DM agora, então a decisão será enviada a você por mensagem direta.',
+    filedNotRecorded: 'O armazenamento do app falhou ao registrá-la: ela será acompanhada assim que o armazenamento responder, e a decisão ainda chegará a você. Não a envie de novo.',
+    maybeFiled: 'Se ela foi enviada, a mensagem dela será publicada e ela será acompanhada como qualquer outra (se não, você será avisado por mensagem direta): consulte `/pix limit list` antes de enviá-la de novo.',
+    notFiled: (p) =>
+      `Sua solicitação de limite para a conta ${p.account} (iniciada em ${p.when}, horário de Brasília) não está entre as solicitações da empresa: ela não foi enviada. Consulte \`/pix limit list\` e envie-a de novo se ainda precisar.`,
+    notFiledText: 'Uma solicitação de limite não foi enviada',
+    decisionByDm: (thread) =>
+      thread
+        ? 'Não foi possível chegar à conversa dela (a mensagem foi apagada, ou fui removido do canal, ou ele foi arquivado), então a decisão vem aqui.'
+        : 'Não foi possível publicar a mensagem dela em um canal, então a decisão vem aqui.',
+    unfollowedNotice: (p) =>
+      `${p.mention} deixei de acompanhar a solicitação de limite ${p.id}: o serviço Pix respondeu ${p.status} (${p.status === 404 ? 'não encontrada' : 'acesso negado'}) às últimas ${p.reads} leituras, ao longo de ${p.minutes} minutos. Consulte-a com ${p.command} ou no painel do Pix.`,
+    unfollowedText: (id) => `A solicitação de limite ${id} não é mais acompanhada`,
+    unfollowedStatus: 'Não é mais acompanhada',
   },
 
   approvals: {

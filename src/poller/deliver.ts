@@ -1,28 +1,31 @@
 import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
-import { presentMessage, type SlackMessage } from '../../views/message';
-import type { Locale } from '../i18n';
+import { context, presentMessage, type SlackMessage } from '../../views/message';
+import { messages, type Locale } from '../i18n';
 import { localeResolverFor } from '../slack/user-locale';
 import type { Logger } from '../runtime/logger';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import type { DecisionStatus } from '../pix/schemas';
 import { isDecisionStatus, type Decision } from './decision';
 import { slackErrorCode } from '../slack/error-code';
+import { findOwnMessage, postOnce } from '../slack/post-once';
+import { findThreadRoot, isUnreachable, UNREACHABLE_CODES } from '../slack/thread-root';
 
 /** `event_type` of the metadata of a decision reply: how a reply is recognized in its thread. */
 export const DECISION_EVENT_TYPE = 'pix_limit_decision';
 
 /**
  * Answers of `chat.update` that no later attempt can change (the root was deleted, the channel
- * archived…). The decision reply is in the thread by then, so the request is closed anyway rather
- * than retried on every tick forever.
+ * archived, the bot removed…). The decision is posted by then (in the thread or the requester's DM),
+ * so the request is closed anyway rather than retried on every tick forever.
  */
-export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'channel_not_found', 'is_archived', 'edit_window_closed']);
+export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', ...UNREACHABLE_CODES]);
 
 /** At most this many pages of a thread are read looking for an earlier reply (200 messages each). */
 const MAX_THREAD_PAGES = 25;
 
 export interface DeliveryContext {
+  /** A client without retries (exact-client.ts). */
   slack: WebClient;
   requests: TrackedRequestsRepo;
   sandboxMode: boolean;
@@ -30,7 +33,7 @@ export interface DeliveryContext {
 }
 
 /** Which step of a delivery failed: the one a later tick resumes at (for the logs). */
-export type DeliveryStep = 'find-reply' | 'post-reply' | 'record-reply' | 'update-root' | 'close';
+export type DeliveryStep = 'find-root' | 'find-reply' | 'post-reply' | 'post-dm' | 'record-reply' | 'update-root' | 'close';
 
 export class DeliveryError extends Error {
   constructor(
@@ -46,6 +49,10 @@ export class DeliveryError extends Error {
  * not), then the root with the final status, then the request is closed. Every step is recorded
  * before the next one starts, so a failure anywhere leaves a state that the next tick resumes from,
  * and a crash between a posted reply and its record is caught by reading the thread first.
+ *
+ * When the thread cannot be reached (the root deleted, the bot removed from the channel, the channel
+ * archived), or the request has no root at all (none could be posted when it was filed), the decision
+ * goes to the requester's DM instead, made once the same way (that DM is read first).
  */
 export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequest, decision: Decision & { decidedAt?: string }): Promise<TrackedRequest> {
   const id = tracked.limitRequestId;
@@ -55,77 +62,132 @@ export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequ
   // fails (pt-BR when Slack cannot tell), so the delivery never waits on it.
   const locale: Locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
   if (!record.reply) {
-    const earlier = await step('find-reply', () => findDecisionReply(ctx.slack, record));
-    let ts: string;
-    let status: DecisionStatus = decision.status;
-    if (earlier) {
-      ts = earlier.ts;
-      status = earlier.status ?? decision.status;
-      ctx.logger.info({ limitRequestId: id, replyTs: ts }, 'decision reply already in the thread: recorded, not posted again');
-    } else {
-      const message = badged(ctx, locale, decisionReplyMessage(locale, record, decision.status, decision.approved));
-      const posted = await step('post-reply', () =>
-        ctx.slack.chat.postMessage({
-          channel: record.channel,
-          thread_ts: record.rootTs,
-          text: message.text,
-          blocks: message.blocks,
-          metadata: { event_type: DECISION_EVENT_TYPE, event_payload: { limit_request_id: id, status: decision.status } },
-        }),
-      );
-      if (!posted.ts) throw new DeliveryError('post-reply', new Error('chat.postMessage answered without a ts'));
-      ts = posted.ts;
-    }
-    const approved = status === 'APPROVED' ? decision.approved : undefined;
+    if (!record.rootTs) record = await step('find-root', () => attachFoundRoot(ctx, record));
+    const posted = (record.rootTs && (await inThread(ctx, record, locale, decision))) || (await inDm(ctx, record, locale, decision));
+    const approved = posted.status === 'APPROVED' ? decision.approved : undefined;
     record = await step('record-reply', () =>
       ctx.requests.recordReply(id, {
-        ts,
-        status,
+        ts: posted.ts,
+        ...(posted.channel ? { channel: posted.channel } : {}),
+        status: posted.status,
         ...(approved ? { approved } : {}),
         decidedAt: decision.decidedAt ?? new Date().toISOString(),
       }),
     );
   }
   const reply = record.reply!;
-
-  const root = badged(ctx, locale, limitRequestRootMessage(locale, record, reply.status, reply.approved));
-  await step('update-root', async () => {
-    try {
-      await ctx.slack.chat.update({ channel: record.channel, ts: record.rootTs, text: root.text, blocks: root.blocks });
-    } catch (err) {
-      const code = slackErrorCode(err);
-      if (code === undefined || !ROOT_GONE.has(code)) throw err;
-      ctx.logger.warn({ limitRequestId: id, slackError: code }, 'the thread root cannot be updated any more; closing the request anyway');
-    }
-  });
+  if (record.rootTs) {
+    const root = badged(ctx, locale, limitRequestRootMessage(locale, record, reply.status, reply.approved));
+    await updateRoot(ctx, record, root);
+  }
   return step('close', () => ctx.requests.close(id));
 }
 
 /**
- * The decision reply of this request already in its thread, if any: the one whose metadata names it.
- * Slack only returns metadata with `include_all_metadata`.
+ * A request tracked without its root: the root may have been posted with its answer lost, or by a run
+ * that died before recording it. Found (in the channel or the requester's DM), it is recorded.
+ */
+async function attachFoundRoot(ctx: DeliveryContext, record: TrackedRequest): Promise<TrackedRequest> {
+  const found = await findThreadRoot(ctx.slack, {
+    channel: record.channel,
+    userId: record.requesterId,
+    limitRequestId: record.limitRequestId,
+    since: Date.parse(record.createdAt) || 0,
+  });
+  if (!found) return record;
+  ctx.logger.info({ limitRequestId: record.limitRequestId, channel: found.channel, rootTs: found.ts }, 'thread root found and recorded');
+  return ctx.requests.attachRoot(record.limitRequestId, found);
+}
+
+type Posted = { ts: string; channel?: string; status: DecisionStatus };
+
+/** The reply in the thread (or the one already there); undefined when the thread cannot be reached. */
+async function inThread(ctx: DeliveryContext, record: TrackedRequest, locale: Locale, decision: Decision): Promise<Posted | undefined> {
+  const id = record.limitRequestId;
+  const unreachable = (err: unknown): undefined => {
+    ctx.logger.warn({ limitRequestId: id, channel: record.channel, slackError: slackErrorCode(err) }, 'the thread cannot be reached; the decision goes to the requester’s DM');
+    return undefined;
+  };
+  let earlier: Awaited<ReturnType<typeof findDecisionReply>>;
+  try {
+    earlier = await findDecisionReply(ctx.slack, record);
+  } catch (err) {
+    if (isUnreachable(err)) return unreachable(err);
+    throw new DeliveryError('find-reply', err);
+  }
+  if (earlier) {
+    ctx.logger.info({ limitRequestId: id, replyTs: earlier.ts }, 'decision reply already in the thread: recorded, not posted again');
+    return { ts: earlier.ts, status: earlier.status ?? decision.status };
+  }
+  const message = badged(ctx, locale, decisionReplyMessage(locale, record, decision.status, decision.approved));
+  try {
+    const posted = await ctx.slack.chat.postMessage({
+      channel: record.channel,
+      thread_ts: record.rootTs,
+      text: message.text,
+      blocks: message.blocks,
+      metadata: decisionMetadata(id, decision.status),
+    });
+    if (!posted.ts) throw new Error('chat.postMessage answered without a ts');
+    return { ts: posted.ts, status: decision.status };
+  } catch (err) {
+    if (isUnreachable(err)) return unreachable(err);
+    throw new DeliveryError('post-reply', err);
+  }
+}
+
+/** The decision in the requester's DM, once: an earlier one there (a run cut short) is taken as it. */
+async function inDm(ctx: DeliveryContext, record: TrackedRequest, locale: Locale, decision: Decision): Promise<Posted> {
+  return step('post-dm', async () => {
+    const dm = await ctx.slack.conversations.open({ users: record.requesterId });
+    const channel = dm.channel?.id;
+    if (!channel) throw new Error('conversations.open gave no channel');
+    const reply = decisionReplyMessage(locale, record, decision.status, decision.approved);
+    const why = messages(locale).tracking.decisionByDm(Boolean(record.rootTs));
+    const message = badged(ctx, locale, { text: reply.text, blocks: [...(reply.blocks ?? []), context(why)] });
+    const since = Date.parse(record.createdAt) || 0;
+    const posted = await postOnce(ctx.slack, { channel, text: message.text, blocks: message.blocks }, decisionMetadata(record.limitRequestId, decision.status), {
+      lookFirst: true,
+      since,
+    });
+    ctx.logger.info({ limitRequestId: record.limitRequestId, channel, replyTs: posted.ts }, 'decision sent to the requester’s DM');
+    return { ts: posted.ts, channel: posted.channel, status: decision.status };
+  });
+}
+
+/** The root shows the final status; a root that cannot be updated any more (ROOT_GONE) is left as it is. */
+export async function updateRoot(ctx: DeliveryContext, record: TrackedRequest, root: SlackMessage): Promise<void> {
+  await step('update-root', async () => {
+    try {
+      await ctx.slack.chat.update({ channel: record.channel, ts: record.rootTs!, text: root.text, blocks: root.blocks });
+    } catch (err) {
+      const code = slackErrorCode(err);
+      if (code === undefined || !ROOT_GONE.has(code)) throw err;
+      ctx.logger.warn({ limitRequestId: record.limitRequestId, slackError: code }, 'the thread root cannot be updated any more; closing the request anyway');
+    }
+  });
+}
+
+const decisionMetadata = (limitRequestId: string, status: DecisionStatus) => ({
+  event_type: DECISION_EVENT_TYPE,
+  event_payload: { limit_request_id: limitRequestId, status },
+});
+
+/**
+ * The decision reply of this request already in its thread, if any: the one of this bot whose
+ * metadata names it (another app could post the same metadata; its message is not ours).
  */
 export async function findDecisionReply(slack: WebClient, tracked: TrackedRequest): Promise<{ ts: string; status?: DecisionStatus } | undefined> {
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_THREAD_PAGES; page++) {
-    const res = await slack.conversations.replies({
-      channel: tracked.channel,
-      ts: tracked.rootTs,
-      include_all_metadata: true,
-      limit: 200,
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const message of res.messages ?? []) {
-      const metadata = message.metadata;
-      if (metadata?.event_type !== DECISION_EVENT_TYPE || !message.ts) continue;
-      const payload = (metadata.event_payload ?? {}) as Record<string, unknown>;
-      if (payload.limit_request_id !== tracked.limitRequestId) continue;
-      return { ts: message.ts, ...(isDecisionStatus(payload.status) ? { status: payload.status } : {}) };
-    }
-    cursor = res.response_metadata?.next_cursor || undefined;
-    if (!cursor) return undefined;
-  }
-  return undefined;
+  if (!tracked.rootTs) return undefined;
+  const found = await findOwnMessage(
+    slack,
+    { channel: tracked.channel, thread_ts: tracked.rootTs },
+    { event_type: DECISION_EVENT_TYPE, event_payload: { limit_request_id: tracked.limitRequestId } },
+    0,
+    MAX_THREAD_PAGES,
+  );
+  if (!found) return undefined;
+  return { ts: found.ts, ...(isDecisionStatus(found.payload.status) ? { status: found.payload.status } : {}) };
 }
 
 function badged(ctx: DeliveryContext, locale: Locale, message: SlackMessage): SlackMessage {

@@ -4,7 +4,8 @@ import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
 import { scheduleTicks, SerialRunner } from './schedule';
-import { pollerSlackClient } from './slack-client';
+import { exactClient } from '../slack/exact-client';
+import { reconcileIntents } from './reconcile';
 import { runTick, type TickReport } from './tick';
 
 export type { TickReport } from './tick';
@@ -22,7 +23,8 @@ export interface Poller {
 
 /**
  * Follows the tracked limit requests on `options.schedule` (node-cron, 5 or 6 fields) and delivers
- * each decision in its thread exactly once (see deliver.ts).
+ * each decision in its thread exactly once (see deliver.ts), after settling any filing cut short
+ * (reconcile.ts).
  */
 export interface PollerOptions {
   schedule: string;
@@ -43,12 +45,16 @@ export interface PollerOptions {
 
 export function startPoller(deps: Deps, options: PollerOptions): Poller {
   let stopping = false;
-  const slack = pollerSlackClient(deps);
+  // No retries: a failed call fails the request's turn, and the next tick resumes it (deliver.ts).
+  const slack = exactClient(deps);
+  // Filings a previous run left cut short are settled at once, not at the first tick (reconcile.ts).
+  const startup = reconcileIntents(deps, slack).catch((err: unknown) => {
+    deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
+  });
   const approvals = options.approvals;
   const runner = new SerialRunner(async () => {
-    const tickDeps = { ...deps, slack };
     const approvalTick = approvals
-      ? runApprovalTick(tickDeps, approvals, { stopping: () => stopping }).catch((err: unknown) => {
+      ? runApprovalTick({ ...deps, slack }, approvals, { stopping: () => stopping }).catch((err: unknown) => {
           deps.logger.warn({ err: errorText(err) }, 'approval tick failed');
         })
       : undefined;
@@ -76,7 +82,7 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
     async stop() {
       stopping = true;
       await task.destroy();
-      await runner.idle();
+      await Promise.all([runner.idle(), startup]);
     },
   };
 }

@@ -3,9 +3,12 @@ import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { refreshHomesAfterDecision } from '../home';
+import { PixApiError } from '../pix/errors';
 import { decisionOf, type Decision } from './decision';
 import { DeliveryError, deliverDecision, type DeliveryContext } from './deliver';
 import { describeError } from './errors';
+import { reconcileIntents } from './reconcile';
+import { shouldGiveUp, unfollow } from './unfollow';
 
 export interface TickReport {
   /** Tracked requests looked at in this tick. */
@@ -18,9 +21,11 @@ export interface TickReport {
   pending: number;
   /** Decided requests another poller (instance) was delivering at that moment: left to it. */
   skipped: number;
+  /** Requests given up after their reads kept answering 404 or 403 (their requester told). */
+  unfollowed: number;
 }
 
-type Outcome = 'decided' | 'pending' | 'skipped';
+type Outcome = 'decided' | 'pending' | 'skipped' | 'unfollowed';
 
 export interface TickOptions {
   concurrency: number;
@@ -30,15 +35,18 @@ export interface TickOptions {
 }
 
 /**
- * One pass over the open requests, `concurrency` at a time. Each request is handled on its own: its
- * failure is logged and counted, and never stops the others. Rejects only when the open requests
- * cannot even be listed.
+ * One pass over the open requests, `concurrency` at a time, after settling the filings cut short
+ * (reconcile.ts). Each request is handled on its own: its failure is logged and counted, and never
+ * stops the others. Rejects only when the open requests cannot even be listed.
  */
 export async function runTick(deps: Deps, slack: WebClient, options: TickOptions): Promise<TickReport> {
   const { stopping } = options;
   const started = Date.now();
+  await reconcileIntents(deps, slack).catch((err: unknown) => {
+    deps.logger.warn(describeError(err), 'could not list the filing intents; a later tick tries again');
+  });
   const ids = [...new Set(await deps.store.trackedRequests.openIds())];
-  const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0 };
+  const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
   const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
   const limit = pLimit(options.concurrency);
 
@@ -87,7 +95,17 @@ async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs:
     // is final, so there is nothing to read again.
     decision = { status: tracked.reply.status, ...(tracked.reply.approved ? { approved: tracked.reply.approved } : {}) };
   } else {
-    const request = await deps.pix.getLimitRequest(deps.mainAppId, id);
+    let request;
+    try {
+      request = await deps.pix.getLimitRequest(deps.mainAppId, id);
+    } catch (err) {
+      if (err instanceof PixApiError && err.kind === 'http' && (err.status === 404 || err.status === 403)) {
+        const unreadable = await deps.store.trackedRequests.noteUnreadable(id, err.status);
+        if (shouldGiveUp(unreadable)) return giveUp(deps, ctx, id, claimTtlMs);
+      }
+      throw err;
+    }
+    if (tracked.unreadable) await deps.store.trackedRequests.clearUnreadable(id);
     const found = decisionOf(request);
     if (!found) return 'pending';
     decision = { ...found, ...(request.updatedAt ? { decidedAt: request.updatedAt } : {}) };
@@ -122,4 +140,18 @@ async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs:
   // Through the poller's client (no retries, a time limit), and awaited, so stop() waits for it.
   await refreshHomesAfterDecision({ ...deps, slack: ctx.slack }, closed);
   return 'decided';
+}
+
+/** A request whose reads keep failing with 404 or 403: closed, its requester told (unfollow.ts), under its claim. */
+async function giveUp(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs: number): Promise<Outcome> {
+  const claimKey = `deliver:${id}`;
+  if (!(await deps.store.claim(claimKey, claimTtlMs))) return 'skipped';
+  try {
+    const fresh = await deps.store.trackedRequests.get(id);
+    if (!fresh || fresh.closed || !fresh.unreadable) return 'skipped';
+    await unfollow(ctx, fresh, fresh.unreadable);
+    return 'unfollowed';
+  } finally {
+    await deps.store.release(claimKey).catch(() => undefined);
+  }
 }

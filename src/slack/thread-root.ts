@@ -1,43 +1,97 @@
-import type { Deps } from '../entry/deps';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../runtime/logger';
 import type { SlackMessage } from '../../views/message';
 import { errorText } from '../runtime/error-text';
+import { slackErrorCode } from './error-code';
+import { findOwnMessage, postOnce, PostUnknownError, type OnceMetadata, type PostedMessage } from './post-once';
 
 export const ROOT_EVENT_TYPE = 'pix_limit_request';
 
+export const rootMetadata = (limitRequestId: string) => ({ event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: limitRequestId } });
+
+export interface ThreadRootInput {
+  channel: string;
+  userId: string;
+  limitRequestId: string;
+  message: SlackMessage;
+  /**
+   * Look for a root posted earlier before posting (a run cut short may have posted it without
+   * recording it); `since` (ms) is when that run started.
+   */
+  lookFirst?: { since: number };
+}
+
 /**
- * Posts a message that starts a thread (a limit request's, an approval's) in the channel, or, when
- * the bot cannot post there (not a member, archived, a DM it is not in…), in a direct message to
- * `userId`. The metadata names what the thread is about, so it can be recognized later. Undefined
- * when neither post worked; `dm` says where it went.
+ * Posts a message that starts a thread (a limit request's root, an approval's) in the channel, or,
+ * when the bot cannot post there (not a member, archived, a DM it is not in…), in a direct message to
+ * `userId`. Each post is made once (post-once.ts, through `slack`, a client without retries). The
+ * metadata names what the thread is about, so it can be recognized later. Undefined when neither post
+ * worked, or when whether one did cannot be told; `dm` says where it went.
  */
 export async function postRootMessage(
-  deps: Pick<Deps, 'slack' | 'logger'>,
-  input: { channel: string; userId: string; message: SlackMessage; metadata: { event_type: string; event_payload: Record<string, string> } },
-): Promise<{ channel: string; ts: string; dm: boolean } | undefined> {
-  const post = async (channel: string, dm: boolean) => {
-    const res = await deps.slack.chat.postMessage({ channel, ...input.message, metadata: input.metadata });
-    return res.ts && res.channel ? { channel: res.channel, ts: res.ts, dm } : undefined;
-  };
+  slack: WebClient,
+  logger: Logger,
+  input: { channel: string; userId: string; message: SlackMessage; metadata: OnceMetadata; lookFirst?: { since: number } },
+): Promise<(PostedMessage & { dm: boolean }) | undefined> {
+  const post = async (channel: string, dm: boolean) => ({
+    ...(await postOnce(slack, { channel, ...input.message }, input.metadata, input.lookFirst ? { lookFirst: true, since: input.lookFirst.since } : {})),
+    dm,
+  });
   try {
     return await post(input.channel, false);
   } catch (err) {
-    deps.logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
+    if (err instanceof PostUnknownError) {
+      logger.warn({ channel: input.channel, err: errorText(err.cause) }, 'the thread root may have been posted; it will be looked for again');
+      return undefined;
+    }
+    logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
   }
   try {
-    const dm = await deps.slack.conversations.open({ users: input.userId });
+    const dm = await slack.conversations.open({ users: input.userId });
     return dm.channel?.id ? await post(dm.channel.id, true) : undefined;
   } catch (err) {
-    deps.logger.warn({ user: input.userId, err: errorText(err) }, 'cannot post the thread root');
+    logger.warn({ user: input.userId, err: errorText(err instanceof PostUnknownError ? err.cause : err) }, 'cannot post the thread root');
     return undefined;
   }
 }
 
-/** A limit request's thread root (see postRootMessage), its metadata naming the request. */
-export async function postThreadRoot(
-  deps: Deps,
-  input: { channel: string; userId: string; limitRequestId: string; message: SlackMessage },
-): Promise<{ channel: string; ts: string } | undefined> {
-  const metadata = { event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: input.limitRequestId } };
-  const root = await postRootMessage(deps, { channel: input.channel, userId: input.userId, message: input.message, metadata });
+/**
+ * Posts a limit request's thread root (postRootMessage), its metadata naming the request: never two
+ * roots for one request. Undefined when neither post worked, or when whether one did cannot be told
+ * (then a later look-up finds it: findThreadRoot).
+ */
+export async function postThreadRoot(slack: WebClient, logger: Logger, input: ThreadRootInput): Promise<PostedMessage | undefined> {
+  const root = await postRootMessage(slack, logger, { ...input, metadata: rootMetadata(input.limitRequestId) });
   return root && { channel: root.channel, ts: root.ts };
+}
+
+/**
+ * The root of this request posted by this bot since `since` (ms) but never recorded (its answer was
+ * lost, or the process died first): in the channel, else in the requester's DM. Undefined when it is
+ * in neither; a channel the bot cannot read counts as one without it. Other failures are thrown.
+ */
+export async function findThreadRoot(slack: WebClient, input: { channel: string; userId: string; limitRequestId: string; since: number }): Promise<PostedMessage | undefined> {
+  const metadata = rootMetadata(input.limitRequestId);
+  const inChannel = await findOwnMessage(slack, { channel: input.channel }, metadata, input.since).catch((err: unknown) => {
+    if (isUnreachable(err)) return undefined;
+    throw err;
+  });
+  if (inChannel) return { channel: inChannel.channel, ts: inChannel.ts };
+  const dm = await slack.conversations.open({ users: input.userId });
+  if (!dm.channel?.id || dm.channel.id === input.channel) return undefined;
+  const inDm = await findOwnMessage(slack, { channel: dm.channel.id }, metadata, input.since);
+  return inDm && { channel: inDm.channel, ts: inDm.ts };
+}
+
+/**
+ * Slack's answers for a conversation or thread the bot can no longer reach: the root deleted
+ * (`thread_not_found`, https://github.com/slackapi/bolt-js/issues/2307), the bot removed
+ * (`not_in_channel`, or `channel_not_found` for a private channel), the channel archived (`is_archived`).
+ * No later attempt changes them.
+ */
+export const UNREACHABLE_CODES = new Set(['thread_not_found', 'channel_not_found', 'not_in_channel', 'is_archived']);
+
+export function isUnreachable(err: unknown): boolean {
+  const code = slackErrorCode(err);
+  return code !== undefined && UNREACHABLE_CODES.has(code);
 }

@@ -9,6 +9,7 @@ import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
 import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
+import { FilingIntentsRepo } from './filing-intents';
 import { SecretBox } from './secret-box';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
@@ -20,6 +21,7 @@ export interface Store extends Claims {
   readonly holder: string;
   accountApps: AccountAppsRepo;
   trackedRequests: TrackedRequestsRepo;
+  filingIntents: FilingIntentsRepo;
   approvals: ApprovalsRepo;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
@@ -60,6 +62,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
   let keyv: Keyv;
   let pollSet: Keyv;
+  let intents: Keyv;
   let approvalSet: Keyv;
   let claims: Claims;
   let ping: () => Promise<unknown>;
@@ -72,11 +75,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
     keyv = openKeyv(adapter(), namespace, state);
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
+    intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), approvalSet.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -87,9 +91,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     state.timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events });
     await connectRedis(client, events, options.connectWaitMs);
-    // One connection for everything: both keyv namespaces and the claims.
+    // One connection for everything: the keyv namespaces and the claims.
     keyv = openKeyv(redisAdapter(client), namespace, state);
     pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`, state);
+    intents = openKeyv(redisAdapter(client), `${namespace}-intents`, state);
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     ping = () => client.ping();
@@ -101,6 +106,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
+    filingIntents: new FilingIntentsRepo(intents),
     approvals: new ApprovalsRepo(keyv, approvalSet, box),
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),

@@ -9,24 +9,37 @@ export const TrackedRequestSchema = z.object({
   accountId: z.string(),
   /** Who filed it (or asked to watch it): mentioned when the decision comes. */
   requesterId: z.string(),
-  /** Where the request's thread root is. */
+  /** Where the request's thread root is (or, until it is posted, the channel it is meant for). */
   channel: z.string(),
-  rootTs: z.string(),
+  /**
+   * The thread root's ts. Absent while the root is not posted or not known: a request is tracked
+   * before its root is posted, so that no failure after the filing leaves it unfollowed. The decision
+   * of a request without a root goes to the requester's DM (after looking for a root posted but not
+   * recorded).
+   */
+  rootTs: z.string().optional(),
   /** Limits when it was filed, in cents; absent for a request filed elsewhere. */
   current: CentsRecord.optional(),
   requested: CentsRecord,
   documents: z.array(z.object({ fileName: z.string().optional(), contentType: z.string().optional() })),
   source: z.enum(['filed', 'watched']),
   createdAt: z.string(),
-  /** Set once the decision reply is in the thread (its ts), so it is never posted twice. */
+  /** Set once the decision reply is posted (its ts), so it is never posted twice. */
   reply: z
     .object({
       ts: z.string(),
+      /** Where it was posted when not in the thread: the requester's DM (the thread could not be reached). */
+      channel: z.string().optional(),
       status: DecisionStatusSchema,
       approved: CentsRecord.optional(),
       decidedAt: z.string().optional(),
     })
     .optional(),
+  /**
+   * Consecutive reads the Pix API answered 404 or 403 (since: the first of them). Past a bound the
+   * request is closed with a message to its requester (see poller/tick.ts); any other answer resets it.
+   */
+  unreadable: z.object({ count: z.number().int(), since: z.string(), status: z.number().int() }).optional(),
   /** Closed: the root shows the final status and the request is no longer polled. */
   closed: z.boolean(),
 });
@@ -64,6 +77,25 @@ export class TrackedRequestsRepo {
 
   async recordReply(limitRequestId: string, reply: NonNullable<TrackedRequest['reply']>): Promise<TrackedRequest> {
     return this.update(limitRequestId, (r) => ({ ...r, reply }));
+  }
+
+  /** The thread root, once posted (or found: posted by an attempt whose answer was lost). */
+  async attachRoot(limitRequestId: string, root: { channel: string; ts: string }): Promise<TrackedRequest> {
+    return this.update(limitRequestId, (r) => ({ ...r, channel: root.channel, rootTs: root.ts }));
+  }
+
+  /** One more read answered 404 or 403: the count so far. */
+  async noteUnreadable(limitRequestId: string, status: number, now = new Date()): Promise<NonNullable<TrackedRequest['unreadable']>> {
+    const record = await this.update(limitRequestId, (r) => ({
+      ...r,
+      unreadable: { count: (r.unreadable?.count ?? 0) + 1, since: r.unreadable?.since ?? now.toISOString(), status },
+    }));
+    return record.unreadable!;
+  }
+
+  /** A read answered: the count of unreadable ones starts again. */
+  async clearUnreadable(limitRequestId: string): Promise<void> {
+    await this.update(limitRequestId, ({ unreadable: _, ...r }) => r);
   }
 
   async close(limitRequestId: string): Promise<TrackedRequest> {

@@ -8,6 +8,8 @@ export interface SlackApiCall {
   at: number;
   /** What the fake answered. */
   response?: unknown;
+  /** The answer never reached the caller (see loseAnswers). */
+  lost?: boolean;
 }
 
 /** A message as the fake Slack keeps it, so threads can be read back like the real ones. */
@@ -49,8 +51,10 @@ export class FakeSlack {
   /** Every message posted (and updated) through the Web API, by channel. */
   readonly messages: StoredMessage[] = [];
   readonly files = new Map<string, FakeFile>();
-  /** Channels the bot cannot post in (`not_in_channel`). */
+  /** Channels the bot is not in: posting, updating and reading answer `not_in_channel`. */
   readonly closedChannels = new Set<string>();
+  /** Archived channels: readable, but posting and updating answer `is_archived`. */
+  readonly archivedChannels = new Set<string>();
   /**
    * Each user's Slack locale, as `users.info` gives it with `include_locale` (`en-US`, `pt-BR`, …);
    * users not set here are `en-US`, the default locale of this fake. Set one to `null` for a user
@@ -61,6 +65,8 @@ export class FakeSlack {
   /** The bot token downloads must carry (as Slack requires for url_private_download). */
   botToken = 'xoxb-test-bot-token-0123456789';
   private readonly handlers = new Map<string, Handler>();
+  /** Methods whose next answers are lost: the call takes effect, then the connection drops. */
+  private readonly losing = new Map<string, number>();
   private server?: http.Server;
   private tsCounter = 0;
   url = '';
@@ -87,6 +93,26 @@ export class FakeSlack {
   /** Drops a replacement set with `on`, going back to the default answer. */
   off(method: string): void {
     this.handlers.delete(method);
+  }
+
+  /**
+   * The next `count` calls of `method` take effect (a message is stored…) but their answer is lost:
+   * the connection is dropped before any byte of it, as when a network cuts between Slack and the app.
+   */
+  loseAnswers(method: string, count = 1): void {
+    this.losing.set(method, (this.losing.get(method) ?? 0) + count);
+  }
+
+  /** What the fake answers by default (for a handler set with `on` that wraps it: delay it, drop it…). */
+  answerByDefault(method: string, args: Record<string, unknown>): unknown {
+    return this.defaultAnswer(method, args);
+  }
+
+  /** A message posted by someone else (a person, another app's bot), as it would be in the channel. */
+  addMessage(message: Omit<StoredMessage, 'ts'> & { ts?: string }): StoredMessage {
+    const stored: StoredMessage = { ...message, ts: message.ts ?? this.nextTs() };
+    this.messages.push(stored);
+    return stored;
   }
 
   addFile(file: FakeFile): FakeFile {
@@ -158,6 +184,13 @@ export class FakeSlack {
     const handler = this.handlers.get(method);
     const answer = handler ? await handler(args, call) : this.defaultAnswer(method, args);
     call.response = answer;
+    const losing = this.losing.get(method) ?? 0;
+    if (losing > 0) {
+      this.losing.set(method, losing - 1);
+      call.lost = true;
+      req.socket.destroy();
+      return;
+    }
     if (answer && typeof answer === 'object' && 'httpStatus' in answer) {
       const { httpStatus, headers, body } = answer as { httpStatus: number; headers?: Record<string, string>; body?: unknown };
       res.writeHead(httpStatus, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body ?? {}));
@@ -181,6 +214,11 @@ export class FakeSlack {
     serveFileBytes(file, req.headers.range, res);
   }
 
+  /** A message ts as Slack makes them: the posting time in seconds, unique by its fraction. */
+  private nextTs(): string {
+    return `${Math.floor(Date.now() / 1000)}.${String(this.tsCounter++ % 1_000_000).padStart(6, '0')}`;
+  }
+
   private defaultAnswer(method: string, args: Record<string, unknown>): unknown {
     switch (method) {
       case 'auth.test':
@@ -197,7 +235,13 @@ export class FakeSlack {
       case 'chat.postMessage': {
         const channel = String(args.channel);
         if (this.closedChannels.has(channel)) return { ok: false, error: 'not_in_channel' };
-        const ts = `${1_700_000_000 + this.tsCounter++}.000100`;
+        if (this.archivedChannels.has(channel)) return { ok: false, error: 'is_archived' };
+        // Like Slack: a reply to a message that is not there (deleted) is refused
+        // (https://github.com/slackapi/bolt-js/issues/2307).
+        if (args.thread_ts !== undefined && !this.messages.some((m) => m.channel === channel && m.ts === args.thread_ts)) {
+          return { ok: false, error: 'thread_not_found' };
+        }
+        const ts = this.nextTs();
         const message: StoredMessage = {
           channel,
           ts,
@@ -212,12 +256,39 @@ export class FakeSlack {
         return { ok: true, channel, ts, message };
       }
       case 'chat.update': {
+        if (this.closedChannels.has(String(args.channel))) return { ok: false, error: 'not_in_channel' };
+        if (this.archivedChannels.has(String(args.channel))) return { ok: false, error: 'is_archived' };
         const found = this.messages.find((m) => m.channel === args.channel && m.ts === args.ts);
         if (!found) return { ok: false, error: 'message_not_found' };
         Object.assign(found, { text: args.text, blocks: args.blocks }, args.metadata ? { metadata: args.metadata } : {});
         return { ok: true, channel: found.channel, ts: found.ts };
       }
+      case 'chat.delete': {
+        const at = this.messages.findIndex((m) => m.channel === args.channel && m.ts === args.ts);
+        if (at < 0) return { ok: false, error: 'message_not_found' };
+        this.messages.splice(at, 1);
+        return { ok: true, channel: args.channel, ts: args.ts };
+      }
+      case 'conversations.history': {
+        // Top-level messages, newest first, after `oldest` (exclusive, as Slack's default), a page at a time.
+        const channel = String(args.channel);
+        if (this.closedChannels.has(channel)) return { ok: false, error: 'not_in_channel' };
+        const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+        const oldest = tsKey(String(args.oldest ?? '0'));
+        const all = this.messages
+          .filter((m) => m.channel === channel && (m.thread_ts === undefined || m.thread_ts === m.ts) && tsKey(m.ts) > oldest)
+          .sort((a, b) => (tsKey(a.ts) < tsKey(b.ts) ? 1 : -1));
+        const from = Number(String(args.cursor ?? '').replace(/^next:/, '')) || 0;
+        const limit = Math.min(Number(args.limit ?? 100) || 100, 999);
+        const page = all.slice(from, from + limit).map((m) => {
+          const { metadata, ...rest } = m;
+          return withMetadata && metadata ? { ...rest, metadata } : rest;
+        });
+        const more = from + limit < all.length;
+        return { ok: true, messages: page, has_more: more, response_metadata: { next_cursor: more ? `next:${from + limit}` : '' } };
+      }
       case 'conversations.replies': {
+        if (this.closedChannels.has(String(args.channel))) return { ok: false, error: 'not_in_channel' };
         const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
         const messages = this.thread(String(args.channel), String(args.ts)).map((m) => {
           const { metadata, ...rest } = m;
@@ -240,6 +311,12 @@ export class FakeSlack {
         return { ok: true };
     }
   }
+}
+
+/** A ts as a string that sorts like the time it names (`1700000000.000100`; numbers lose the last digits). */
+function tsKey(ts: string): string {
+  const [seconds = '0', fraction = ''] = ts.split('.');
+  return `${seconds.padStart(12, '0')}.${fraction.padEnd(6, '0')}`;
 }
 
 function serveFileBytes(file: FakeFile, range: string | undefined, res: http.ServerResponse): void {

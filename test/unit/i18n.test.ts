@@ -255,6 +255,15 @@ const samples: Samples = {
     keysTitle: [[S]],
     keysHowTo: [['a1']],
   },
+  tracking: {
+    notFiled: [[{ account: S, when: '05/03/2026, 14:30' }]],
+    decisionByDm: [[true], [false]],
+    unfollowedNotice: [
+      [{ mention: '<@U1>', id: S, status: 404, reads: 5, minutes: 15, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`' }],
+      [{ mention: '<@U1>', id: S, status: 403, reads: 6, minutes: 20, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`' }],
+    ],
+    unfollowedText: [['6840aeca23c0d1fe48c856a3']],
+  },
   approvals: {
     actionTitle: [['limit-request'], ['key-add'], ['key-delete'], ['withdraw-key'], ['account-create'], ['rotate-secret']],
     pendingHead: [['Add a Pix key']],

@@ -1,0 +1,88 @@
+import type { WebClient } from '@slack/web-api';
+import { limitRequestRootMessage } from '../../views/limit-request';
+import { presentMessage } from '../../views/message';
+import type { Deps } from '../entry/deps';
+import type { Locale } from '../i18n';
+import { errorText } from '../runtime/error-text';
+import type { PostedMessage } from '../slack/post-once';
+import { postThreadRoot } from '../slack/thread-root';
+import type { FilingIntent } from '../store/filing-intents';
+import type { TrackedRequest } from '../store/tracked-requests';
+
+/**
+ * How long the filing of a request holds its intent (`filing:<intentId>`), so that reconciliation
+ * leaves a filing in progress alone. Well past the longest a filing can take (the Pix call's time
+ * limit, a few Slack calls of 10 s at most); if the filing process dies, its claim lapses after this
+ * (at once on a restart with sqlite, whose claims live in the process).
+ */
+export const FILING_CLAIM_MS = 5 * 60_000;
+
+export const filingClaimKey = (intentId: string) => `filing:${intentId}`;
+
+export interface FollowOutcome {
+  /** The request is in the store, so the poller follows it. */
+  tracked: boolean;
+  /** Its thread root, when one is posted (or was found). */
+  root?: PostedMessage;
+}
+
+/**
+ * What follows a filed request, in this order, each step safe to run again: it is tracked (before
+ * anything is posted, so that a failure of Slack cannot leave it unfollowed), its thread root is
+ * posted (once: with `lookFirst`, a root an earlier run posted is found instead) and recorded, and its
+ * filing intent is deleted. Never throws: the outcome says what stands. A request left without a root
+ * still gets its decision, in the requester's DM (deliver.ts); a request that could not be tracked
+ * keeps its intent, which a later tick reconciles (reconcile.ts).
+ */
+export async function followFiled(
+  deps: Deps,
+  slack: WebClient,
+  input: { intent: FilingIntent; request: { id: string; createdAt?: string }; locale: Locale; lookFirst: boolean },
+): Promise<FollowOutcome> {
+  const { intent, request, locale } = input;
+  const id = request.id;
+  const fields: Omit<TrackedRequest, 'closed' | 'reply' | 'rootTs'> = {
+    limitRequestId: id,
+    accountId: intent.accountId,
+    requesterId: intent.requesterId,
+    channel: intent.channel,
+    current: intent.current,
+    requested: intent.requested,
+    documents: intent.documents,
+    source: 'filed',
+    createdAt: request.createdAt ?? intent.createdAt,
+  };
+  let record: TrackedRequest | undefined;
+  try {
+    record = (await deps.store.trackedRequests.get(id)) ?? (await deps.store.trackedRequests.track(fields));
+  } catch (err) {
+    deps.logger.error({ limitRequestId: id, err: errorText(err) }, 'a filed limit request could not be tracked yet; its filing intent stays for a later tick');
+  }
+
+  let root = record?.rootTs ? { channel: record.channel, ts: record.rootTs } : undefined;
+  if (!root) {
+    // For everyone in the channel, in the language of the requester (the decision reply follows it).
+    const message = presentMessage(limitRequestRootMessage(locale, { ...fields, closed: false }, 'IN_REVIEW'), locale, deps.sandboxMode);
+    root = await postThreadRoot(slack, deps.logger, {
+      channel: intent.channel,
+      userId: intent.requesterId,
+      limitRequestId: id,
+      message,
+      ...(input.lookFirst ? { lookFirst: { since: Date.parse(intent.createdAt) } } : {}),
+    });
+    if (root && record) {
+      try {
+        record = await deps.store.trackedRequests.attachRoot(id, root);
+      } catch (err) {
+        // The poller finds the root again before it delivers the decision (deliver.ts).
+        deps.logger.warn({ limitRequestId: id, err: errorText(err) }, 'the thread root is posted but could not be recorded');
+      }
+    }
+  }
+  if (record) {
+    await deps.store.filingIntents.delete(intent.intentId).catch((err: unknown) => {
+      deps.logger.warn({ intentId: intent.intentId, err: errorText(err) }, 'a settled filing intent could not be deleted; a later tick does it');
+    });
+  }
+  return { tracked: record !== undefined, ...(root ? { root } : {}) };
+}
