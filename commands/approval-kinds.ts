@@ -1,5 +1,6 @@
 import type { ApprovalKinds } from '../src/approvals/engine';
 import { accountCreateApproval } from './accounts';
+import { limitRequestApproval } from './limit-request';
 import { keyAddApproval, keyDeleteApproval } from './pix-keys';
 
 /**
@@ -8,6 +9,7 @@ import { keyAddApproval, keyDeleteApproval } from './pix-keys';
  * (given these by the composition root) run them.
  */
 export const APPROVAL_KINDS: ApprovalKinds = {
+  'limit-request': limitRequestApproval,
   'key-add': keyAddApproval,
   'key-delete': keyDeleteApproval,
   'account-create': accountCreateApproval,

@@ -5,7 +5,7 @@ import { defaultAccountId } from '../src/pix/default-account';
 import type { Deps } from '../src/entry/deps';
 import type { EntryContext, EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
-import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta, type LimitForm } from '../src/domain/limit-form';
+import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta } from '../src/domain/limit-form';
 import { splitLimits } from '../src/domain/limit-fields';
 import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
@@ -14,12 +14,18 @@ import { modalUpdater } from '../src/slack/modal-updates';
 import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
 import type { FilingIntent } from '../src/store/filing-intents';
-import { FILING_CLAIM_MS, filingClaimKey, followFiled } from '../src/poller/follow';
+import { FILING_CLAIM_MS, filingClaimKey, followFiled, type FollowOutcome } from '../src/poller/follow';
 import { describeError } from '../src/poller/errors';
 import type { LimitRequest } from '../src/pix/schemas';
 import { failureText } from '../views/errors';
 import { ACCOUNT_ACTION, formModal, LIMIT_REQUEST_CALLBACK, loadingModal, progressModal } from '../views/limit-request-modal';
 import { escapeMrkdwn, plain, section } from '../views/message';
+import { sentForApprovalText } from '../views/approvals';
+import { limitRequestRootMessage } from '../views/limit-request';
+import { ApprovalInDoubt, approvalsOn, requestApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
+import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/poller/reconcile';
+import { resolveSlackFile, type SlackFile } from '../src/slack/files';
 import { messageModal } from '../views/modal';
 import { optionalAccountIdArg, PixIdSchema } from './parse';
 import type { CommandRow } from '../src/entry/table';
@@ -138,25 +144,113 @@ const submitted: EntryRow = {
       return;
     }
     const total = checked.files.length;
+    const payload: PayloadOf<'limit-request'> = {
+      action: 'limit-request',
+      accountId: read.form.accountId,
+      limits: read.form.limits,
+      current: Object.fromEntries(Object.keys(read.form.limits).map((f) => [f, meta.current[f] ?? 0])),
+      files: checked.files.map((p) => ({ id: p.file.id, name: fileLabel(p.file).slice(0, 255) })),
+      ...(read.form.description ? { description: read.form.description } : {}),
+      ...(read.form.limitRequestReason ? { limitRequestReason: read.form.limitRequestReason } : {}),
+    };
+    if (approvalsOn(ctx.deps, 'limit-request')) {
+      const m = messages(locale);
+      await ack({ response_action: 'update', view: messageModal(locale, m.limitForm.title, plain(m.approvals.requesting)) });
+      const asked = await requestApproval(ctx.deps, { maker: { userId: body.user.id, locale }, channel: meta.channelId, payload });
+      await modalUpdater(ctx.deps.slack, view.id)(messageModal(locale, m.limitForm.title, plain(sentForApprovalText(locale, asked.record, asked.where))));
+      return;
+    }
     await ack({ response_action: 'update', view: progressModal(locale, messages(locale).limitForm.uploading({ index: 1, total }), 0, total) });
-    await fileRequest(ctx, { viewId: view.id, userId: body.user.id, meta, form: read.form, proofs: checked.files });
+    await fileRequest(ctx, { viewId: view.id, userId: body.user.id, channel: meta.channelId, payload, proofs: checked.files });
   },
 };
 
+/** What a filing is: who asks, where its root goes, what is asked, the checked proofs. */
+interface FilingJob {
+  userId: string;
+  channel: string;
+  payload: PayloadOf<'limit-request'>;
+  proofs: CheckedFile[];
+  /** Filed by an approval: its root becomes the request's thread root. */
+  approval?: NonNullable<FilingIntent['approval']>;
+  /** Before each upload (`index` from 0) and before the filing itself. */
+  progress?(stage: 'upload' | 'file', index: number, proof?: CheckedFile): Promise<unknown>;
+  /** Just before the filing intent is recorded and the request sent (an approval records its own intent there). */
+  beforeWrite?(intent: FilingIntent): Promise<void>;
+}
+
+/** How a filing ended: filed (and followed as far as it got), or what failed and whether the request may exist. */
+type FilingOutcome =
+  | { ok: true; request: LimitRequest; followed: FollowOutcome }
+  | { ok: false; err: unknown; action: 'uploadProofFiles' | 'fileTheLimitRequest'; maybeFiled: boolean };
+
 /**
- * After the acknowledgement: streams each proof from Slack into the Pix API (upload first, always),
- * records the filing intent, files the request in exact cents, then follows it (poller/follow.ts:
- * tracked first, then its thread root posted once and recorded). The modal shows progress; a failure
- * shows the API's own words there (or in a DM if the modal was closed).
+ * The write path of a limit request, with or without approval: streams each proof from Slack into the
+ * Pix API (upload first, always), records the filing intent, files the request in exact cents, then
+ * follows it (poller/follow.ts: tracked first, then its thread root posted once and recorded).
  *
- * Once the request is filed, nothing that fails after it is reported as "not filed": the person is
- * told its id and that it is in review, and whatever is left (tracking it, its root) is finished by the
- * poller from the intent (poller/reconcile.ts), which also settles a filing whose process died.
+ * Once the request is filed, nothing that fails after it is reported as "not filed": whatever is left
+ * (tracking it, its root) is finished by the poller from the intent (poller/reconcile.ts), which also
+ * settles a filing whose process died.
  */
-async function fileRequest(
-  ctx: EntryContext,
-  job: { viewId: string; userId: string; meta: FormMeta; form: LimitForm; proofs: CheckedFile[] },
-): Promise<void> {
+async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Promise<FilingOutcome> {
+  const { payload } = job;
+  let stage: 'upload' | 'file' = 'upload';
+  let intent: FilingIntent | undefined;
+  let fileIds: string[];
+  try {
+    fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) => job.progress?.('upload', i, proof) ?? Promise.resolve());
+    stage = 'file';
+    await job.progress?.('file', job.proofs.length);
+    intent = {
+      intentId: randomUUID(),
+      requesterId: job.userId,
+      channel: job.channel,
+      accountId: payload.accountId,
+      current: payload.current,
+      requested: payload.limits,
+      documents: job.proofs.map((p) => ({ fileName: fileLabel(p.file), contentType: p.type.mime })),
+      createdAt: new Date().toISOString(),
+      ...(job.approval ? { approval: job.approval } : {}),
+    };
+    // Held until the filing is done, so that reconciliation leaves it alone meanwhile.
+    await deps.store.claim(filingClaimKey(intent.intentId), FILING_CLAIM_MS);
+    await job.beforeWrite?.(intent);
+    await deps.store.filingIntents.record(intent);
+  } catch (err) {
+    deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
+    if (intent) await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
+    return { ok: false, err, action: stage === 'upload' ? 'uploadProofFiles' : 'fileTheLimitRequest', maybeFiled: false };
+  }
+
+  try {
+    let request: LimitRequest;
+    try {
+      request = await deps.pix.createLimitRequest(deps.mainAppId, {
+        companyBankAccountId: payload.accountId,
+        limits: payload.limits,
+        documents: fileIds.map((fileId) => ({ fileId })),
+        description: payload.description,
+        limitRequestReason: payload.limitRequestReason,
+      });
+    } catch (err) {
+      deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
+      // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
+      // is not in the company's list, tells the requester it was not filed).
+      const maybeFiled = !(err instanceof PixApiError) || err.kind !== 'http' || err.status >= 500;
+      if (!maybeFiled) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
+      return { ok: false, err, action: 'fileTheLimitRequest', maybeFiled };
+    }
+    const followed = await followFiled(deps, exactClient(deps), { intent, request, locale, lookFirst: false });
+    deps.logger.info({ limitRequestId: request.id, user: job.userId, files: job.proofs.length, ...followed, root: Boolean(followed.root) }, 'limit request filed');
+    return { ok: true, request, followed };
+  } finally {
+    await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
+  }
+}
+
+/** The form's filing, after its acknowledgement: progress in the modal; the outcome there (or in a DM if the modal was closed). */
+async function fileRequest(ctx: EntryContext, job: { viewId: string } & Omit<FilingJob, 'progress' | 'beforeWrite' | 'approval'>): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
   const show = modalUpdater(deps.slack, job.viewId);
@@ -167,67 +261,107 @@ async function fileRequest(
       await postOnce(exactClient(deps), { channel: job.userId, ...ctx.present(plain(text)) }, noticeMetadata()).catch(() => undefined);
     }
   };
-  let stage: 'upload' | 'file' = 'upload';
-  let intent: FilingIntent | undefined;
-  let fileIds: string[];
-  try {
-    fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) =>
-      i > 0 ? show(progressModal(locale, m.limitForm.uploadingNamed({ index: i + 1, total, name: fileLabel(proof.file) }), i, total)) : Promise.resolve(),
-    );
-    stage = 'file';
-    await show(progressModal(locale, m.limitForm.filing, total, total));
-    intent = {
-      intentId: randomUUID(),
-      requesterId: job.userId,
-      channel: job.meta.channelId,
-      accountId: job.form.accountId,
-      current: Object.fromEntries(Object.keys(job.form.limits).map((f) => [f, job.meta.current[f] ?? 0])),
-      requested: job.form.limits,
-      documents: job.proofs.map((p) => ({ fileName: fileLabel(p.file), contentType: p.type.mime })),
-      createdAt: new Date().toISOString(),
-    };
-    // Held until the filing is done, so that reconciliation leaves it alone meanwhile.
-    await deps.store.claim(filingClaimKey(intent.intentId), FILING_CLAIM_MS);
-    await deps.store.filingIntents.record(intent);
-  } catch (err) {
-    deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
-    if (intent) await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
-    const action = stage === 'upload' ? 'uploadProofFiles' : 'fileTheLimitRequest';
-    await tell(`${failureText(locale, err, action, { write: true, then: 'none' })}\n${m.limitForm.notPosted}`, { dmIfClosed: true });
+  const outcome = await fileLimitRequest(deps, locale, {
+    ...job,
+    progress: (stage, i, proof) =>
+      stage === 'file'
+        ? show(progressModal(locale, m.limitForm.filing, total, total))
+        : i > 0 && proof
+          ? show(progressModal(locale, m.limitForm.uploadingNamed({ index: i + 1, total, name: fileLabel(proof.file) }), i, total))
+          : Promise.resolve(),
+  });
+  if (!outcome.ok) {
+    const text = failureText(locale, outcome.err, outcome.action, { write: true, then: 'none' });
+    await tell(`${text}\n${outcome.maybeFiled ? m.tracking.maybeFiled : m.limitForm.notPosted}`, { dmIfClosed: true });
     return;
   }
-
-  try {
-    let request: LimitRequest;
-    try {
-      request = await deps.pix.createLimitRequest(deps.mainAppId, {
-        companyBankAccountId: job.form.accountId,
-        limits: job.form.limits,
-        documents: fileIds.map((fileId) => ({ fileId })),
-        description: job.form.description,
-        limitRequestReason: job.form.limitRequestReason,
-      });
-    } catch (err) {
-      deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
-      // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
-      // is not in the company's list, tells the requester it was not filed).
-      const inDoubt = !(err instanceof PixApiError) || err.kind !== 'http' || err.status >= 500;
-      if (!inDoubt) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
-      const text = failureText(locale, err, 'fileTheLimitRequest', { write: true, then: 'none' });
-      await tell(`${text}\n${inDoubt ? m.tracking.maybeFiled : m.limitForm.notPosted}`, { dmIfClosed: true });
-      return;
-    }
-
-    const followed = await followFiled(deps, exactClient(deps), { intent, request, locale, lookFirst: false });
-    deps.logger.info({ limitRequestId: request.id, user: job.userId, files: total, ...followed, root: Boolean(followed.root) }, 'limit request filed');
-    const where = followed.root ? m.limitForm.filedThread(`<#${followed.root.channel}>`) : m.tracking.filedByDm;
-    const filed = m.limitForm.filed({ id: `\`${escapeMrkdwn(request.id)}\``, where });
-    const complete = followed.tracked && followed.root !== undefined;
-    await tell(followed.tracked ? filed : `${filed}\n${m.tracking.filedNotRecorded}`, { dmIfClosed: !complete });
-  } finally {
-    await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
-  }
+  const { request, followed } = outcome;
+  const where = followed.root ? m.limitForm.filedThread(`<#${followed.root.channel}>`) : m.tracking.filedByDm;
+  const filed = m.limitForm.filed({ id: `\`${escapeMrkdwn(request.id)}\``, where });
+  const complete = followed.tracked && followed.root !== undefined;
+  await tell(followed.tracked ? filed : `${filed}\n${m.tracking.filedNotRecorded}`, { dmIfClosed: !complete });
 }
+
+/** How long an approved filing may take its proofs' checks: no modal is waiting on it. */
+const APPROVAL_FILE_CHECK_MS = 20_000;
+
+/**
+ * The proofs of an approved request, fetched from Slack again: a file deleted (or no longer readable)
+ * since the request was made is named, and nothing is filed.
+ */
+async function proofsNow(run: ApprovalRun, p: PayloadOf<'limit-request'>): Promise<{ ok: true; proofs: CheckedFile[] } | { ok: false; problem: string }> {
+  const { deps, locale } = run;
+  const m = messages(locale).approvals;
+  const files: SlackFile[] = [];
+  for (const f of p.files) {
+    try {
+      files.push(await resolveSlackFile(deps.slack, { id: f.id }));
+    } catch (err) {
+      deps.logger.info({ file: f.id, err: errorText(err) }, 'an approved request’s proof cannot be read any more');
+      return { ok: false, problem: m.proofsGone(m.fileGone(escapeMrkdwn(f.name))) };
+    }
+  }
+  const checked = await checkProofFiles(locale, deps, files, APPROVAL_FILE_CHECK_MS);
+  return checked.ok ? { ok: true, proofs: checked.files } : { ok: false, problem: m.proofsGone(checked.problem) };
+}
+
+const FileStepSchema = z.object({ intentId: z.string() });
+
+export const limitRequestApproval: ApprovalKind<'limit-request'> = {
+  action: 'limit-request',
+  async execute(run, p) {
+    const { deps, locale, record } = run;
+    const proofs = await proofsNow(run, p);
+    if (!proofs.ok) return proofs;
+    const outcome = await fileLimitRequest(deps, locale, {
+      userId: record.makerId,
+      channel: record.channel,
+      payload: p,
+      proofs: proofs.proofs,
+      approval: { makerId: record.makerId, checkerId: record.checkerId ?? '', approvedAt: record.decidedAt ?? new Date().toISOString(), root: { channel: record.channel, ts: record.rootTs } },
+      beforeWrite: (intent) => run.intent('file', { intentId: intent.intentId }),
+    });
+    if (outcome.ok) return { ok: true, limitRequestId: outcome.request.id };
+    // Sent without an answer: left to the tick, which looks for it among the company's requests.
+    if (outcome.maybeFiled) throw new ApprovalInDoubt('the limit request may have been filed');
+    return { ok: false, problem: `${failureText(locale, outcome.err, outcome.action, { write: true, then: 'none' })}\n${messages(locale).limitForm.notPosted}` };
+  },
+  /**
+   * Before its filing there is nothing to look for: it runs again (proofs fetched again). After, the
+   * request is looked for among the company's requests, as the poller does for any filing cut short;
+   * found, it is followed with the approval's root; not there once a filing would have shown, it was
+   * not filed (nothing is sent again).
+   */
+  async resume(run, p, intent) {
+    const { deps, locale, record } = run;
+    if (intent?.step !== 'file') return limitRequestApproval.execute(run, p);
+    const { intentId } = FileStepSchema.parse(intent.data);
+    const key = filingClaimKey(intentId);
+    if (!(await deps.store.claim(key, FILING_CLAIM_MS))) throw new Error('the filing is being reconciled elsewhere');
+    try {
+      const filing = (await deps.store.filingIntents.list()).find((i) => i.intentId === intentId);
+      const sought = filing ?? { accountId: p.accountId, requested: p.limits, createdAt: intent.at };
+      const listed = await listSince(deps, Date.parse(sought.createdAt) - CLOCK_SKEW_MS);
+      const request = matchIntent(listed, { ...sought, intentId, requesterId: record.makerId, channel: record.channel, current: p.current, documents: [] });
+      if (request) {
+        if (filing) await followFiled(deps, exactClient(deps), { intent: filing, request, locale, lookFirst: true });
+        return { ok: true, limitRequestId: request.id };
+      }
+      if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new Error('the filing is not settled yet');
+      if (filing) await deps.store.filingIntents.delete(intentId);
+      return { ok: false, problem: messages(locale).approvals.notFiled };
+    } finally {
+      await deps.store.release(key).catch(() => undefined);
+    }
+  },
+  /** Filed: the root is the request's thread root, showing where it stands. */
+  async doneRoot(deps, record) {
+    const id = record.outcome?.limitRequestId;
+    const tracked = id ? await deps.store.trackedRequests.get(id) : undefined;
+    if (!tracked) return undefined;
+    return limitRequestRootMessage(record.makerLocale, tracked, tracked.reply?.status ?? 'IN_REVIEW', tracked.reply?.approved);
+  },
+};
 
 const MessageFilesSchema = z.array(z.looseObject({ id: z.string(), name: z.string().nullish(), title: z.string().nullish() }));
 

@@ -1,6 +1,7 @@
 import { messages, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
+import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import type { DecisionStatus, LimitRequestStatus } from '../src/pix/schemas';
 import { context, escapeMrkdwn, section, type SlackMessage } from './message';
@@ -63,6 +64,9 @@ export function limitRequestRootMessage(locale: Locale, tracked: TrackedRequest,
     section(fieldLines(locale, tracked, approved).join('\n')),
     section([m.status(statusText(locale, status)), m.requestedBy(`<@${tracked.requesterId}>`), documentsLine(locale, tracked)].filter(Boolean).join('\n')),
   ];
+  if (tracked.approval) {
+    blocks.push(context(messages(locale).approvals.filedAfterApproval({ checker: `<@${tracked.approval.checkerId}>`, at: formatSaoPauloDateTime(tracked.approval.approvedAt, locale) ?? tracked.approval.approvedAt })));
+  }
   if (status === 'IN_REVIEW') blocks.push(context(m.decisionInThread));
   return {
     text: m.rootText({ id: tracked.limitRequestId, account: tracked.accountId, status: m.statusWord(status) }),

@@ -45,6 +45,13 @@ export interface ApprovalRun {
 
 export type ApprovalResult = { ok: true; limitRequestId?: string } | { ok: false; problem: string };
 
+/**
+ * Thrown by a write path when its write was sent but got no answer: whether it happened is not known
+ * yet. The approval stays `approving`, and the tick resumes it (looking at the Pix side) once the
+ * claim is free.
+ */
+export class ApprovalInDoubt extends Error {}
+
 /** One action that can wait for approval: its write path, and how it finishes after a crash. */
 export interface ApprovalKind<A extends ApprovalAction = ApprovalAction> {
   action: A;
@@ -287,7 +294,7 @@ async function runApproved(deps: Deps, kinds: ApprovalKinds, approving: Approval
   try {
     result = mode === 'execute' ? await kind.execute(run, record.payload) : await kind.resume(run, record.payload, record.intent);
   } catch (err) {
-    if (mode === 'resume') {
+    if (mode === 'resume' || err instanceof ApprovalInDoubt) {
       // The Pix side could not be read (or the store failed): left in `approving` for a later tick.
       deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not resume an approved action; a later tick tries again');
       return;

@@ -724,6 +724,8 @@ export const en = {
     homeLine: (p: { title: string; maker: string; age: string; expires: string }) => `*${p.title}* · asked by ${p.maker} ${p.age} · waits until ${p.expires}`,
     homeYours: '_Yours: someone else approves it; you may cancel it._',
     homeMore: (n: number) => `And ${n} more, in their channels.`,
+    filedAfterApproval: (p: { checker: string; at: string }) => `:white_check_mark: Filed once ${p.checker} approved it, on ${p.at}.`,
+    notFiled: 'The app stopped while filing it, and the request is not among the company’s: it was not filed. Ask again.',
   },
 };
 

@@ -697,5 +697,7 @@ export const ptBR: Catalogue = {
     homeLine: (p) => `*${p.title}* · pedida por ${p.maker} ${p.age} · aguarda até ${p.expires}`,
     homeYours: '_Sua: outra pessoa aprova; você pode cancelar._',
     homeMore: (n) => `E mais ${n}, nos seus canais.`,
+    filedAfterApproval: (p) => `:white_check_mark: Enviada depois que ${p.checker} aprovou, em ${p.at}.`,
+    notFiled: 'O app parou enquanto a enviava, e a solicitação não está entre as da empresa: não foi enviada. Peça de novo.',
   },
 };

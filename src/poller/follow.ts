@@ -31,7 +31,8 @@ export interface FollowOutcome {
  * anything is posted, so that a failure of Slack cannot leave it unfollowed), its thread root is
  * posted (once: with `lookFirst`, a root an earlier run posted is found instead) and recorded, and its
  * filing intent is deleted. Never throws: the outcome says what stands. A request left without a root
- * still gets its decision, in the requester's DM (deliver.ts); a request that could not be tracked
+ * still gets its decision, in the requester's DM (deliver.ts); a request filed by an approval takes the
+ * approval's root as its own; a request that could not be tracked
  * keeps its intent, which a later tick reconciles (reconcile.ts).
  */
 export async function followFiled(
@@ -51,6 +52,7 @@ export async function followFiled(
     documents: intent.documents,
     source: 'filed',
     createdAt: request.createdAt ?? intent.createdAt,
+    ...(intent.approval ? { approval: { makerId: intent.approval.makerId, checkerId: intent.approval.checkerId, approvedAt: intent.approval.approvedAt } } : {}),
   };
   let record: TrackedRequest | undefined;
   try {
@@ -60,7 +62,17 @@ export async function followFiled(
   }
 
   let root = record?.rootTs ? { channel: record.channel, ts: record.rootTs } : undefined;
-  if (!root) {
+  if (!root && intent.approval && record) {
+    // The approval's root is the request's thread root: recorded, not posted again (the approval
+    // shows it as the request's root once it settles).
+    try {
+      record = await deps.store.trackedRequests.attachRoot(id, intent.approval.root);
+      root = intent.approval.root;
+    } catch (err) {
+      deps.logger.warn({ limitRequestId: id, err: errorText(err) }, 'the approval’s root could not be recorded as the request’s');
+    }
+  }
+  if (!root && !intent.approval) {
     // For everyone in the channel, in the language of the requester (the decision reply follows it).
     const message = presentMessage(limitRequestRootMessage(locale, { ...fields, closed: false }, 'IN_REVIEW'), locale, deps.sandboxMode);
     root = await postThreadRoot(slack, deps.logger, {
@@ -79,7 +91,8 @@ export async function followFiled(
       }
     }
   }
-  if (record) {
+  // An approval's root not recorded yet: the intent stays, so a later tick records it.
+  if (record && (root || !intent.approval)) {
     await deps.store.filingIntents.delete(intent.intentId).catch((err: unknown) => {
       deps.logger.warn({ intentId: intent.intentId, err: errorText(err) }, 'a settled filing intent could not be deleted; a later tick does it');
     });

@@ -17,7 +17,7 @@ import { FILING_CLAIM_MS, filingClaimKey, followFiled } from './follow';
  */
 export const INTENT_SETTLE_MS = 2 * 60_000;
 /** The service's clock and the app's may differ: a request may look this much older than its intent. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+export const CLOCK_SKEW_MS = 5 * 60_000;
 /** Pages of the company's requests (100 each, newest first) read at most on one pass. */
 const MAX_LIST_PAGES = 10;
 const PAGE_SIZE = 100;
@@ -73,7 +73,7 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
 }
 
 /** The company's requests created since `sinceMs` (by their `createdAt`; all of a page without one). */
-async function listSince(deps: Deps, sinceMs: number): Promise<LimitRequest[]> {
+export async function listSince(deps: Deps, sinceMs: number): Promise<LimitRequest[]> {
   const out: LimitRequest[] = [];
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
     const { items } = await deps.pix.listLimitRequests(deps.mainAppId, { limit: PAGE_SIZE, skip: page * PAGE_SIZE });

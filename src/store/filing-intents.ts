@@ -21,6 +21,13 @@ export const FilingIntentSchema = z.object({
   documents: z.array(z.object({ fileName: z.string().optional(), contentType: z.string().optional() })),
   /** Just before the request was sent. */
   createdAt: z.string(),
+  /**
+   * Filed by a four-eyes approval: who approved it, and the approval's root, which becomes the
+   * request's thread root (nothing new is posted).
+   */
+  approval: z
+    .object({ makerId: z.string(), checkerId: z.string(), approvedAt: z.string(), root: z.object({ channel: z.string(), ts: z.string() }) })
+    .optional(),
 });
 export type FilingIntent = z.infer<typeof FilingIntentSchema>;
 

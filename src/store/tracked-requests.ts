@@ -24,6 +24,8 @@ export const TrackedRequestSchema = z.object({
   documents: z.array(z.object({ fileName: z.string().optional(), contentType: z.string().optional() })),
   source: z.enum(['filed', 'watched']),
   createdAt: z.string(),
+  /** Filed by a four-eyes approval: who approved it, and when (the root says so). */
+  approval: z.object({ makerId: z.string(), checkerId: z.string(), approvedAt: z.string() }).optional(),
   /** Set once the decision reply is posted (its ts), so it is never posted twice. */
   reply: z
     .object({

@@ -305,6 +305,7 @@ const samples: Samples = {
     proofsGone: [['The proof file “proof.pdf” cannot be read from Slack any more (deleted?).']],
     homeLine: [[{ title: 'Add a Pix key', maker: '<@U1>', age: '5 minutes ago', expires: '06/03/2026, 14:30' }]],
     homeMore: [[3]],
+    filedAfterApproval: [[{ checker: '<@U2>', at: '05/03/2026, 14:30' }]],
   },
   actions: {},
   summaries: {},
