@@ -6,6 +6,7 @@ import { accountMadeElsewhere, clickButton, openedModal, posts, sandboxApi, star
 import { answerOn, approvalRoots, clickRoot, pendingRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
+import { addProof, openLimitForm, requestsOf, submitLimitForm } from '../support/limit-form';
 
 const OPERATOR = 'U0OPER001';
 const OPERATOR_CHECKER = 'U0OPER002';
@@ -75,7 +76,45 @@ describe('four-eyes approvals, each action (one instance)', () => {
     return { root, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).at(-1))).args.view) };
   };
 
+  const limitRequest = async (proofName = 'statement-nov.pdf') => {
+    const accountId = h.sandbox.companies.main.defaultAccountId;
+    const from = h.slack.calls.length;
+    const form = await openLimitForm(h, { userId: OPERATOR, accountId, channelId: CHANNEL });
+    const proof = addProof(h.slack, proofName);
+    const res = await submitLimitForm(h, form, { userId: OPERATOR, dayLimit: '7000', files: [proof] });
+    expect(res.body?.response_action).toBe('update');
+    const root = await pendingRoot(h, from);
+    return { root, proof, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).find((c) => messageText(c.args.view).includes('waiting')))).args.view) };
+  };
+
   const cases: Case[] = [
+    {
+      action: 'limit-request',
+      maker: OPERATOR,
+      checker: OPERATOR_CHECKER,
+      ask: () => limitRequest(),
+      describes: [/File a limit request/, /Account: `[0-9a-f]{24}`/, /• Pix day: R\$[\d,.]+ → \*R\$7,000\.00\*/, /Proof files: statement-nov\.pdf/],
+      writes: () => ['POST /api/v1/files', 'POST /api/v1/limits/request'],
+      async approved(root, since) {
+        const filed = h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/limits/request' && c.method === 'POST')!;
+        expect(filed.body).toMatchObject({ companyBankAccountId: h.sandbox.companies.main.defaultAccountId, pixDayLimit: 700000, documents: [{ fileId: expect.any(String) }] });
+        // The proof was fetched from Slack at approval time, not before.
+        expect(h.slack.calls.filter((c) => c.method === 'file.download' && c.at >= h.sandbox.calls[since]!.at - 1_000).length).toBeGreaterThan(0);
+        const [request] = await requestsOf(h.sandbox, h.sandbox.companies.main.defaultAccountId);
+        const tracked = await h.app.deps.store.trackedRequests.get(request!.id);
+        // The approval's root is the request's thread root, and the request is followed.
+        expect(tracked).toMatchObject({ channel: root.channel, rootTs: root.ts, requesterId: OPERATOR, approval: { checkerId: OPERATOR_CHECKER } });
+        const text = messageText(rootUpdates(h, root).at(-1)!.args);
+        expect(text).toContain(`*Limit increase request* \`${request!.id}\``);
+        expect(text).toContain(`Filed once <@${OPERATOR_CHECKER}> approved it`);
+        expect(h.slack.calls.filter((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_request')).toEqual([]);
+        // Decided by the service: the reply lands in the approval's thread.
+        await sandboxApi(h, 'POST', `/sandbox/limit-requests/${request!.id}/reject`);
+        await h.app.poller.tick();
+        const reply = await waitFor('the decision in the thread', () => threadPosts(h, root).find((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_decision'));
+        expect(messageText(reply.args)).toContain('rejected');
+      },
+    },
     {
       action: 'key-add',
       maker: OPERATOR,
@@ -154,6 +193,8 @@ describe('four-eyes approvals, each action (one instance)', () => {
     },
   ];
 
+  const caseOf = (action: ApprovalAction) => cases.find((c) => c.action === action)!;
+
   describe.each(cases)('$action', (c) => {
     test('the maker’s flow runs its checks, then posts the pending root instead of writing; the approver’s click runs the Pix calls once', async () => {
       const pixBefore = h.sandbox.calls.length;
@@ -177,9 +218,11 @@ describe('four-eyes approvals, each action (one instance)', () => {
       const writes = writesSince(since);
       expect(writes.map((w) => `${w.method} ${w.path}`.replace(/\/pix-keys\/.+$/, '/pix-keys/'))).toEqual(c.writes(root));
       const final = rootUpdates(h, root, slackSince).at(-1)!;
-      expect(messageText(final.args)).toContain(`Approved by <@${c.checker}>`);
-      expect(messageText(final.args)).toContain('and done');
       expect(JSON.stringify(final.args.blocks)).not.toContain('approval_approve');
+      if (c.action !== 'limit-request') {
+        expect(messageText(final.args)).toContain(`Approved by <@${c.checker}>`);
+        expect(messageText(final.args)).toContain('and done');
+      }
       await c.approved(root, since, slackSince);
 
       // A second click, by anyone allowed: told who approved; nothing more reaches the Pix API.
@@ -262,8 +305,22 @@ describe('four-eyes approvals, each action (one instance)', () => {
     });
   });
 
+  test('a proof deleted from Slack before the approval: a clear message in the thread, nothing filed', async () => {
+    const { root, proof } = await limitRequest('gone-before-approval.pdf');
+    h.slack.files.delete(proof.id as string);
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    await waitFor('the approval ended', async () => (await record(root.id))?.settled);
+    expect((await record(root.id))?.state).toBe('failed');
+    const reply = await waitFor('the failure in the thread', () => threadPosts(h, root, slackSince)[0]);
+    expect(messageText(reply.args)).toContain(`<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: The proof file “gone-before-approval.pdf” cannot be read from Slack any more (deleted?). Nothing was filed.`);
+    expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain('but it did not go through');
+    expect(writesSince(since)).toEqual([]);
+  });
+
   test('a viewer is refused the approval buttons by the router (the operator role), and the reject form too', async () => {
-    const { root } = await cases[0]!.ask();
+    const { root } = await caseOf('key-add').ask();
     const slackBefore = h.slack.calls.length;
     const click = await clickRoot(h, VIEWER, root, 'approval_approve');
     expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *operator* role to approve or reject an action');
@@ -272,14 +329,14 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('an operator approver cannot approve an admin action (its role is checked by the approval)', async () => {
-    const { root } = await cases[1]!.ask();
+    const { root } = await caseOf('key-delete').ask();
     const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
     expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *admin* role to approve or reject this (Delete a Pix key).');
     expect((await record(root.id))?.state).toBe('pending');
   });
 
   test('an approval past its expiry is not run by a click even before the tick marks it', async () => {
-    const { root } = await cases[0]!.ask();
+    const { root } = await caseOf('key-add').ask();
     await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
     const since = h.sandbox.calls.length;
     const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
@@ -289,7 +346,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('the reject form requires a reason; a blank one is refused inline', async () => {
-    const { root } = await cases[0]!.ask();
+    const { root } = await caseOf('key-add').ask();
     const res = await rejectWithReason(h, OPERATOR_CHECKER, root, '   ');
     expect(res.body).toEqual({ response_action: 'errors', errors: { reason: 'Say why it is rejected.' } });
     expect((await record(root.id))?.state).toBe('pending');
@@ -309,7 +366,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     }
     await h.app.poller.tick();
     expect(await h.app.deps.store.approvals.openIds()).toEqual([]);
-    const { root } = await cases[1]!.ask(); // key-delete, an admin action by ADMIN
+    const { root } = await caseOf('key-delete').ask(); // key-delete, an admin action by ADMIN
     const homeView = { id: 'V0HOMEVIEW', type: 'home', blocks: [], hash: 'h0', private_metadata: '', callback_id: '' };
     const clickHome = (userId: string, actionId: string, value: string) =>
       sendInteraction(h, viewBlockAction(userId, homeView, { type: 'button', action_id: actionId, block_id: 'home', value }));

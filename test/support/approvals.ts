@@ -45,7 +45,7 @@ export async function rejectWithReason(h: Harness, userId: string, root: Pending
   return submitModal(h, userId, modal as { view: ModalView; viewId: string }, { reason: { reason: { type: 'plain_text_input', value: reason } } });
 }
 
-/** The first answer on a response_url. */
+/** The first answer on a response_url (the machine is shared: allow for a slow moment). */
 export async function answerOn(h: Pick<Harness, 'slack'>, responseId: string): Promise<Record<string, unknown>> {
-  return (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+  return (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0], 10_000)).body;
 }
