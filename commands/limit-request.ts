@@ -202,7 +202,7 @@ async function fileRequest(
 
 const MessageFilesSchema = z.array(z.looseObject({ id: z.string(), name: z.string().nullish(), title: z.string().nullish() }));
 
-/** "Request limit increase with these files": the same form, with the message's files as proofs. */
+/** The message shortcut "Request limit increase": the same form, with the message's files as proofs. */
 const withTheseFiles: EntryRow = {
   kind: 'shortcut',
   id: 'limit_request_with_files',
