@@ -93,7 +93,8 @@ const accountChanged: EntryRow = {
     const { locale } = ctx;
     const view = body.view;
     const meta = readMeta(view?.private_metadata);
-    const accountId = action.type === 'static_select' ? action.selected_option?.value : undefined;
+    // A static select, or with more accounts than it holds, a search (external select).
+    const accountId = action.type === 'static_select' || action.type === 'external_select' ? action.selected_option?.value : undefined;
     if (!view || !meta || !accountId || !PixIdSchema.safeParse(accountId).success) return;
     const state = view.state?.values ?? {};
     const text = (block: string) => state[block]?.text?.value ?? undefined;
