@@ -7,6 +7,8 @@ import type { Account, Application } from '../src/pix/schemas';
 import {
   ACCOUNT_CREATE_CALLBACK,
   ACCOUNT_LINK_CALLBACK,
+  ACCOUNTS_NEXT_ACTION_ID,
+  ACCOUNTS_PREV_ACTION_ID,
   accountAudit,
   accountMessage,
   accountsMessage,
@@ -23,7 +25,7 @@ import {
   secretBlocks,
   type AppStatus,
 } from '../views/accounts';
-import { context, section, type SlackMessage } from '../views/message';
+import { clip, context, section, type SlackMessage } from '../views/message';
 import {
   auditMissedText,
   claimOnce,
@@ -38,10 +40,11 @@ import {
   sleep,
 } from './account-shared';
 import { accountIdArg, PixIdSchema } from './parse';
+import { pageTurner, parsePage } from './paging';
 import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
-import { failureText } from '../views/errors';
+import { API_TEXT_MAX, failureText } from '../views/errors';
 import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
 
@@ -84,11 +87,21 @@ const accountsCommand: CommandRow = {
   minArgs: 0,
   maxArgs: 0,
   async handler({ deps, locale }) {
-    const accounts = await deps.pix.listAccounts(deps.mainAppId);
-    const rows = await Promise.all(accounts.map(async (account) => ({ account, app: await appStatusOf(deps, account) })));
-    return accountsMessage(locale, rows);
+    return accountsPage(deps, locale, 1);
   },
 };
+
+/** A page of `/pix accounts`: the list is read again each time (the stored AppIDs too). */
+async function accountsPage(deps: Deps, locale: Locale, page: number): Promise<SlackMessage> {
+  const accounts = await deps.pix.listAccounts(deps.mainAppId);
+  const rows = await Promise.all(accounts.map(async (account) => ({ account, app: await appStatusOf(deps, account) })));
+  return accountsMessage(locale, rows, page);
+}
+
+const turnAccountsPage = pageTurner('readAccounts', async ({ deps, locale }, value) => {
+  const page = parsePage(value);
+  return page === undefined ? undefined : accountsPage(deps, locale, page);
+});
 
 const accountCommand: CommandRow = {
   kind: 'command',
@@ -403,7 +416,7 @@ async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appI
   } catch (err) {
     logFailure(deps, err, 'check an AppID');
     if (err instanceof PixApiError && err.kind === 'http' && err.status === 401) {
-      return { ok: false, problem: m.appIdRefused(err.error) };
+      return { ok: false, problem: m.appIdRefused(err.error === undefined ? undefined : clip(err.error, API_TEXT_MAX)) };
     }
     return { ok: false, problem: m.nothingStored(plainText(failureText(locale, err, 'checkAppId'))) };
   }
@@ -473,5 +486,7 @@ export const accountRows: EntryRow[] = [
   linkCommand,
   createSubmitted,
   { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: retryApplication },
+  { kind: 'action', id: ACCOUNTS_PREV_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
+  { kind: 'action', id: ACCOUNTS_NEXT_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
   linkSubmitted,
 ];

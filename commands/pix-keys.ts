@@ -16,12 +16,15 @@ import {
   KEY_DELETE_CONFIRM_ACTION_ID,
   KEY_TYPE_BLOCK,
   KEY_VALUE_BLOCK,
+  KEYS_NEXT_ACTION_ID,
+  KEYS_PREV_ACTION_ID,
   keyAddModal,
   keyAudit,
   pixKeysMessage,
 } from '../views/pix-keys';
 import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
 import { accountIdArg, PixIdSchema } from './parse';
+import { pageTurner } from './paging';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyCommand } from './withdraw-key';
 import { failureText } from '../views/errors';
@@ -54,18 +57,30 @@ const keysCommand: CommandRow = {
   minArgs: 1,
   maxArgs: 1,
   async handler({ deps, args, locale }) {
-    const accountId = accountIdArg(locale, args[0]);
-    const resolved = await resolveAccountAppId(deps, locale, accountId);
-    if (!resolved.ok) return plain(resolved.text);
-    const listed = await deps.pix.listPixKeys(resolved.appId);
-    const bound = listed.account?.accountId;
-    if (bound && bound !== accountId) {
-      deps.logger.warn({ accountId, bound }, 'the AppID known for an account answers for another one');
-      return plain(messages(locale).pixKeys.wrongAppId({ account: code(accountId), bound: code(bound), accountId }));
-    }
-    return pixKeysMessage(locale, { accountId, keys: listed.pixKeys, account: listed.account, campaign: resolved.source === 'stored' ? resolved.stored?.name : undefined });
+    return keysPage(deps, locale, accountIdArg(locale, args[0]), 1);
   },
 };
+
+/** A page of `/pix keys`: the keys are read again each time, with the AppID of the account that owns them. */
+async function keysPage(deps: Deps, locale: Locale, accountId: string, page: number): Promise<SlackMessage> {
+  const resolved = await resolveAccountAppId(deps, locale, accountId);
+  if (!resolved.ok) return plain(resolved.text);
+  const listed = await deps.pix.listPixKeys(resolved.appId);
+  const bound = listed.account?.accountId;
+  if (bound && bound !== accountId) {
+    deps.logger.warn({ accountId, bound }, 'the AppID known for an account answers for another one');
+    return plain(messages(locale).pixKeys.wrongAppId({ account: code(accountId), bound: code(bound), accountId }));
+  }
+  const campaign = resolved.source === 'stored' ? resolved.stored?.name : undefined;
+  return pixKeysMessage(locale, { accountId, keys: listed.pixKeys, account: listed.account, campaign, page });
+}
+
+const KeysPageSchema = z.object({ a: PixIdSchema, p: z.number().int().min(1).max(1_000_000) });
+
+const turnKeysPage = pageTurner('listPixKeys', async ({ deps, locale }, value) => {
+  const target = readJson(value, parseWith(KeysPageSchema));
+  return target ? keysPage(deps, locale, target.a, target.p) : undefined;
+});
 
 /** Opens the key form at once (before any Pix call), then makes sure the account's AppID is known. */
 async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: string; channel: string; accountId: string }): Promise<void> {
@@ -244,4 +259,16 @@ const deleteCancel: EntryRow = {
   },
 };
 
-export const pixKeyRows: EntryRow[] = [keysCommand, keyAddCommand, keyDeleteCommand, withdrawKeyCommand, addOpen, addSubmitted, deleteAsk, deleteConfirm, deleteCancel];
+export const pixKeyRows: EntryRow[] = [
+  keysCommand,
+  keyAddCommand,
+  keyDeleteCommand,
+  withdrawKeyCommand,
+  addOpen,
+  addSubmitted,
+  deleteAsk,
+  deleteConfirm,
+  deleteCancel,
+  { kind: 'action', id: KEYS_PREV_ACTION_ID, role: 'viewer', what: 'listPixKeys', handler: turnKeysPage },
+  { kind: 'action', id: KEYS_NEXT_ACTION_ID, role: 'viewer', what: 'listPixKeys', handler: turnKeysPage },
+];

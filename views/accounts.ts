@@ -2,7 +2,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
 import { formatCents } from '../src/domain/money';
 import type { Account } from '../src/pix/schemas';
-import { context, escapeMrkdwn, fields, sandboxNoteBlocks, section, type SlackMessage } from './message';
+import { context, escapeClipped, escapeMrkdwn, fields, pageButtons, pageOf, sandboxNoteBlocks, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const ACCOUNT_CREATE_CALLBACK = 'account_create';
@@ -12,7 +12,13 @@ export const APP_RETRY_ACTION_ID = 'account_app_retry';
 export const NAME_BLOCK = 'name';
 export const APP_ID_BLOCK = 'app_id';
 
-const MAX_LISTED = 20;
+/** `/pix accounts` a page at a time: two blocks an account at most, within a message's 50. */
+export const ACCOUNTS_PAGE_SIZE = 20;
+/** Previous / Next of `/pix accounts` (their value is the page they lead to). */
+export const ACCOUNTS_PREV_ACTION_ID = 'accounts_prev';
+export const ACCOUNTS_NEXT_ACTION_ID = 'accounts_next';
+/** A name (a campaign's) is shown whole up to this many characters, then cut with an ellipsis. */
+export const NAME_MAX = 100;
 
 /** How the bot reaches an account's Pix keys: the AppID it knows for it, if any. */
 export type AppStatus =
@@ -22,7 +28,7 @@ export type AppStatus =
   | { kind: 'none' };
 
 export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
-export const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
+export const quoted = (text: string) => `“${escapeClipped(text, NAME_MAX)}”`;
 
 /** A random key is `RANDOM` in `pixKeyWithdraw` and `EVP` in the key endpoints: the same thing. */
 interface AppAnnouncement {
@@ -93,12 +99,13 @@ export interface AccountRow {
   app: AppStatus;
 }
 
-/** `/pix accounts`: every account of the company with its balance, flags and withdraw key. */
-export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessage {
+/** `/pix accounts`: the company's accounts with their balance, flags and withdraw key, a page at a time. */
+export function accountsMessage(locale: Locale, rows: AccountRow[], page = 1): SlackMessage {
   const m = messages(locale).accounts;
   if (rows.length === 0) return { text: m.none, blocks: [section(m.none)] };
+  const p = pageOf(rows.length, ACCOUNTS_PAGE_SIZE, page);
   const blocks: KnownBlock[] = [section(m.listTitle(rows.length))];
-  for (const { account, app } of rows.slice(0, MAX_LISTED)) {
+  for (const { account, app } of rows.slice(p.start, p.end)) {
     const lines = [
       `*${accountTitle(locale, account, app)}*`,
       m.balanceLine(balanceText(locale, account)),
@@ -108,7 +115,12 @@ export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessag
     blocks.push(section(lines.join('\n')));
     if (account.withdrawBlocked === true) blocks.push(context(m.withdrawBlocked));
   }
-  if (rows.length > MAX_LISTED) blocks.push(context(m.listMore(rows.length - MAX_LISTED)));
+  if (p.pages > 1) {
+    blocks.push(
+      context(m.listPage({ from: p.start + 1, to: p.end, total: rows.length, page: p.page, pages: p.pages })),
+      ...pageButtons(locale, { blockId: 'accounts_nav', prev: ACCOUNTS_PREV_ACTION_ID, next: ACCOUNTS_NEXT_ACTION_ID, page: p.page, pages: p.pages, value: String }),
+    );
+  }
   const blocked = rows.filter((r) => r.account.withdrawBlocked === true).length;
   return { text: m.listText({ count: rows.length, blocked }), blocks };
 }

@@ -11,7 +11,7 @@ import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
-import { context, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
+import { context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
 import { modalTitle } from './modal';
 
 export const HOME_ACTIONS = {
@@ -22,6 +22,8 @@ export const HOME_ACTIONS = {
 
 /** How many of each list the Home tab shows (a Home view holds at most 100 blocks). */
 export const HOME_MAX = { inReview: 10, decisions: 5, accounts: 15 } as const;
+/** How many Pix keys the Home tab's keys modal lists (in as many sections as they need). */
+const KEYS_LISTED = 100;
 
 /**
  * A section of the Home tab: what was read, or what could not be (`action`) and the Pix API's error
@@ -205,8 +207,8 @@ export function keysModal(locale: Locale, input: { accountId: string; keys?: Pix
   if (input.problem) blocks.push(section(input.problem));
   else if (!input.keys) blocks.push(section(m.keysLoading));
   else if (input.keys.length === 0) blocks.push(section(m.keysNone));
-  else blocks.push(section(input.keys.slice(0, 50).map((k) => `• ${code(k.key)} (${escapeMrkdwn(k.type)})`).join('\n')));
-  if (input.keys && input.keys.length > 50) blocks.push(context(messages(locale).common.andMore(input.keys.length - 50)));
+  else blocks.push(...sections(input.keys.slice(0, KEYS_LISTED).map((k) => `• ${code(k.key)} (${escapeMrkdwn(k.type)})`)));
+  if (input.keys && input.keys.length > KEYS_LISTED) blocks.push(context(messages(locale).common.andMore(input.keys.length - KEYS_LISTED)));
   blocks.push(context(m.keysHowTo(escapeMrkdwn(input.accountId))), ...sandboxNoteBlocks(locale, input.sandbox));
   return { type: 'modal', title: modalTitle(m.keysModalTitle), close: { type: 'plain_text', text: messages(locale).common.close }, blocks };
 }

@@ -284,6 +284,7 @@ export const en = {
     tooManyFiles: (p: { max: number; count: number }) => `At most ${p.max} files: ${p.count} are attached.`,
     shortcutNoFiles: 'That message has no files. Use `/pix limit request` and attach the proofs in the form.',
     homeFormFailed: 'I could not open the limit-request form. Try `/pix limit request` in a channel.',
+    accountSearch: 'Type part of the account id',
   },
 
   /** Checks of uploaded files (limit proofs, dispute evidence). */
@@ -317,7 +318,6 @@ export const en = {
     balanceLine: (text: string) => `Balance: ${text}`,
     withdrawKeyLine: (text: string) => `Withdraw key: ${text}`,
     keysManagedLine: (text: string) => `Keys managed with: ${text}`,
-    listMore: (n: number) => `… and ${n} more. Read one with \`/pix account <accountId>\`.`,
     listText: (p: { count: number; blocked: number }) => `${p.count} account(s)${p.blocked ? `, ${p.blocked} with withdrawals blocked` : ''}`,
     fieldBalance: 'Balance',
     fieldAvailable: 'Available',
@@ -396,6 +396,8 @@ export const en = {
     notAmongAccounts: (account: string) => `Account ${account} is not among the company’s accounts (not found).`,
     staleAppId: (p: { account: string; accountId: string }) =>
       `The Pix API refused the AppID stored for account ${p.account} after its application’s secret was rotated, so I no longer use it. An admin can link the account’s new AppID with \`/pix account link ${p.accountId}\`. Nothing was done.`,
+    listPage: (p: { from: number; to: number; total: number; page: number; pages: number }) =>
+      `Accounts ${p.from}–${p.to} of ${p.total} · page ${p.page} of ${p.pages}. Read one with \`/pix account <accountId>\`.`,
   },
 
   pixKeys: {
@@ -404,7 +406,6 @@ export const en = {
     balance: (p: { total: string; available: string }) => `Balance ${p.total} (available ${p.available})`,
     none: '_No Pix keys yet._',
     delete: 'Delete',
-    more: (n: number) => `… and ${n} more.`,
     add: 'Add a Pix key',
     rolesNote: 'Adding a key needs the operator role; deleting one, the admin role (and a confirmation).',
     text: (p: { count: number; accountId: string }) => `${p.count} Pix key(s) of account ${p.accountId}`,
@@ -442,6 +443,7 @@ export const en = {
     cancelled: 'Cancelled: nothing was deleted.',
     withdrawNotEnabled: (p: { account: string; apiText?: string }) =>
       `Could not set the withdraw key of account ${p.account}: the withdraw-key API is not enabled on this account${p.apiText ? ` (“${p.apiText}”)` : ''}. Ask the Pix service to enable it. Nothing was changed.`,
+    page: (p: { from: number; to: number; total: number; page: number; pages: number }) => `Keys ${p.from}–${p.to} of ${p.total} · page ${p.page} of ${p.pages}`,
   },
 
   /** Why a typed Pix key was refused. */

@@ -279,6 +279,7 @@ export const ptBR: Catalogue = {
     tooManyFiles: (p) => `No máximo ${p.max} arquivos: há ${p.count} anexados.`,
     shortcutNoFiles: 'Essa mensagem não tem arquivos. Use `/pix limit request` e anexe os comprovantes no formulário.',
     homeFormFailed: 'Não consegui abrir o formulário de aumento de limite. Tente `/pix limit request` em um canal.',
+    accountSearch: 'Digite parte do id da conta',
   },
 
   files: {
@@ -311,7 +312,6 @@ export const ptBR: Catalogue = {
     balanceLine: (text) => `Saldo: ${text}`,
     withdrawKeyLine: (text) => `Chave de saque: ${text}`,
     keysManagedLine: (text) => `Chaves gerenciadas com: ${text}`,
-    listMore: (n) => `… e mais ${n}. Leia uma com \`/pix account <accountId>\`.`,
     listText: (p) => `${p.count} conta(s)${p.blocked ? `, ${p.blocked} com saques bloqueados` : ''}`,
     fieldBalance: 'Saldo',
     fieldAvailable: 'Disponível',
@@ -384,6 +384,7 @@ export const ptBR: Catalogue = {
     notAmongAccounts: (account) => `A conta ${account} não está entre as contas da empresa (não encontrada).`,
     staleAppId: (p) =>
       `A API Pix recusou o AppID guardado para a conta ${p.account} depois que o segredo da aplicação dela foi trocado, então não o uso mais. Um administrador pode vincular o novo AppID da conta com \`/pix account link ${p.accountId}\`. Nada foi feito.`,
+    listPage: (p) => `Contas ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}. Leia uma com \`/pix account <accountId>\`.`,
   },
 
   pixKeys: {
@@ -391,7 +392,6 @@ export const ptBR: Catalogue = {
     balance: (p) => `Saldo ${p.total} (disponível ${p.available})`,
     none: '_Nenhuma chave Pix ainda._',
     delete: 'Excluir',
-    more: (n) => `… e mais ${n}.`,
     add: 'Cadastrar uma chave Pix',
     rolesNote: 'Cadastrar uma chave exige o papel de operador; excluir, o de administrador (e uma confirmação).',
     text: (p) => `${p.count} chave(s) Pix da conta ${p.accountId}`,
@@ -429,6 +429,7 @@ export const ptBR: Catalogue = {
     cancelled: 'Cancelado: nada foi excluído.',
     withdrawNotEnabled: (p) =>
       `Não foi possível definir a chave de saque da conta ${p.account}: a API de chave de saque não está habilitada nesta conta${p.apiText ? ` (“${p.apiText}”)` : ''}. Peça ao serviço Pix para habilitá-la. Nada foi alterado.`,
+    page: (p) => `Chaves ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}`,
   },
 
   pixKeyValues: {

@@ -128,7 +128,6 @@ const samples: Samples = {
     balanceLine: [[MONEY]],
     withdrawKeyLine: [['none set']],
     keysManagedLine: [['the main application']],
-    listMore: [[5]],
     listText: [[{ count: 3, blocked: 0 }], [{ count: 3, blocked: 1 }]],
     oneTitle: [[S]],
     oneText: [[{ accountId: 'a1', blocked: false }], [{ accountId: 'a1', balance: MONEY, blocked: true }]],
@@ -159,11 +158,11 @@ const samples: Samples = {
     pendingApp: [[{ account: S, accountId: 'a1' }]],
     notAmongAccounts: [[S]],
     staleAppId: [[{ account: S, accountId: 'a1' }]],
+    listPage: [[{ from: 21, to: 40, total: 150, page: 2, pages: 8 }]],
   },
   pixKeys: {
     title: [[{ account: S, isDefault: false }], [{ account: S, isDefault: true, campaign: '“X”' }]],
     balance: [[{ total: MONEY, available: MONEY }]],
-    more: [[3]],
     text: [[{ count: 2, accountId: 'a1' }]],
     addIntro: [[S]],
     deleteConfirm: [[{ key: '`a@b.com`', account: S }]],
@@ -177,6 +176,7 @@ const samples: Samples = {
     added: [[{ key: '`a@b.com`', account: S }]],
     deleted: [[{ key: '`a@b.com`', account: S }]],
     withdrawNotEnabled: [[{ account: S }], [{ account: S, apiText: 'Forbidden' }]],
+    page: [[{ from: 21, to: 40, total: 100, page: 2, pages: 5 }]],
   },
   pixKeyValues: {
     emailTooLong: [[77]],
