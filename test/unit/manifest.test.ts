@@ -90,6 +90,10 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
   // A DM with one user (the DM fallback of a thread root): im:write.
   'conversations.open': { any: ['im:write'] },
   'conversations.replies': { all: ['channels:history', 'groups:history', 'im:history', 'mpim:history'] },
+  // Looking for a root that was posted but whose answer was lost: the same history scopes.
+  'conversations.history': { all: ['channels:history', 'groups:history', 'im:history', 'mpim:history'] },
+  // The bot's own bot_id (https://docs.slack.dev/reference/methods/auth.test: no scope).
+  'auth.test': {},
   'files.info': { any: ['files:read'] },
   // files.getUploadURLExternal and files.completeUploadExternal, which uploadV2 calls.
   'files.uploadV2': { any: ['files:write'] },
