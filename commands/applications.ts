@@ -11,8 +11,8 @@ import { plain, section } from '../views/message';
 import { auditMissedText, logFailure, postAudit } from './account-shared';
 import { UsageError, type CommandRow } from '../src/entry/table';
 
-/** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax. */
-const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/);
+/** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax (`.`, `..`). */
+const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/).refine((id) => !/^\.+$/.test(id));
 
 /** Every string under a key matching `pattern`, anywhere in the answer (its shape is not shown). */
 function stringsUnder(json: unknown, pattern: RegExp, depth = 0): string[] {

@@ -26,7 +26,7 @@ import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyCommand } from './withdraw-key';
 import { failureText } from '../views/errors';
 
-const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
+const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100).refine((k) => !/^\.+$/.test(k)) });
 const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
 
 const parseWith =
@@ -36,11 +36,14 @@ const parseWith =
     return r.success ? r.data : undefined;
   };
 
-/** A key to delete, as typed: its canonical form when recognized, else as it is (it exists already). */
+/**
+ * A key to delete, as typed: its canonical form when recognized, else as it is (it exists already),
+ * unless it is no key the API could have issued (only dots would read as `.` or `..` in its URL).
+ */
 function keyArg(locale: Locale, text: string | undefined): string {
   const detected = detectPixKey(locale, text ?? '');
   if (detected.ok) return detected.pixKey;
-  if (text && /^[^\s<>]{1,100}$/.test(text)) return text;
+  if (text && /^[^\s<>]{1,100}$/.test(text) && !/^\.+$/.test(text)) return text;
   throw new UsageError(messages(locale).usage.notPixKey);
 }
 

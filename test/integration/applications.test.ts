@@ -91,8 +91,10 @@ describe('/pix scopes and /pix rotate-secret', () => {
     const res = await h.slash(ADMIN, 'rotate-secret Client_Id_nobody');
     expect(messageText(await answerOf(h, res.responseId))).toContain('Could not rotate the secret: not found');
     const before = h.sandbox.calls.length;
-    const bad = await h.slash(ADMIN, 'rotate-secret ../../x');
-    expect(messageText(await answerOf(h, bad.responseId))).toContain('That is not a client id.');
+    for (const text of ['rotate-secret ../../x', 'rotate-secret ..', 'rotate-secret .']) {
+      const bad = await h.slash(ADMIN, text);
+      expect(messageText(await answerOf(h, bad.responseId))).toContain('That is not a client id.');
+    }
     expect(h.sandbox.calls.length).toBe(before);
   });
 
