@@ -295,6 +295,8 @@ export const en = {
     cannotDownload: (name: string) => `Could not download “${name}” from Slack.`,
     notInTime: (name: string) => `Could not read “${name}” from Slack in time; try again.`,
     wrongType: (name: string) => `“${name}” is not a PDF, PNG, JPEG or WebP file (judged by its content, not its name).`,
+    /** Counted while streaming: Slack's reported size was smaller. */
+    overCap: (name: string) => `“${name}” is larger than 10 MiB (counted while sending it, whatever Slack reported); it was not sent.`,
   },
 
   accounts: {

@@ -289,6 +289,7 @@ export const ptBR: Catalogue = {
     cannotDownload: (name) => `Não consegui baixar “${name}” do Slack.`,
     notInTime: (name) => `Não consegui ler “${name}” no Slack a tempo; tente de novo.`,
     wrongType: (name) => `“${name}” não é um arquivo PDF, PNG, JPEG ou WebP (pelo conteúdo, não pelo nome).`,
+    overCap: (name) => `“${name}” tem mais de 10 MiB (contados no envio, seja qual for o tamanho informado pelo Slack); não foi enviado.`,
   },
 
   accounts: {

@@ -117,6 +117,7 @@ const samples: Samples = {
     cannotDownload: [['a.pdf']],
     notInTime: [['a.pdf']],
     wrongType: [['a.exe']],
+    overCap: [['huge.pdf']],
   },
   accounts: {
     balance: [[{ total: MONEY, available: MONEY, blocked: MONEY }]],
