@@ -128,3 +128,21 @@ describe('without PIX_MASTER_APP_ID', () => {
     expect(h.sandbox.calls.length).toBe(before);
   });
 });
+
+describe('sandbox mode without PIX_MASTER_APP_ID', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({}, { sandboxMode: true });
+  });
+  afterAll(() => h.close());
+
+  test('the sandbox’s own MASTER AppID is used: account creation works out of the box', async () => {
+    const before = h.sandbox.calls.length;
+    const campaign = await createCampaign(h, ADMIN, 'Out of the box');
+    const calls = h.sandbox.calls.slice(before);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/account', 'POST /api/v1/application']);
+    expect(calls[0]!.authorization).toBe(h.sandbox.companies.main.masterAppId);
+    expect((await h.app.deps.store.accountApps.get(campaign.accountId))?.appId).toBe(campaign.appId);
+    expectNoLeaks(h, [h.sandbox.companies.main.masterAppId, campaign.appId, campaign.clientSecret]);
+  });
+});

@@ -71,6 +71,20 @@ describe('authentication, routing and the control routes', () => {
     expect((await control(sb, 'GET', '/calls')).json.calls).toHaveLength(3);
   });
 
+  it('keeps a bounded log: the latest calls only, and no large body', async () => {
+    const small = await startSandbox({ maxLoggedCalls: 3 });
+    try {
+      const appId = small.companies.main.mainAppId;
+      for (let i = 1; i <= 5; i++) await api(small, 'GET', `/api/v1/limits/request?limit=${i}&skip=0`, { appId });
+      expect(small.calls.map((c) => c.query.limit)).toEqual(['3', '4', '5']);
+      await api(small, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: 'x'.repeat(100_000), type: 'EMAIL' } });
+      expect(small.calls).toHaveLength(3);
+      expect(small.calls[2]!.body).toMatch(/^\(\d+ bytes, not kept\)$/);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('injects failures for a number of matching calls, with Retry-After', async () => {
     const appId = sb.companies.main.mainAppId;
     await control(sb, 'POST', '/faults', { fail: { status: 503, count: 2, method: 'GET', pathPrefix: '/api/v1/account', retryAfter: 7 } });
