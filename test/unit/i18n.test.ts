@@ -335,9 +335,11 @@ describe('the message catalogues', () => {
   test('every reason parseReais gives has its words', () => {
     const reasons: MoneyProblem[] = ['empty', 'not_a_number', 'negative', 'too_many_decimals', 'ambiguous', 'too_large'];
     for (const locale of ['en', 'pt-BR'] as const) for (const r of reasons) expectClean(messages(locale).money[r], `${locale} money.${r}`);
-    for (const input of ['', 'abc', '-1', '1,234', '1.234', '99999999999999999999']) {
-      const parsed = parseReais(input);
-      if (!parsed.ok) expect(messages('pt-BR').money[parsed.reason]).toBeTruthy();
+    for (const locale of ['en', 'pt-BR'] as const) {
+      for (const input of ['', 'abc', '-1', '1,234', '1.234', '99999999999999999999']) {
+        const parsed = parseReais(input, locale);
+        if (!parsed.ok) expect(messages(locale).money[parsed.reason]).toBeTruthy();
+      }
     }
   });
 
@@ -357,8 +359,8 @@ describe('money, dates and limit names per locale', () => {
     expect(formatCents(123456789012, 'en')).toBe('R$1,234,567,890.12');
     for (const locale of ['en', 'pt-BR'] as const) {
       for (const cents of [0, 7, 100, 123456, 500000000]) {
-        expect(parseReais(formatCents(cents, locale))).toEqual({ ok: true, cents });
-        expect(parseReais(centsToInput(cents, locale))).toEqual({ ok: true, cents });
+        expect(parseReais(formatCents(cents, locale), locale)).toEqual({ ok: true, cents });
+        expect(parseReais(centsToInput(cents, locale), locale)).toEqual({ ok: true, cents });
       }
     }
     expect(centsToInput(123456, 'en')).toBe('1234.56');
