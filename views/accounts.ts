@@ -1,8 +1,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/domain/money';
 import type { Account } from '../src/pix/schemas';
-import { context, escapeMrkdwn, fields, sandboxNoteBlocks, section, type SlackMessage } from './message';
+import { balanceFieldsText, context, escapeMrkdwn, fields, sandboxNoteBlocks, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const ACCOUNT_CREATE_CALLBACK = 'account_create';
@@ -57,11 +56,9 @@ export function withdrawKeyText(locale: Locale, account: Account): string {
   return `${code(key.pixKey)} (${keyTypeLabel(locale, key.type)})`;
 }
 
-export function balanceText(locale: Locale, account: Account): string {
-  const b = account.balance;
-  if (!b) return messages(locale).common.notReported;
-  const money = (cents: number) => formatCents(cents, locale);
-  return messages(locale).accounts.balance({ total: money(b.total), available: money(b.available), blocked: money(b.blocked) });
+/** The balance as the API's numbers (their unit is not stated), or "not reported". */
+function balanceText(locale: Locale, account: Account): string {
+  return account.balance ? balanceFieldsText(account.balance) : messages(locale).common.notReported;
 }
 
 function appText(locale: Locale, accountId: string, app: AppStatus): string {
@@ -109,6 +106,7 @@ export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessag
     if (account.withdrawBlocked === true) blocks.push(context(m.withdrawBlocked));
   }
   if (rows.length > MAX_LISTED) blocks.push(context(m.listMore(rows.length - MAX_LISTED)));
+  if (rows.some((r) => r.account.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
   const blocked = rows.filter((r) => r.account.withdrawBlocked === true).length;
   return { text: m.listText({ count: rows.length, blocked }), blocks };
 }
@@ -117,11 +115,8 @@ export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessag
 export function accountMessage(locale: Locale, { account, app }: AccountRow): SlackMessage {
   const c = messages(locale).common;
   const m = messages(locale).accounts;
-  const money = (cents: number) => formatCents(cents, locale);
   const pairs: Array<[string, string]> = [
-    [m.fieldBalance, account.balance ? money(account.balance.total) : c.notReported],
-    [m.fieldAvailable, account.balance ? money(account.balance.available) : '—'],
-    [m.fieldBlocked, account.balance ? money(account.balance.blocked) : '—'],
+    [m.fieldBalance, balanceText(locale, account)],
     [m.fieldDefault, account.isDefault === true ? c.yes : account.isDefault === false ? c.no : '—'],
     [m.fieldWithdrawKey, withdrawKeyText(locale, account)],
     [m.fieldKeysManaged, appText(locale, account.accountId, app)],
@@ -129,10 +124,11 @@ export function accountMessage(locale: Locale, { account, app }: AccountRow): Sl
   if (account.taxId) pairs.push([m.fieldTaxId, code(account.taxId)]);
   const blocks: KnownBlock[] = [section(m.oneTitle(accountTitle(locale, account, app))), ...fields(pairs)];
   if (account.withdrawBlocked === true) blocks.push(section(m.withdrawBlocked));
+  if (account.balance) blocks.push(context(messages(locale).amounts.unitNotStated));
   return {
     text: m.oneText({
       accountId: account.accountId,
-      ...(account.balance ? { balance: money(account.balance.total) } : {}),
+      ...(account.balance ? { balance: balanceFieldsText(account.balance) } : {}),
       blocked: account.withdrawBlocked === true,
     }),
     blocks,

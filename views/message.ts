@@ -50,3 +50,11 @@ export function presentMessage(message: SlackMessage, locale: Locale, sandbox: b
 export function sandboxNoteBlocks(locale: Locale, sandbox: boolean): KnownBlock[] {
   return sandbox ? [context(messages(locale).common.sandboxNote)] : [];
 }
+
+/**
+ * A balance as the Pix API sends it: its numbers under their field names. The interface does not state
+ * their unit ("Unit of balance amounts: not shown"), so they are never shown as R$ cents.
+ */
+export function balanceFieldsText(balance: { total: number; available: number; blocked: number }): string {
+  return `total ${balance.total} · available ${balance.available} · blocked ${balance.blocked}`;
+}

@@ -1,10 +1,9 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/domain/money';
 import type { Account, PixKey } from '../src/pix/schemas';
 import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
-import { context, section, type SlackMessage } from './message';
+import { balanceFieldsText, context, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const KEY_ADD_CALLBACK = 'pix_key_add';
@@ -29,7 +28,7 @@ export function pixKeysMessage(locale: Locale, input: { accountId: string; keys:
   const title = m.title({ account: code(accountId), isDefault: input.account?.isDefault === true, ...(input.campaign ? { campaign: quoted(input.campaign) } : {}) });
   const blocks: KnownBlock[] = [section(`*${title}*`)];
   const balance = input.account?.balance;
-  if (balance) blocks.push(context(m.balance({ total: formatCents(balance.total, locale), available: formatCents(balance.available, locale) })));
+  if (balance) blocks.push(context(`${messages(locale).accounts.balanceLine(balanceFieldsText(balance))}\n${messages(locale).amounts.unitNotStated}`));
   if (keys.length === 0) blocks.push(section(m.none));
   for (const key of keys.slice(0, MAX_LISTED)) {
     blocks.push({

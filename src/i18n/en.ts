@@ -305,7 +305,6 @@ export const en = {
     phone: 'phone',
     withdrawNotReported: '_not reported (withdraw-key API not enabled on this account)_',
     withdrawNone: 'none set',
-    balance: (p: { total: string; available: string; blocked: string }) => `${p.total} (available ${p.available}, blocked ${p.blocked})`,
     withdrawBlocked:
       ':warning: *Withdrawals blocked*: a withdraw attempt found this account’s withdraw key missing in the DICT, so every withdraw is refused until the service lifts the block.',
     appStored: (clientId?: string) => `AppID stored (encrypted)${clientId ? `, application ${clientId}` : ''}`,
@@ -323,8 +322,6 @@ export const en = {
     listMore: (n: number) => `… and ${n} more. Read one with \`/pix account <accountId>\`.`,
     listText: (p: { count: number; blocked: number }) => `${p.count} account(s)${p.blocked ? `, ${p.blocked} with withdrawals blocked` : ''}`,
     fieldBalance: 'Balance',
-    fieldAvailable: 'Available',
-    fieldBlocked: 'Blocked',
     fieldDefault: 'Default account',
     fieldWithdrawKey: 'Withdraw key',
     fieldKeysManaged: 'Keys managed with',
@@ -404,7 +401,6 @@ export const en = {
   pixKeys: {
     title: (p: { account: string; isDefault: boolean; campaign?: string }) =>
       `Pix keys of account ${p.account}${p.isDefault ? ' (default account)' : ''}${p.campaign ? ` · campaign ${p.campaign}` : ''}`,
-    balance: (p: { total: string; available: string }) => `Balance ${p.total} (available ${p.available})`,
     none: '_No Pix keys yet._',
     delete: 'Delete',
     more: (n: number) => `… and ${n} more.`,
@@ -559,7 +555,7 @@ export const en = {
     noList: 'The service answered without a list of entries; this is what it sent:',
     emptyAnswer: '_The service sent an empty answer._',
     answered: (value: string) => `The service answered: ${value}`,
-    amountsNote: 'Integer amounts are shown in R$ as cents; times are Brasília time.',
+    amountsNote: 'Amounts are the Pix API’s numbers as it sends them (it does not state their unit); times are Brasília time.',
     text: (whose: string) => `Statement of ${whose}`,
     noEntries: '_No entries._',
     page: (p: { whose: string; from: number; to: number; total: number; page: number; pages: number }) =>
@@ -599,7 +595,6 @@ export const en = {
     accountsTitle: '*Accounts*',
     accountsNone: 'The Pix API lists no accounts.',
     defaultTag: ' (default)',
-    balance: (p: { available: string; total: string; blocked: string }) => `Available *${p.available}* · total ${p.total} · blocked ${p.blocked}`,
     noBalance: '_No balance in the answer._',
     withdrawKey: (p: { key: string; type: string }) => `Withdraw key: ${p.key} (${p.type})`,
     withdrawBlocked: ':warning: *Withdraw blocked*: its withdraw Pix key was not found in the DICT.',
@@ -614,6 +609,11 @@ export const en = {
     keysHowTo: (accountId: string) => `To add or delete keys: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Pix keys',
     noAppId: 'Pix Ops has no AppID for this account (it was not created with `/pix account create`), so its keys cannot be read from here.',
+  },
+
+  /** Amounts whose unit the Pix API does not state (balances): shown as its numbers, never as R$. */
+  amounts: {
+    unitNotStated: 'Balances are the Pix API’s numbers as it sends them, under their field names: it does not state their unit.',
   },
 };
 

@@ -298,7 +298,6 @@ export const ptBR: Catalogue = {
     phone: 'telefone',
     withdrawNotReported: '_não informada (a API de chave de saque não está habilitada nesta conta)_',
     withdrawNone: 'nenhuma definida',
-    balance: (p) => `${p.total} (disponível ${p.available}, bloqueado ${p.blocked})`,
     withdrawBlocked:
       ':warning: *Saques bloqueados*: uma tentativa de saque não encontrou a chave de saque desta conta no DICT, então todo saque é recusado até o serviço liberar o bloqueio.',
     appStored: (clientId) => `AppID guardado (criptografado)${clientId ? `, aplicação ${clientId}` : ''}`,
@@ -316,8 +315,6 @@ export const ptBR: Catalogue = {
     listMore: (n) => `… e mais ${n}. Leia uma com \`/pix account <accountId>\`.`,
     listText: (p) => `${p.count} conta(s)${p.blocked ? `, ${p.blocked} com saques bloqueados` : ''}`,
     fieldBalance: 'Saldo',
-    fieldAvailable: 'Disponível',
-    fieldBlocked: 'Bloqueado',
     fieldDefault: 'Conta padrão',
     fieldWithdrawKey: 'Chave de saque',
     fieldKeysManaged: 'Chaves gerenciadas com',
@@ -390,7 +387,6 @@ export const ptBR: Catalogue = {
 
   pixKeys: {
     title: (p) => `Chaves Pix da conta ${p.account}${p.isDefault ? ' (conta padrão)' : ''}${p.campaign ? ` · campanha ${p.campaign}` : ''}`,
-    balance: (p) => `Saldo ${p.total} (disponível ${p.available})`,
     none: '_Nenhuma chave Pix ainda._',
     delete: 'Excluir',
     more: (n) => `… e mais ${n}.`,
@@ -538,7 +534,7 @@ export const ptBR: Catalogue = {
     noList: 'O serviço respondeu sem uma lista de lançamentos; isto é o que ele enviou:',
     emptyAnswer: '_O serviço enviou uma resposta vazia._',
     answered: (value) => `O serviço respondeu: ${value}`,
-    amountsNote: 'Valores inteiros são mostrados em R$ como centavos; horários de Brasília.',
+    amountsNote: 'Os valores são os números da API Pix como ela os envia (ela não informa a unidade); horários de Brasília.',
     text: (whose) => `Extrato ${whose}`,
     noEntries: '_Nenhum lançamento._',
     page: (p) => `*Extrato ${p.whose}* · lançamentos ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}`,
@@ -576,7 +572,6 @@ export const ptBR: Catalogue = {
     accountsTitle: '*Contas*',
     accountsNone: 'A API Pix não lista nenhuma conta.',
     defaultTag: ' (padrão)',
-    balance: (p) => `Disponível *${p.available}* · total ${p.total} · bloqueado ${p.blocked}`,
     noBalance: '_Nenhum saldo na resposta._',
     withdrawKey: (p) => `Chave de saque: ${p.key} (${p.type})`,
     withdrawBlocked: ':warning: *Saque bloqueado*: a chave Pix de saque não foi encontrada no DICT.',
@@ -591,5 +586,9 @@ export const ptBR: Catalogue = {
     keysHowTo: (accountId) => `Para cadastrar ou excluir chaves: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Chaves Pix',
     noAppId: 'O Pix Ops não tem o AppID desta conta (ela não foi criada com `/pix account create`), então as chaves dela não podem ser lidas daqui.',
+  },
+
+  amounts: {
+    unitNotStated: 'Os saldos são os números da API Pix como ela os envia, com o nome de cada campo: ela não informa a unidade.',
   },
 };

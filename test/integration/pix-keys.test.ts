@@ -206,7 +206,11 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const main = h.sandbox.companies.main;
     const before = h.sandbox.calls.length;
     const res = await h.slash(VIEWER, `keys ${main.defaultAccountId}`);
-    expect(messageText(await answerOf(res.responseId))).toContain(`Pix keys of account \`${main.defaultAccountId}\` (default account)`);
+    const listed = messageText(await answerOf(res.responseId));
+    expect(listed).toContain(`Pix keys of account \`${main.defaultAccountId}\` (default account)`);
+    // The balance the key list carries, as the API's numbers: their unit is not stated.
+    expect(listed).toContain('Balance: total 1500000 · available 1500000 · blocked 0');
+    expect(listed).not.toContain('R$');
     expect(h.sandbox.calls.slice(before).map((c) => `${c.method} ${c.path} ${c.authorization === main.mainAppId}`)).toEqual([
       'GET /api/v1/account true',
       'GET /api/v1/pix-keys true',

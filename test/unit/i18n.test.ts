@@ -120,19 +120,18 @@ const samples: Samples = {
     overCap: [['huge.pdf']],
   },
   accounts: {
-    balance: [[{ total: MONEY, available: MONEY, blocked: MONEY }]],
     appStored: [[], ['`Client_Id_1`']],
     appPending: [['a1']],
     appNone: [['a1']],
     campaign: [['“Christmas”']],
     listTitle: [[3]],
-    balanceLine: [[MONEY]],
+    balanceLine: [['total 1500000 · available 1500000 · blocked 0']],
     withdrawKeyLine: [['none set']],
     keysManagedLine: [['the main application']],
     listMore: [[5]],
     listText: [[{ count: 3, blocked: 0 }], [{ count: 3, blocked: 1 }]],
     oneTitle: [[S]],
-    oneText: [[{ accountId: 'a1', blocked: false }], [{ accountId: 'a1', balance: MONEY, blocked: true }]],
+    oneText: [[{ accountId: 'a1', blocked: false }], [{ accountId: 'a1', balance: 'total 1500000 · available 1500000 · blocked 0', blocked: true }]],
     linkIntro: [[S]],
     hasApplication: [[{ account: S }], [{ account: S, clientId: '`c1`' }]],
     clientSecret: [['s3cr3t']],
@@ -163,7 +162,6 @@ const samples: Samples = {
   },
   pixKeys: {
     title: [[{ account: S, isDefault: false }], [{ account: S, isDefault: true, campaign: '“X”' }]],
-    balance: [[{ total: MONEY, available: MONEY }]],
     more: [[3]],
     text: [[{ count: 2, accountId: 'a1' }]],
     addIntro: [[S]],
@@ -249,7 +247,6 @@ const samples: Samples = {
     grantedBelow: [[{ label: 'Pix day', amount: MONEY, asked: MONEY }]],
     decided: [['05/03/2026, 14:30']],
     account: [[S]],
-    balance: [[{ available: MONEY, total: MONEY, blocked: MONEY }]],
     withdrawKey: [[{ key: 'a@b.com', type: 'EMAIL' }]],
     accountsMore: [[5]],
     intro: [[{ role: 'operator', updated: '05/03/2026, 14:30' }]],
@@ -260,6 +257,7 @@ const samples: Samples = {
   summaries: {},
   usage: {},
   money: {},
+  amounts: {},
 };
 
 const CATALOGUES: Array<[Locale, Catalogue]> = [
