@@ -1,12 +1,12 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Deps } from '../src/entry/deps';
-import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
+import type { EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { PixKey } from '../src/pix/schemas';
 import { code, infoModal, progressBlocks } from '../views/accounts';
-import { plain, section, type SlackMessage } from '../views/message';
+import { plain, section } from '../views/message';
 import {
   deleteConfirmMessage,
   KEY_ADD_CALLBACK,
@@ -23,7 +23,8 @@ import {
 import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
 import { accountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
-import { withdrawKeyCommand } from './withdraw-key';
+import { withdrawKeyRows } from './withdraw-key';
+import { buttonValue, say } from './confirm';
 import { failureText } from '../views/errors';
 
 const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100).refine((k) => !/^\.+$/.test(k)) });
@@ -125,14 +126,6 @@ const keyDeleteCommand: CommandRow = {
     return deleteConfirmMessage(locale, { accountId, pixKey });
   },
 };
-
-
-function buttonValue(action: ActionArgs['action']): string | undefined {
-  return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-}
-
-const say = (args: ActionArgs, ctx: EntryContext, message: SlackMessage, replace = false) =>
-  args.respond({ response_type: 'ephemeral', replace_original: replace, ...ctx.present(message) });
 
 /** The Add button of `/pix keys`: the same form as `/pix key add`. */
 const addOpen: EntryRow = {
@@ -247,4 +240,4 @@ const deleteCancel: EntryRow = {
   },
 };
 
-export const pixKeyRows: EntryRow[] = [keysCommand, keyAddCommand, keyDeleteCommand, withdrawKeyCommand, addOpen, addSubmitted, deleteAsk, deleteConfirm, deleteCancel];
+export const pixKeyRows: EntryRow[] = [keysCommand, keyAddCommand, keyDeleteCommand, ...withdrawKeyRows, addOpen, addSubmitted, deleteAsk, deleteConfirm, deleteCancel];

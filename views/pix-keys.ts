@@ -11,6 +11,8 @@ export const KEY_ADD_OPEN_ACTION_ID = 'pix_key_add_open';
 export const KEY_DELETE_ASK_ACTION_ID = 'pix_key_delete_ask';
 export const KEY_DELETE_CONFIRM_ACTION_ID = 'pix_key_delete_confirm';
 export const KEY_DELETE_CANCEL_ACTION_ID = 'pix_key_delete_cancel';
+export const WITHDRAW_KEY_CONFIRM_ACTION_ID = 'withdraw_key_confirm';
+export const WITHDRAW_KEY_CANCEL_ACTION_ID = 'withdraw_key_cancel';
 export const KEY_TYPE_BLOCK = 'type';
 export const KEY_VALUE_BLOCK = 'pixKey';
 
@@ -120,6 +122,31 @@ export function deleteConfirmMessage(locale: Locale, input: { accountId: string;
             value: keyButtonValue(input.accountId, input.pixKey),
           },
           { type: 'button', action_id: KEY_DELETE_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
+        ],
+      },
+    ],
+  };
+}
+
+/** Asked before the withdraw key is set: withdrawals go to it from then on. Only Confirm (admin) sets it. */
+export function withdrawConfirmMessage(locale: Locale, input: { accountId: string; pixKey: string }): SlackMessage {
+  const m = messages(locale).confirmations;
+  return {
+    text: m.withdrawText({ key: input.pixKey, accountId: input.accountId }),
+    blocks: [
+      section(`:warning: ${m.withdraw({ key: code(input.pixKey), account: code(input.accountId) })}`),
+      {
+        type: 'actions',
+        block_id: 'withdraw_key_confirm',
+        elements: [
+          {
+            type: 'button',
+            action_id: WITHDRAW_KEY_CONFIRM_ACTION_ID,
+            style: 'danger',
+            text: { type: 'plain_text', text: m.withdrawButton },
+            value: keyButtonValue(input.accountId, input.pixKey),
+          },
+          { type: 'button', action_id: WITHDRAW_KEY_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
         ],
       },
     ],

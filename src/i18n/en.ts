@@ -95,6 +95,9 @@ export const en = {
     readTrackedRequests: 'read the requests Pix Ops follows',
     readLatestRequests: 'read the latest limit requests',
     listAccounts: 'list the accounts',
+    prepareWithdrawKey: 'prepare setting the withdraw key',
+    prepareRotation: 'prepare the rotation of the secret',
+    cancelConfirmation: 'cancel a confirmation',
   },
 
   /** One line per command in `/pix help`. */
@@ -111,9 +114,9 @@ export const en = {
     keys: 'an account’s Pix keys, each with a Delete button, and an Add button',
     keyAdd: 'open the form to add a Pix key to an account',
     keyDelete: 'delete a Pix key (asks to confirm first)',
-    withdrawKey: 'register and select the account’s withdraw key, or select one the company has',
+    withdrawKey: 'register and select the account’s withdraw key, or select one the company has (asks to confirm first)',
     scopes: 'the scope groups an application can request',
-    rotateSecret: 'rotate an application’s client secret; the new one is shown only to you',
+    rotateSecret: 'rotate an application’s client secret (asks to confirm first); the new one is shown only to you',
     paymentBook: 'issue a subscription’s payment booklet up to that month and post the PDF here',
     disputeEvidence: 'open the form to send evidence files to a dispute',
     statement: 'the account’s statement, 15 entries a page (the main account when none is given)',
@@ -614,6 +617,24 @@ export const en = {
   /** Amounts whose unit the Pix API does not state (balances): shown as its numbers, never as R$. */
   amounts: {
     unitNotStated: 'Balances are the Pix API’s numbers as it sends them, under their field names: it does not state their unit.',
+  },
+
+  /** Asked before what cannot be undone: the withdraw key, a secret's rotation. */
+  confirmations: {
+    withdraw: (p: { key: string; account: string }) =>
+      `Set ${p.key} as the withdraw key of account ${p.account}? From then on *withdrawals from this account go to this key*.`,
+    withdrawText: (p: { key: string; accountId: string }) => `Set ${p.key} as the withdraw key of account ${p.accountId}? From then on withdrawals from this account go to this key.`,
+    withdrawButton: 'Set the withdraw key',
+    withdrawCancelled: 'Cancelled: the withdraw key was not changed.',
+    withdrawBeingSet: 'The withdraw key of this account is being set right now. Nothing more was done.',
+    rotate: (clientId: string) =>
+      `Rotate the client secret of application ${clientId}? *The current secret stops working at once*: whatever uses it fails until it is given the new one.`,
+    rotateText: (clientId: string) => `Rotate the client secret of application ${clientId}? The current secret stops working at once.`,
+    rotateButton: 'Rotate the secret',
+    rotateCancelled: 'Cancelled: the secret was not rotated.',
+    rotateBeingDone: 'This secret is being rotated right now. Nothing more was done.',
+    alreadyConfirmed: 'This was already confirmed. Nothing more was done.',
+    buttonNoClientId: 'This button does not name an application. Nothing was done.',
   },
 };
 

@@ -99,6 +99,9 @@ export const ptBR: Catalogue = {
     readTrackedRequests: 'ler as solicitações que o Pix Ops acompanha',
     readLatestRequests: 'ler as últimas solicitações de limite',
     listAccounts: 'listar as contas',
+    prepareWithdrawKey: 'preparar a definição da chave de saque',
+    prepareRotation: 'preparar a troca do segredo',
+    cancelConfirmation: 'cancelar uma confirmação',
   },
 
   summaries: {
@@ -114,9 +117,9 @@ export const ptBR: Catalogue = {
     keys: 'as chaves Pix de uma conta, cada uma com um botão Excluir, e um botão Cadastrar',
     keyAdd: 'abre o formulário para cadastrar uma chave Pix em uma conta',
     keyDelete: 'exclui uma chave Pix (pede confirmação antes)',
-    withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem',
+    withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem (pede confirmação antes)',
     scopes: 'os grupos de escopos que uma aplicação pode pedir',
-    rotateSecret: 'troca o client secret de uma aplicação; o novo é mostrado só para você',
+    rotateSecret: 'troca o client secret de uma aplicação (pede confirmação antes); o novo é mostrado só para você',
     paymentBook: 'emite o carnê de uma assinatura até aquele mês e publica o PDF aqui',
     disputeEvidence: 'abre o formulário para enviar arquivos de evidência a uma disputa',
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
@@ -590,5 +593,21 @@ export const ptBR: Catalogue = {
 
   amounts: {
     unitNotStated: 'Os saldos são os números da API Pix como ela os envia, com o nome de cada campo: ela não informa a unidade.',
+  },
+
+  confirmations: {
+    withdraw: (p) => `Definir ${p.key} como chave de saque da conta ${p.account}? A partir daí *os saques desta conta vão para esta chave*.`,
+    withdrawText: (p) => `Definir ${p.key} como chave de saque da conta ${p.accountId}? A partir daí os saques desta conta vão para esta chave.`,
+    withdrawButton: 'Definir a chave de saque',
+    withdrawCancelled: 'Cancelado: a chave de saque não foi alterada.',
+    withdrawBeingSet: 'A chave de saque desta conta está sendo definida agora. Nada mais foi feito.',
+    rotate: (clientId) =>
+      `Trocar o client secret da aplicação ${clientId}? *O segredo atual para de funcionar na hora*: o que o usa falha até receber o novo.`,
+    rotateText: (clientId) => `Trocar o client secret da aplicação ${clientId}? O segredo atual para de funcionar na hora.`,
+    rotateButton: 'Trocar o segredo',
+    rotateCancelled: 'Cancelado: o segredo não foi trocado.',
+    rotateBeingDone: 'Este segredo está sendo trocado agora. Nada mais foi feito.',
+    alreadyConfirmed: 'Isto já foi confirmado. Nada mais foi feito.',
+    buttonNoClientId: 'Este botão não indica uma aplicação. Nada foi feito.',
   },
 };

@@ -258,6 +258,12 @@ const samples: Samples = {
   usage: {},
   money: {},
   amounts: {},
+  confirmations: {
+    withdraw: [[{ key: '`treasury@example.com`', account: S }]],
+    withdrawText: [[{ key: 'treasury@example.com', accountId: 'a1' }]],
+    rotate: [['`Client_Id_1`']],
+    rotateText: [['Client_Id_1']],
+  },
 };
 
 const CATALOGUES: Array<[Locale, Catalogue]> = [
