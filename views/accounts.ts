@@ -8,6 +8,8 @@ export const ACCOUNT_CREATE_CALLBACK = 'account_create';
 export const ACCOUNT_LINK_CALLBACK = 'account_link';
 /** "Retry creating the application" (its value: the account, the name, where its message is). */
 export const APP_RETRY_ACTION_ID = 'account_app_retry';
+/** "It has none: create it", after a creation whose outcome is unknown (the same value as the retry's). */
+export const APP_CREATE_ANYWAY_ACTION_ID = 'account_app_create_anyway';
 export const NAME_BLOCK = 'name';
 export const APP_ID_BLOCK = 'app_id';
 
@@ -17,6 +19,7 @@ const MAX_LISTED = 20;
 export type AppStatus =
   | { kind: 'stored'; name?: string; clientId?: string }
   | { kind: 'pending'; name?: string }
+  | { kind: 'uncertain'; name?: string }
   | { kind: 'main' }
   | { kind: 'none' };
 
@@ -68,6 +71,8 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
       return m.appStored(app.clientId ? code(app.clientId) : undefined);
     case 'pending':
       return m.appPending(escapeMrkdwn(accountId));
+    case 'uncertain':
+      return messages(locale).appCreation.statusUncertain(escapeMrkdwn(accountId));
     case 'main':
       return m.appMain;
     case 'none':
@@ -76,7 +81,7 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
 }
 
 function campaignName(app: AppStatus): string | undefined {
-  return app.kind === 'stored' || app.kind === 'pending' ? app.name : undefined;
+  return app.kind === 'stored' || app.kind === 'pending' || app.kind === 'uncertain' ? app.name : undefined;
 }
 
 function accountTitle(locale: Locale, account: Account, app: AppStatus): string {
@@ -221,6 +226,42 @@ export function retryButton(locale: Locale, value: string): KnownBlock {
   };
 }
 
+/**
+ * After a creation whose outcome is unknown: no plain retry (it could make a second application), but
+ * this, behind Slack's confirmation dialog, for an admin who has looked and found none.
+ * Limits of the dialog: title 100, text 300, buttons 30 characters
+ * (https://docs.slack.dev/reference/block-kit/composition-objects/confirmation-dialog-object).
+ */
+export function createAnywayButton(locale: Locale, value: string): KnownBlock {
+  const m = messages(locale).appCreation;
+  const plainText = (text: string) => ({ type: 'plain_text' as const, text });
+  return {
+    type: 'actions',
+    block_id: 'account_app_create_anyway',
+    elements: [
+      {
+        type: 'button',
+        action_id: APP_CREATE_ANYWAY_ACTION_ID,
+        style: 'danger',
+        text: plainText(m.anywayButton),
+        value,
+        confirm: {
+          title: plainText(m.anywayTitle),
+          text: plainText(m.anywayText),
+          confirm: plainText(m.anywayConfirm),
+          deny: plainText(messages(locale).common.cancel),
+          style: 'danger',
+        },
+      },
+    ],
+  };
+}
+
+/** What the admin sees when the application may exist: why, how to find out, and the way out. */
+export function uncertainBlocks(locale: Locale, input: { lead: string; accountId: string; value: string }): KnownBlock[] {
+  return [section(input.lead), context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))), createAnywayButton(locale, input.value)];
+}
+
 /** What the admin alone sees once: the new application's client secret (never stored, never posted). */
 export function secretBlocks(locale: Locale, input: { accountId: string; clientId?: string; clientSecret?: string; unstoredAppId?: string }): KnownBlock[] {
   const m = messages(locale).accounts;
@@ -260,6 +301,11 @@ export function accountAudit(locale: Locale) {
         text,
         blocks: [section(`:warning: ${text}`), context(m.appFailedNote), retryButton(locale, input.retryValue)],
       };
+    },
+    /** The account exists; its application may or may not: the channel is told, with the way out. */
+    appUncertain: (input: { userId: string; accountId: string; name: string; reason: string; value: string }): SlackMessage => {
+      const text = messages(locale).appCreation.auditUncertain({ user: `<@${input.userId}>`, account: code(input.accountId), name: quoted(input.name), reason: input.reason });
+      return { text, blocks: [section(`:warning: ${text}`), context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))), createAnywayButton(locale, input.value)] };
     },
     /** Replaces the failure message once the application exists, so its button cannot be used again. */
     appFailedResolved: (input: { accountId: string; name: string; byUserId: string; clientId?: string }): SlackMessage => {

@@ -636,6 +636,35 @@ export const en = {
     alreadyConfirmed: 'This was already confirmed. Nothing more was done.',
     buttonNoClientId: 'This button does not name an application. Nothing was done.',
   },
+
+  /**
+   * A campaign account's application whose creation got no clear answer: it may exist, and the Pix
+   * API offers no way to list an account's applications, so Pix Ops does not create one blindly.
+   */
+  appCreation: {
+    reasonTimeout: 'the Pix service did not answer in time',
+    reasonNetwork: 'the connection to the Pix service broke before its answer',
+    reasonGateway: (status: number) => `a gateway answered HTTP ${status} instead of the Pix service`,
+    reasonUnreadable: 'the Pix service’s answer could not be read',
+    reasonUnknown: 'something went wrong while waiting for the answer',
+    uncertain: (p: { account: string; name: string; reason: string }) =>
+      `:warning: The account ${p.account} (${p.name}) was created, but whether its application was is not known: ${p.reason}. *It may exist.*`,
+    uncertainAgain: (p: { account: string; reason: string }) =>
+      `:warning: Whether the application of account ${p.account} was created is not known: ${p.reason}. *It may exist.*`,
+    stillUncertain: (account: string) =>
+      `:warning: An earlier attempt to create the application of account ${account} got no clear answer: *it may exist*. Nothing was created.`,
+    auditUncertain: (p: { user: string; account: string; name: string; reason: string }) =>
+      `${p.user} created the campaign account ${p.account} (${p.name}); whether its application was created is not known (${p.reason}): it may exist.`,
+    note: (accountId: string) =>
+      `The Pix API offers no way to list an account’s applications, so Pix Ops cannot look, and does not create a second one on its own. Look in the Pix service’s portal. If the account has an application, register its AppID with \`/pix account link ${accountId}\` (and get a new client secret with \`/pix rotate-secret <clientId>\` if you need one). If it has none, create it with the button.`,
+    anywayButton: 'It has none: create it',
+    anywayTitle: 'Create the application?',
+    anywayText: 'Only if the Pix service’s portal shows no application for this account: if it has one, this creates a second one.',
+    anywayConfirm: 'Create it',
+    notMarked: 'The app’s storage is unavailable, so the attempt could not be recorded before it was sent. Nothing was sent; try again.',
+    statusUncertain: (accountId: string) =>
+      `:warning: its application may exist (its creation got no clear answer): check the Pix service’s portal, then \`/pix account link ${accountId}\`, or create it from the message in the channel`,
+  },
 };
 
 /** The shape both catalogues have: the same groups, the same keys, the same parameters. */

@@ -610,4 +610,26 @@ export const ptBR: Catalogue = {
     alreadyConfirmed: 'Isto já foi confirmado. Nada mais foi feito.',
     buttonNoClientId: 'Este botão não indica uma aplicação. Nada foi feito.',
   },
+
+  appCreation: {
+    reasonTimeout: 'o serviço Pix não respondeu a tempo',
+    reasonNetwork: 'a conexão com o serviço Pix caiu antes da resposta',
+    reasonGateway: (status) => `um gateway respondeu HTTP ${status} no lugar do serviço Pix`,
+    reasonUnreadable: 'não deu para ler a resposta do serviço Pix',
+    reasonUnknown: 'algo deu errado enquanto a resposta era esperada',
+    uncertain: (p) => `:warning: A conta ${p.account} (${p.name}) foi criada, mas não se sabe se a aplicação dela foi: ${p.reason}. *Ela pode existir.*`,
+    uncertainAgain: (p) => `:warning: Não se sabe se a aplicação da conta ${p.account} foi criada: ${p.reason}. *Ela pode existir.*`,
+    stillUncertain: (account) =>
+      `:warning: Uma tentativa anterior de criar a aplicação da conta ${account} não teve resposta clara: *ela pode existir*. Nada foi criado.`,
+    auditUncertain: (p) => `${p.user} criou a conta de campanha ${p.account} (${p.name}); não se sabe se a aplicação dela foi criada (${p.reason}): ela pode existir.`,
+    note: (accountId) =>
+      `A API Pix não oferece como listar as aplicações de uma conta, então o Pix Ops não tem como conferir e não cria uma segunda por conta própria. Confira no portal do serviço Pix. Se a conta tiver uma aplicação, registre o AppID dela com \`/pix account link ${accountId}\` (e gere um novo client secret com \`/pix rotate-secret <clientId>\` se precisar). Se não tiver nenhuma, crie-a com o botão.`,
+    anywayButton: 'Não tem: criar',
+    anywayTitle: 'Criar a aplicação?',
+    anywayText: 'Só se o portal do serviço Pix não mostrar nenhuma aplicação para esta conta: se ela tiver uma, isto cria uma segunda.',
+    anywayConfirm: 'Criar',
+    notMarked: 'O armazenamento do app está indisponível, então a tentativa não pôde ser registrada antes do envio. Nada foi enviado; tente de novo.',
+    statusUncertain: (accountId) =>
+      `:warning: a aplicação dela pode existir (a criação não teve resposta clara): confira no portal do serviço Pix, depois \`/pix account link ${accountId}\`, ou crie-a pela mensagem no canal`,
+  },
 };

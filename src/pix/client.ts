@@ -86,6 +86,9 @@ function pixKeySegment(value: string): string {
   return encodeURIComponent(value);
 }
 
+/** Connection errors that happen before any byte of the request leaves: nothing was done. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 // Loaded at the first upload, like axios (see load-axios.ts).
 const loadFormData = () => require('form-data') as typeof import('form-data');
 
@@ -402,14 +405,16 @@ export class PixClient {
           signal: deadline,
         });
       } catch (err) {
-        const timedOut = deadline.aborted || (loadAxios().isAxiosError(err) && (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT'));
+        const code = loadAxios().isAxiosError(err) ? err.code : undefined;
+        const timedOut = deadline.aborted || code === 'ECONNABORTED' || code === 'ETIMEDOUT';
         const kind = timedOut ? 'timeout' : 'network';
+        const sent = !(kind === 'network' && code !== undefined && NOT_SENT.has(code));
         this.options.onCall?.({ operation: spec.operation, status: 0, ms: Date.now() - started, attempt });
         if (attempt < attempts) {
           await this.sleep(backoffDelay(this.retry, attempt));
           continue;
         }
-        throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation);
+        throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation, sent);
       }
       this.options.onCall?.({ operation: spec.operation, status: response.status, ms: Date.now() - started, attempt });
 

@@ -53,7 +53,7 @@ async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, 
   }
 }
 
-/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle. */
+/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle, answer (late if asked). */
 async function handleApi(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, api: ApiRouter): Promise<Reply> {
   const query = Object.fromEntries(url.searchParams);
   const call: SandboxCall = {
@@ -79,7 +79,7 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
   if (!match) throw fail(404, 'Not found');
   const caller = authenticate(deps.state, call.authorization);
   if (match.handler.scope) requireScope(caller, match.handler.scope);
-  return await match.handler.handle({
+  const reply = await match.handler.handle({
     state: deps.state,
     caller,
     params: match.params,
@@ -92,6 +92,10 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
       return parseJson(raw);
     },
   });
+  // Done, but answered too late for a client with a time limit: it cannot know that it was done.
+  const lateMs = deps.faults.takeLateAnswer(method, url.pathname);
+  if (lateMs > 0) await sleep(lateMs);
+  return reply;
 }
 
 function loggedBody(raw: Buffer): unknown {

@@ -264,6 +264,15 @@ const samples: Samples = {
     rotate: [['`Client_Id_1`']],
     rotateText: [['Client_Id_1']],
   },
+  appCreation: {
+    reasonGateway: [[504]],
+    uncertain: [[{ account: S, name: '“Christmas”', reason: 'the Pix service did not answer in time' }]],
+    uncertainAgain: [[{ account: S, reason: 'the Pix service did not answer in time' }]],
+    stillUncertain: [[S]],
+    auditUncertain: [[{ user: '<@U1>', account: S, name: '“Christmas”', reason: 'the Pix service did not answer in time' }]],
+    note: [['6840aeca23c0d1fe48c856a3']],
+    statusUncertain: [['6840aeca23c0d1fe48c856a3']],
+  },
 };
 
 const CATALOGUES: Array<[Locale, Catalogue]> = [

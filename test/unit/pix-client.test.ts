@@ -225,8 +225,23 @@ describe('PixClient', () => {
     }
   });
 
-  test('a refused connection is a network error', async () => {
-    await expect(client('http://127.0.0.1:1').getLimits('APP', 'a')).rejects.toMatchObject({ kind: 'network' });
+  test('a refused connection is a network error; nothing was sent, so no write can have happened', async () => {
+    const err = (await client('http://127.0.0.1:1').getLimits('APP', 'a').catch((e: unknown) => e)) as PixApiError;
+    expect(err).toMatchObject({ kind: 'network', sent: false, mayHaveWritten: false });
+  });
+
+  test('a write with no answer in time, or a gateway’s 504, may have happened; the service’s own refusal did not', async () => {
+    const s = await scriptedServer([() => undefined, json(504, { error: 'gateway timeout' }), json(500, { error: 'boom' }), json(400, { error: 'bad' })]);
+    try {
+      const c = client(s.url, { timeoutMs: 200 });
+      const create = () => c.createApplication('MASTER', { accountId: 'a', name: 'n' }).catch((e: unknown) => e as PixApiError);
+      expect(await create()).toMatchObject({ kind: 'timeout', mayHaveWritten: true });
+      expect(await create()).toMatchObject({ status: 504, mayHaveWritten: true });
+      expect(await create()).toMatchObject({ status: 500, mayHaveWritten: false });
+      expect(await create()).toMatchObject({ status: 400, mayHaveWritten: false });
+    } finally {
+      await s.close();
+    }
   });
 
   test('uploads stream the file as multipart with a Content-Length, and a 204 delete resolves', async () => {
