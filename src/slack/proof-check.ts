@@ -115,6 +115,8 @@ export async function uploadCheckedFiles(
       });
       fileIds.push(uploaded.id);
     } catch (err) {
+      // The download too, if the upload stopped before the end of it.
+      body.stream.destroy();
       throw body.exceeded() ? new FileOverCapError(name) : err;
     }
   }
