@@ -12,6 +12,7 @@ import {
   accountAudit,
   accountMessage,
   accountsMessage,
+  APP_CREATE_ANYWAY_ACTION_ID,
   APP_ID_BLOCK,
   APP_RETRY_ACTION_ID,
   code,
@@ -23,6 +24,7 @@ import {
   quoted,
   retryButton,
   secretBlocks,
+  uncertainBlocks,
   type AppStatus,
 } from '../views/accounts';
 import { clip, context, section, type SlackMessage } from '../views/message';
@@ -69,7 +71,7 @@ const parseWith =
 async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   try {
     const stored = await deps.store.accountApps.get(account.accountId);
-    if (stored && isPending(stored)) return { kind: 'pending', name: stored.name };
+    if (stored && isPending(stored)) return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
     if (stored) return { kind: 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
     deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
@@ -209,35 +211,86 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   await postOnce(exactClient(deps), { channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }, noticeMetadata()).catch(() => undefined);
 }
 
+/** Why a creation that got no clear answer may have happened all the same, in words. */
+function uncertainReason(locale: Locale, err: unknown): string {
+  const m = messages(locale).appCreation;
+  if (!(err instanceof PixApiError)) return m.reasonUnknown;
+  switch (err.kind) {
+    case 'timeout':
+      return m.reasonTimeout;
+    case 'network':
+      return m.reasonNetwork;
+    case 'invalid_response':
+      return m.reasonUnreadable;
+    case 'http':
+      return m.reasonGateway(err.status);
+  }
+}
+
+/**
+ * The application was not created, or may have been: the channel is told (the first time) and the
+ * admin too. After a clear refusal a retry is safe and offered; when the outcome is unknown it is not
+ * (the Pix API cannot list an account's applications), and the admin is told how to find out.
+ */
+async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: string } | { uncertain: string }): Promise<void> {
+  const { locale } = step;
+  const m = messages(locale).accounts;
+  const audits = accountAudit(locale);
+  const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
+  let missed = '';
+  if (step.first) {
+    const audit =
+      'refused' in outcome
+        ? audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem: outcome.refused, retryValue: JSON.stringify(value) })
+        : audits.appUncertain({ userId: step.userId, accountId: step.accountId, name: step.name, reason: outcome.uncertain, value: JSON.stringify(value) });
+    const posted = await postAudit(deps, locale, step.channel, audit);
+    if (posted) value.t = posted.ts;
+    else missed = auditMissedText(locale, step.channel);
+  } else if (step.failureMessage) {
+    value.t = step.failureMessage.ts;
+  }
+  if ('refused' in outcome) {
+    const lead = step.first
+      ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem: outcome.refused })
+      : m.appStillFailed({ account: code(step.accountId), problem: outcome.refused });
+    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
+    return;
+  }
+  const c = messages(locale).appCreation;
+  const lead = step.first
+    ? c.uncertain({ account: code(step.accountId), name: quoted(step.name), reason: outcome.uncertain })
+    : c.uncertainAgain({ account: code(step.accountId), reason: outcome.uncertain });
+  await step.answer(uncertainBlocks(locale, { lead: `${lead}${missed}`, accountId: step.accountId, value: JSON.stringify(value) }));
+}
+
 async function createApplicationStep(ctx: EntryContext, step: AppStep): Promise<void> {
   const { deps } = ctx;
   const { locale } = step;
   const m = messages(locale).accounts;
   const audits = accountAudit(locale);
+  // Recorded before it is sent: should no clear answer come (or this process die waiting for it),
+  // the application may exist, and no retry creates another one blindly.
+  try {
+    await deps.store.accountApps.save({ accountId: step.accountId, appId: PENDING_APP_ID, name: step.name, uncertainSince: new Date().toISOString() });
+  } catch (err) {
+    deps.logger.error({ accountId: step.accountId, err: errorText(err) }, 'could not record an application creation before sending it');
+    await reportAppFailure(deps, step, { refused: messages(locale).appCreation.notMarked });
+    return;
+  }
   let app: Application;
   try {
     app = await deps.pix.createApplication(step.masterAppId, { accountId: step.accountId, name: step.name });
   } catch (err) {
     logFailure(deps, err, 'create an application');
-    const problem = failureText(locale, err, 'createApplication', { write: true });
-    const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
-    let missed = '';
-    if (step.first) {
-      const posted = await postAudit(
-        deps,
-        locale,
-        step.channel,
-        audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem, retryValue: JSON.stringify(value) }),
-      );
-      if (posted) value.t = posted.ts;
-      else missed = auditMissedText(locale, step.channel);
-    } else if (step.failureMessage) {
-      value.t = step.failureMessage.ts;
+    if (err instanceof PixApiError && !err.mayHaveWritten) {
+      // The service's own refusal: nothing was created, and a retry is safe again.
+      await deps.store.accountApps.save({ accountId: step.accountId, appId: PENDING_APP_ID, name: step.name }).catch((e: unknown) => {
+        deps.logger.warn({ accountId: step.accountId, err: errorText(e) }, 'could not clear the mark of an application creation');
+      });
+      await reportAppFailure(deps, step, { refused: failureText(locale, err, 'createApplication', { write: true }) });
+    } else {
+      await reportAppFailure(deps, step, { uncertain: uncertainReason(locale, err) });
     }
-    const lead = step.first
-      ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem })
-      : m.appStillFailed({ account: code(step.accountId), problem });
-    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
     return;
   }
 
@@ -337,8 +390,12 @@ const createSubmitted: EntryRow = {
   },
 };
 
-/** "Retry creating the application": only that step, for that account, and only if still missing. */
-async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<void> {
+/**
+ * "Retry creating the application": only that step, for that account, and only if still missing and
+ * no earlier attempt may have made it. `anyway` ("It has none: create it", behind Slack's confirmation
+ * dialog): the admin has looked in the Pix service's portal, which the app cannot.
+ */
+async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boolean): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale).accounts;
   const { body, action } = args;
@@ -371,18 +428,24 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
     return;
   }
   const container = body.container as { type?: string; is_ephemeral?: boolean } | undefined;
-  const failureMessage = fromView
-    ? value.t
-      ? { channel: value.c, ts: value.t }
-      : undefined
-    : body.message?.ts && container?.is_ephemeral !== true
+  // The channel's failure message, to close once the application exists: the one clicked, or the one
+  // the button names (from the modal, or an ephemeral answer).
+  const failureMessage =
+    !fromView && body.message?.ts && container?.is_ephemeral !== true
       ? { channel: body.channel?.id ?? value.c, ts: body.message.ts }
-      : undefined;
+      : value.t
+        ? { channel: value.c, ts: value.t }
+        : undefined;
 
   const run = await exclusive(deps, `app:${value.a}`, async () => {
     const stored = await deps.store.accountApps.get(value.a);
     if (stored && !isPending(stored)) {
       await answer([section(m.alreadyHasApp({ account: code(value.a), ...(stored.clientId ? { clientId: code(stored.clientId) } : {}) }))]);
+      return;
+    }
+    if (stored?.uncertainSince && !anyway) {
+      const lead = messages(locale).appCreation.stillUncertain(code(value.a));
+      await answer(uncertainBlocks(locale, { lead, accountId: value.a, value: JSON.stringify({ ...value, ...(failureMessage ? { t: failureMessage.ts } : {}) }) }));
       return;
     }
     await createApplicationStep(ctx, {
@@ -485,7 +548,8 @@ export const accountRows: EntryRow[] = [
   createCommand,
   linkCommand,
   createSubmitted,
-  { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: retryApplication },
+  { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: (args, ctx) => retryApplication(args, ctx, false) },
+  { kind: 'action', id: APP_CREATE_ANYWAY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: (args, ctx) => retryApplication(args, ctx, true) },
   { kind: 'action', id: ACCOUNTS_PREV_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
   { kind: 'action', id: ACCOUNTS_NEXT_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
   linkSubmitted,

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Deps } from '../src/entry/deps';
-import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
+import type { EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { PixKey } from '../src/pix/schemas';
@@ -26,10 +26,11 @@ import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson,
 import { accountIdArg, PixIdSchema } from './parse';
 import { pageTurner } from './paging';
 import { UsageError, type CommandRow } from '../src/entry/table';
-import { withdrawKeyCommand } from './withdraw-key';
+import { withdrawKeyRows } from './withdraw-key';
+import { buttonValue, say } from './confirm';
 import { failureText } from '../views/errors';
 
-const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
+const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100).refine((k) => !/^\.+$/.test(k)) });
 const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
 
 const parseWith =
@@ -39,11 +40,14 @@ const parseWith =
     return r.success ? r.data : undefined;
   };
 
-/** A key to delete, as typed: its canonical form when recognized, else as it is (it exists already). */
+/**
+ * A key to delete, as typed: its canonical form when recognized, else as it is (it exists already),
+ * unless it is no key the API could have issued (only dots would read as `.` or `..` in its URL).
+ */
 function keyArg(locale: Locale, text: string | undefined): string {
   const detected = detectPixKey(locale, text ?? '');
   if (detected.ok) return detected.pixKey;
-  if (text && /^[^\s<>]{1,100}$/.test(text)) return text;
+  if (text && /^[^\s<>]{1,100}$/.test(text) && !/^\.+$/.test(text)) return text;
   throw new UsageError(messages(locale).usage.notPixKey);
 }
 
@@ -137,14 +141,6 @@ const keyDeleteCommand: CommandRow = {
     return deleteConfirmMessage(locale, { accountId, pixKey });
   },
 };
-
-
-function buttonValue(action: ActionArgs['action']): string | undefined {
-  return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-}
-
-const say = (args: ActionArgs, ctx: EntryContext, message: SlackMessage, replace = false) =>
-  args.respond({ response_type: 'ephemeral', replace_original: replace, ...ctx.present(message) });
 
 /** The Add button of `/pix keys`: the same form as `/pix key add`. */
 const addOpen: EntryRow = {
@@ -263,7 +259,7 @@ export const pixKeyRows: EntryRow[] = [
   keysCommand,
   keyAddCommand,
   keyDeleteCommand,
-  withdrawKeyCommand,
+  ...withdrawKeyRows,
   addOpen,
   addSubmitted,
   deleteAsk,

@@ -11,6 +11,9 @@ export interface ScopeGroup {
 /** The scopes answer, read tolerantly: its shape is not part of the interface. */
 export type ScopesReading = { kind: 'groups'; groups: ScopeGroup[] } | { kind: 'strings'; strings: string[] };
 
+export const ROTATE_SECRET_CONFIRM_ACTION_ID = 'rotate_secret_confirm';
+export const ROTATE_SECRET_CANCEL_ACTION_ID = 'rotate_secret_cancel';
+
 const NAME_KEYS = ['group', 'name', 'title', 'label', 'key', 'id'];
 const WRAPPER_KEYS = ['scopes', 'groups', 'scopeGroups', 'data', 'items', 'result'];
 
@@ -142,5 +145,24 @@ export function applicationAudit(locale: Locale) {
       const text = m.auditRotated({ user: `<@${input.userId}>`, clientId: code(input.clientId) });
       return { text, blocks: [section(`:arrows_counterclockwise: ${text}`)] };
     },
+  };
+}
+
+/** Asked before a rotation: the current secret stops working at once. Only Confirm (admin) rotates. */
+export function rotateConfirmMessage(locale: Locale, clientId: string): SlackMessage {
+  const m = messages(locale).confirmations;
+  return {
+    text: m.rotateText(clientId),
+    blocks: [
+      section(`:warning: ${m.rotate(code(clientId))}`),
+      {
+        type: 'actions',
+        block_id: 'rotate_secret_confirm',
+        elements: [
+          { type: 'button', action_id: ROTATE_SECRET_CONFIRM_ACTION_ID, style: 'danger', text: { type: 'plain_text', text: m.rotateButton }, value: clientId },
+          { type: 'button', action_id: ROTATE_SECRET_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
+        ],
+      },
+    ],
   };
 }

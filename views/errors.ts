@@ -1,7 +1,8 @@
 import { messages, type ActionKey, type Locale } from '../src/i18n';
+import { FileOverCapError } from '../src/domain/proof-files';
 import { NoDefaultAccountError } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
-import { escapeClipped, plain, type SlackMessage } from './message';
+import { escapeClipped, escapeMrkdwn, plain, type SlackMessage } from './message';
 
 /**
  * The API's own error text is quoted whole up to this many characters (then cut with an ellipsis),
@@ -50,6 +51,7 @@ export function failureText(
   if (err instanceof PixApiError) return pixErrorText(locale, err, actionKey, options);
   const m = messages(locale).common;
   if (err instanceof NoDefaultAccountError) return m.noDefaultAccount;
+  if (err instanceof FileOverCapError) return messages(locale).files.overCap(escapeMrkdwn(err.fileName));
   const action = messages(locale).actions[actionKey];
   const then = options.then ?? (options.write ? 'check' : 'nothingMore');
   return then === 'none' ? m.wentWrong(action) : then === 'check' ? m.wentWrongCheck(action) : m.wentWrongNothingMore(action);

@@ -11,7 +11,7 @@ import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
-import { context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
+import { balanceFieldsText, context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
 import { modalTitle } from './modal';
 
 export const HOME_ACTIONS = {
@@ -147,7 +147,6 @@ function keysButton(locale: Locale, account: Account): Button {
 
 function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
   const m = messages(locale).home;
-  const money = (cents: number) => formatCents(cents, locale);
   const head = section(m.accountsTitle);
   if (!data.accounts.ok) return [head, failedPart(locale, data.accounts)];
   const accounts = data.accounts.value;
@@ -157,7 +156,7 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
   for (const a of sorted.slice(0, HOME_MAX.accounts)) {
     const lines = [`${code(a.accountId)}${a.isDefault ? m.defaultTag : ''}`];
     if (a.balance) {
-      lines.push(m.balance({ available: money(a.balance.available), total: money(a.balance.total), blocked: money(a.balance.blocked) }));
+      lines.push(messages(locale).accounts.balanceLine(balanceFieldsText(a.balance)));
     } else {
       lines.push(m.noBalance);
     }
@@ -166,6 +165,7 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') }, accessory: keysButton(locale, a) });
   }
   if (accounts.length > HOME_MAX.accounts) blocks.push(context(m.accountsMore(accounts.length - HOME_MAX.accounts)));
+  if (accounts.some((a) => a.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
   return blocks;
 }
 

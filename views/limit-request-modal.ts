@@ -45,7 +45,8 @@ export interface FormInput {
 function accountOption(locale: Locale, a: Account): PlainTextOption {
   const parts = [a.accountId];
   if (a.isDefault) parts.push(messages(locale).limitForm.defaultAccount);
-  if (a.balance) parts.push(`· ${formatCents(a.balance.available, locale)}`);
+  // The API's number: the unit of balances is not stated.
+  if (a.balance) parts.push(`· available ${a.balance.available}`);
   return { text: { type: 'plain_text', text: clip(parts.join(' '), OPTION_TEXT_MAX) }, value: a.accountId };
 }
 

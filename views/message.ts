@@ -106,3 +106,11 @@ export function pageOf(total: number, pageSize: number, page: number): { page: n
   const start = (current - 1) * pageSize;
   return { page: current, pages, start, end: Math.min(total, start + pageSize) };
 }
+
+/**
+ * A balance as the Pix API sends it: its numbers under their field names. The interface does not state
+ * their unit ("Unit of balance amounts: not shown"), so they are never shown as R$ cents.
+ */
+export function balanceFieldsText(balance: { total: number; available: number; blocked: number }): string {
+  return `total ${balance.total} · available ${balance.available} · blocked ${balance.blocked}`;
+}

@@ -88,7 +88,7 @@ export function readLimitForm(locale: Locale, values: StateValues, meta: FormMet
       if (required) errors[field] = m.money.empty;
       continue;
     }
-    const parsed = parseReais(text);
+    const parsed = parseReais(text, locale);
     if (!parsed.ok) {
       errors[field] = m.money[parsed.reason];
       continue;

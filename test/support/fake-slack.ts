@@ -30,6 +30,10 @@ export interface FakeFile {
   name: string;
   mimetype: string;
   bytes: Buffer;
+  /** The `size` Slack's metadata claims, when it is not the real one. */
+  reportedSize?: number;
+  /** Served without a Content-Length (chunked), so only counting the bytes tells the size. */
+  chunked?: boolean;
 }
 
 export interface ResponseUrlCall {
@@ -148,7 +152,7 @@ export class FakeSlack {
       title: f.name,
       mimetype: f.mimetype,
       filetype,
-      size: f.bytes.length,
+      size: f.reportedSize ?? f.bytes.length,
       url_private: `${this.url}/files-pri/${f.id}/${encodeURIComponent(f.name)}`,
       url_private_download: `${this.url}/files-pri/${f.id}/download/${encodeURIComponent(f.name)}`,
     };
@@ -420,7 +424,7 @@ function tsKey(ts: string): string {
 function serveFileBytes(file: FakeFile, range: string | undefined, res: http.ServerResponse): void {
   const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
   if (!m) {
-    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': file.bytes.length }).end(file.bytes);
+    res.writeHead(200, { 'content-type': file.mimetype, ...(file.chunked ? {} : { 'content-length': file.bytes.length }) }).end(file.bytes);
     return;
   }
   const start = Number(m[1]);
