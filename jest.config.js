@@ -6,4 +6,6 @@ module.exports = {
   // Transpile only (isolatedModules in tsconfig.json): types are checked by tsc in `pretest`.
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testTimeout: 30000,
+  // Every payload the app sends the fake Slack is checked as Slack checks it: a refusal fails the test.
+  setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
 };

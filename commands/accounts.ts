@@ -7,9 +7,12 @@ import type { Account, Application } from '../src/pix/schemas';
 import {
   ACCOUNT_CREATE_CALLBACK,
   ACCOUNT_LINK_CALLBACK,
+  ACCOUNTS_NEXT_ACTION_ID,
+  ACCOUNTS_PREV_ACTION_ID,
   accountAudit,
   accountMessage,
   accountsMessage,
+  APP_CREATE_ANYWAY_ACTION_ID,
   APP_ID_BLOCK,
   APP_RETRY_ACTION_ID,
   code,
@@ -21,9 +24,10 @@ import {
   quoted,
   retryButton,
   secretBlocks,
+  uncertainBlocks,
   type AppStatus,
 } from '../views/accounts';
-import { context, section, type SlackMessage } from '../views/message';
+import { clip, context, section, type SlackMessage } from '../views/message';
 import {
   auditMissedText,
   claimOnce,
@@ -38,12 +42,13 @@ import {
   sleep,
 } from './account-shared';
 import { accountIdArg, PixIdSchema } from './parse';
+import { pageTurner, parsePage } from './paging';
 import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
-import { failureText } from '../views/errors';
+import { API_TEXT_MAX, failureText } from '../views/errors';
 import { sentForApprovalText } from '../views/approvals';
-import { approvalsOn, requestApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
+import { approvalsOn, requestApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
@@ -69,7 +74,7 @@ const parseWith =
 async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   try {
     const stored = await deps.store.accountApps.get(account.accountId);
-    if (stored && isPending(stored)) return { kind: 'pending', name: stored.name };
+    if (stored && isPending(stored)) return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
     if (stored) return { kind: 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
     deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
@@ -87,11 +92,21 @@ const accountsCommand: CommandRow = {
   minArgs: 0,
   maxArgs: 0,
   async handler({ deps, locale }) {
-    const accounts = await deps.pix.listAccounts(deps.mainAppId);
-    const rows = await Promise.all(accounts.map(async (account) => ({ account, app: await appStatusOf(deps, account) })));
-    return accountsMessage(locale, rows);
+    return accountsPage(deps, locale, 1);
   },
 };
+
+/** A page of `/pix accounts`: the list is read again each time (the stored AppIDs too). */
+async function accountsPage(deps: Deps, locale: Locale, page: number): Promise<SlackMessage> {
+  const accounts = await deps.pix.listAccounts(deps.mainAppId);
+  const rows = await Promise.all(accounts.map(async (account) => ({ account, app: await appStatusOf(deps, account) })));
+  return accountsMessage(locale, rows, page);
+}
+
+const turnAccountsPage = pageTurner('readAccounts', async ({ deps, locale }, value) => {
+  const page = parsePage(value);
+  return page === undefined ? undefined : accountsPage(deps, locale, page);
+});
 
 const accountCommand: CommandRow = {
   kind: 'command',
@@ -204,36 +219,84 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   await postOnce(exactClient(deps), { channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }, noticeMetadata()).catch(() => undefined);
 }
 
+/** Why a creation that got no clear answer may have happened all the same, in words. */
+function uncertainReason(locale: Locale, err: unknown): string {
+  const m = messages(locale).appCreation;
+  if (!(err instanceof PixApiError)) return m.reasonUnknown;
+  switch (err.kind) {
+    case 'timeout':
+      return m.reasonTimeout;
+    case 'network':
+      return m.reasonNetwork;
+    case 'invalid_response':
+      return m.reasonUnreadable;
+    case 'http':
+      return m.reasonGateway(err.status);
+  }
+}
+
+/**
+ * The application was not created, or may have been: the channel is told (the first time) and the
+ * admin too. After a clear refusal a retry is safe and offered; when the outcome is unknown it is not
+ * (the Pix API cannot list an account's applications), and the admin is told how to find out.
+ */
+async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: string } | { uncertain: string }): Promise<CampaignResult> {
+  const { locale } = step;
+  const m = messages(locale).accounts;
+  const audits = accountAudit(locale);
+  const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
+  let missed = '';
+  if (step.first) {
+    const audit =
+      'refused' in outcome
+        ? audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem: outcome.refused, retryValue: JSON.stringify(value) })
+        : audits.appUncertain({ userId: step.userId, accountId: step.accountId, name: step.name, reason: outcome.uncertain, value: JSON.stringify(value) });
+    const posted = await postAudit(deps, locale, step.channel, audit, step.threadTs);
+    if (posted) value.t = posted.ts;
+    else missed = auditMissedText(locale, step.channel);
+  } else if (step.failureMessage) {
+    value.t = step.failureMessage.ts;
+  }
+  if ('refused' in outcome) {
+    const lead = step.first
+      ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem: outcome.refused })
+      : m.appStillFailed({ account: code(step.accountId), problem: outcome.refused });
+    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
+    return { ok: false, problem: lead, accountId: step.accountId };
+  }
+  const c = messages(locale).appCreation;
+  const lead = step.first
+    ? c.uncertain({ account: code(step.accountId), name: quoted(step.name), reason: outcome.uncertain })
+    : c.uncertainAgain({ account: code(step.accountId), reason: outcome.uncertain });
+  await step.answer(uncertainBlocks(locale, { lead: `${lead}${missed}`, accountId: step.accountId, value: JSON.stringify(value) }));
+  return { ok: false, problem: lead, accountId: step.accountId };
+}
+
 async function createApplicationStep(deps: Deps, step: AppStep): Promise<CampaignResult> {
   const { locale } = step;
   const m = messages(locale).accounts;
   const audits = accountAudit(locale);
+  // Recorded before it is sent: should no clear answer come (or this process die waiting for it),
+  // the application may exist, and no retry creates another one blindly.
+  try {
+    await deps.store.accountApps.save({ accountId: step.accountId, appId: PENDING_APP_ID, name: step.name, uncertainSince: new Date().toISOString() });
+  } catch (err) {
+    deps.logger.error({ accountId: step.accountId, err: errorText(err) }, 'could not record an application creation before sending it');
+    return reportAppFailure(deps, step, { refused: messages(locale).appCreation.notMarked });
+  }
   let app: Application;
   try {
     app = await deps.pix.createApplication(step.masterAppId, { accountId: step.accountId, name: step.name });
   } catch (err) {
     logFailure(deps, err, 'create an application');
-    const problem = failureText(locale, err, 'createApplication', { write: true });
-    const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
-    let missed = '';
-    if (step.first) {
-      const posted = await postAudit(
-        deps,
-        locale,
-        step.channel,
-        audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem, retryValue: JSON.stringify(value) }),
-        step.threadTs,
-      );
-      if (posted) value.t = posted.ts;
-      else missed = auditMissedText(locale, step.channel);
-    } else if (step.failureMessage) {
-      value.t = step.failureMessage.ts;
+    if (err instanceof PixApiError && !err.mayHaveWritten) {
+      // The service's own refusal: nothing was created, and a retry is safe again.
+      await deps.store.accountApps.save({ accountId: step.accountId, appId: PENDING_APP_ID, name: step.name }).catch((e: unknown) => {
+        deps.logger.warn({ accountId: step.accountId, err: errorText(e) }, 'could not clear the mark of an application creation');
+      });
+      return reportAppFailure(deps, step, { refused: failureText(locale, err, 'createApplication', { write: true }) });
     }
-    const lead = step.first
-      ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem })
-      : m.appStillFailed({ account: code(step.accountId), problem });
-    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
-    return { ok: false, problem: lead, accountId: step.accountId };
+    return reportAppFailure(deps, step, { uncertain: uncertainReason(locale, err) });
   }
 
   // Secrets first: from here on, any line that might carry them is scrubbed.
@@ -364,6 +427,8 @@ const createSubmitted: EntryRow = {
 
 const AccountsSnapshotSchema = z.object({ accounts: z.array(z.string()) });
 
+const fromCampaign = (result: CampaignResult): ApprovalResult => (result.ok ? { ok: true } : { ok: false, problem: result.problem });
+
 /** The approved `account create`: the same two steps; the client secret (or the retry button) goes to the maker's DM. */
 function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string): CampaignJob {
   const { deps, locale, record } = run;
@@ -389,8 +454,7 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
   async execute(run, p) {
     const masterAppId = run.deps.masterAppId;
     if (!masterAppId) return { ok: false, problem: messages(run.locale).accounts.masterMissing };
-    const result = await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId));
-    return result.ok ? { ok: true } : { ok: false, problem: result.problem };
+    return fromCampaign(await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId)));
   },
   async resume(run, p, intent) {
     const { deps, locale, record } = run;
@@ -406,11 +470,13 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
         await run.toMaker({ text, blocks: [section(text)] });
         return { ok: true };
       }
+      const job = campaignJobFor(run, p, masterAppId);
+      // Marked before it is sent (uncertainSince): without the mark it never was, and it is made now.
+      if (!stored?.uncertainSince) return fromCampaign(await createCampaignApplication(deps, locale, job, accountId));
       // The interface lists no applications: whether this one was made cannot be told, so it is not
-      // asked for again; the retry button lets an admin do it knowingly.
-      const retry: RetryValue = { a: accountId, n: p.name, c: record.channel };
-      await postAudit(deps, locale, record.channel, accountAudit(locale).appFailed({ userId: record.makerId, accountId, name: p.name, problem: m.approvals.interrupted, retryValue: JSON.stringify(retry) }), record.rootTs || undefined);
-      return { ok: false, problem: m.approvals.interrupted };
+      // asked for again; the thread and the maker are told how to find out, as without approvals.
+      const step: AppStep = { locale, accountId, name: p.name, channel: job.channel, threadTs: job.threadTs, userId: record.makerId, masterAppId, first: true, answer: job.answer };
+      return fromCampaign(await reportAppFailure(deps, step, { uncertain: m.appCreation.reasonUnknown }));
     }
     if (intent?.step === 'account') {
       const before = AccountsSnapshotSchema.parse(intent.data).accounts;
@@ -422,16 +488,19 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
       }
       if (ours.length > 1) return { ok: false, problem: m.approvals.interrupted };
       if (ours.length === 1) {
-        const result = await createCampaignApplication(deps, locale, campaignJobFor(run, p, masterAppId), ours[0]!);
-        return result.ok ? { ok: true } : { ok: false, problem: result.problem };
+        return fromCampaign(await createCampaignApplication(deps, locale, campaignJobFor(run, p, masterAppId), ours[0]!));
       }
     }
     return accountCreateApproval.execute(run, p);
   },
 };
 
-/** "Retry creating the application": only that step, for that account, and only if still missing. */
-async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<void> {
+/**
+ * "Retry creating the application": only that step, for that account, and only if still missing and
+ * no earlier attempt may have made it. `anyway` ("It has none: create it", behind Slack's confirmation
+ * dialog): the admin has looked in the Pix service's portal, which the app cannot.
+ */
+async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boolean): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale).accounts;
   const { body, action } = args;
@@ -464,18 +533,24 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext): Promise<vo
     return;
   }
   const container = body.container as { type?: string; is_ephemeral?: boolean } | undefined;
-  const failureMessage = fromView
-    ? value.t
-      ? { channel: value.c, ts: value.t }
-      : undefined
-    : body.message?.ts && container?.is_ephemeral !== true
+  // The channel's failure message, to close once the application exists: the one clicked, or the one
+  // the button names (from the modal, or an ephemeral answer).
+  const failureMessage =
+    !fromView && body.message?.ts && container?.is_ephemeral !== true
       ? { channel: body.channel?.id ?? value.c, ts: body.message.ts }
-      : undefined;
+      : value.t
+        ? { channel: value.c, ts: value.t }
+        : undefined;
 
   const run = await exclusive(deps, `app:${value.a}`, async () => {
     const stored = await deps.store.accountApps.get(value.a);
     if (stored && !isPending(stored)) {
       await answer([section(m.alreadyHasApp({ account: code(value.a), ...(stored.clientId ? { clientId: code(stored.clientId) } : {}) }))]);
+      return;
+    }
+    if (stored?.uncertainSince && !anyway) {
+      const lead = messages(locale).appCreation.stillUncertain(code(value.a));
+      await answer(uncertainBlocks(locale, { lead, accountId: value.a, value: JSON.stringify({ ...value, ...(failureMessage ? { t: failureMessage.ts } : {}) }) }));
       return;
     }
     await createApplicationStep(deps, {
@@ -509,7 +584,7 @@ async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appI
   } catch (err) {
     logFailure(deps, err, 'check an AppID');
     if (err instanceof PixApiError && err.kind === 'http' && err.status === 401) {
-      return { ok: false, problem: m.appIdRefused(err.error) };
+      return { ok: false, problem: m.appIdRefused(err.error === undefined ? undefined : clip(err.error, API_TEXT_MAX)) };
     }
     return { ok: false, problem: m.nothingStored(plainText(failureText(locale, err, 'checkAppId'))) };
   }
@@ -578,6 +653,9 @@ export const accountRows: EntryRow[] = [
   createCommand,
   linkCommand,
   createSubmitted,
-  { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: retryApplication },
+  { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: (args, ctx) => retryApplication(args, ctx, false) },
+  { kind: 'action', id: APP_CREATE_ANYWAY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: (args, ctx) => retryApplication(args, ctx, true) },
+  { kind: 'action', id: ACCOUNTS_PREV_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
+  { kind: 'action', id: ACCOUNTS_NEXT_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
   linkSubmitted,
 ];

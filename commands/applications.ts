@@ -2,17 +2,25 @@ import { z } from 'zod';
 import type { EntryRow } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { applicationAudit, rotatedMessage, scopesMessage } from '../views/applications';
-import { failureText, pixErrorText } from '../views/errors';
+import {
+  applicationAudit,
+  ROTATE_SECRET_CANCEL_ACTION_ID,
+  ROTATE_SECRET_CONFIRM_ACTION_ID,
+  rotateConfirmMessage,
+  rotatedMessage,
+  scopesMessage,
+} from '../views/applications';
+import { failureText } from '../views/errors';
 import { code } from '../views/accounts';
 import type { Deps } from '../src/entry/deps';
 import type { Locale } from '../src/i18n';
 import { plain, section } from '../views/message';
-import { auditMissedText, logFailure, postAudit } from './account-shared';
+import { auditMissedText, exclusive, logFailure, postAudit } from './account-shared';
+import { buttonValue, confirmOnce, say } from './confirm';
 import { UsageError, type CommandRow } from '../src/entry/table';
 
-/** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax. */
-const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/);
+/** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax (`.`, `..`). */
+const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/).refine((id) => !/^\.+$/.test(id));
 
 /** Every string under a key matching `pattern`, anywhere in the answer (its shape is not shown). */
 function stringsUnder(json: unknown, pattern: RegExp, depth = 0): string[] {
@@ -74,39 +82,71 @@ const rotateSecretCommand: CommandRow = {
   id: 'rotate-secret',
   argsUsage: '<clientId>',
   summary: 'rotateSecret',
-  what: 'rotateSecret',
+  what: 'prepareRotation',
   role: 'admin',
   minArgs: 1,
   maxArgs: 1,
-  async handler({ deps, args, userId, channelId, locale }) {
+  async handler({ deps, args, locale }) {
     const m = messages(locale);
     const clientId = args[0] ?? '';
     if (!ClientIdSchema.safeParse(clientId).success) throw new UsageError(m.usage.notClientId);
     if (!deps.masterAppId) return plain(m.applications.masterMissing);
-    let answer: unknown;
-    try {
-      answer = await deps.pix.rotateSecret(deps.masterAppId, clientId);
-    } catch (err) {
-      if (!(err instanceof PixApiError)) throw err;
-      logFailure(deps, err, 'rotate the secret');
-      return plain(pixErrorText(locale, err, 'rotateSecret', { write: true }));
-    }
-    // Before anything else: from here on no log line may show them.
-    const secrets = stringsUnder(answer, /secret/i);
-    const appIds = stringsUnder(answer, /^app_?id$/i);
-    for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
-    deps.logger.info({ clientId, user: userId }, 'client secret rotated');
-
-    const stored = await storedAppIdAfterRotation(deps, locale, clientId, appIds[0]);
-    const posted = await postAudit(deps, locale, channelId, applicationAudit(locale).rotated({ userId, clientId }));
-    const message = rotatedMessage(locale, {
-      clientId,
-      clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0],
-      ...stored,
-    });
-    if (!posted) message.blocks.push(section(auditMissedText(locale, channelId).trim()));
-    return message;
+    return rotateConfirmMessage(locale, clientId);
   },
 };
 
-export const applicationRows: EntryRow[] = [scopesCommand, rotateSecretCommand];
+/** Confirm: only now is the secret rotated, once per confirmation; the new one is shown to the admin alone. */
+const rotateConfirm: EntryRow = {
+  kind: 'action',
+  id: ROTATE_SECRET_CONFIRM_ACTION_ID,
+  role: 'admin',
+  what: 'rotateSecret',
+  async handler(args, ctx) {
+    const { deps, userId, locale } = ctx;
+    const m = messages(locale);
+    const clientId = buttonValue(args.action);
+    if (!clientId || !ClientIdSchema.safeParse(clientId).success) return void (await say(args, ctx, plain(m.confirmations.buttonNoClientId)));
+    const masterAppId = deps.masterAppId;
+    if (!masterAppId) return void (await say(args, ctx, plain(m.applications.masterMissing), true));
+    if (!(await confirmOnce(args, ctx, `rotate-secret:${clientId}`))) return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
+    const run = await exclusive(deps, `rotate-secret:${clientId}`, async () => {
+      let answer: unknown;
+      try {
+        answer = await deps.pix.rotateSecret(masterAppId, clientId);
+      } catch (err) {
+        logFailure(deps, err, 'rotate the secret');
+        return void (await say(args, ctx, plain(failureText(locale, err, 'rotateSecret', { write: true })), true));
+      }
+      // Before anything else: from here on no log line may show them.
+      const secrets = stringsUnder(answer, /secret/i);
+      const appIds = stringsUnder(answer, /^app_?id$/i);
+      for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
+      deps.logger.info({ clientId, user: userId }, 'client secret rotated');
+
+      const stored = await storedAppIdAfterRotation(deps, locale, clientId, appIds[0]);
+      const channel = args.body.channel?.id;
+      const posted = channel ? await postAudit(deps, locale, channel, applicationAudit(locale).rotated({ userId, clientId })) : undefined;
+      const message = rotatedMessage(locale, {
+        clientId,
+        clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0],
+        ...stored,
+      });
+      if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
+      // In place of the confirmation, which only this admin sees: the new secret goes nowhere else.
+      await say(args, ctx, message, true);
+    });
+    if (!run.ran) await say(args, ctx, plain(m.confirmations.rotateBeingDone));
+  },
+};
+
+const rotateCancel: EntryRow = {
+  kind: 'action',
+  id: ROTATE_SECRET_CANCEL_ACTION_ID,
+  role: 'viewer',
+  what: 'cancelConfirmation',
+  async handler(args, ctx) {
+    await say(args, ctx, plain(messages(ctx.locale).confirmations.rotateCancelled), true);
+  },
+};
+
+export const applicationRows: EntryRow[] = [scopesCommand, rotateSecretCommand, rotateConfirm, rotateCancel];

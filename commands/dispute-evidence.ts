@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EntryRow, EntryContext } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
+import { FileOverCapError } from '../src/domain/proof-files';
 import { PixApiError } from '../src/pix/errors';
 import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
 import { fileLabel } from '../src/slack/files';
@@ -15,7 +16,7 @@ import {
   MAX_EVIDENCE_FILES,
   type EvidenceMeta,
 } from '../views/dispute-evidence';
-import { pixErrorText } from '../views/errors';
+import { failureText, pixErrorText } from '../views/errors';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
@@ -158,6 +159,7 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
 function evidenceFailureText(locale: Locale, err: unknown, stage: 'upload' | 'attach', uploaded: number): string {
   const m = messages(locale).evidence;
   if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE) return evidenceFeatureText(locale, err.error);
+  if (err instanceof FileOverCapError) return `${failureText(locale, err, 'uploadEvidenceFiles')}\n${m.nothingAttached}`;
   const refused = err instanceof PixApiError && err.kind === 'http' && err.status < 500;
   const after = stage === 'upload' ? m.nothingAttached : refused ? m.uploadedNotAttached(uploaded) : m.uploadedMaybeAttached(uploaded);
   if (err instanceof PixApiError) {

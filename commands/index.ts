@@ -7,6 +7,7 @@ import { helpCommand } from './help';
 import { homeRows } from './home';
 import { limitListRows } from './limit-list';
 import { limitRequestRows } from './limit-request';
+import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { paymentBookRows } from './payment-book';
@@ -22,6 +23,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   helpCommand(() => ENTRY_TABLE.filter((r): r is CommandRow => r.kind === 'command')),
   limitsCommand,
   ...limitRequestRows,
+  accountOptionsRow,
   ...limitStatusRows,
   ...limitListRows,
   ...accountRows,

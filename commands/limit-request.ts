@@ -103,7 +103,8 @@ const accountChanged: EntryRow = {
     const { locale } = ctx;
     const view = body.view;
     const meta = readMeta(view?.private_metadata);
-    const accountId = action.type === 'static_select' ? action.selected_option?.value : undefined;
+    // A static select, or with more accounts than it holds, a search (external select).
+    const accountId = action.type === 'static_select' || action.type === 'external_select' ? action.selected_option?.value : undefined;
     if (!view || !meta || !accountId || !PixIdSchema.safeParse(accountId).success) return;
     const state = view.state?.values ?? {};
     const text = (block: string) => state[block]?.text?.value ?? undefined;
@@ -365,7 +366,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
 
 const MessageFilesSchema = z.array(z.looseObject({ id: z.string(), name: z.string().nullish(), title: z.string().nullish() }));
 
-/** "Request limit increase with these files": the same form, with the message's files as proofs. */
+/** The message shortcut "Request limit increase": the same form, with the message's files as proofs. */
 const withTheseFiles: EntryRow = {
   kind: 'shortcut',
   id: 'limit_request_with_files',

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { UsageError } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
+import { PixIdSchema } from '../src/pix/schemas';
 
-/** Identifiers of the Pix API (accounts, requests): object ids in practice; never path syntax. */
-export const PixIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+export { PixIdSchema };
 
 /** An account id given as an argument; wrong: a UsageError in the caller's language. */
 export function accountIdArg(locale: Locale, given: string | undefined): string {

@@ -2,6 +2,7 @@ import type { EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
+import { apiText } from '../views/errors';
 import { escapeMrkdwn, plain, presentMessage } from '../views/message';
 import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle, periodText } from '../views/payment-book';
 import { PixIdSchema } from './parse';
@@ -65,7 +66,7 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
         // A read that issues charges: without a proper answer some may have been issued.
         if (err instanceof PixApiError && err.unreachable) {
           deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-          const detail = err.status > 0 ? `HTTP ${err.status}${err.error ? `: “${escapeMrkdwn(err.error)}”` : ''}` : m.common.noAnswer;
+          const detail = err.status > 0 ? `HTTP ${err.status}${err.error ? `: “${apiText(err.error)}”` : ''}` : m.common.noAnswer;
           return answers.noAnswer(book, detail);
         }
         throw err; // the router answers with the API's own text

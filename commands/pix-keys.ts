@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Deps } from '../src/entry/deps';
-import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
+import type { EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { PixKey } from '../src/pix/schemas';
@@ -16,20 +16,24 @@ import {
   KEY_DELETE_CONFIRM_ACTION_ID,
   KEY_TYPE_BLOCK,
   KEY_VALUE_BLOCK,
+  KEYS_NEXT_ACTION_ID,
+  KEYS_PREV_ACTION_ID,
   keyAddModal,
   keyAudit,
   pixKeysMessage,
 } from '../views/pix-keys';
 import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
 import { accountIdArg, PixIdSchema } from './parse';
+import { pageTurner } from './paging';
 import { UsageError, type CommandRow } from '../src/entry/table';
-import { withdrawKeyCommand } from './withdraw-key';
+import { withdrawKeyRows } from './withdraw-key';
+import { buttonValue, say } from './confirm';
 import { failureText } from '../views/errors';
 import { sentForApprovalText } from '../views/approvals';
 import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 
-const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
+const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100).refine((k) => !/^\.+$/.test(k)) });
 const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
 
 const parseWith =
@@ -39,11 +43,14 @@ const parseWith =
     return r.success ? r.data : undefined;
   };
 
-/** A key to delete, as typed: its canonical form when recognized, else as it is (it exists already). */
+/**
+ * A key to delete, as typed: its canonical form when recognized, else as it is (it exists already),
+ * unless it is no key the API could have issued (only dots would read as `.` or `..` in its URL).
+ */
 function keyArg(locale: Locale, text: string | undefined): string {
   const detected = detectPixKey(locale, text ?? '');
   if (detected.ok) return detected.pixKey;
-  if (text && /^[^\s<>]{1,100}$/.test(text)) return text;
+  if (text && /^[^\s<>]{1,100}$/.test(text) && !/^\.+$/.test(text)) return text;
   throw new UsageError(messages(locale).usage.notPixKey);
 }
 
@@ -57,18 +64,30 @@ const keysCommand: CommandRow = {
   minArgs: 1,
   maxArgs: 1,
   async handler({ deps, args, locale }) {
-    const accountId = accountIdArg(locale, args[0]);
-    const resolved = await resolveAccountAppId(deps, locale, accountId);
-    if (!resolved.ok) return plain(resolved.text);
-    const listed = await deps.pix.listPixKeys(resolved.appId);
-    const bound = listed.account?.accountId;
-    if (bound && bound !== accountId) {
-      deps.logger.warn({ accountId, bound }, 'the AppID known for an account answers for another one');
-      return plain(messages(locale).pixKeys.wrongAppId({ account: code(accountId), bound: code(bound), accountId }));
-    }
-    return pixKeysMessage(locale, { accountId, keys: listed.pixKeys, account: listed.account, campaign: resolved.source === 'stored' ? resolved.stored?.name : undefined });
+    return keysPage(deps, locale, accountIdArg(locale, args[0]), 1);
   },
 };
+
+/** A page of `/pix keys`: the keys are read again each time, with the AppID of the account that owns them. */
+async function keysPage(deps: Deps, locale: Locale, accountId: string, page: number): Promise<SlackMessage> {
+  const resolved = await resolveAccountAppId(deps, locale, accountId);
+  if (!resolved.ok) return plain(resolved.text);
+  const listed = await deps.pix.listPixKeys(resolved.appId);
+  const bound = listed.account?.accountId;
+  if (bound && bound !== accountId) {
+    deps.logger.warn({ accountId, bound }, 'the AppID known for an account answers for another one');
+    return plain(messages(locale).pixKeys.wrongAppId({ account: code(accountId), bound: code(bound), accountId }));
+  }
+  const campaign = resolved.source === 'stored' ? resolved.stored?.name : undefined;
+  return pixKeysMessage(locale, { accountId, keys: listed.pixKeys, account: listed.account, campaign, page });
+}
+
+const KeysPageSchema = z.object({ a: PixIdSchema, p: z.number().int().min(1).max(1_000_000) });
+
+const turnKeysPage = pageTurner('listPixKeys', async ({ deps, locale }, value) => {
+  const target = readJson(value, parseWith(KeysPageSchema));
+  return target ? keysPage(deps, locale, target.a, target.p) : undefined;
+});
 
 /** Opens the key form at once (before any Pix call), then makes sure the account's AppID is known. */
 async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: string; channel: string; accountId: string }): Promise<void> {
@@ -125,14 +144,6 @@ const keyDeleteCommand: CommandRow = {
     return deleteConfirmMessage(locale, { accountId, pixKey });
   },
 };
-
-
-function buttonValue(action: ActionArgs['action']): string | undefined {
-  return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-}
-
-const say = (args: ActionArgs, ctx: EntryContext, message: SlackMessage, replace = false) =>
-  args.respond({ response_type: 'ephemeral', replace_original: replace, ...ctx.present(message) });
 
 /** The Add button of `/pix keys`: the same form as `/pix key add`. */
 const addOpen: EntryRow = {
@@ -340,4 +351,16 @@ const deleteCancel: EntryRow = {
   },
 };
 
-export const pixKeyRows: EntryRow[] = [keysCommand, keyAddCommand, keyDeleteCommand, withdrawKeyCommand, addOpen, addSubmitted, deleteAsk, deleteConfirm, deleteCancel];
+export const pixKeyRows: EntryRow[] = [
+  keysCommand,
+  keyAddCommand,
+  keyDeleteCommand,
+  ...withdrawKeyRows,
+  addOpen,
+  addSubmitted,
+  deleteAsk,
+  deleteConfirm,
+  deleteCancel,
+  { kind: 'action', id: KEYS_PREV_ACTION_ID, role: 'viewer', what: 'listPixKeys', handler: turnKeysPage },
+  { kind: 'action', id: KEYS_NEXT_ACTION_ID, role: 'viewer', what: 'listPixKeys', handler: turnKeysPage },
+];

@@ -1,15 +1,17 @@
+import { z } from 'zod';
 import { messages, type Locale } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { PixClient } from '../src/pix/client';
 import type { Account } from '../src/pix/schemas';
 import { detectPixKey } from '../src/domain/pix-key-values';
 import { code } from '../views/accounts';
-import { pixErrorText } from '../views/errors';
+import { failureText, pixErrorText } from '../views/errors';
 import { escapeMrkdwn, plain, section } from '../views/message';
-import { keyAudit, withdrawKeyResultMessage } from '../views/pix-keys';
-import { auditMissedText, logFailure, postAudit, resolveAccountAppId } from './account-shared';
-import { accountIdArg } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
+import { keyAudit, WITHDRAW_KEY_CANCEL_ACTION_ID, WITHDRAW_KEY_CONFIRM_ACTION_ID, withdrawConfirmMessage, withdrawKeyResultMessage } from '../views/pix-keys';
+import { auditMissedText, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
+import { buttonValue, confirmOnce, say } from './confirm';
+import { accountIdArg, PixIdSchema } from './parse';
+import { UsageError, type CommandRow, type EntryRow } from '../src/entry/table';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -46,35 +48,75 @@ function withdrawErrorText(locale: Locale, err: PixApiError, accountId: string):
   return pixErrorText(locale, err, 'setWithdrawKey', { write: true });
 }
 
-export const withdrawKeyCommand: CommandRow = {
+const withdrawKeyCommand: CommandRow = {
   kind: 'command',
   id: 'withdraw-key',
   argsUsage: '<accountId> <pixKey>',
   summary: 'withdrawKey',
-  what: 'setWithdrawKey',
+  what: 'prepareWithdrawKey',
   role: 'admin',
   minArgs: 2,
   maxArgs: 2,
-  async handler({ deps, args, userId, channelId, locale }) {
+  async handler({ deps, args, locale }) {
     const accountId = accountIdArg(locale, args[0]);
     // Checked before anything is sent: a malformed key would be a DICT lookup of a key that does not exist.
     const key = detectPixKey(locale, args[1] ?? '');
     if (!key.ok) throw new UsageError(key.problem);
+    // Nothing to confirm for an account whose keys cannot be reached.
     const resolved = await resolveAccountAppId(deps, locale, accountId);
     if (!resolved.ok) return plain(resolved.text);
-
-    let result: Awaited<ReturnType<typeof setWithdrawKey>>;
-    try {
-      result = await setWithdrawKey(deps.pix, resolved.appId, key.pixKey);
-    } catch (err) {
-      if (!(err instanceof PixApiError)) throw err;
-      logFailure(deps, err, 'set the withdraw key');
-      return plain(withdrawErrorText(locale, err, accountId));
-    }
-    deps.logger.info({ accountId, via: result.via, user: userId }, 'withdraw key set');
-    const posted = await postAudit(deps, locale, channelId, keyAudit(locale).withdrawKey({ userId, accountId, account: result.account, pixKey: key.pixKey }));
-    const message = withdrawKeyResultMessage(locale, { account: result.account, accountId, pixKey: key.pixKey, via: result.via });
-    if (!posted) message.blocks.push(section(auditMissedText(locale, channelId).trim()));
-    return message;
+    return withdrawConfirmMessage(locale, { accountId, pixKey: key.pixKey });
   },
 };
+
+const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
+
+/** Confirm: only now is the key sent (each POST is a DICT lookup), once per confirmation. */
+const withdrawConfirm: EntryRow = {
+  kind: 'action',
+  id: WITHDRAW_KEY_CONFIRM_ACTION_ID,
+  role: 'admin',
+  what: 'setWithdrawKey',
+  async handler(args, ctx) {
+    const { deps, userId, locale } = ctx;
+    const m = messages(locale).confirmations;
+    const ref = readJson(buttonValue(args.action), (v) => KeyRefSchema.safeParse(v).data);
+    const key = ref ? detectPixKey(locale, ref.k) : undefined;
+    if (!ref || !key?.ok) return void (await say(args, ctx, plain(messages(locale).common.buttonNoPixKey)));
+    if (!(await confirmOnce(args, ctx, `withdraw-key:${ref.a}`))) return void (await say(args, ctx, plain(m.alreadyConfirmed)));
+    const run = await exclusive(deps, `withdraw-key:${ref.a}`, async () => {
+      let result: Awaited<ReturnType<typeof setWithdrawKey>>;
+      try {
+        const resolved = await resolveAccountAppId(deps, locale, ref.a);
+        if (!resolved.ok) return void (await say(args, ctx, plain(resolved.text), true));
+        result = await setWithdrawKey(deps.pix, resolved.appId, key.pixKey);
+      } catch (err) {
+        logFailure(deps, err, 'set the withdraw key');
+        const text = err instanceof PixApiError ? withdrawErrorText(locale, err, ref.a) : failureText(locale, err, 'setWithdrawKey', { write: true });
+        return void (await say(args, ctx, plain(text), true));
+      }
+      deps.logger.info({ accountId: ref.a, via: result.via, user: userId }, 'withdraw key set');
+      const channel = args.body.channel?.id;
+      const posted = channel
+        ? await postAudit(deps, locale, channel, keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: result.account, pixKey: key.pixKey }))
+        : undefined;
+      const message = withdrawKeyResultMessage(locale, { account: result.account, accountId: ref.a, pixKey: key.pixKey, via: result.via });
+      if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
+      await say(args, ctx, message, true);
+    });
+    if (!run.ran) await say(args, ctx, plain(m.withdrawBeingSet));
+  },
+};
+
+const withdrawCancel: EntryRow = {
+  kind: 'action',
+  id: WITHDRAW_KEY_CANCEL_ACTION_ID,
+  role: 'viewer',
+  what: 'cancelConfirmation',
+  async handler(args, ctx) {
+    await say(args, ctx, plain(messages(ctx.locale).confirmations.withdrawCancelled), true);
+  },
+};
+
+/** `/pix withdraw-key` asks first; its Confirm sets the key, its Cancel does nothing. */
+export const withdrawKeyRows: EntryRow[] = [withdrawKeyCommand, withdrawConfirm, withdrawCancel];

@@ -24,6 +24,8 @@ export interface RunningApp {
   port?: number;
   /** The port of the separate health server (HEALTH_PORT), when there is one. */
   healthPort?: number;
+  /** The address it listens on (HEALTH_HOST). */
+  healthAddress?: string;
   sandbox?: SandboxHandle;
   deps: Deps;
   poller: Poller;
@@ -51,13 +53,17 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   let sandbox: SandboxHandle | undefined;
   let pixUrl = config.pix.apiUrl;
   let mainAppId = config.pix.appId;
+  let masterAppId = config.pix.masterAppId;
   if (config.sandboxMode) {
     // Loaded only in sandbox mode (start-up time). `require`: this is CommonJS.
     const { DEFAULT_SEED, startSandbox } = require('./sandbox') as typeof import('./sandbox');
     sandbox = await startSandbox({ port: 0, seed: DEFAULT_SEED });
     pixUrl = sandbox.url;
     mainAppId ??= sandbox.companies.main.mainAppId;
+    // The sandbox's own MASTER application, so that account creation works out of the box.
+    masterAppId ??= sandbox.companies.main.masterAppId;
     secrets.add(mainAppId);
+    secrets.add(masterAppId);
     logger.warn({ pixApiUrl: pixUrl }, 'SANDBOX mode: no PIX_API_URL, using the built-in sandbox Pix API');
   }
   if (!pixUrl || !mainAppId) throw new Error('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
@@ -110,7 +116,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     access,
     logger,
     mainAppId,
-    masterAppId: config.pix.masterAppId,
+    masterAppId,
     secrets,
     sandboxMode: config.sandboxMode,
     slack: app.client,
@@ -140,7 +146,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
   let healthServer: HealthServer | undefined;
-  if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, health, logger);
+  if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, config.health.host, health, logger);
   const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis', approvals: APPROVAL_KINDS });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
@@ -180,6 +186,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   return {
     port,
     healthPort: healthServer?.port,
+    healthAddress: healthServer?.address,
     sandbox,
     deps,
     poller,

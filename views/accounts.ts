@@ -1,28 +1,36 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/domain/money';
 import type { Account } from '../src/pix/schemas';
-import { context, escapeMrkdwn, fields, sandboxNoteBlocks, section, type SlackMessage } from './message';
+import { balanceFieldsText, context, escapeClipped, escapeMrkdwn, fields, pageButtons, pageOf, sandboxNoteBlocks, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const ACCOUNT_CREATE_CALLBACK = 'account_create';
 export const ACCOUNT_LINK_CALLBACK = 'account_link';
 /** "Retry creating the application" (its value: the account, the name, where its message is). */
 export const APP_RETRY_ACTION_ID = 'account_app_retry';
+/** "It has none: create it", after a creation whose outcome is unknown (the same value as the retry's). */
+export const APP_CREATE_ANYWAY_ACTION_ID = 'account_app_create_anyway';
 export const NAME_BLOCK = 'name';
 export const APP_ID_BLOCK = 'app_id';
 
-const MAX_LISTED = 20;
+/** `/pix accounts` a page at a time: two blocks an account at most, within a message's 50. */
+export const ACCOUNTS_PAGE_SIZE = 20;
+/** Previous / Next of `/pix accounts` (their value is the page they lead to). */
+export const ACCOUNTS_PREV_ACTION_ID = 'accounts_prev';
+export const ACCOUNTS_NEXT_ACTION_ID = 'accounts_next';
+/** A name (a campaign's) is shown whole up to this many characters, then cut with an ellipsis. */
+export const NAME_MAX = 100;
 
 /** How the bot reaches an account's Pix keys: the AppID it knows for it, if any. */
 export type AppStatus =
   | { kind: 'stored'; name?: string; clientId?: string }
   | { kind: 'pending'; name?: string }
+  | { kind: 'uncertain'; name?: string }
   | { kind: 'main' }
   | { kind: 'none' };
 
 export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
-export const quoted = (text: string) => `“${escapeMrkdwn(text)}”`;
+export const quoted = (text: string) => `“${escapeClipped(text, NAME_MAX)}”`;
 
 /** A random key is `RANDOM` in `pixKeyWithdraw` and `EVP` in the key endpoints: the same thing. */
 interface AppAnnouncement {
@@ -57,11 +65,9 @@ export function withdrawKeyText(locale: Locale, account: Account): string {
   return `${code(key.pixKey)} (${keyTypeLabel(locale, key.type)})`;
 }
 
-export function balanceText(locale: Locale, account: Account): string {
-  const b = account.balance;
-  if (!b) return messages(locale).common.notReported;
-  const money = (cents: number) => formatCents(cents, locale);
-  return messages(locale).accounts.balance({ total: money(b.total), available: money(b.available), blocked: money(b.blocked) });
+/** The balance as the API's numbers (their unit is not stated), or "not reported". */
+function balanceText(locale: Locale, account: Account): string {
+  return account.balance ? balanceFieldsText(account.balance) : messages(locale).common.notReported;
 }
 
 function appText(locale: Locale, accountId: string, app: AppStatus): string {
@@ -71,6 +77,8 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
       return m.appStored(app.clientId ? code(app.clientId) : undefined);
     case 'pending':
       return m.appPending(escapeMrkdwn(accountId));
+    case 'uncertain':
+      return messages(locale).appCreation.statusUncertain(escapeMrkdwn(accountId));
     case 'main':
       return m.appMain;
     case 'none':
@@ -79,7 +87,7 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
 }
 
 function campaignName(app: AppStatus): string | undefined {
-  return app.kind === 'stored' || app.kind === 'pending' ? app.name : undefined;
+  return app.kind === 'stored' || app.kind === 'pending' || app.kind === 'uncertain' ? app.name : undefined;
 }
 
 function accountTitle(locale: Locale, account: Account, app: AppStatus): string {
@@ -93,12 +101,13 @@ export interface AccountRow {
   app: AppStatus;
 }
 
-/** `/pix accounts`: every account of the company with its balance, flags and withdraw key. */
-export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessage {
+/** `/pix accounts`: the company's accounts with their balance, flags and withdraw key, a page at a time. */
+export function accountsMessage(locale: Locale, rows: AccountRow[], page = 1): SlackMessage {
   const m = messages(locale).accounts;
   if (rows.length === 0) return { text: m.none, blocks: [section(m.none)] };
+  const p = pageOf(rows.length, ACCOUNTS_PAGE_SIZE, page);
   const blocks: KnownBlock[] = [section(m.listTitle(rows.length))];
-  for (const { account, app } of rows.slice(0, MAX_LISTED)) {
+  for (const { account, app } of rows.slice(p.start, p.end)) {
     const lines = [
       `*${accountTitle(locale, account, app)}*`,
       m.balanceLine(balanceText(locale, account)),
@@ -108,7 +117,13 @@ export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessag
     blocks.push(section(lines.join('\n')));
     if (account.withdrawBlocked === true) blocks.push(context(m.withdrawBlocked));
   }
-  if (rows.length > MAX_LISTED) blocks.push(context(m.listMore(rows.length - MAX_LISTED)));
+  if (p.pages > 1) {
+    blocks.push(
+      context(m.listPage({ from: p.start + 1, to: p.end, total: rows.length, page: p.page, pages: p.pages })),
+      ...pageButtons(locale, { blockId: 'accounts_nav', prev: ACCOUNTS_PREV_ACTION_ID, next: ACCOUNTS_NEXT_ACTION_ID, page: p.page, pages: p.pages, value: String }),
+    );
+  }
+  if (rows.some((r) => r.account.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
   const blocked = rows.filter((r) => r.account.withdrawBlocked === true).length;
   return { text: m.listText({ count: rows.length, blocked }), blocks };
 }
@@ -117,11 +132,8 @@ export function accountsMessage(locale: Locale, rows: AccountRow[]): SlackMessag
 export function accountMessage(locale: Locale, { account, app }: AccountRow): SlackMessage {
   const c = messages(locale).common;
   const m = messages(locale).accounts;
-  const money = (cents: number) => formatCents(cents, locale);
   const pairs: Array<[string, string]> = [
-    [m.fieldBalance, account.balance ? money(account.balance.total) : c.notReported],
-    [m.fieldAvailable, account.balance ? money(account.balance.available) : '—'],
-    [m.fieldBlocked, account.balance ? money(account.balance.blocked) : '—'],
+    [m.fieldBalance, balanceText(locale, account)],
     [m.fieldDefault, account.isDefault === true ? c.yes : account.isDefault === false ? c.no : '—'],
     [m.fieldWithdrawKey, withdrawKeyText(locale, account)],
     [m.fieldKeysManaged, appText(locale, account.accountId, app)],
@@ -129,10 +141,11 @@ export function accountMessage(locale: Locale, { account, app }: AccountRow): Sl
   if (account.taxId) pairs.push([m.fieldTaxId, code(account.taxId)]);
   const blocks: KnownBlock[] = [section(m.oneTitle(accountTitle(locale, account, app))), ...fields(pairs)];
   if (account.withdrawBlocked === true) blocks.push(section(m.withdrawBlocked));
+  if (account.balance) blocks.push(context(messages(locale).amounts.unitNotStated));
   return {
     text: m.oneText({
       accountId: account.accountId,
-      ...(account.balance ? { balance: money(account.balance.total) } : {}),
+      ...(account.balance ? { balance: balanceFieldsText(account.balance) } : {}),
       blocked: account.withdrawBlocked === true,
     }),
     blocks,
@@ -225,6 +238,42 @@ export function retryButton(locale: Locale, value: string): KnownBlock {
   };
 }
 
+/**
+ * After a creation whose outcome is unknown: no plain retry (it could make a second application), but
+ * this, behind Slack's confirmation dialog, for an admin who has looked and found none.
+ * Limits of the dialog: title 100, text 300, buttons 30 characters
+ * (https://docs.slack.dev/reference/block-kit/composition-objects/confirmation-dialog-object).
+ */
+export function createAnywayButton(locale: Locale, value: string): KnownBlock {
+  const m = messages(locale).appCreation;
+  const plainText = (text: string) => ({ type: 'plain_text' as const, text });
+  return {
+    type: 'actions',
+    block_id: 'account_app_create_anyway',
+    elements: [
+      {
+        type: 'button',
+        action_id: APP_CREATE_ANYWAY_ACTION_ID,
+        style: 'danger',
+        text: plainText(m.anywayButton),
+        value,
+        confirm: {
+          title: plainText(m.anywayTitle),
+          text: plainText(m.anywayText),
+          confirm: plainText(m.anywayConfirm),
+          deny: plainText(messages(locale).common.cancel),
+          style: 'danger',
+        },
+      },
+    ],
+  };
+}
+
+/** What the admin sees when the application may exist: why, how to find out, and the way out. */
+export function uncertainBlocks(locale: Locale, input: { lead: string; accountId: string; value: string }): KnownBlock[] {
+  return [section(input.lead), context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))), createAnywayButton(locale, input.value)];
+}
+
 /** What the admin alone sees once: the new application's client secret (never stored, never posted). */
 export function secretBlocks(locale: Locale, input: { accountId: string; clientId?: string; clientSecret?: string; unstoredAppId?: string }): KnownBlock[] {
   const m = messages(locale).accounts;
@@ -264,6 +313,11 @@ export function accountAudit(locale: Locale) {
         text,
         blocks: [section(`:warning: ${text}`), context(m.appFailedNote), retryButton(locale, input.retryValue)],
       };
+    },
+    /** The account exists; its application may or may not: the channel is told, with the way out. */
+    appUncertain: (input: { userId: string; accountId: string; name: string; reason: string; value: string }): SlackMessage => {
+      const text = messages(locale).appCreation.auditUncertain({ user: `<@${input.userId}>`, account: code(input.accountId), name: quoted(input.name), reason: input.reason });
+      return { text, blocks: [section(`:warning: ${text}`), context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))), createAnywayButton(locale, input.value)] };
     },
     /** Replaces the failure message once the application exists, so its button cannot be used again. */
     appFailedResolved: (input: { accountId: string; name: string; byUserId: string; clientId?: string }): SlackMessage => {

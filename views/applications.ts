@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
 import { code } from './accounts';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { context, escapeMrkdwn, section, sections, TEXT_MAX, type SlackMessage } from './message';
 
 export interface ScopeGroup {
   group: string;
@@ -10,6 +10,9 @@ export interface ScopeGroup {
 
 /** The scopes answer, read tolerantly: its shape is not part of the interface. */
 export type ScopesReading = { kind: 'groups'; groups: ScopeGroup[] } | { kind: 'strings'; strings: string[] };
+
+export const ROTATE_SECRET_CONFIRM_ACTION_ID = 'rotate_secret_confirm';
+export const ROTATE_SECRET_CANCEL_ACTION_ID = 'rotate_secret_cancel';
 
 const NAME_KEYS = ['group', 'name', 'title', 'label', 'key', 'id'];
 const WRAPPER_KEYS = ['scopes', 'groups', 'scopeGroups', 'data', 'items', 'result'];
@@ -79,19 +82,25 @@ export function readScopes(json: unknown): ScopesReading {
   return { kind: 'strings', strings: [...strings] };
 }
 
-/** Lines into sections of at most ~2,900 characters (Slack's limit is 3,000 per text). */
-function chunked(lines: string[]): KnownBlock[] {
-  const blocks: KnownBlock[] = [];
-  let current = '';
-  for (const line of lines) {
-    if (current && current.length + line.length + 1 > 2900) {
-      blocks.push(section(current));
-      current = '';
+/** A group and its scopes on one line, or on as many as a section's 3,000 characters need. */
+function groupLines(head: string, scopes: string[]): string[] {
+  const lines: string[] = [];
+  let line = head;
+  for (const scope of scopes) {
+    const next = line === head ? `${line}${scope}` : `${line}, ${scope}`;
+    if (next.length > TEXT_MAX.section && line !== head) {
+      lines.push(`${line},`);
+      line = scope;
+    } else {
+      line = next;
     }
-    current = current ? `${current}\n${line}` : line;
   }
-  if (current) blocks.push(section(current));
-  return blocks.slice(0, 45);
+  return [...lines, line];
+}
+
+/** Parts into sections of Slack's 3,000 characters, within a message's 50 blocks (with room for the rest). */
+function chunked(parts: string[], separator?: string): KnownBlock[] {
+  return sections(parts, separator).slice(0, 45);
 }
 
 /** `/pix scopes`: the groups and their scopes when the answer has that shape, else its strings. */
@@ -99,7 +108,7 @@ export function scopesMessage(locale: Locale, json: unknown): SlackMessage {
   const m = messages(locale).applications;
   const reading = readScopes(json);
   if (reading.kind === 'groups') {
-    const lines = reading.groups.map((g) => `*${escapeMrkdwn(g.group)}*: ${g.scopes.length ? g.scopes.map(code).join(', ') : m.noneInGroup}`);
+    const lines = reading.groups.flatMap((g) => (g.scopes.length ? groupLines(`*${escapeMrkdwn(g.group)}*: `, g.scopes.map(code)) : [`*${escapeMrkdwn(g.group)}*: ${m.noneInGroup}`]));
     const count = reading.groups.reduce((n, g) => n + g.scopes.length, 0);
     return { text: m.scopeGroupsText({ groups: reading.groups.length, scopes: count }), blocks: [section(m.scopesTitle), ...chunked(lines)] };
   }
@@ -108,7 +117,7 @@ export function scopesMessage(locale: Locale, json: unknown): SlackMessage {
   }
   return {
     text: m.scopesText(reading.strings.length),
-    blocks: [section(m.scopesTitle), ...chunked([reading.strings.map(code).join(', ')]), context(m.notGrouped)],
+    blocks: [section(m.scopesTitle), ...chunked(reading.strings.map(code), ', '), context(m.notGrouped)],
   };
 }
 
@@ -136,5 +145,24 @@ export function applicationAudit(locale: Locale) {
       const text = m.auditRotated({ user: `<@${input.userId}>`, clientId: code(input.clientId) });
       return { text, blocks: [section(`:arrows_counterclockwise: ${text}`)] };
     },
+  };
+}
+
+/** Asked before a rotation: the current secret stops working at once. Only Confirm (admin) rotates. */
+export function rotateConfirmMessage(locale: Locale, clientId: string): SlackMessage {
+  const m = messages(locale).confirmations;
+  return {
+    text: m.rotateText(clientId),
+    blocks: [
+      section(`:warning: ${m.rotate(code(clientId))}`),
+      {
+        type: 'actions',
+        block_id: 'rotate_secret_confirm',
+        elements: [
+          { type: 'button', action_id: ROTATE_SECRET_CONFIRM_ACTION_ID, style: 'danger', text: { type: 'plain_text', text: m.rotateButton }, value: clientId },
+          { type: 'button', action_id: ROTATE_SECRET_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
+        ],
+      },
+    ],
   };
 }

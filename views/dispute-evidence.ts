@@ -1,6 +1,8 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { context, escapeMrkdwn, sandboxNoteBlocks, section, type SlackMessage } from './message';
+import { API_TEXT_MAX } from './errors';
+import { FILE_NAME_MAX } from './limit-request';
+import { context, escapeClipped, escapeMrkdwn, sandboxNoteBlocks, section, sections, TEXT_MAX, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const EVIDENCE_CALLBACK = 'dispute_evidence';
@@ -68,18 +70,18 @@ export interface EvidenceRecord {
   note?: string;
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** The channel's record of what was attached, in the language of the person who sent it. */
 export function evidenceSentMessage(locale: Locale, record: EvidenceRecord): SlackMessage {
   const m = messages(locale).evidence;
-  const files = record.fileNames.map((name, i) => m.fileLine({ name: escapeMrkdwn(name), fileId: `\`${escapeMrkdwn(record.fileIds[i] ?? '?')}\`` }));
-  const blocks: KnownBlock[] = [section(m.sentTitle({ dispute: `\`${escapeMrkdwn(record.disputeId)}\``, user: `<@${record.userId}>` })), section(files.join('\n'))];
-  if (record.note) blocks.push(section(m.note(escapeMrkdwn(clip(record.note, 2000)))));
+  const files = record.fileNames.map((name, i) => m.fileLine({ name: escapeClipped(name, FILE_NAME_MAX), fileId: `\`${escapeMrkdwn(record.fileIds[i] ?? '?')}\`` }));
+  const blocks: KnownBlock[] = [section(m.sentTitle({ dispute: `\`${escapeMrkdwn(record.disputeId)}\``, user: `<@${record.userId}>` })), ...sections(files)];
+  // The note (up to 2,000 characters as typed) whole when it fits a section, escaped.
+  if (record.note) blocks.push(section(m.note(escapeClipped(record.note, TEXT_MAX.section - 100))));
   return { text: m.sentText({ disputeId: record.disputeId, count: record.fileNames.length }), blocks };
 }
 
 /** The 403 `DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED`, in words (the API's own text quoted as it came). */
 export function evidenceFeatureText(locale: Locale, apiText: string | undefined): string {
-  return messages(locale).evidence.featureOff(apiText ? escapeMrkdwn(apiText) : undefined);
+  return messages(locale).evidence.featureOff(apiText ? escapeClipped(apiText, API_TEXT_MAX) : undefined);
 }

@@ -1,7 +1,19 @@
 import { messages, type ActionKey, type Locale } from '../src/i18n';
+import { FileOverCapError } from '../src/domain/proof-files';
 import { NoDefaultAccountError } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
-import { escapeMrkdwn, plain, type SlackMessage } from './message';
+import { escapeClipped, escapeMrkdwn, plain, type SlackMessage } from './message';
+
+/**
+ * The API's own error text is quoted whole up to this many characters (then cut with an ellipsis),
+ * so that it fits, with the words around it, in one of Slack's 3,000-character texts.
+ */
+export const API_TEXT_MAX = 1000;
+
+/** The API's own error text, escaped for mrkdwn and cut to API_TEXT_MAX. */
+export function apiText(text: string): string {
+  return escapeClipped(text, API_TEXT_MAX);
+}
 
 /**
  * A Pix API failure in words, the same way everywhere, in the reader's language: the API's own text
@@ -39,6 +51,7 @@ export function failureText(
   if (err instanceof PixApiError) return pixErrorText(locale, err, actionKey, options);
   const m = messages(locale).common;
   if (err instanceof NoDefaultAccountError) return m.noDefaultAccount;
+  if (err instanceof FileOverCapError) return messages(locale).files.overCap(escapeMrkdwn(err.fileName));
   const action = messages(locale).actions[actionKey];
   const then = options.then ?? (options.write ? 'check' : 'nothingMore');
   return then === 'none' ? m.wentWrong(action) : then === 'check' ? m.wentWrongCheck(action) : m.wentWrongNothingMore(action);
@@ -49,5 +62,5 @@ export function pixErrorMessage(locale: Locale, err: PixApiError, actionKey: Act
 }
 
 function quote(text: string | undefined): string {
-  return `“${escapeMrkdwn(text ?? '')}”`;
+  return `“${apiText(text ?? '')}”`;
 }

@@ -1,6 +1,6 @@
 import { ACCESS_VARIABLE, type Role } from '../src/domain/roles';
 import { messages, type Locale } from '../src/i18n';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { context, escapeClipped, escapeMrkdwn, section, sections, type SlackMessage } from './message';
 
 export interface HelpEntry {
   usage: string;
@@ -30,7 +30,7 @@ export function helpMessage(
   const lines = input.entries.map((e) => `\`/pix ${escapeMrkdwn(e.usage)}\`  ${e.summary}`);
   return {
     text: m.help.whatYouCanDoText(role),
-    blocks: [section(m.help.whatYouCanDo(role)), section(lines.join('\n')), context(m.help.footer)],
+    blocks: [section(m.help.whatYouCanDo(role)), ...sections(lines), context(m.help.footer)],
   };
 }
 
@@ -41,7 +41,8 @@ export function usageMessage(locale: Locale, usage: string, problem?: string): S
 
 export function unknownCommandMessage(locale: Locale, word: string, entries: HelpEntry[]): SlackMessage {
   const lines = entries.map((e) => `\`/pix ${escapeMrkdwn(e.usage)}\``);
-  const text = messages(locale).help.unknownCommand({ word: escapeMrkdwn(word), lines: lines.join('\n') });
+  // The word as typed (a slash command's text can be thousands of characters), cut short.
+  const text = messages(locale).help.unknownCommand({ word: escapeClipped(word, 50), lines: lines.join('\n') });
   return { text, blocks: [section(text)] };
 }
 

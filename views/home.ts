@@ -11,7 +11,7 @@ import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
-import { context, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
+import { balanceFieldsText, context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
 import type { ApprovalRecord } from '../src/store/approvals';
 import { homeApprovalBlocks } from './approvals';
 import { modalTitle } from './modal';
@@ -24,6 +24,8 @@ export const HOME_ACTIONS = {
 
 /** How many of each list the Home tab shows (a Home view holds at most 100 blocks). */
 export const HOME_MAX = { inReview: 10, decisions: 5, accounts: 15, approvals: 5 } as const;
+/** How many Pix keys the Home tab's keys modal lists (in as many sections as they need). */
+const KEYS_LISTED = 100;
 
 /**
  * A section of the Home tab: what was read, or what could not be (`action`) and the Pix API's error
@@ -147,7 +149,6 @@ function keysButton(locale: Locale, account: Account): Button {
 
 function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
   const m = messages(locale).home;
-  const money = (cents: number) => formatCents(cents, locale);
   const head = section(m.accountsTitle);
   if (!data.accounts.ok) return [head, failedPart(locale, data.accounts)];
   const accounts = data.accounts.value;
@@ -157,7 +158,7 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
   for (const a of sorted.slice(0, HOME_MAX.accounts)) {
     const lines = [`${code(a.accountId)}${a.isDefault ? m.defaultTag : ''}`];
     if (a.balance) {
-      lines.push(m.balance({ available: money(a.balance.available), total: money(a.balance.total), blocked: money(a.balance.blocked) }));
+      lines.push(messages(locale).accounts.balanceLine(balanceFieldsText(a.balance)));
     } else {
       lines.push(m.noBalance);
     }
@@ -166,6 +167,7 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') }, accessory: keysButton(locale, a) });
   }
   if (accounts.length > HOME_MAX.accounts) blocks.push(context(m.accountsMore(accounts.length - HOME_MAX.accounts)));
+  if (accounts.some((a) => a.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
   return blocks;
 }
 
@@ -227,8 +229,8 @@ export function keysModal(locale: Locale, input: { accountId: string; keys?: Pix
   if (input.problem) blocks.push(section(input.problem));
   else if (!input.keys) blocks.push(section(m.keysLoading));
   else if (input.keys.length === 0) blocks.push(section(m.keysNone));
-  else blocks.push(section(input.keys.slice(0, 50).map((k) => `• ${code(k.key)} (${escapeMrkdwn(k.type)})`).join('\n')));
-  if (input.keys && input.keys.length > 50) blocks.push(context(messages(locale).common.andMore(input.keys.length - 50)));
+  else blocks.push(...sections(input.keys.slice(0, KEYS_LISTED).map((k) => `• ${code(k.key)} (${escapeMrkdwn(k.type)})`)));
+  if (input.keys && input.keys.length > KEYS_LISTED) blocks.push(context(messages(locale).common.andMore(input.keys.length - KEYS_LISTED)));
   blocks.push(context(m.keysHowTo(escapeMrkdwn(input.accountId))), ...sandboxNoteBlocks(locale, input.sandbox));
   return { type: 'modal', title: modalTitle(m.keysModalTitle), close: { type: 'plain_text', text: messages(locale).common.close }, blocks };
 }

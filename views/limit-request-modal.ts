@@ -1,15 +1,24 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { BLOCK, type FormMeta } from '../src/domain/limit-form';
+import { BLOCK, formMetaText, type FormMeta } from '../src/domain/limit-form';
 import { limitFieldLabel, splitLimits } from '../src/domain/limit-fields';
 import { centsToInput, formatCents } from '../src/domain/money';
 import type { Account, Limits } from '../src/pix/schemas';
 import { MAX_FILES } from '../src/domain/proof-files';
-import { context, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
+import { clip, context, escapeClipped, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
 import { modalTitle } from './modal';
 
 export const LIMIT_REQUEST_CALLBACK = 'limit_request';
 export const ACCOUNT_ACTION = 'limit_request_account';
+/**
+ * A static select holds at most 100 options; with more accounts the select searches them through the
+ * options load URL (https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element).
+ */
+export const MAX_ACCOUNT_OPTIONS = 100;
+/** An option's text is at most 75 characters (https://docs.slack.dev/reference/block-kit/composition-objects/option-object). */
+const OPTION_TEXT_MAX = 75;
+/** An attached file's name in the form, whole up to this many characters. */
+const FILE_NAME_MAX = 100;
 /** Opened at once (before any Pix API call), while the accounts and limits are read. */
 export function loadingModal(locale: Locale, meta: FormMeta): ModalView {
   const m = messages(locale);
@@ -18,7 +27,7 @@ export function loadingModal(locale: Locale, meta: FormMeta): ModalView {
     callback_id: LIMIT_REQUEST_CALLBACK,
     title: modalTitle(m.limitForm.title),
     close: { type: 'plain_text', text: m.common.cancel },
-    private_metadata: JSON.stringify(meta),
+    private_metadata: formMetaText(meta),
     blocks: [section(`:hourglass_flowing_sand: ${m.limitForm.loading}`)],
   };
 }
@@ -36,8 +45,36 @@ export interface FormInput {
 function accountOption(locale: Locale, a: Account): PlainTextOption {
   const parts = [a.accountId];
   if (a.isDefault) parts.push(messages(locale).limitForm.defaultAccount);
-  if (a.balance) parts.push(`· ${formatCents(a.balance.available, locale)}`);
-  return { text: { type: 'plain_text', text: parts.join(' ').slice(0, 75) }, value: a.accountId };
+  // The API's number: the unit of balances is not stated.
+  if (a.balance) parts.push(`· available ${a.balance.available}`);
+  return { text: { type: 'plain_text', text: clip(parts.join(' '), OPTION_TEXT_MAX) }, value: a.accountId };
+}
+
+/** The accounts an external account select offers for what was typed (part of the id, or of the label). */
+export function accountOptions(locale: Locale, accounts: Account[], query: string): PlainTextOption[] {
+  const q = query.trim().toLowerCase();
+  return accounts
+    .map((a) => accountOption(locale, a))
+    .filter((o) => q === '' || o.text.text.toLowerCase().includes(q))
+    .slice(0, MAX_ACCOUNT_OPTIONS);
+}
+
+/** The account select: every account when they fit a static select, else a search over them. */
+function accountSelect(locale: Locale, input: FormInput): KnownBlock {
+  const all = input.accounts.map((a) => accountOption(locale, a));
+  const selected = all.find((o) => o.value === input.accountId) ?? { text: { type: 'plain_text' as const, text: clip(input.accountId, OPTION_TEXT_MAX) }, value: input.accountId };
+  const options = all.some((o) => o.value === selected.value) ? all : [selected, ...all];
+  const element =
+    options.length <= MAX_ACCOUNT_OPTIONS
+      ? { type: 'static_select' as const, action_id: ACCOUNT_ACTION, options, initial_option: selected }
+      : {
+          type: 'external_select' as const,
+          action_id: ACCOUNT_ACTION,
+          initial_option: selected,
+          min_query_length: 0,
+          placeholder: { type: 'plain_text' as const, text: messages(locale).limitForm.accountSearch },
+        };
+  return { type: 'input', block_id: BLOCK.account, dispatch_action: true, label: { type: 'plain_text', text: messages(locale).limitForm.account }, element };
 }
 
 /** The form: one amount input per requestable limit the API returned, named after its field. */
@@ -45,20 +82,7 @@ export function formModal(locale: Locale, input: FormInput): ModalView {
   const m = messages(locale);
   const f = m.limitForm;
   const { requestable, other } = splitLimits(input.limits);
-  const options = input.accounts.slice(0, 100).map((a) => accountOption(locale, a));
-  const selected = options.find((o) => o.value === input.accountId) ?? { text: { type: 'plain_text' as const, text: input.accountId }, value: input.accountId };
-  if (!options.some((o) => o.value === selected.value)) options.unshift(selected);
-
-  const blocks: KnownBlock[] = [
-    {
-      type: 'input',
-      block_id: BLOCK.account,
-      dispatch_action: true,
-      label: { type: 'plain_text', text: f.account },
-      element: { type: 'static_select', action_id: ACCOUNT_ACTION, options, initial_option: selected },
-    },
-    context(f.amountsHint),
-  ];
+  const blocks: KnownBlock[] = [accountSelect(locale, input), context(f.amountsHint)];
   for (const { field, cents } of requestable) {
     const required = field === 'pixDayLimit' || field === 'pixNightLimit';
     blocks.push({
@@ -75,7 +99,7 @@ export function formModal(locale: Locale, input: FormInput): ModalView {
     blocks.push(context(f.alsoOnAccount(other.map((o) => `${escapeMrkdwn(o.field)} ${escapeMrkdwn(String(o.value))}`).join(' · '))));
   }
   if (input.meta.attached.length > 0) {
-    blocks.push(section(f.proofsFromMessage(input.meta.attached.map((a) => escapeMrkdwn(a.name)).join(', '))));
+    blocks.push(section(f.proofsFromMessage(input.meta.attached.map((a) => escapeClipped(a.name, FILE_NAME_MAX)).join(', '))));
   }
   blocks.push(
     {
@@ -109,7 +133,7 @@ export function formModal(locale: Locale, input: FormInput): ModalView {
     title: modalTitle(f.title),
     submit: { type: 'plain_text', text: f.submit },
     close: { type: 'plain_text', text: m.common.cancel },
-    private_metadata: JSON.stringify(input.meta),
+    private_metadata: formMetaText(input.meta),
     blocks,
   };
 }

@@ -4,7 +4,10 @@ import { formatCents } from '../src/domain/money';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import type { DecisionStatus, LimitRequestStatus } from '../src/pix/schemas';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { context, escapeClipped, escapeMrkdwn, section, type SlackMessage } from './message';
+
+/** A document's name, whole up to this many characters: ten of them fit a message's text. */
+export const FILE_NAME_MAX = 150;
 
 const STATUS_EMOJI: Record<LimitRequestStatus, string> = {
   IN_REVIEW: ':hourglass_flowing_sand:',
@@ -48,7 +51,7 @@ function fieldLines(locale: Locale, tracked: TrackedRequest, approved?: Record<s
 function documentsLine(locale: Locale, tracked: TrackedRequest): string {
   if (tracked.documents.length === 0) return '';
   const m = messages(locale).request;
-  return m.documents(tracked.documents.map((d) => escapeMrkdwn(d.fileName ?? m.file)).join(', '));
+  return m.documents(tracked.documents.map((d) => escapeClipped(d.fileName ?? m.file, FILE_NAME_MAX)).join(', '));
 }
 
 /**

@@ -4,8 +4,8 @@ import { isRequestableLimitField, limitFieldLabel } from '../src/domain/limit-fi
 import { formatCents } from '../src/domain/money';
 import type { LimitRequest } from '../src/pix/schemas';
 import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
-import { statusText } from './limit-request';
-import { context, escapeMrkdwn, fields, plain, section, type SlackMessage } from './message';
+import { FILE_NAME_MAX, statusText } from './limit-request';
+import { context, escapeClipped, escapeMrkdwn, fields, plain, section, type SlackMessage } from './message';
 
 /** The "Notify this channel" button of `/pix limit status` (its value is the request id). */
 export const WATCH_ACTION_ID = 'limit_watch';
@@ -61,14 +61,13 @@ function documentsText(locale: Locale, request: LimitRequest): string {
   const m = messages(locale);
   const docs = request.documents ?? [];
   if (docs.length === 0) return m.common.none;
-  return docs.map((d) => escapeMrkdwn(d.fileName ?? d.contentType ?? m.request.file)).join(', ');
+  return docs.map((d) => escapeClipped(d.fileName ?? d.contentType ?? m.request.file, FILE_NAME_MAX)).join(', ');
 }
 
 function channelRef(locale: Locale, channel: string): string {
   return /^[CGD][A-Z0-9]+$/.test(channel) ? `<#${channel}>` : messages(locale).common.channelNamed(escapeMrkdwn(channel));
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
 export interface LimitStatusInput {
@@ -101,7 +100,7 @@ export function limitStatusMessage(locale: Locale, { request, thread }: LimitSta
   if (request.status === 'REJECTED') blocks.push(context(m.rejectedNote));
 
   blocks.push(section(m.documents(documentsText(locale, request))));
-  if (request.description) blocks.push(context(m.description(escapeMrkdwn(clip(request.description, 500)))));
+  if (request.description) blocks.push(context(m.description(escapeClipped(request.description, 500))));
 
   if (thread) {
     const where = channelRef(locale, thread.channel);

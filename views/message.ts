@@ -1,4 +1,4 @@
-import type { KnownBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
 
 /** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
@@ -12,21 +12,60 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Slack's text limits (https://docs.slack.dev/reference/block-kit/blocks/section-block): a section's
+ * text at most 3,000 characters, a field 2,000, any text object 3,000.
+ */
+export const TEXT_MAX = { section: 3000, field: 2000 } as const;
+
+/** At most `max` characters, the last one an ellipsis when something was cut. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * User-supplied or API text, escaped for mrkdwn and at most `max` characters once escaped (an
+ * ellipsis where it was cut, never half an entity): names, file names, the API's error texts.
+ */
+export function escapeClipped(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  return escaped.length > max ? `${escaped.slice(0, max - 1).replace(/&[a-z]*$/, '')}…` : escaped;
+}
+
+/** A section of text; past Slack's 3,000 characters it is cut (callers split long lists with `sections`). */
 export function section(markdown: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: markdown } };
+  return { type: 'section', text: { type: 'mrkdwn', text: clip(markdown, TEXT_MAX.section) } };
 }
 
 export function context(markdown: string): KnownBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: markdown }] };
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(markdown, TEXT_MAX.section) }] };
+}
+
+/**
+ * Parts (lines, by default) in as few sections as Slack's 3,000 characters allow, a part never split
+ * (a longer one is cut).
+ */
+export function sections(parts: string[], separator = '\n'): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  let current = '';
+  for (const part of parts.map((l) => clip(l, TEXT_MAX.section))) {
+    if (current && current.length + separator.length + part.length > TEXT_MAX.section) {
+      blocks.push(section(current));
+      current = '';
+    }
+    current = current ? `${current}${separator}${part}` : part;
+  }
+  if (current) blocks.push(section(current));
+  return blocks;
 }
 
 export function fields(pairs: Array<[string, string]>): KnownBlock[] {
-  // A section holds at most 10 fields.
+  // A section holds at most 10 fields, each at most 2,000 characters.
   const blocks: KnownBlock[] = [];
   for (let i = 0; i < pairs.length; i += 10) {
     blocks.push({
       type: 'section',
-      fields: pairs.slice(i, i + 10).map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${value}` })),
+      fields: pairs.slice(i, i + 10).map(([label, value]) => ({ type: 'mrkdwn', text: clip(`*${label}*\n${value}`, TEXT_MAX.field) })),
     });
   }
   return blocks;
@@ -49,4 +88,29 @@ export function presentMessage(message: SlackMessage, locale: Locale, sandbox: b
 /** The sandbox note at the end of a modal's or a Home tab's blocks, in sandbox mode. */
 export function sandboxNoteBlocks(locale: Locale, sandbox: boolean): KnownBlock[] {
   return sandbox ? [context(messages(locale).common.sandboxNote)] : [];
+}
+
+/** Previous and Next, where there is somewhere to go; none for a single page. */
+export function pageButtons(locale: Locale, input: { blockId: string; prev: string; next: string; page: number; pages: number; value: (page: number) => string }): KnownBlock[] {
+  const c = messages(locale).common;
+  const buttons: Button[] = [];
+  if (input.page > 1) buttons.push({ type: 'button', action_id: input.prev, text: { type: 'plain_text', text: c.previous }, value: input.value(input.page - 1) });
+  if (input.page < input.pages) buttons.push({ type: 'button', action_id: input.next, text: { type: 'plain_text', text: c.next }, value: input.value(input.page + 1) });
+  return buttons.length > 0 ? [{ type: 'actions', block_id: input.blockId, elements: buttons }] : [];
+}
+
+/** Which slice of a list a page shows (1-based, clamped to the pages there are). */
+export function pageOf(total: number, pageSize: number, page: number): { page: number; pages: number; start: number; end: number } {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const start = (current - 1) * pageSize;
+  return { page: current, pages, start, end: Math.min(total, start + pageSize) };
+}
+
+/**
+ * A balance as the Pix API sends it: its numbers under their field names. The interface does not state
+ * their unit ("Unit of balance amounts: not shown"), so they are never shown as R$ cents.
+ */
+export function balanceFieldsText(balance: { total: number; available: number; blocked: number }): string {
+  return `total ${balance.total} · available ${balance.available} · blocked ${balance.blocked}`;
 }

@@ -1,10 +1,9 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/domain/money';
 import type { Account, PixKey } from '../src/pix/schemas';
 import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
-import { context, section, type SlackMessage } from './message';
+import { balanceFieldsText, context, pageButtons, pageOf, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const KEY_ADD_CALLBACK = 'pix_key_add';
@@ -12,26 +11,38 @@ export const KEY_ADD_OPEN_ACTION_ID = 'pix_key_add_open';
 export const KEY_DELETE_ASK_ACTION_ID = 'pix_key_delete_ask';
 export const KEY_DELETE_CONFIRM_ACTION_ID = 'pix_key_delete_confirm';
 export const KEY_DELETE_CANCEL_ACTION_ID = 'pix_key_delete_cancel';
+/** Previous / Next of `/pix keys` (their value: the account and the page they lead to, see keysPageValue). */
+export const KEYS_PREV_ACTION_ID = 'pix_keys_prev';
+export const KEYS_NEXT_ACTION_ID = 'pix_keys_next';
+export const WITHDRAW_KEY_CONFIRM_ACTION_ID = 'withdraw_key_confirm';
+export const WITHDRAW_KEY_CANCEL_ACTION_ID = 'withdraw_key_cancel';
 export const KEY_TYPE_BLOCK = 'type';
 export const KEY_VALUE_BLOCK = 'pixKey';
 
-/** A message holds at most 50 blocks; the DICT allows far fewer keys per account. */
-const MAX_LISTED = 40;
+/** `/pix keys` a page at a time: a block a key, within a message's 50 blocks. */
+export const KEYS_PAGE_SIZE = 20;
 
 /** What a Delete or Confirm button carries: the account and the key. */
 export function keyButtonValue(accountId: string, pixKey: string): string {
   return JSON.stringify({ a: accountId, k: pixKey });
 }
 
-export function pixKeysMessage(locale: Locale, input: { accountId: string; keys: PixKey[]; account?: Account; campaign?: string }): SlackMessage {
+/** What a Previous or Next button of `/pix keys` carries: the account and the page. */
+export function keysPageValue(accountId: string, page: number): string {
+  return JSON.stringify({ a: accountId, p: page });
+}
+
+/** `/pix keys`: a page of the account's keys, each with Delete, and Add. */
+export function pixKeysMessage(locale: Locale, input: { accountId: string; keys: PixKey[]; account?: Account; campaign?: string; page?: number }): SlackMessage {
   const m = messages(locale).pixKeys;
   const { accountId, keys } = input;
+  const p = pageOf(keys.length, KEYS_PAGE_SIZE, input.page ?? 1);
   const title = m.title({ account: code(accountId), isDefault: input.account?.isDefault === true, ...(input.campaign ? { campaign: quoted(input.campaign) } : {}) });
   const blocks: KnownBlock[] = [section(`*${title}*`)];
   const balance = input.account?.balance;
-  if (balance) blocks.push(context(m.balance({ total: formatCents(balance.total, locale), available: formatCents(balance.available, locale) })));
+  if (balance) blocks.push(context(`${messages(locale).accounts.balanceLine(balanceFieldsText(balance))}\n${messages(locale).amounts.unitNotStated}`));
   if (keys.length === 0) blocks.push(section(m.none));
-  for (const key of keys.slice(0, MAX_LISTED)) {
+  for (const key of keys.slice(p.start, p.end)) {
     blocks.push({
       type: 'section',
       text: { type: 'mrkdwn', text: `${code(key.key)}  ·  ${keyTypeLabel(locale, key.type)}` },
@@ -44,7 +55,12 @@ export function pixKeysMessage(locale: Locale, input: { accountId: string; keys:
       },
     });
   }
-  if (keys.length > MAX_LISTED) blocks.push(context(m.more(keys.length - MAX_LISTED)));
+  if (p.pages > 1) {
+    blocks.push(
+      context(m.page({ from: p.start + 1, to: p.end, total: keys.length, page: p.page, pages: p.pages })),
+      ...pageButtons(locale, { blockId: 'pix_keys_nav', prev: KEYS_PREV_ACTION_ID, next: KEYS_NEXT_ACTION_ID, page: p.page, pages: p.pages, value: (page) => keysPageValue(accountId, page) }),
+    );
+  }
   blocks.push(
     {
       type: 'actions',
@@ -121,6 +137,31 @@ export function deleteConfirmMessage(locale: Locale, input: { accountId: string;
             value: keyButtonValue(input.accountId, input.pixKey),
           },
           { type: 'button', action_id: KEY_DELETE_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
+        ],
+      },
+    ],
+  };
+}
+
+/** Asked before the withdraw key is set: withdrawals go to it from then on. Only Confirm (admin) sets it. */
+export function withdrawConfirmMessage(locale: Locale, input: { accountId: string; pixKey: string }): SlackMessage {
+  const m = messages(locale).confirmations;
+  return {
+    text: m.withdrawText({ key: input.pixKey, accountId: input.accountId }),
+    blocks: [
+      section(`:warning: ${m.withdraw({ key: code(input.pixKey), account: code(input.accountId) })}`),
+      {
+        type: 'actions',
+        block_id: 'withdraw_key_confirm',
+        elements: [
+          {
+            type: 'button',
+            action_id: WITHDRAW_KEY_CONFIRM_ACTION_ID,
+            style: 'danger',
+            text: { type: 'plain_text', text: m.withdrawButton },
+            value: keyButtonValue(input.accountId, input.pixKey),
+          },
+          { type: 'button', action_id: WITHDRAW_KEY_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
         ],
       },
     ],

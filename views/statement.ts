@@ -1,20 +1,17 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
-import { formatCents } from '../src/domain/money';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
 
 // The statement and transaction reads have no documented shape (section 4.6): everything here reads
-// whatever JSON comes back, shows the fields that are there, and never throws on an odd value.
+// whatever JSON comes back, shows the fields that are there, and never throws on an odd value. Nor is
+// the unit of their amounts stated: they are shown as the API's numbers, under their field names,
+// never as R$ cents.
 
 export const STATEMENT_PAGE_SIZE = 15;
 export const STATEMENT_PREV_ACTION_ID = 'statement_prev';
 export const STATEMENT_NEXT_ACTION_ID = 'statement_next';
 
-/** Integer amounts under these names are shown as money (integer cents, as the API's limits are). */
-const MONEY_KEY = /(value|amount|balance|fee|fees|price|cost)$/i;
-/** Inside a balance object (`{ total, blocked, available }`) these are money too; elsewhere `total` is a count. */
-const BALANCE_PART_KEY = /^(total|available|blocked)$/i;
 /** Names under which an entry's moment is found, best first. */
 const TIME_KEYS = ['time', 'date', 'createdAt', 'created_at', 'timestamp', 'datetime', 'dateTime', 'paidAt', 'updatedAt'];
 const AMOUNT_KEYS = ['value', 'amount'];
@@ -26,17 +23,9 @@ const MAX_TEXT = 2_900;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A money amount when the value is integer cents under a money name; undefined otherwise. */
-function moneyOf(locale: Locale, key: string, value: unknown, parent = ''): string | undefined {
-  const money = MONEY_KEY.test(key) || (BALANCE_PART_KEY.test(key) && /balance$/i.test(parent));
-  return money && Number.isSafeInteger(value) ? formatCents(value as number, locale) : undefined;
-}
-
-/** One value as text (mrkdwn-escaped): money, dates, nested objects flattened, lists summarized. */
-export function formatValue(locale: Locale, key: string, value: unknown, depth = 0, parent = ''): string {
+/** One value as text (mrkdwn-escaped): numbers as sent, dates, nested objects flattened, lists summarized. */
+export function formatValue(locale: Locale, key: string, value: unknown, depth = 0): string {
   const c = messages(locale).common;
-  const money = moneyOf(locale, key, value, parent);
-  if (money) return money;
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return value ? c.yes : c.no;
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '—';
@@ -47,24 +36,24 @@ export function formatValue(locale: Locale, key: string, value: unknown, depth =
   if (Array.isArray(value)) {
     if (value.length === 0) return c.none;
     if (depth >= 2 || value.some((v) => typeof v === 'object' && v !== null)) return c.items(value.length);
-    return clip(value.map((v) => formatValue(locale, key, v, depth + 1, parent)).join(', '), 300);
+    return clip(value.map((v) => formatValue(locale, key, v, depth + 1)).join(', '), 300);
   }
   if (isRecord(value)) {
     const inner = Object.entries(value);
     if (inner.length === 0) return '—';
     if (depth >= 2) return c.fields(inner.length);
-    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(locale, k, v, depth + 1, key)}`).join(', '), 500);
+    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(locale, k, v, depth + 1)}`).join(', '), 500);
   }
   return escapeMrkdwn(clip(String(value), 300));
 }
 
 /** The fields of an object, nested ones as `parent.child`, for a fields block. */
-export function flattenFields(locale: Locale, value: Record<string, unknown>, prefix = '', depth = 0, parent = ''): Array<[string, string]> {
+export function flattenFields(locale: Locale, value: Record<string, unknown>, prefix = '', depth = 0): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [key, v] of Object.entries(value)) {
     const label = `${prefix}${key}`;
-    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8) out.push(...flattenFields(locale, v, `${label}.`, depth + 1, key));
-    else out.push([escapeMrkdwn(label), formatValue(locale, key, v, 0, parent)]);
+    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8) out.push(...flattenFields(locale, v, `${label}.`, depth + 1));
+    else out.push([escapeMrkdwn(label), formatValue(locale, key, v)]);
   }
   return out;
 }
@@ -101,7 +90,7 @@ function pick(entry: Record<string, unknown>, keys: string[], accept: (v: unknow
 const CREDIT = /^(credit|in|inflow|received|c)$/i;
 const DEBIT = /^(debit|out|outflow|sent|d)$/i;
 
-/** One statement entry on a line or two: when, what, how much (signed by its type), balance, ids, the rest. */
+/** One statement entry on a line or two: when, what, how much (its direction by its type), balance, ids, the rest. */
 export function entryText(locale: Locale, entry: unknown): string {
   if (!isRecord(entry)) return formatValue(locale, '', entry);
   const used = new Set<string>();
@@ -120,14 +109,11 @@ export function entryText(locale: Locale, entry: unknown): string {
   const type = typeof entry.type === 'string' ? entry.type : undefined;
   const amount = pick(entry, AMOUNT_KEYS, (v) => typeof v === 'number');
   if (amount) {
-    used.add(amount[0]);
-    const cents = amount[1] as number;
-    const money = moneyOf(locale, amount[0], cents);
-    if (money && type && cents >= 0 && (CREDIT.test(type) || DEBIT.test(type))) {
-      parts.push(CREDIT.test(type) ? `:arrow_down_small: *+${money}*` : `:arrow_up_small: *−${money}*`);
-    } else {
-      parts.push(`*${money ?? formatValue(locale, amount[0], cents)}*`);
-    }
+    // The number as sent, under its field's name; the arrow only says which way it went.
+    const [key, value] = amount;
+    used.add(key);
+    const arrow = type && CREDIT.test(type) ? ':arrow_down_small: ' : type && DEBIT.test(type) ? ':arrow_up_small: ' : '';
+    parts.push(`${arrow}${escapeMrkdwn(key)} *${formatValue(locale, key, value)}*`);
   }
   if (type) {
     used.add('type');

@@ -15,6 +15,22 @@ export const FormMetaSchema = z.object({
 });
 export type FormMeta = z.infer<typeof FormMetaSchema>;
 
+/** Slack's limit of a view's `private_metadata` (https://docs.slack.dev/reference/views/modal-views). */
+const PRIVATE_METADATA_MAX = 3000;
+
+/**
+ * The metadata as the modal carries it, within Slack's 3,000 characters: the attached files' names
+ * (only ever shown) are shortened as much as that takes; their ids, and everything else, stay whole.
+ */
+export function formMetaText(meta: FormMeta): string {
+  let text = '';
+  for (const max of [100, 60, 30, 10, 0]) {
+    text = JSON.stringify({ ...meta, attached: meta.attached.map((a) => ({ id: a.id, name: a.name.slice(0, max) })) });
+    if (text.length <= PRIVATE_METADATA_MAX) break;
+  }
+  return text;
+}
+
 export const BLOCK = {
   account: 'companyBankAccountId',
   documents: 'documents',
@@ -72,7 +88,7 @@ export function readLimitForm(locale: Locale, values: StateValues, meta: FormMet
       if (required) errors[field] = m.money.empty;
       continue;
     }
-    const parsed = parseReais(text);
+    const parsed = parseReais(text, locale);
     if (!parsed.ok) {
       errors[field] = m.money[parsed.reason];
       continue;

@@ -7,14 +7,21 @@ export type MoneyParse =
   | { ok: true; cents: number }
   | { ok: false; reason: 'empty' | 'not_a_number' | 'negative' | 'too_many_decimals' | 'ambiguous' | 'too_large' };
 
-const GROUPED = /^\d{1,3}(\.\d{3})+$/;
+/** Each language's decimal mark (the other one groups thousands). */
+const DECIMAL_MARK: Record<Locale, ',' | '.'> = { 'pt-BR': ',', en: '.' };
+
+/** Thousands grouped with `mark`: `1.234`, `12.345.678` (no leading zero, groups of three). */
+const grouped = (text: string, mark: ',' | '.') => new RegExp(`^[1-9]\\d{0,2}(\\${mark}\\d{3})+$`).test(text);
 
 /**
- * Parses an amount in reais as people type it: `1.234,56`, `1234,56`, `1234.56`, `0,29`, `R$ 10`.
- * Refuses what could be misread: a lone `1.234` (one thousand, or one and a bit?), more than two
- * decimals, exponents, signs and anything beyond what integer cents can hold exactly.
+ * Parses an amount in reais as people type it, read the way the user's language writes numbers:
+ * `1.234,56` in pt-BR and `1,234.56` in English are both 123456 cents, and so are `1234,56`,
+ * `1234.56`, `R$ 1.234,56`. Where the language decides the reading, it is the user's: `1.234` is
+ * a thousand and more in pt-BR, `1,234` in English. Refused: what could be misread even so (`1.234`
+ * from an English user: a thousand, or one and a bit?), more than two decimals, exponents, signs and
+ * anything beyond what integer cents can hold exactly.
  */
-export function parseReais(input: string): MoneyParse {
+export function parseReais(input: string, locale: Locale): MoneyParse {
   const text = input.trim().replace(/^R\$\s*/i, '');
   if (text === '') return { ok: false, reason: 'empty' };
   if (text.startsWith('-')) return { ok: false, reason: 'negative' };
@@ -25,27 +32,27 @@ export function parseReais(input: string): MoneyParse {
   const lastComma = text.lastIndexOf(',');
   const lastDot = text.lastIndexOf('.');
   if (lastComma >= 0 && lastDot >= 0) {
-    // Both separators: the last one is the decimal mark, the other groups thousands.
+    // Both marks: only one reading, the last one is the decimal mark and the other groups thousands.
     const decimalAt = Math.max(lastComma, lastDot);
     const groupMark = decimalAt === lastComma ? '.' : ',';
     integer = text.slice(0, decimalAt);
     fraction = text.slice(decimalAt + 1);
-    if (!/^\d+$/.test(fraction)) return { ok: false, reason: 'not_a_number' };
-    const grouped = groupMark === '.' ? integer : integer.replace(/,/g, '.');
-    if (!GROUPED.test(grouped)) return { ok: false, reason: 'not_a_number' };
-    integer = grouped.replace(/\./g, '');
-  } else if (lastComma >= 0) {
-    const parts = text.split(',');
-    if (parts.length !== 2) return { ok: false, reason: 'not_a_number' };
-    [integer, fraction] = parts as [string, string];
-  } else if (lastDot >= 0) {
-    const parts = text.split('.');
-    if (parts.length > 2) {
-      if (!GROUPED.test(text)) return { ok: false, reason: 'not_a_number' };
-      integer = text.replace(/\./g, '');
-    } else {
+    if (!/^\d+$/.test(fraction) || !grouped(integer, groupMark)) return { ok: false, reason: 'not_a_number' };
+    integer = integer.split(groupMark).join('');
+  } else if (lastComma >= 0 || lastDot >= 0) {
+    const mark = lastComma >= 0 ? ',' : '.';
+    const parts = text.split(mark);
+    if (grouped(text, mark)) {
+      // `1.234`, `1,234`, `1.234.567`: thousands, if that is what this mark does in the user's language
+      // or it appears more than once (no decimal mark does); else a decimal with three places or
+      // thousands: ambiguous.
+      if (mark === DECIMAL_MARK[locale] && parts.length === 2) return { ok: false, reason: 'ambiguous' };
+      integer = parts.join('');
+    } else if (parts.length === 2) {
+      // `1234,56`, `10.5`: a decimal mark, whichever it is (it cannot be grouping thousands).
       [integer, fraction] = parts as [string, string];
-      if (fraction.length === 3) return { ok: false, reason: 'ambiguous' };
+    } else {
+      return { ok: false, reason: 'not_a_number' };
     }
   } else {
     integer = text;

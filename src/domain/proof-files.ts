@@ -9,6 +9,13 @@ export const ACCEPTED_TYPES = {
 } as const;
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** A file found larger than MAX_FILE_BYTES while it was being sent (or by its Content-Length). */
+export class FileOverCapError extends Error {
+  constructor(readonly fileName: string) {
+    super('file larger than 10 MiB');
+  }
+}
 export const MAX_FILES = 10;
 /** Enough of a file's start for file-type to recognize these four formats. */
 export const HEAD_BYTES = 4100;

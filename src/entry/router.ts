@@ -1,4 +1,5 @@
 import type { AnyMiddlewareArgs, Middleware, SlashCommand } from '@slack/bolt';
+import type { PlainTextOption } from '@slack/types';
 import { pixErrorMessage } from '../../views/errors';
 import { refusalMessage, unknownCommandMessage, usageMessage } from '../../views/help';
 import { plain, presentMessage, type SlackMessage } from '../../views/message';
@@ -10,6 +11,7 @@ import { NoDefaultAccountError } from '../pix/default-account';
 import type { Deps } from './deps';
 import { isStoreUnavailable } from '../store/errors';
 import { errorText } from '../runtime/error-text';
+import { withDeadline } from '../runtime/deadline';
 import { roleAllows, type Role } from '../domain/roles';
 import { matchCommand, tokenize } from './command-words';
 import {
@@ -20,6 +22,7 @@ import {
   type EntryContext,
   type EntryRow,
   type HomeOpenedArgs,
+  type OptionsArgs,
   type ShortcutArgs,
   type ViewArgs,
 } from './table';
@@ -27,6 +30,11 @@ import {
 type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 type Kind = EntryRow['kind'];
 type RowOf<K extends Kind> = Extract<EntryRow, { kind: K }>;
+
+/** Slack waits three seconds for options; what is not read by then is not offered. */
+const OPTIONS_DEADLINE_MS = 2_500;
+/** Slack shows at most 100 options (https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element). */
+const MAX_OPTIONS = 100;
 
 /** The slash command the app answers (the manifest declares it). */
 export const SLASH_COMMAND = '/pix';
@@ -43,6 +51,8 @@ function kindAndId(args: Args): [Kind, unknown] | undefined {
     case 'shortcut':
     case 'message_action':
       return ['shortcut', (args as { shortcut?: { callback_id?: unknown } }).shortcut?.callback_id];
+    case 'block_suggestion':
+      return ['options', (body as { action_id?: unknown }).action_id];
     case 'event_callback':
       return ['event', (args as { event?: { type?: unknown } }).event?.type];
     default:
@@ -71,7 +81,7 @@ export class EntryRouter {
     private readonly deps: Deps,
   ) {
     this.commands = rows.filter((r): r is CommandRow => r.kind === 'command');
-    this.byId = { action: new Map(), view: new Map(), shortcut: new Map(), event: new Map() };
+    this.byId = { action: new Map(), view: new Map(), shortcut: new Map(), options: new Map(), event: new Map() };
     for (const row of rows) {
       if (row.kind === 'command') continue;
       const map = this.byId[row.kind] as Map<string, EntryRow>;
@@ -103,6 +113,9 @@ export class EntryRouter {
         break;
       case 'shortcut':
         await this.shortcut(row, args as unknown as ShortcutArgs);
+        break;
+      case 'options':
+        await this.options(row, args as unknown as OptionsArgs);
         break;
       case 'event':
         await this.event(row, args as unknown as HomeOpenedArgs);
@@ -160,6 +173,22 @@ export class EntryRouter {
     await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), async (refusal) => {
       await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
     });
+  }
+
+  /** Options are the acknowledgement itself: within Slack's three seconds, and none when refused or failed. */
+  private async options(row: RowOf<'options'>, args: OptionsArgs): Promise<void> {
+    const { role, locale, allowed, present } = await this.check(args.body.user.id, row);
+    if (!allowed) {
+      await args.ack({ options: [] });
+      return;
+    }
+    let options: PlainTextOption[] = [];
+    try {
+      options = await withDeadline(row.handler(args, { deps: this.deps, userId: args.body.user.id, role: role!, locale, present }), OPTIONS_DEADLINE_MS);
+    } catch (err) {
+      this.deps.logger.warn({ id: row.id, err: errorText(err) }, 'could not list options');
+    }
+    await args.ack({ options: options.slice(0, MAX_OPTIONS) });
   }
 
   private async event(row: RowOf<'event'>, args: HomeOpenedArgs): Promise<void> {

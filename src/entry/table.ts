@@ -4,10 +4,12 @@ import type {
   MessageShortcut,
   SlackActionMiddlewareArgs,
   SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
+import type { PlainTextOption } from '@slack/types';
 import type { SlackMessage } from '../../views/message';
 import type { ActionKey, Locale, SummaryKey } from '../i18n';
 import type { Deps } from './deps';
@@ -17,6 +19,7 @@ export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareA
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 export type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 export type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
+export type OptionsArgs = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
 
 /**
  * Who may use an entry point: a role (and the roles above it), or anyone. Only `/pix help` and the
@@ -106,6 +109,19 @@ export interface ShortcutRow extends RowBase {
   handler(args: ShortcutArgs, ctx: EntryContext): Promise<void>;
 }
 
+/**
+ * The options of an external select (a `block_suggestion`, sent to the manifest's options load URL),
+ * by `action_id`. The router answers in the acknowledgement: the options the handler returns, or none
+ * for a user without the role (Slack waits three seconds, and shows no error text for options).
+ */
+export interface OptionsRow extends RowBase {
+  kind: 'options';
+  id: string;
+  role: Role;
+  /** At most 100 options (Slack's limit), for what the user typed (`args.payload.value`). */
+  handler(args: OptionsArgs, ctx: EntryContext): Promise<PlainTextOption[]>;
+}
+
 /** An Events API event (the Home tab). Whoever opens it gets an answer fit for their role, or none. */
 export interface EventRow extends RowBase {
   kind: 'event';
@@ -115,7 +131,7 @@ export interface EventRow extends RowBase {
 }
 
 /** One entry point: `{ kind, id, role, handler }`. A row without a role does not compile. */
-export type EntryRow = CommandRow | ActionRow | ViewRow | ShortcutRow | EventRow;
+export type EntryRow = CommandRow | ActionRow | ViewRow | ShortcutRow | OptionsRow | EventRow;
 
 /** Wrong arguments: its message (already in the caller's language) goes before the usage line. */
 export class UsageError extends Error {}

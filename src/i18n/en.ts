@@ -96,6 +96,9 @@ export const en = {
     readTrackedRequests: 'read the requests Pix Ops follows',
     readLatestRequests: 'read the latest limit requests',
     listAccounts: 'list the accounts',
+    prepareWithdrawKey: 'prepare setting the withdraw key',
+    prepareRotation: 'prepare the rotation of the secret',
+    cancelConfirmation: 'cancel a confirmation',
     approveOrReject: 'approve or reject an action',
     cancelApproval: 'cancel an action waiting for approval',
     runApprovedAction: 'run the approved action',
@@ -116,9 +119,9 @@ export const en = {
     keys: 'an account’s Pix keys, each with a Delete button, and an Add button',
     keyAdd: 'open the form to add a Pix key to an account',
     keyDelete: 'delete a Pix key (asks to confirm first)',
-    withdrawKey: 'register and select the account’s withdraw key, or select one the company has',
+    withdrawKey: 'register and select the account’s withdraw key, or select one the company has (asks to confirm first)',
     scopes: 'the scope groups an application can request',
-    rotateSecret: 'rotate an application’s client secret; the new one is shown only to you',
+    rotateSecret: 'rotate an application’s client secret (asks to confirm first); the new one is shown only to you',
     paymentBook: 'issue a subscription’s payment booklet up to that month and post the PDF here',
     disputeEvidence: 'open the form to send evidence files to a dispute',
     statement: 'the account’s statement, 15 entries a page (the main account when none is given)',
@@ -289,6 +292,7 @@ export const en = {
     tooManyFiles: (p: { max: number; count: number }) => `At most ${p.max} files: ${p.count} are attached.`,
     shortcutNoFiles: 'That message has no files. Use `/pix limit request` and attach the proofs in the form.',
     homeFormFailed: 'I could not open the limit-request form. Try `/pix limit request` in a channel.',
+    accountSearch: 'Type part of the account id',
   },
 
   /** Checks of uploaded files (limit proofs, dispute evidence). */
@@ -299,6 +303,8 @@ export const en = {
     cannotDownload: (name: string) => `Could not download “${name}” from Slack.`,
     notInTime: (name: string) => `Could not read “${name}” from Slack in time; try again.`,
     wrongType: (name: string) => `“${name}” is not a PDF, PNG, JPEG or WebP file (judged by its content, not its name).`,
+    /** Counted while streaming: Slack's reported size was smaller. */
+    overCap: (name: string) => `“${name}” is larger than 10 MiB (counted while sending it, whatever Slack reported); it was not sent.`,
   },
 
   accounts: {
@@ -307,7 +313,6 @@ export const en = {
     phone: 'phone',
     withdrawNotReported: '_not reported (withdraw-key API not enabled on this account)_',
     withdrawNone: 'none set',
-    balance: (p: { total: string; available: string; blocked: string }) => `${p.total} (available ${p.available}, blocked ${p.blocked})`,
     withdrawBlocked:
       ':warning: *Withdrawals blocked*: a withdraw attempt found this account’s withdraw key missing in the DICT, so every withdraw is refused until the service lifts the block.',
     appStored: (clientId?: string) => `AppID stored (encrypted)${clientId ? `, application ${clientId}` : ''}`,
@@ -322,11 +327,8 @@ export const en = {
     balanceLine: (text: string) => `Balance: ${text}`,
     withdrawKeyLine: (text: string) => `Withdraw key: ${text}`,
     keysManagedLine: (text: string) => `Keys managed with: ${text}`,
-    listMore: (n: number) => `… and ${n} more. Read one with \`/pix account <accountId>\`.`,
     listText: (p: { count: number; blocked: number }) => `${p.count} account(s)${p.blocked ? `, ${p.blocked} with withdrawals blocked` : ''}`,
     fieldBalance: 'Balance',
-    fieldAvailable: 'Available',
-    fieldBlocked: 'Blocked',
     fieldDefault: 'Default account',
     fieldWithdrawKey: 'Withdraw key',
     fieldKeysManaged: 'Keys managed with',
@@ -401,15 +403,15 @@ export const en = {
     notAmongAccounts: (account: string) => `Account ${account} is not among the company’s accounts (not found).`,
     staleAppId: (p: { account: string; accountId: string }) =>
       `The Pix API refused the AppID stored for account ${p.account} after its application’s secret was rotated, so I no longer use it. An admin can link the account’s new AppID with \`/pix account link ${p.accountId}\`. Nothing was done.`,
+    listPage: (p: { from: number; to: number; total: number; page: number; pages: number }) =>
+      `Accounts ${p.from}–${p.to} of ${p.total} · page ${p.page} of ${p.pages}. Read one with \`/pix account <accountId>\`.`,
   },
 
   pixKeys: {
     title: (p: { account: string; isDefault: boolean; campaign?: string }) =>
       `Pix keys of account ${p.account}${p.isDefault ? ' (default account)' : ''}${p.campaign ? ` · campaign ${p.campaign}` : ''}`,
-    balance: (p: { total: string; available: string }) => `Balance ${p.total} (available ${p.available})`,
     none: '_No Pix keys yet._',
     delete: 'Delete',
-    more: (n: number) => `… and ${n} more.`,
     add: 'Add a Pix key',
     rolesNote: 'Adding a key needs the operator role; deleting one, the admin role (and a confirmation).',
     text: (p: { count: number; accountId: string }) => `${p.count} Pix key(s) of account ${p.accountId}`,
@@ -447,6 +449,7 @@ export const en = {
     cancelled: 'Cancelled: nothing was deleted.',
     withdrawNotEnabled: (p: { account: string; apiText?: string }) =>
       `Could not set the withdraw key of account ${p.account}: the withdraw-key API is not enabled on this account${p.apiText ? ` (“${p.apiText}”)` : ''}. Ask the Pix service to enable it. Nothing was changed.`,
+    page: (p: { from: number; to: number; total: number; page: number; pages: number }) => `Keys ${p.from}–${p.to} of ${p.total} · page ${p.page} of ${p.pages}`,
   },
 
   /** Why a typed Pix key was refused. */
@@ -561,7 +564,7 @@ export const en = {
     noList: 'The service answered without a list of entries; this is what it sent:',
     emptyAnswer: '_The service sent an empty answer._',
     answered: (value: string) => `The service answered: ${value}`,
-    amountsNote: 'Integer amounts are shown in R$ as cents; times are Brasília time.',
+    amountsNote: 'Amounts are the Pix API’s numbers as it sends them (it does not state their unit); times are Brasília time.',
     text: (whose: string) => `Statement of ${whose}`,
     noEntries: '_No entries._',
     page: (p: { whose: string; from: number; to: number; total: number; page: number; pages: number }) =>
@@ -601,7 +604,6 @@ export const en = {
     accountsTitle: '*Accounts*',
     accountsNone: 'The Pix API lists no accounts.',
     defaultTag: ' (default)',
-    balance: (p: { available: string; total: string; blocked: string }) => `Available *${p.available}* · total ${p.total} · blocked ${p.blocked}`,
     noBalance: '_No balance in the answer._',
     withdrawKey: (p: { key: string; type: string }) => `Withdraw key: ${p.key} (${p.type})`,
     withdrawBlocked: ':warning: *Withdraw blocked*: its withdraw Pix key was not found in the DICT.',
@@ -634,6 +636,58 @@ export const en = {
       `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes. Check it with ${p.command} or in the Pix dashboard.`,
     unfollowedText: (id: string) => `Limit request ${id} is no longer followed`,
     unfollowedStatus: 'No longer followed',
+  },
+
+  /** Amounts whose unit the Pix API does not state (balances): shown as its numbers, never as R$. */
+  amounts: {
+    unitNotStated: 'Balances are the Pix API’s numbers as it sends them, under their field names: it does not state their unit.',
+  },
+
+  /** Asked before what cannot be undone: the withdraw key, a secret's rotation. */
+  confirmations: {
+    withdraw: (p: { key: string; account: string }) =>
+      `Set ${p.key} as the withdraw key of account ${p.account}? From then on *withdrawals from this account go to this key*.`,
+    withdrawText: (p: { key: string; accountId: string }) => `Set ${p.key} as the withdraw key of account ${p.accountId}? From then on withdrawals from this account go to this key.`,
+    withdrawButton: 'Set the withdraw key',
+    withdrawCancelled: 'Cancelled: the withdraw key was not changed.',
+    withdrawBeingSet: 'The withdraw key of this account is being set right now. Nothing more was done.',
+    rotate: (clientId: string) =>
+      `Rotate the client secret of application ${clientId}? *The current secret stops working at once*: whatever uses it fails until it is given the new one.`,
+    rotateText: (clientId: string) => `Rotate the client secret of application ${clientId}? The current secret stops working at once.`,
+    rotateButton: 'Rotate the secret',
+    rotateCancelled: 'Cancelled: the secret was not rotated.',
+    rotateBeingDone: 'This secret is being rotated right now. Nothing more was done.',
+    alreadyConfirmed: 'This was already confirmed. Nothing more was done.',
+    buttonNoClientId: 'This button does not name an application. Nothing was done.',
+  },
+
+  /**
+   * A campaign account's application whose creation got no clear answer: it may exist, and the Pix
+   * API offers no way to list an account's applications, so Pix Ops does not create one blindly.
+   */
+  appCreation: {
+    reasonTimeout: 'the Pix service did not answer in time',
+    reasonNetwork: 'the connection to the Pix service broke before its answer',
+    reasonGateway: (status: number) => `a gateway answered HTTP ${status} instead of the Pix service`,
+    reasonUnreadable: 'the Pix service’s answer could not be read',
+    reasonUnknown: 'something went wrong while waiting for the answer',
+    uncertain: (p: { account: string; name: string; reason: string }) =>
+      `:warning: The account ${p.account} (${p.name}) was created, but whether its application was is not known: ${p.reason}. *It may exist.*`,
+    uncertainAgain: (p: { account: string; reason: string }) =>
+      `:warning: Whether the application of account ${p.account} was created is not known: ${p.reason}. *It may exist.*`,
+    stillUncertain: (account: string) =>
+      `:warning: An earlier attempt to create the application of account ${account} got no clear answer: *it may exist*. Nothing was created.`,
+    auditUncertain: (p: { user: string; account: string; name: string; reason: string }) =>
+      `${p.user} created the campaign account ${p.account} (${p.name}); whether its application was created is not known (${p.reason}): it may exist.`,
+    note: (accountId: string) =>
+      `The Pix API offers no way to list an account’s applications, so Pix Ops cannot look, and does not create a second one on its own. Look in the Pix service’s portal. If the account has an application, register its AppID with \`/pix account link ${accountId}\` (and get a new client secret with \`/pix rotate-secret <clientId>\` if you need one). If it has none, create it with the button.`,
+    anywayButton: 'It has none: create it',
+    anywayTitle: 'Create the application?',
+    anywayText: 'Only if the Pix service’s portal shows no application for this account: if it has one, this creates a second one.',
+    anywayConfirm: 'Create it',
+    notMarked: 'The app’s storage is unavailable, so the attempt could not be recorded before it was sent. Nothing was sent; try again.',
+    statusUncertain: (accountId: string) =>
+      `:warning: its application may exist (its creation got no clear answer): check the Pix service’s portal, then \`/pix account link ${accountId}\`, or create it from the message in the channel`,
   },
 
   /** Four-eyes approvals: the pending root, its states, its thread, the reject form, the answers. */

@@ -99,6 +99,9 @@ export const ptBR: Catalogue = {
     readTrackedRequests: 'ler as solicitações que o Pix Ops acompanha',
     readLatestRequests: 'ler as últimas solicitações de limite',
     listAccounts: 'listar as contas',
+    prepareWithdrawKey: 'preparar a definição da chave de saque',
+    prepareRotation: 'preparar a troca do segredo',
+    cancelConfirmation: 'cancelar uma confirmação',
     approveOrReject: 'aprovar ou recusar uma ação',
     cancelApproval: 'cancelar uma ação que espera aprovação',
     runApprovedAction: 'executar a ação aprovada',
@@ -118,9 +121,9 @@ export const ptBR: Catalogue = {
     keys: 'as chaves Pix de uma conta, cada uma com um botão Excluir, e um botão Cadastrar',
     keyAdd: 'abre o formulário para cadastrar uma chave Pix em uma conta',
     keyDelete: 'exclui uma chave Pix (pede confirmação antes)',
-    withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem',
+    withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem (pede confirmação antes)',
     scopes: 'os grupos de escopos que uma aplicação pode pedir',
-    rotateSecret: 'troca o client secret de uma aplicação; o novo é mostrado só para você',
+    rotateSecret: 'troca o client secret de uma aplicação (pede confirmação antes); o novo é mostrado só para você',
     paymentBook: 'emite o carnê de uma assinatura até aquele mês e publica o PDF aqui',
     disputeEvidence: 'abre o formulário para enviar arquivos de evidência a uma disputa',
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
@@ -283,6 +286,7 @@ export const ptBR: Catalogue = {
     tooManyFiles: (p) => `No máximo ${p.max} arquivos: há ${p.count} anexados.`,
     shortcutNoFiles: 'Essa mensagem não tem arquivos. Use `/pix limit request` e anexe os comprovantes no formulário.',
     homeFormFailed: 'Não consegui abrir o formulário de aumento de limite. Tente `/pix limit request` em um canal.',
+    accountSearch: 'Digite parte do id da conta',
   },
 
   files: {
@@ -292,6 +296,7 @@ export const ptBR: Catalogue = {
     cannotDownload: (name) => `Não consegui baixar “${name}” do Slack.`,
     notInTime: (name) => `Não consegui ler “${name}” no Slack a tempo; tente de novo.`,
     wrongType: (name) => `“${name}” não é um arquivo PDF, PNG, JPEG ou WebP (pelo conteúdo, não pelo nome).`,
+    overCap: (name) => `“${name}” tem mais de 10 MiB (contados no envio, seja qual for o tamanho informado pelo Slack); não foi enviado.`,
   },
 
   accounts: {
@@ -300,7 +305,6 @@ export const ptBR: Catalogue = {
     phone: 'telefone',
     withdrawNotReported: '_não informada (a API de chave de saque não está habilitada nesta conta)_',
     withdrawNone: 'nenhuma definida',
-    balance: (p) => `${p.total} (disponível ${p.available}, bloqueado ${p.blocked})`,
     withdrawBlocked:
       ':warning: *Saques bloqueados*: uma tentativa de saque não encontrou a chave de saque desta conta no DICT, então todo saque é recusado até o serviço liberar o bloqueio.',
     appStored: (clientId) => `AppID guardado (criptografado)${clientId ? `, aplicação ${clientId}` : ''}`,
@@ -315,11 +319,8 @@ export const ptBR: Catalogue = {
     balanceLine: (text) => `Saldo: ${text}`,
     withdrawKeyLine: (text) => `Chave de saque: ${text}`,
     keysManagedLine: (text) => `Chaves gerenciadas com: ${text}`,
-    listMore: (n) => `… e mais ${n}. Leia uma com \`/pix account <accountId>\`.`,
     listText: (p) => `${p.count} conta(s)${p.blocked ? `, ${p.blocked} com saques bloqueados` : ''}`,
     fieldBalance: 'Saldo',
-    fieldAvailable: 'Disponível',
-    fieldBlocked: 'Bloqueado',
     fieldDefault: 'Conta padrão',
     fieldWithdrawKey: 'Chave de saque',
     fieldKeysManaged: 'Chaves gerenciadas com',
@@ -388,14 +389,13 @@ export const ptBR: Catalogue = {
     notAmongAccounts: (account) => `A conta ${account} não está entre as contas da empresa (não encontrada).`,
     staleAppId: (p) =>
       `A API Pix recusou o AppID guardado para a conta ${p.account} depois que o segredo da aplicação dela foi trocado, então não o uso mais. Um administrador pode vincular o novo AppID da conta com \`/pix account link ${p.accountId}\`. Nada foi feito.`,
+    listPage: (p) => `Contas ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}. Leia uma com \`/pix account <accountId>\`.`,
   },
 
   pixKeys: {
     title: (p) => `Chaves Pix da conta ${p.account}${p.isDefault ? ' (conta padrão)' : ''}${p.campaign ? ` · campanha ${p.campaign}` : ''}`,
-    balance: (p) => `Saldo ${p.total} (disponível ${p.available})`,
     none: '_Nenhuma chave Pix ainda._',
     delete: 'Excluir',
-    more: (n) => `… e mais ${n}.`,
     add: 'Cadastrar uma chave Pix',
     rolesNote: 'Cadastrar uma chave exige o papel de operador; excluir, o de administrador (e uma confirmação).',
     text: (p) => `${p.count} chave(s) Pix da conta ${p.accountId}`,
@@ -433,6 +433,7 @@ export const ptBR: Catalogue = {
     cancelled: 'Cancelado: nada foi excluído.',
     withdrawNotEnabled: (p) =>
       `Não foi possível definir a chave de saque da conta ${p.account}: a API de chave de saque não está habilitada nesta conta${p.apiText ? ` (“${p.apiText}”)` : ''}. Peça ao serviço Pix para habilitá-la. Nada foi alterado.`,
+    page: (p) => `Chaves ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}`,
   },
 
   pixKeyValues: {
@@ -540,7 +541,7 @@ export const ptBR: Catalogue = {
     noList: 'O serviço respondeu sem uma lista de lançamentos; isto é o que ele enviou:',
     emptyAnswer: '_O serviço enviou uma resposta vazia._',
     answered: (value) => `O serviço respondeu: ${value}`,
-    amountsNote: 'Valores inteiros são mostrados em R$ como centavos; horários de Brasília.',
+    amountsNote: 'Os valores são os números da API Pix como ela os envia (ela não informa a unidade); horários de Brasília.',
     text: (whose) => `Extrato ${whose}`,
     noEntries: '_Nenhum lançamento._',
     page: (p) => `*Extrato ${p.whose}* · lançamentos ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}`,
@@ -578,7 +579,6 @@ export const ptBR: Catalogue = {
     accountsTitle: '*Contas*',
     accountsNone: 'A API Pix não lista nenhuma conta.',
     defaultTag: ' (padrão)',
-    balance: (p) => `Disponível *${p.available}* · total ${p.total} · bloqueado ${p.blocked}`,
     noBalance: '_Nenhum saldo na resposta._',
     withdrawKey: (p) => `Chave de saque: ${p.key} (${p.type})`,
     withdrawBlocked: ':warning: *Saque bloqueado*: a chave Pix de saque não foi encontrada no DICT.',
@@ -610,6 +610,48 @@ export const ptBR: Catalogue = {
       `${p.mention} deixei de acompanhar a solicitação de limite ${p.id}: o serviço Pix respondeu ${p.status} (${p.status === 404 ? 'não encontrada' : 'acesso negado'}) às últimas ${p.reads} leituras, ao longo de ${p.minutes} minutos. Consulte-a com ${p.command} ou no painel do Pix.`,
     unfollowedText: (id) => `A solicitação de limite ${id} não é mais acompanhada`,
     unfollowedStatus: 'Não é mais acompanhada',
+  },
+
+  amounts: {
+    unitNotStated: 'Os saldos são os números da API Pix como ela os envia, com o nome de cada campo: ela não informa a unidade.',
+  },
+
+  confirmations: {
+    withdraw: (p) => `Definir ${p.key} como chave de saque da conta ${p.account}? A partir daí *os saques desta conta vão para esta chave*.`,
+    withdrawText: (p) => `Definir ${p.key} como chave de saque da conta ${p.accountId}? A partir daí os saques desta conta vão para esta chave.`,
+    withdrawButton: 'Definir a chave de saque',
+    withdrawCancelled: 'Cancelado: a chave de saque não foi alterada.',
+    withdrawBeingSet: 'A chave de saque desta conta está sendo definida agora. Nada mais foi feito.',
+    rotate: (clientId) =>
+      `Trocar o client secret da aplicação ${clientId}? *O segredo atual para de funcionar na hora*: o que o usa falha até receber o novo.`,
+    rotateText: (clientId) => `Trocar o client secret da aplicação ${clientId}? O segredo atual para de funcionar na hora.`,
+    rotateButton: 'Trocar o segredo',
+    rotateCancelled: 'Cancelado: o segredo não foi trocado.',
+    rotateBeingDone: 'Este segredo está sendo trocado agora. Nada mais foi feito.',
+    alreadyConfirmed: 'Isto já foi confirmado. Nada mais foi feito.',
+    buttonNoClientId: 'Este botão não indica uma aplicação. Nada foi feito.',
+  },
+
+  appCreation: {
+    reasonTimeout: 'o serviço Pix não respondeu a tempo',
+    reasonNetwork: 'a conexão com o serviço Pix caiu antes da resposta',
+    reasonGateway: (status) => `um gateway respondeu HTTP ${status} no lugar do serviço Pix`,
+    reasonUnreadable: 'não deu para ler a resposta do serviço Pix',
+    reasonUnknown: 'algo deu errado enquanto a resposta era esperada',
+    uncertain: (p) => `:warning: A conta ${p.account} (${p.name}) foi criada, mas não se sabe se a aplicação dela foi: ${p.reason}. *Ela pode existir.*`,
+    uncertainAgain: (p) => `:warning: Não se sabe se a aplicação da conta ${p.account} foi criada: ${p.reason}. *Ela pode existir.*`,
+    stillUncertain: (account) =>
+      `:warning: Uma tentativa anterior de criar a aplicação da conta ${account} não teve resposta clara: *ela pode existir*. Nada foi criado.`,
+    auditUncertain: (p) => `${p.user} criou a conta de campanha ${p.account} (${p.name}); não se sabe se a aplicação dela foi criada (${p.reason}): ela pode existir.`,
+    note: (accountId) =>
+      `A API Pix não oferece como listar as aplicações de uma conta, então o Pix Ops não tem como conferir e não cria uma segunda por conta própria. Confira no portal do serviço Pix. Se a conta tiver uma aplicação, registre o AppID dela com \`/pix account link ${accountId}\` (e gere um novo client secret com \`/pix rotate-secret <clientId>\` se precisar). Se não tiver nenhuma, crie-a com o botão.`,
+    anywayButton: 'Não tem: criar',
+    anywayTitle: 'Criar a aplicação?',
+    anywayText: 'Só se o portal do serviço Pix não mostrar nenhuma aplicação para esta conta: se ela tiver uma, isto cria uma segunda.',
+    anywayConfirm: 'Criar',
+    notMarked: 'O armazenamento do app está indisponível, então a tentativa não pôde ser registrada antes do envio. Nada foi enviado; tente de novo.',
+    statusUncertain: (accountId) =>
+      `:warning: a aplicação dela pode existir (a criação não teve resposta clara): confira no portal do serviço Pix, depois \`/pix account link ${accountId}\`, ou crie-a pela mensagem no canal`,
   },
 
   approvals: {

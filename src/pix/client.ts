@@ -15,6 +15,7 @@ import {
   LimitRequestResponseSchema,
   LimitsResponseSchema,
   PixKeyListResponseSchema,
+  PixIdSchema,
   PixKeyResponseSchema,
   UnknownJsonSchema,
   WithdrawKeyResponseSchema,
@@ -23,6 +24,7 @@ import {
 export interface PixClientOptions {
   /** The part before `/api/v1`. */
   baseUrl: string;
+  /** Each attempt's whole life, from connecting to the last byte of the answer (not an idle time). */
   timeoutMs: number;
   retry?: RetryPolicy;
   /** A `Retry-After` longer than this is not waited for: the read fails instead of hanging. */
@@ -66,6 +68,27 @@ interface CallSpec<S extends z.ZodType> {
   binary?: boolean;
 }
 
+/**
+ * A path segment from an identifier: only what the API could have issued. Refused before any URL is
+ * built, so `.`, `..` or a slash can never move the request to another path.
+ */
+function idSegment(name: string, value: string): string {
+  if (!PixIdSchema.safeParse(value).success) throw new RangeError(`${name} is not an identifier the Pix API issues`);
+  return value;
+}
+
+/**
+ * A Pix key as a path segment: emails, phones, CPF/CNPJ and EVPs have no spaces or control characters,
+ * are at most 77 characters, and are never only dots (which a URL would read as `.` or `..`).
+ */
+function pixKeySegment(value: string): string {
+  if (!/^[^\s\p{Cc}]{1,100}$/u.test(value) || /^\.+$/.test(value)) throw new RangeError('pixKey is not a Pix key');
+  return encodeURIComponent(value);
+}
+
+/** Connection errors that happen before any byte of the request leaves: nothing was done. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 // Loaded at the first upload, like axios (see load-axios.ts).
 const loadFormData = () => require('form-data') as typeof import('form-data');
 
@@ -85,7 +108,6 @@ export class PixClient {
   private get http(): AxiosInstance {
     return (this.httpClient ??= loadAxios().create({
       baseURL: this.options.baseUrl.replace(/\/+$/, ''),
-      timeout: this.options.timeoutMs,
       validateStatus: () => true,
       maxRedirects: 0,
       maxBodyLength: Infinity,
@@ -122,11 +144,11 @@ export class PixClient {
 
   // 4.2 Limits
 
-  getLimits(appId: string, accountId: string) {
+  async getLimits(appId: string, accountId: string) {
     return this.call({
       operation: 'getLimits',
       method: 'GET',
-      path: `/api/v1/limits/${encodeURIComponent(accountId)}`,
+      path: `/api/v1/limits/${idSegment('accountId', accountId)}`,
       appId,
       schema: LimitsResponseSchema,
       idempotent: true,
@@ -154,11 +176,11 @@ export class PixClient {
     }).then((r) => r.limitRequest);
   }
 
-  getLimitRequest(appId: string, limitRequestId: string) {
+  async getLimitRequest(appId: string, limitRequestId: string) {
     return this.call({
       operation: 'getLimitRequest',
       method: 'GET',
-      path: `/api/v1/limits/request/${encodeURIComponent(limitRequestId)}`,
+      path: `/api/v1/limits/request/${idSegment('limitRequestId', limitRequestId)}`,
       appId,
       schema: LimitRequestResponseSchema,
       idempotent: true,
@@ -203,11 +225,11 @@ export class PixClient {
     });
   }
 
-  getAccount(appId: string, accountId: string) {
+  async getAccount(appId: string, accountId: string) {
     return this.call({
       operation: 'getAccount',
       method: 'GET',
-      path: `/api/v1/account/${encodeURIComponent(accountId)}`,
+      path: `/api/v1/account/${idSegment('accountId', accountId)}`,
       appId,
       schema: AccountResponseSchema,
       idempotent: true,
@@ -278,7 +300,7 @@ export class PixClient {
     await this.call({
       operation: 'deletePixKey',
       method: 'DELETE',
-      path: `/api/v1/pix-keys/${encodeURIComponent(pixKey)}`,
+      path: `/api/v1/pix-keys/${pixKeySegment(pixKey)}`,
       appId,
       schema: UnknownJsonSchema,
       idempotent: false,
@@ -314,24 +336,26 @@ export class PixClient {
   // 4.6 Other operations
 
   /** The booklet's PDF bytes. Safe to repeat: the service issues each installment once. */
-  getPaymentBook(appId: string, subscriptionId: string, period: { month: number; year: number }) {
-    return this.call({
+  async getPaymentBook(appId: string, subscriptionId: string, period: { month: number; year: number }): Promise<Buffer> {
+    const pdf = await this.call({
       operation: 'getPaymentBook',
       method: 'GET',
-      path: `/api/v1/subscriptions/${encodeURIComponent(subscriptionId)}/payment-book`,
+      path: `/api/v1/subscriptions/${idSegment('subscriptionId', subscriptionId)}/payment-book`,
       appId,
       params: { month: period.month, year: period.year },
+      headers: { Accept: 'application/pdf' },
       schema: UnknownJsonSchema,
       idempotent: true,
       binary: true,
-    }) as Promise<Buffer>;
+    });
+    return pdf as Buffer;
   }
 
-  addDisputeEvidence(appId: string, disputeId: string, body: { documents: Array<{ fileId: string }>; [k: string]: unknown }) {
+  async addDisputeEvidence(appId: string, disputeId: string, body: { documents: Array<{ fileId: string }>; [k: string]: unknown }) {
     return this.call({
       operation: 'addDisputeEvidence',
       method: 'POST',
-      path: `/api/v1/dispute/${encodeURIComponent(disputeId)}/evidence`,
+      path: `/api/v1/dispute/${idSegment('disputeId', disputeId)}/evidence`,
       appId,
       data: body,
       schema: UnknownJsonSchema,
@@ -351,11 +375,11 @@ export class PixClient {
     });
   }
 
-  getTransaction(appId: string, transactionId: string, options: { companyBankAccount?: string } = {}) {
+  async getTransaction(appId: string, transactionId: string, options: { companyBankAccount?: string } = {}) {
     return this.call({
       operation: 'getTransaction',
       method: 'GET',
-      path: `/api/v1/transaction/${encodeURIComponent(transactionId)}`,
+      path: `/api/v1/transaction/${idSegment('transactionId', transactionId)}`,
       appId,
       params: { companyBankAccount: options.companyBankAccount },
       schema: UnknownJsonSchema,
@@ -367,6 +391,8 @@ export class PixClient {
     const attempts = spec.idempotent ? this.retry.attempts : 1;
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
+      // A total deadline: axios's `timeout` restarts with every byte, so a trickling answer never ends.
+      const deadline = AbortSignal.timeout(this.options.timeoutMs);
       let response: AxiosResponse;
       try {
         response = await this.http.request({
@@ -376,15 +402,19 @@ export class PixClient {
           data: spec.data,
           headers: { Authorization: spec.appId, Accept: 'application/json', ...spec.headers },
           responseType: spec.binary ? 'arraybuffer' : 'json',
+          signal: deadline,
         });
       } catch (err) {
-        const kind = loadAxios().isAxiosError(err) && (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') ? 'timeout' : 'network';
+        const code = loadAxios().isAxiosError(err) ? err.code : undefined;
+        const timedOut = deadline.aborted || code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+        const kind = timedOut ? 'timeout' : 'network';
+        const sent = !(kind === 'network' && code !== undefined && NOT_SENT.has(code));
         this.options.onCall?.({ operation: spec.operation, status: 0, ms: Date.now() - started, attempt });
         if (attempt < attempts) {
           await this.sleep(backoffDelay(this.retry, attempt));
           continue;
         }
-        throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation);
+        throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation, sent);
       }
       this.options.onCall?.({ operation: spec.operation, status: response.status, ms: Date.now() - started, attempt });
 

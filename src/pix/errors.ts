@@ -15,6 +15,8 @@ export class PixApiError extends Error {
     readonly errorCode: string | undefined,
     readonly body: unknown,
     readonly operation: string,
+    /** False when the request never left (the connection was refused, the host unknown). */
+    readonly sent = true,
   ) {
     super(`${operation}: ${error ?? (kind === 'http' ? `HTTP ${status}` : kind)}`);
   }
@@ -45,6 +47,23 @@ export class PixApiError extends Error {
 
   get notFound(): boolean {
     return this.kind === 'http' && this.status === 404;
+  }
+
+  /**
+   * Whether a write that failed this way may have happened all the same: no answer (unless nothing
+   * was sent), an answer that could not be read, or a gateway's 502 or 504 (it got no answer from the
+   * service). Any other answer is the service's own: what it refused, it did not do.
+   */
+  get mayHaveWritten(): boolean {
+    switch (this.kind) {
+      case 'timeout':
+      case 'invalid_response':
+        return true;
+      case 'network':
+        return this.sent;
+      case 'http':
+        return this.status === 502 || this.status === 504;
+    }
   }
 
   get unreachable(): boolean {

@@ -3,6 +3,12 @@ import { z } from 'zod';
 // Every object is loose: the interface grows by additive changes (section 9), and fields it does not
 // show must pass through untouched rather than fail validation.
 
+/**
+ * Identifiers the API issues (accounts, requests, subscriptions, disputes, transactions): object ids in
+ * practice (not shown in general), and never path syntax such as `.` or `..`.
+ */
+export const PixIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
 export const PixFileSchema = z.looseObject({
   id: z.string(),
   purpose: z.string().optional(),

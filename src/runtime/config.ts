@@ -25,6 +25,17 @@ const positiveInt = (fallback: number, max: number) =>
 
 const httpUrl = z.string().url('expected a URL').refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
 
+/** 127.0.0.0/8, ::1 or localhost: traffic that never leaves the machine (the sandbox, tests). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** AppIDs travel in every request's Authorization header: never in clear text over a network. */
+const pixApiUrl = httpUrl
+  .refine((u) => u.startsWith('https://') || isLoopbackUrl(u), 'expected an https URL (plain http only on a loopback address, such as the sandbox on http://127.0.0.1)')
+  .transform((u) => u.replace(/\/+$/, ''));
+
 const ConfigSchema = z
   .object({
     SLACK_BOT_TOKEN: optionalText,
@@ -35,7 +46,7 @@ const ConfigSchema = z
       blankToUndefined,
       httpUrl.refine((u) => u.endsWith('/api/'), 'must end in /api/ (e.g. https://slack.com/api/)').optional(),
     ),
-    PIX_API_URL: z.preprocess(blankToUndefined, httpUrl.transform((u) => u.replace(/\/+$/, '')).optional()),
+    PIX_API_URL: z.preprocess(blankToUndefined, pixApiUrl.optional()),
     PIX_APP_ID: optionalText,
     PIX_MASTER_APP_ID: optionalText,
     PIX_TIMEOUT_MS: positiveInt(10_000, 120_000),
@@ -51,6 +62,10 @@ const ConfigSchema = z
     HEALTH_PORT: z.preprocess(
       blankToUndefined,
       z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
+    ),
+    HEALTH_HOST: z.preprocess(
+      (v) => blankToUndefined(v) ?? '127.0.0.1',
+      z.string().trim().regex(/^[A-Za-z0-9.:-]{1,253}$/, 'expected an address to listen on (e.g. 127.0.0.1, 0.0.0.0, ::)'),
     ),
     POLL_SCHEDULE: z.preprocess(
       (v) => blankToUndefined(v) ?? '* * * * *',
@@ -119,8 +134,12 @@ export interface Config {
     apiUrl?: string;
     port: number;
   };
-  /** `GET /healthz` on a port of its own (Socket Mode has no other HTTP port); unset: none. */
-  health: { port?: number };
+  /**
+   * `GET /healthz` on a port of its own (Socket Mode has no other HTTP port); unset: none. It listens
+   * on `host` (loopback unless HEALTH_HOST says otherwise: it tells anyone who asks about the store
+   * and the Pix API).
+   */
+  health: { port?: number; host: string };
   pix: {
     /** Absent in sandbox mode: the sandbox's URL is known only once it listens. */
     apiUrl?: string;
@@ -181,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         apiUrl: c.SLACK_API_URL,
         port: c.PORT,
       },
-      health: { port: c.HEALTH_PORT },
+      health: { port: c.HEALTH_PORT, host: c.HEALTH_HOST },
       pix: { apiUrl: c.PIX_API_URL, appId: c.PIX_APP_ID, masterAppId: c.PIX_MASTER_APP_ID, timeoutMs: c.PIX_TIMEOUT_MS },
       store: { url: c.STORE_URL, secret: c.STORE_SECRET, namespace: c.STORE_NAMESPACE },
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },

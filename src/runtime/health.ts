@@ -98,11 +98,13 @@ export class HealthCheck {
 
 export interface HealthServer {
   port: number;
+  /** The address it listens on. */
+  address: string;
   close(): Promise<void>;
 }
 
-/** `/healthz` on a port of its own (Socket Mode, which has no HTTP server of its own). */
-export async function startHealthServer(port: number, check: HealthCheck, logger: Logger): Promise<HealthServer> {
+/** `/healthz` on a port of its own (Socket Mode, which has no HTTP server of its own), on `host` only. */
+export async function startHealthServer(port: number, host: string, check: HealthCheck, logger: Logger): Promise<HealthServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === HEALTH_PATH) check.handle(req, res);
@@ -110,15 +112,16 @@ export async function startHealthServer(port: number, check: HealthCheck, logger
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const bound = (server.address() as AddressInfo).port;
-  logger.info({ port: bound }, `health check on :${bound}${HEALTH_PATH}`);
+  const { port: bound, address } = server.address() as AddressInfo;
+  logger.info({ host: address, port: bound }, `health check on ${address}:${bound}${HEALTH_PATH}`);
   return {
     port: bound,
+    address,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

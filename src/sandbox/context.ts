@@ -9,7 +9,12 @@ export interface SandboxCall {
   path: string;
   query: Record<string, string>;
   authorization: string | undefined;
-  /** Parsed JSON (raw text if unparseable); for uploads `{ purpose, fileName, contentType, size }`. */
+  /** The Accept header, when sent. */
+  accept?: string;
+  /**
+   * Parsed JSON (raw text if unparseable; a note of its size past LOGGED_BODY_BYTES); for uploads
+   * `{ purpose, fileName, contentType, size }`.
+   */
   body: unknown;
   at: number;
 }

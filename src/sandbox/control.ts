@@ -135,6 +135,13 @@ export function controlRouter(): Router<ControlHandler> {
       return jsonReply(200, { application: { clientId: app.clientId, type: app.type, scopes: [...app.scopes] } });
     })
 
+    // The service's portal view of an account's applications (with their AppIDs, as the portal shows
+    // them to the company; never their secrets): what the interface itself offers no way to list.
+    .add('GET', '/sandbox/accounts/:id/applications', ({ state, params }) => {
+      const apps = [...state.applications.values()].filter((a) => a.accountId === params.id);
+      return jsonReply(200, { applications: apps.map((a) => ({ name: a.name, type: a.type, clientId: a.clientId, appID: a.appId, isActive: a.isActive })) });
+    })
+
     // An AppID the service no longer accepts (as after its application's secret is rotated, where
     // the real service derives the AppID from the secret): 401 `Invalid appID` from then on.
     .add('PUT', '/sandbox/applications/:appId/active', ({ state, params, body }) => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { SandboxCall } from './context';
 import { Faults } from './faults';
 import { seedState, type SandboxCompany } from './seed';
-import { createSandboxServer } from './server';
+import { createSandboxServer, DEFAULT_MAX_LOGGED_CALLS } from './server';
 
 export type { SandboxCall } from './context';
 export type { SandboxCompany } from './seed';
@@ -11,7 +11,7 @@ export interface SandboxHandle {
   /** Base URL, the part before `/api/v1`, e.g. `http://127.0.0.1:43121`. */
   url: string;
   companies: { main: SandboxCompany; other: SandboxCompany };
-  /** Every `/api/v1` request received, in order; a live array. */
+  /** The `/api/v1` requests received, in order, the latest `maxLoggedCalls` of them; a live array. */
   calls: SandboxCall[];
   close(): Promise<void>;
 }
@@ -22,13 +22,17 @@ export interface SandboxHandle {
  */
 export const DEFAULT_SEED = 'pix-ops';
 
-/** Starts the in-memory sandbox Pix API; port 0 (the default) picks a free port. */
-export async function startSandbox(opts: { port?: number; host?: string; seed?: string } = {}): Promise<SandboxHandle> {
+/**
+ * Starts the in-memory sandbox Pix API; port 0 (the default) picks a free port. Its call log is
+ * bounded (`maxLoggedCalls`, default 5,000): the bot's in-process sandbox runs as long as the bot.
+ */
+export async function startSandbox(opts: { port?: number; host?: string; seed?: string; maxLoggedCalls?: number } = {}): Promise<SandboxHandle> {
   const host = opts.host ?? '127.0.0.1';
   const { state, companies } = seedState(opts.seed);
   const calls: SandboxCall[] = [];
   let url = '';
-  const server = createSandboxServer({ state, companies, calls, faults: new Faults(), baseUrl: () => url });
+  const maxLoggedCalls = opts.maxLoggedCalls ?? DEFAULT_MAX_LOGGED_CALLS;
+  const server = createSandboxServer({ state, companies, calls, maxLoggedCalls, faults: new Faults(), baseUrl: () => url });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -11,11 +11,16 @@ import type { SandboxState } from './state';
 
 /** JSON bodies are small; uploads are multipart and streamed separately. */
 const MAX_JSON_BYTES = 1024 * 1024;
+/** The call log keeps the latest calls only, and no body bigger than this: a long run stays small. */
+export const DEFAULT_MAX_LOGGED_CALLS = 5_000;
+const LOGGED_BODY_BYTES = 64 * 1024;
 
 export interface ServerDeps {
   state: SandboxState;
   companies: { main: SandboxCompany; other: SandboxCompany };
   calls: SandboxCall[];
+  /** How many calls the log keeps (the oldest go first). */
+  maxLoggedCalls: number;
   faults: Faults;
   /** Known only once the server listens. */
   baseUrl(): string;
@@ -48,7 +53,7 @@ async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, 
   }
 }
 
-/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle. */
+/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle, answer (late if asked). */
 async function handleApi(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, api: ApiRouter): Promise<Reply> {
   const query = Object.fromEntries(url.searchParams);
   const call: SandboxCall = {
@@ -56,10 +61,12 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
     path: url.pathname,
     query,
     authorization: req.headers.authorization,
+    ...(req.headers.accept ? { accept: req.headers.accept } : {}),
     body: undefined,
     at: Date.now(),
   };
   deps.calls.push(call);
+  if (deps.calls.length > deps.maxLoggedCalls) deps.calls.splice(0, deps.calls.length - deps.maxLoggedCalls);
   // Multipart bodies are left for the upload route to stream; everything else is JSON.
   const raw = isMultipart(req) ? undefined : await readBody(req, MAX_JSON_BYTES);
   if (raw !== undefined) call.body = loggedBody(raw);
@@ -72,7 +79,7 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
   if (!match) throw fail(404, 'Not found');
   const caller = authenticate(deps.state, call.authorization);
   if (match.handler.scope) requireScope(caller, match.handler.scope);
-  return await match.handler.handle({
+  const reply = await match.handler.handle({
     state: deps.state,
     caller,
     params: match.params,
@@ -85,10 +92,15 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
       return parseJson(raw);
     },
   });
+  // Done, but answered too late for a client with a time limit: it cannot know that it was done.
+  const lateMs = deps.faults.takeLateAnswer(method, url.pathname);
+  if (lateMs > 0) await sleep(lateMs);
+  return reply;
 }
 
 function loggedBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
+  if (raw.length > LOGGED_BODY_BYTES) return `(${raw.length} bytes, not kept)`;
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch {

@@ -1,7 +1,8 @@
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Deps } from '../entry/deps';
 import { messages, type Locale } from '../i18n';
 import type { FilePurpose } from '../pix/client';
-import { detectProofType, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
+import { detectProofType, FileOverCapError, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
 import { quickClient } from './quick-client';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
 
@@ -62,9 +63,31 @@ export async function checkProofFiles(
 }
 
 /**
+ * The stream, failing as soon as more than `max` bytes have come through: the cap is counted on what
+ * is actually sent, since Slack's `size` is only what Slack says.
+ */
+function capped(source: Readable, max: number): { stream: Readable; exceeded: () => boolean } {
+  let seen = 0;
+  let over = false;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > max) {
+        over = true;
+        done(new Error('file larger than the cap'));
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  return { stream: pipeline(source, counter, () => undefined), exceeded: () => over };
+}
+
+/**
  * Streams each checked file from Slack (bot token) into `POST /api/v1/files`, one at a time, in
  * order; `onFile` is told before each one (for progress). The ids go into `fileIds` as each upload
- * is done, so a caller that fails midway knows how many went up.
+ * is done, so a caller that fails midway knows how many went up. A file over 10 MiB, by its
+ * Content-Length or by the bytes counted on the way, stops there with a FileOverCapError.
  */
 export async function uploadCheckedFiles(
   deps: Pick<Deps, 'pix' | 'mainAppId' | 'botToken'>,
@@ -75,15 +98,27 @@ export async function uploadCheckedFiles(
 ): Promise<string[]> {
   for (const [i, checked] of files.entries()) {
     await onFile(i, checked);
+    const name = fileLabel(checked.file);
     const download = await openFileStream(checked.file.url_private_download!, deps.botToken, DOWNLOAD_TIMEOUT_MS);
-    const uploaded = await deps.pix.uploadFile(deps.mainAppId, {
-      stream: download.stream,
-      fileName: fileLabel(checked.file),
-      contentType: checked.type.mime,
-      knownLength: download.length,
-      purpose,
-    });
-    fileIds.push(uploaded.id);
+    if (download.length !== undefined && download.length > MAX_FILE_BYTES) {
+      download.stream.destroy();
+      throw new FileOverCapError(name);
+    }
+    const body = capped(download.stream, MAX_FILE_BYTES);
+    try {
+      const uploaded = await deps.pix.uploadFile(deps.mainAppId, {
+        stream: body.stream,
+        fileName: name,
+        contentType: checked.type.mime,
+        knownLength: download.length,
+        purpose,
+      });
+      fileIds.push(uploaded.id);
+    } catch (err) {
+      // The download too, if the upload stopped before the end of it.
+      body.stream.destroy();
+      throw body.exceeded() ? new FileOverCapError(name) : err;
+    }
   }
   return fileIds;
 }

@@ -9,6 +9,7 @@ const StoredAccountAppSchema = z.object({
   name: z.string().optional(),
   savedAt: z.string(),
   staleSince: z.string().optional(),
+  uncertainSince: z.string().optional(),
 });
 
 export interface AccountApp {
@@ -19,6 +20,11 @@ export interface AccountApp {
   savedAt: string;
   /** Set when a Pix call refused this AppID after its application's secret was rotated. */
   staleSince?: string;
+  /**
+   * For an account still waiting for its application: set (before it is sent) when a creation of its
+   * application is under way or got no clear answer, so one may exist. Cleared by a clear refusal.
+   */
+  uncertainSince?: string;
 }
 
 /** The AppID of each campaign account, encrypted at rest and bound to its account id. */
@@ -29,7 +35,7 @@ export class AccountAppsRepo {
     private readonly onSecret?: (value: string) => void,
   ) {}
 
-  /** Stores (or replaces: a new AppID is never stale) an account's AppID. */
+  /** Stores (or replaces: a new AppID is never stale) an account's AppID, or the pending mark of one. */
   async save(entry: Omit<AccountApp, 'savedAt' | 'staleSince'>): Promise<void> {
     const stored: z.infer<typeof StoredAccountAppSchema> = {
       accountId: entry.accountId,
@@ -37,6 +43,7 @@ export class AccountAppsRepo {
       clientId: entry.clientId,
       name: entry.name,
       savedAt: new Date().toISOString(),
+      ...(entry.uncertainSince ? { uncertainSince: entry.uncertainSince } : {}),
     };
     await this.keyv.set(key(entry.accountId), stored);
     if (entry.clientId) await this.keyv.set(clientKey(entry.clientId), entry.accountId);
@@ -70,6 +77,7 @@ export class AccountAppsRepo {
       name: stored.name,
       savedAt: stored.savedAt,
       ...(stored.staleSince ? { staleSince: stored.staleSince } : {}),
+      ...(stored.uncertainSince ? { uncertainSince: stored.uncertainSince } : {}),
     };
   }
 }

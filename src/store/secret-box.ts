@@ -1,6 +1,10 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
+/** GCM's recommended IV: 96 bits. Any other length is not one this box wrote. */
+const IV_BYTES = 12;
+/** The full tag: a shorter one (Node accepts down to 4 bytes unless told) is easier to forge. */
+const TAG_BYTES = 16;
 
 /**
  * AES-256-GCM for values kept at rest (AppIDs). The key is derived from STORE_SECRET with HKDF, and
@@ -15,19 +19,22 @@ export class SecretBox {
   }
 
   seal(plaintext: string, context: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context));
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
   }
 
   open(sealed: string, context: string): string {
-    const [version, iv, tag, data] = sealed.split(':');
-    if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('Unreadable sealed value');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
+    const [version, ivText, tagText, data] = sealed.split(':');
+    if (version !== VERSION || !ivText || !tagText || data === undefined) throw new Error('Unreadable sealed value');
+    const iv = Buffer.from(ivText, 'base64');
+    const tag = Buffer.from(tagText, 'base64');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error('Unreadable sealed value');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
   }
 }

@@ -1,5 +1,5 @@
 import { messageText, startHarness, type Harness } from '../support/harness';
-import { createCampaign, expectNoLeaks, posts, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
+import { buttonsOf, clickButton, createCampaign, expectNoLeaks, posts, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -41,12 +41,40 @@ describe('/pix scopes and /pix rotate-secret', () => {
     expect(h.sandbox.calls.length).toBe(before);
   });
 
+  /** `/pix rotate-secret`, then its Confirm: the answer that replaced the confirmation. */
+  const rotate = async (clientId: string) => {
+    const res = await h.slash(ADMIN, `rotate-secret ${clientId}`, { channelId: CHANNEL });
+    const ask = await answerOf(h, res.responseId);
+    const confirm = buttonsOf(ask).find((b) => b.action_id === 'rotate_secret_confirm');
+    if (!confirm) return ask;
+    const click = await clickButton(h, { userId: ADMIN, actionId: confirm.action_id, value: confirm.value!, channelId: CHANNEL });
+    return answerOf(h, click.responseId);
+  };
+
+  test('rotating asks first, saying the current secret stops at once; nothing is sent until Confirm; Cancel rotates nothing', async () => {
+    const before = h.sandbox.calls.length;
+    const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
+    const ask = await answerOf(h, res.responseId);
+    expect(ask.response_type).toBe('ephemeral');
+    expect(messageText(ask)).toContain(`Rotate the client secret of application \`${campaign.clientId}\`?`);
+    expect(messageText(ask)).toContain('The current secret stops working at once');
+    expect(buttonsOf(ask).map((b) => [b.action_id, b.value])).toEqual([
+      ['rotate_secret_confirm', campaign.clientId],
+      ['rotate_secret_cancel', 'cancel'],
+    ]);
+    const cancel = await clickButton(h, { userId: ADMIN, actionId: 'rotate_secret_cancel', value: 'cancel', channelId: CHANNEL });
+    expect(await answerOf(h, cancel.responseId)).toMatchObject({ replace_original: true });
+    expect(messageText(await answerOf(h, cancel.responseId))).toContain('the secret was not rotated');
+    const refused = await clickButton(h, { userId: OPERATOR, actionId: 'rotate_secret_confirm', value: campaign.clientId, channelId: CHANNEL });
+    expect(messageText(await answerOf(h, refused.responseId))).toContain('*admin* role');
+    expect(h.sandbox.calls.length).toBe(before);
+  });
+
   test('an admin rotates a secret with the MASTER AppID: the new secret only in their ephemeral answer; the channel sees who did it', async () => {
     const before = h.sandbox.calls.length;
     const slackBefore = h.slack.calls.length;
-    const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
-    const answer = await answerOf(h, res.responseId);
-    expect(answer.response_type).toBe('ephemeral');
+    const answer = await rotate(campaign.clientId);
+    expect(answer).toMatchObject({ response_type: 'ephemeral', replace_original: true });
     const fresh = /```([^`]+)```/.exec(messageText(answer))?.[1];
     expect(fresh).toBeDefined();
     expect(fresh).not.toBe(campaign.clientSecret);
@@ -75,8 +103,7 @@ describe('/pix scopes and /pix rotate-secret', () => {
       body: JSON.stringify({ active: false }),
     });
     expect(res0.status).toBe(200);
-    const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
-    const text = messageText(await answerOf(h, res.responseId));
+    const text = messageText(await rotate(campaign.clientId));
     secrets.push(/```([^`]+)```/.exec(text)![1]!);
     expect(text).toContain(`The AppID the bot stores for account \`${campaign.accountId}\` no longer works`);
     expect(text).toContain(`/pix account link ${campaign.accountId}`);
@@ -88,12 +115,26 @@ describe('/pix scopes and /pix rotate-secret', () => {
   });
 
   test('an unknown client id is not found; a malformed one gets the usage', async () => {
-    const res = await h.slash(ADMIN, 'rotate-secret Client_Id_nobody');
-    expect(messageText(await answerOf(h, res.responseId))).toContain('Could not rotate the secret: not found');
+    expect(messageText(await rotate('Client_Id_nobody'))).toContain('Could not rotate the secret: not found');
     const before = h.sandbox.calls.length;
-    const bad = await h.slash(ADMIN, 'rotate-secret ../../x');
-    expect(messageText(await answerOf(h, bad.responseId))).toContain('That is not a client id.');
+    for (const text of ['rotate-secret ../../x', 'rotate-secret ..', 'rotate-secret .']) {
+      const bad = await h.slash(ADMIN, text);
+      expect(messageText(await answerOf(h, bad.responseId))).toContain('That is not a client id.');
+    }
     expect(h.sandbox.calls.length).toBe(before);
+  });
+
+  test('one confirmation rotates once: a second click on the same message does nothing', async () => {
+    const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
+    await answerOf(h, res.responseId);
+    const before = h.sandbox.calls.length;
+    const click = (n: number) => clickButton(h, { userId: ADMIN, actionId: 'rotate_secret_confirm', value: campaign.clientId, channelId: CHANNEL, messageTs: `1700000777.00000${n}` });
+    const first = await click(1);
+    const text = messageText(await answerOf(h, first.responseId));
+    secrets.push(/```([^`]+)```/.exec(text)![1]!);
+    const again = await click(1);
+    expect(messageText(await answerOf(h, again.responseId))).toContain('This was already confirmed. Nothing more was done.');
+    expect(h.sandbox.calls.slice(before).filter((c) => c.path === '/api/v1/application/rotate-secret')).toHaveLength(1);
   });
 
   test('an operator is refused, and nothing reaches the Pix API', async () => {
@@ -124,5 +165,23 @@ describe('without PIX_MASTER_APP_ID', () => {
     expect(messageText(await answerOf(h, rotate.responseId))).toContain('no `PIX_MASTER_APP_ID` is set');
     expect(h.slack.calls.slice(slackBefore).filter((c) => c.method === 'views.open')).toEqual([]);
     expect(h.sandbox.calls.length).toBe(before);
+  });
+});
+
+describe('sandbox mode without PIX_MASTER_APP_ID', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({}, { sandboxMode: true });
+  });
+  afterAll(() => h.close());
+
+  test('the sandbox’s own MASTER AppID is used: account creation works out of the box', async () => {
+    const before = h.sandbox.calls.length;
+    const campaign = await createCampaign(h, ADMIN, 'Out of the box');
+    const calls = h.sandbox.calls.slice(before);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/account', 'POST /api/v1/application']);
+    expect(calls[0]!.authorization).toBe(h.sandbox.companies.main.masterAppId);
+    expect((await h.app.deps.store.accountApps.get(campaign.accountId))?.appId).toBe(campaign.appId);
+    expectNoLeaks(h, [h.sandbox.companies.main.masterAppId, campaign.appId, campaign.clientSecret]);
   });
 });

@@ -4,7 +4,7 @@ import type { EntryRow } from '../../src/entry/table';
 import type { Store } from '../../src/store';
 import { startHarness, type Harness } from '../support/harness';
 import { blockAction } from '../support/interactions';
-import { messageShortcut, sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
+import { blockSuggestion, messageShortcut, sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
 // The entry table, walked: for every row that needs a role, a user one role below is refused, and
@@ -64,8 +64,11 @@ describe('the entry table', () => {
     expect(guarded.length).toBeGreaterThan(25);
   });
 
-  /** Sends what reaches this row, as `userId`; resolves the refusal's text as the user sees it. */
-  async function reach(row: GuardedRow, userId: string): Promise<string> {
+  /**
+   * Sends what reaches this row, as `userId`; resolves the refusal's text as the user sees it (for
+   * options, which have no place for words, the options offered).
+   */
+  async function reach(row: GuardedRow, userId: string): Promise<string | { options: unknown }> {
     const responseId = `table-${++n}`;
     switch (row.kind) {
       case 'command': {
@@ -89,6 +92,10 @@ describe('the entry table', () => {
         const answer = await waitFor('the refusal', () => h.slack.responsesTo(responseId)[0]);
         return String(answer.body.text ?? '');
       }
+      case 'options': {
+        const { body } = await sendInteraction(h, blockSuggestion(userId, { actionId: row.id, value: '' }));
+        return { options: body?.options };
+      }
     }
   }
 
@@ -97,7 +104,8 @@ describe('the entry table', () => {
     storeCalls.length = 0;
     const below = BELOW[row.role];
     const refusal = await reach(row, USERS[below]);
-    expect(refusal.replace(/\*/g, '')).toContain(`You need the ${row.role} role`);
+    if (typeof refusal === 'string') expect(refusal.replace(/\*/g, '')).toContain(`You need the ${row.role} role`);
+    else expect(refusal).toEqual({ options: [] });
     expect(h.sandbox.calls).toEqual([]);
     expect(storeCalls).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -198,6 +199,10 @@ describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
       const res = await getJson(`http://127.0.0.1:${app.healthPort}/healthz`);
       expect(res).toEqual({ status: 200, body: { ok: true, store: 'ok', pixApi: 'ok', mode: 'socket', sandbox: false } });
       expect((await fetch(`http://127.0.0.1:${app.healthPort}/other`)).status).toBe(404);
+      // Loopback only, unless HEALTH_HOST says otherwise: the machine's other addresses do not answer.
+      expect(app.healthAddress).toBe('127.0.0.1');
+      const outside = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4');
+      if (outside) await expect(fetch(`http://${outside.address}:${app.healthPort}/healthz`)).rejects.toThrow();
       const port = app.healthPort!;
       await app.stop();
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();

@@ -58,6 +58,8 @@ describe('/pix payment-book through the real app', () => {
     const calls = bookCalls(h, before);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'GET', query: { month: '3', year: String(spYear + 1) }, authorization: h.sandbox.companies.main.mainAppId });
+    // A PDF is what this call answers: asked for as one.
+    expect(calls[0]!.accept).toBe('application/pdf');
 
     const [posted] = uploads.sharedIn(CHANNEL);
     expect(posted).toBeDefined();

@@ -1,6 +1,6 @@
 import { setWithdrawKey } from '../../commands/withdraw-key';
 import { messageText, type Harness } from '../support/harness';
-import { createCampaign, expectNoLeaks, posts, sandboxApi, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
+import { buttonsOf, clickButton, createCampaign, expectNoLeaks, posts, sandboxApi, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -32,22 +32,51 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
   afterAll(() => h.close());
 
   const answerOf = async (responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+  /** The command, and when it asks for a confirmation, the admin's Confirm: what the admin saw last. */
   const run = async (text: string, userId = ADMIN) => {
     const pixBefore = h.sandbox.calls.length;
     const slackBefore = h.slack.calls.length;
     const res = await h.slash(userId, text, { channelId: CHANNEL });
-    const answer = res.ack?.text ? res.ack : await answerOf(res.responseId);
+    let answer = res.ack?.text ? res.ack : await answerOf(res.responseId);
+    const confirm = buttonsOf(answer).find((b) => b.action_id === 'withdraw_key_confirm');
+    if (confirm) {
+      const click = await clickButton(h, { userId, actionId: confirm.action_id, value: confirm.value!, channelId: CHANNEL });
+      answer = await answerOf(click.responseId);
+    }
     return { answer, text: messageText(answer), calls: h.sandbox.calls.slice(pixBefore), posted: () => posts(h, slackBefore) };
   };
+
+  test('it asks first, saying withdrawals go to the key; nothing is sent until Confirm; Cancel changes nothing', async () => {
+    const pixBefore = h.sandbox.calls.length;
+    const res = await h.slash(ADMIN, `withdraw-key ${second.accountId} treasury@example.com`, { channelId: CHANNEL });
+    const ask = await answerOf(res.responseId);
+    expect(ask.response_type).toBe('ephemeral');
+    expect(messageText(ask)).toContain(`Set \`treasury@example.com\` as the withdraw key of account \`${second.accountId}\`?`);
+    expect(messageText(ask)).toContain('withdrawals from this account go to this key');
+    expect(buttonsOf(ask).map((b) => [b.action_id, b.value])).toEqual([
+      ['withdraw_key_confirm', JSON.stringify({ a: second.accountId, k: 'treasury@example.com' })],
+      ['withdraw_key_cancel', 'cancel'],
+    ]);
+    const cancel = await clickButton(h, { userId: ADMIN, actionId: 'withdraw_key_cancel', value: 'cancel', channelId: CHANNEL });
+    expect(await answerOf(cancel.responseId)).toMatchObject({ replace_original: true });
+    expect(messageText(await answerOf(cancel.responseId))).toContain('the withdraw key was not changed');
+    // Only the stored AppID was looked up: no withdraw-key call, so no DICT lookup.
+    expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.path.startsWith('/api/v1/pix-keys'))).toEqual([]);
+    // An operator's Confirm is refused.
+    const refused = await clickButton(h, { userId: OPERATOR, actionId: 'withdraw_key_confirm', value: buttonsOf(ask)[0]!.value!, channelId: CHANNEL });
+    expect(messageText(await answerOf(refused.responseId))).toContain('*admin* role');
+    expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.path.startsWith('/api/v1/pix-keys'))).toEqual([]);
+  });
 
   test('POST registers and selects the key (default account: PIX_APP_ID); the result shows pixKeyWithdraw; the channel sees it', async () => {
     const r = await run(`withdraw-key ${main.defaultAccountId} treasury@example.com`);
     expect(r.answer.response_type).toBe('ephemeral');
     expect(r.text).toContain(`Withdraw key of account \`${main.defaultAccountId}\`: \`treasury@example.com\` (e-mail)`);
     expect(r.text).toContain('Registered and selected (POST)');
-    expect(r.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/v1/account', 'POST /api/v1/pix-keys/withdraw']);
-    expect(r.calls[1]!.authorization).toBe(main.mainAppId);
-    expect(r.calls[1]!.body).toEqual({ pixKey: 'treasury@example.com' });
+    // The account's AppID found when asking, and again on Confirm (it may have changed in between).
+    expect(r.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/v1/account', 'GET /api/v1/account', 'POST /api/v1/pix-keys/withdraw']);
+    expect(r.calls[2]!.authorization).toBe(main.mainAppId);
+    expect(r.calls[2]!.body).toEqual({ pixKey: 'treasury@example.com' });
     const audit = await waitFor('the audit', () => r.posted()[0]);
     expect(audit.args.channel).toBe(CHANNEL);
     expect(messageText(audit.args)).toContain(`<@${ADMIN}> set the withdraw key of account \`${main.defaultAccountId}\` to \`treasury@example.com\` (e-mail)`);
@@ -105,6 +134,18 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     expect(result.via).toEqual(['PUT', 'POST']);
     expect(result.account.pixKeyWithdraw).toEqual({ pixKey: 'fresh@example.com', type: 'EMAIL' });
     expect(h.sandbox.calls.slice(before).map((c) => c.method)).toEqual(['PUT', 'POST']);
+  });
+
+  test('one confirmation sets the key once: a second click on the same message does nothing', async () => {
+    await dict('once@example.com', 'EMAIL');
+    const res = await h.slash(ADMIN, `withdraw-key ${second.accountId} once@example.com`, { channelId: CHANNEL });
+    const value = buttonsOf(await answerOf(res.responseId))[0]!.value!;
+    const pixBefore = h.sandbox.calls.length;
+    const first = await clickButton(h, { userId: ADMIN, actionId: 'withdraw_key_confirm', value, channelId: CHANNEL, messageTs: '1700000555.000001' });
+    expect(messageText(await answerOf(first.responseId))).toContain('Withdraw key of account');
+    const again = await clickButton(h, { userId: ADMIN, actionId: 'withdraw_key_confirm', value, channelId: CHANNEL, messageTs: '1700000555.000001' });
+    expect(messageText(await answerOf(again.responseId))).toContain('This was already confirmed. Nothing more was done.');
+    expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.path === '/api/v1/pix-keys/withdraw')).toHaveLength(1);
   });
 
   test('no AppID or client secret in the logs, in channel messages, or in the store file', () => {

@@ -188,11 +188,29 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     expect(messageText(await answerOf(again.responseId))).toContain('not found');
   });
 
+  test('a key that is only dots (`.`, `..`: path syntax in its URL) is refused before any URL is built, typed or in a button', async () => {
+    const before = h.sandbox.calls.length;
+    for (const key of ['..', '.']) {
+      const res = await h.slash(ADMIN, `key delete ${campaign.accountId} ${key}`, { channelId: CHANNEL });
+      const answer = messageText(await answerOf(res.responseId));
+      expect(answer).toContain('That is not a Pix key.');
+      expect(answer).not.toContain('no money can be sent to this key');
+    }
+    // A Confirm button carrying one anyway (a forged or stale payload): nothing reaches the Pix API.
+    const click = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value: JSON.stringify({ a: campaign.accountId, k: '..' }), channelId: CHANNEL });
+    expect(messageText(await answerOf(click.responseId))).toContain('This button does not name a Pix key. Nothing was done.');
+    expect(h.sandbox.calls.slice(before).filter((c) => c.method === 'DELETE')).toEqual([]);
+  });
+
   test('the default account uses PIX_APP_ID; an account with no known AppID is told to link one', async () => {
     const main = h.sandbox.companies.main;
     const before = h.sandbox.calls.length;
     const res = await h.slash(VIEWER, `keys ${main.defaultAccountId}`);
-    expect(messageText(await answerOf(res.responseId))).toContain(`Pix keys of account \`${main.defaultAccountId}\` (default account)`);
+    const listed = messageText(await answerOf(res.responseId));
+    expect(listed).toContain(`Pix keys of account \`${main.defaultAccountId}\` (default account)`);
+    // The balance the key list carries, as the API's numbers: their unit is not stated.
+    expect(listed).toContain('Balance: total 1500000 · available 1500000 · blocked 0');
+    expect(listed).not.toContain('R$');
     expect(h.sandbox.calls.slice(before).map((c) => `${c.method} ${c.path} ${c.authorization === main.mainAppId}`)).toEqual([
       'GET /api/v1/account true',
       'GET /api/v1/pix-keys true',

@@ -116,6 +116,7 @@ describe('graceful shutdown', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) },
     });
     expect(ack.status).toBe(200);
+    slack.judgeAck(body, await ack.text());
     const signalled = Date.now();
     app.kill('SIGINT');
     const { code } = await app.exited;

@@ -33,10 +33,15 @@ function commandBody(h: Pick<Harness, 'slack'>, text: string, triggerId: string,
   }).toString();
 }
 
-/** Posts a body to an app, signed as Slack signs it (a fresh timestamp on every try, as Slack does). */
-async function deliver(url: string, body: string, contentType: string, headers: Record<string, string> = {}) {
+/**
+ * Posts a body to an app, signed as Slack signs it (a fresh timestamp on every try, as Slack does);
+ * the fake Slack judges the acknowledgement as Slack would.
+ */
+async function deliver(h: Pick<Harness, 'slack'>, url: string, body: string, contentType: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': contentType, ...slackSignatureHeaders(body, SIGNING_SECRET), ...headers } });
-  return { status: res.status, text: await res.text() };
+  const text = await res.text();
+  if (res.ok) h.slack.judgeAck(body, text);
+  return { status: res.status, text };
 }
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -49,12 +54,12 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
 
   test('a slash command repeated with x-slack-retry-num: acknowledged, the modal opened once', async () => {
     const body = commandBody(h, 'limit request', 'trigger-retry-cmd-1', 'retry-cmd-1');
-    const first = await deliver(h.eventsUrl, body, FORM);
+    const first = await deliver(h, h.eventsUrl, body, FORM);
     expect(first.status).toBe(200);
     await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-1'));
 
     for (const n of [1, 2]) {
-      const again = await deliver(h.eventsUrl, body, FORM, retryHeaders(n));
+      const again = await deliver(h, h.eventsUrl, body, FORM, retryHeaders(n));
       expect(again.status).toBe(200);
       expect(again.text).toBe('');
     }
@@ -63,14 +68,14 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
     expect(h.logs.some((l) => l.includes('repeated Slack delivery') && l.includes('"retryNum":2'))).toBe(true);
 
     // Another command (another trigger) is handled normally.
-    const other = await deliver(h.eventsUrl, commandBody(h, 'limit request', 'trigger-retry-cmd-2', 'retry-cmd-2'), FORM);
+    const other = await deliver(h, h.eventsUrl, commandBody(h, 'limit request', 'trigger-retry-cmd-2', 'retry-cmd-2'), FORM);
     expect(other.status).toBe(200);
     await waitFor('the second modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-2'));
   });
 
   test('a retry that arrives while the first delivery is still being handled is skipped too', async () => {
     const body = commandBody(h, 'limit request', 'trigger-retry-cmd-3', 'retry-cmd-3');
-    const [a, b] = await Promise.all([deliver(h.eventsUrl, body, FORM), deliver(h.eventsUrl, body, FORM, retryHeaders(1, 'http_error'))]);
+    const [a, b] = await Promise.all([deliver(h, h.eventsUrl, body, FORM), deliver(h, h.eventsUrl, body, FORM, retryHeaders(1, 'http_error'))]);
     expect([a.status, b.status]).toEqual([200, 200]);
     await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-3'));
     await sleep(300);
@@ -89,11 +94,11 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
     };
     const body = JSON.stringify(event);
     const published = () => h.slack.callsOf('views.publish').filter((c) => c.args.user_id === OPERATOR);
-    expect((await deliver(h.eventsUrl, body, 'application/json')).status).toBe(200);
+    expect((await deliver(h, h.eventsUrl, body, 'application/json')).status).toBe(200);
     await waitFor('the Home tab', () => published().length >= 1);
     const count = published().length;
-    expect((await deliver(h.eventsUrl, body, 'application/json', retryHeaders(1))).status).toBe(200);
-    expect((await deliver(h.eventsUrl, body, 'application/json', retryHeaders(2))).status).toBe(200);
+    expect((await deliver(h, h.eventsUrl, body, 'application/json', retryHeaders(1))).status).toBe(200);
+    expect((await deliver(h, h.eventsUrl, body, 'application/json', retryHeaders(2))).status).toBe(200);
     await sleep(500);
     expect(published()).toHaveLength(count);
   });
@@ -115,9 +120,9 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
     const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
     const reads = () => h.sandbox.calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/limits/request').length;
     const readsBefore = reads();
-    expect((await deliver(h.eventsUrl, body, FORM)).status).toBe(200);
+    expect((await deliver(h, h.eventsUrl, body, FORM)).status).toBe(200);
     await waitFor('the answer', () => h.slack.responsesTo('retry-click-1')[0]);
-    expect((await deliver(h.eventsUrl, body, FORM, retryHeaders(1))).status).toBe(200);
+    expect((await deliver(h, h.eventsUrl, body, FORM, retryHeaders(1))).status).toBe(200);
     await sleep(500);
     expect(h.slack.responsesTo('retry-click-1')).toHaveLength(1);
     expect(reads() - readsBefore).toBe(1);
@@ -148,9 +153,9 @@ describe("Slack's retries across instances (Redis, 127.0.0.1:6379)", () => {
       other = await startPixOps(result.config, { logger: createLogger({ level: 'silent', secrets }), secrets });
 
       const body = commandBody(h, 'limit request', 'trigger-retry-lb-1', 'retry-lb-1');
-      expect((await deliver(h.eventsUrl, body, FORM)).status).toBe(200);
+      expect((await deliver(h, h.eventsUrl, body, FORM)).status).toBe(200);
       await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-lb-1'));
-      const again = await deliver(`http://127.0.0.1:${other.port}/slack/events`, body, FORM, retryHeaders(1));
+      const again = await deliver(h, `http://127.0.0.1:${other.port}/slack/events`, body, FORM, retryHeaders(1));
       expect(again.status).toBe(200);
       await sleep(300);
       expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-lb-1')).toHaveLength(1);

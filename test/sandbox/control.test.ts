@@ -71,6 +71,36 @@ describe('authentication, routing and the control routes', () => {
     expect((await control(sb, 'GET', '/calls')).json.calls).toHaveLength(3);
   });
 
+  it('a late answer: the call is handled (the application exists) and answered only after the delay', async () => {
+    const { masterAppId, defaultAccountId } = sb.companies.main;
+    await control(sb, 'POST', '/faults', { lateAnswer: { ms: 300, count: 1, method: 'POST', pathPrefix: '/api/v1/application' } });
+    const started = Date.now();
+    const pending = api(sb, 'POST', '/api/v1/application', { appId: masterAppId, body: { accountId: defaultAccountId, application: { name: 'Late', type: 'API' } } });
+    // Before the answer comes, the back office already shows the new application.
+    let listed: Array<{ name: string }> = [];
+    while (!listed.some((a) => a.name === 'Late') && Date.now() - started < 2_000) {
+      listed = (await control(sb, 'GET', `/accounts/${defaultAccountId}/applications`)).json.applications;
+    }
+    expect(Date.now() - started).toBeLessThan(300);
+    expect((await pending).status).toBe(201);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(listed.find((a) => a.name === 'Late')).toEqual({ name: 'Late', type: 'API', clientId: expect.any(String), appID: expect.any(String), isActive: true });
+  });
+
+  it('keeps a bounded log: the latest calls only, and no large body', async () => {
+    const small = await startSandbox({ maxLoggedCalls: 3 });
+    try {
+      const appId = small.companies.main.mainAppId;
+      for (let i = 1; i <= 5; i++) await api(small, 'GET', `/api/v1/limits/request?limit=${i}&skip=0`, { appId });
+      expect(small.calls.map((c) => c.query.limit)).toEqual(['3', '4', '5']);
+      await api(small, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: 'x'.repeat(100_000), type: 'EMAIL' } });
+      expect(small.calls).toHaveLength(3);
+      expect(small.calls[2]!.body).toMatch(/^\(\d+ bytes, not kept\)$/);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('injects failures for a number of matching calls, with Retry-After', async () => {
     const appId = sb.companies.main.mainAppId;
     await control(sb, 'POST', '/faults', { fail: { status: 503, count: 2, method: 'GET', pathPrefix: '/api/v1/account', retryAfter: 7 } });
@@ -94,7 +124,7 @@ describe('authentication, routing and the control routes', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
 
     const reset = await control(sb, 'DELETE', '/faults');
-    expect(reset.json).toEqual({ faults: { latencyMs: 0, fail: null } });
+    expect(reset.json).toEqual({ faults: { latencyMs: 0, fail: null, lateAnswer: null } });
     const again = Date.now();
     await api(sb, 'GET', '/api/v1/account', { appId });
     expect(Date.now() - again).toBeLessThan(140);

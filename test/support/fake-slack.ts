@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { blocksRefusal, checkMessage, checkOptionsAck, checkView, checkViewSubmissionAck, problemText, viewsRefusal, type Problem } from './block-kit-rules';
 
 export interface SlackApiCall {
   method: string;
@@ -29,6 +30,10 @@ export interface FakeFile {
   name: string;
   mimetype: string;
   bytes: Buffer;
+  /** The `size` Slack's metadata claims, when it is not the real one. */
+  reportedSize?: number;
+  /** Served without a Content-Length (chunked), so only counting the bytes tells the size. */
+  chunked?: boolean;
 }
 
 export interface ResponseUrlCall {
@@ -36,6 +41,18 @@ export interface ResponseUrlCall {
   body: Record<string, unknown>;
   at: number;
 }
+
+/** A payload the fake refused as real Slack would (see block-kit-rules.ts): where, and why. */
+export interface Refusal {
+  /** The Web API method, `response_url`, or `ack:<payload type>` for an acknowledgement's body. */
+  where: string;
+  problems: string[];
+  payload: unknown;
+}
+
+/** Web API methods whose `view` Slack checks, and those whose `blocks` it checks. */
+const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
+const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'chat.scheduleMessage']);
 
 type Handler = (args: Record<string, unknown>, call: SlackApiCall) => unknown | Promise<unknown>;
 
@@ -64,6 +81,10 @@ export class FakeSlack {
   defaultLocale = 'en-US';
   /** The bot token downloads must carry (as Slack requires for url_private_download). */
   botToken = 'xoxb-test-bot-token-0123456789';
+  /** Every payload this fake refused (Block Kit that real Slack would refuse), until taken. */
+  readonly refusals: Refusal[] = [];
+  /** Refusals of every fake not yet taken by a test: test/support/jest-setup.ts fails the test that caused one. */
+  private static readonly untaken = new Set<Refusal>();
   private readonly handlers = new Map<string, Handler>();
   /** Methods whose next answers are lost: the call takes effect, then the connection drops. */
   private readonly losing = new Map<string, number>();
@@ -131,7 +152,7 @@ export class FakeSlack {
       title: f.name,
       mimetype: f.mimetype,
       filetype,
-      size: f.bytes.length,
+      size: f.reportedSize ?? f.bytes.length,
       url_private: `${this.url}/files-pri/${f.id}/${encodeURIComponent(f.name)}`,
       url_private_download: `${this.url}/files-pri/${f.id}/download/${encodeURIComponent(f.name)}`,
     };
@@ -148,6 +169,53 @@ export class FakeSlack {
 
   responsesTo(id: string): ResponseUrlCall[] {
     return this.responses.filter((r) => r.id === id);
+  }
+
+  /** This fake's refusals so far, which no longer fail the test (for a test that expects one). */
+  takeRefusals(): Refusal[] {
+    const taken = this.refusals.splice(0);
+    for (const r of taken) FakeSlack.untaken.delete(r);
+    return taken;
+  }
+
+  /** The refusals of every fake not taken yet; they are then taken. */
+  static takeUntakenRefusals(): Refusal[] {
+    const taken = [...FakeSlack.untaken];
+    FakeSlack.untaken.clear();
+    return taken;
+  }
+
+  /**
+   * Judges the app's acknowledgement of a request as Slack would: a view submission's
+   * `response_action` against the view submitted, a block_suggestion's options, a slash command's
+   * immediate message. `requestBody` is what was posted to the app, `answer` the app's HTTP body.
+   */
+  judgeAck(requestBody: string, answer: string): Problem[] {
+    const params = new URLSearchParams(requestBody);
+    let ack: unknown;
+    try {
+      ack = answer ? JSON.parse(answer) : undefined;
+    } catch {
+      ack = answer;
+    }
+    let where: string;
+    let problems: Problem[];
+    const payloadText = params.get('payload');
+    if (payloadText) {
+      const payload = safeJson(payloadText) as { type?: string; view?: unknown };
+      where = `ack:${String(payload.type)}`;
+      if (payload.type === 'view_submission') problems = checkViewSubmissionAck(ack, payload.view);
+      else if (payload.type === 'block_suggestion') problems = checkOptionsAck(ack);
+      else return [];
+    } else if (params.get('command')) {
+      where = 'ack:slash_command';
+      if (ack === undefined || typeof ack !== 'object') return [];
+      problems = checkMessage(ack);
+    } else {
+      return [];
+    }
+    if (problems.length > 0) this.refuse(where, problems, ack);
+    return problems;
   }
 
   async close(): Promise<void> {
@@ -168,6 +236,12 @@ export class FakeSlack {
     }
     const respondMatch = /^\/respond\/(.+)$/.exec(url.pathname);
     if (respondMatch) {
+      const body = raw ? JSON.parse(raw) : {};
+      // Like an incoming webhook, a response_url refuses bad blocks with a 400 and a plain-text code.
+      if (this.refuse('response_url', checkMessage(body), body)) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_blocks');
+        return;
+      }
       this.responses.push({ id: decodeURIComponent(respondMatch[1]!), body: raw ? JSON.parse(raw) : {}, at: Date.now() });
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       return;
@@ -181,6 +255,12 @@ export class FakeSlack {
     const args = parseArgs(raw, req.headers['content-type']);
     const call: SlackApiCall = { method, args, headers: req.headers, at: Date.now() };
     this.calls.push(call);
+    const refused = this.judgeCall(method, args);
+    if (refused) {
+      call.response = refused;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refused));
+      return;
+    }
     const handler = this.handlers.get(method);
     const answer = handler ? await handler(args, call) : this.defaultAnswer(method, args);
     call.response = answer;
@@ -197,6 +277,28 @@ export class FakeSlack {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  }
+
+  /** Slack's own checks of a view or a message, before anything else answers the call. */
+  private judgeCall(method: string, args: Record<string, unknown>): unknown {
+    if (VIEW_METHODS.has(method)) {
+      const problems = checkView(args.view);
+      return this.refuse(method, problems, args.view) ? viewsRefusal(problems) : undefined;
+    }
+    if (MESSAGE_METHODS.has(method)) {
+      const problems = checkMessage(args);
+      return this.refuse(method, problems, args) ? blocksRefusal(problems) : undefined;
+    }
+    return undefined;
+  }
+
+  /** Records a refusal when there are problems; true if so. */
+  private refuse(where: string, problems: Problem[], payload: unknown): boolean {
+    if (problems.length === 0) return false;
+    const refusal: Refusal = { where, problems: problems.map(problemText), payload };
+    this.refusals.push(refusal);
+    FakeSlack.untaken.add(refusal);
+    return true;
   }
 
   /** Like Slack: without the bot token a private file URL answers 200 with an HTML login page. */
@@ -322,7 +424,7 @@ function tsKey(ts: string): string {
 function serveFileBytes(file: FakeFile, range: string | undefined, res: http.ServerResponse): void {
   const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
   if (!m) {
-    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': file.bytes.length }).end(file.bytes);
+    res.writeHead(200, { 'content-type': file.mimetype, ...(file.chunked ? {} : { 'content-length': file.bytes.length }) }).end(file.bytes);
     return;
   }
   const start = Number(m[1]);

@@ -64,7 +64,10 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
 
   const post = async (body: string, headers: Record<string, string>) => {
     const res = await fetch(eventsUrl, { method: 'POST', body, headers });
-    return { status: res.status, text: await res.text() };
+    const text = await res.text();
+    // The acknowledgement is a payload too: Slack judges a response_action or a command's answer.
+    if (res.ok) slack.judgeAck(body, text);
+    return { status: res.status, text };
   };
 
   return {

@@ -38,6 +38,24 @@ export function viewBlockAction(userId: string, view: Record<string, unknown>, a
   };
 }
 
+/** What Slack sends an external select's options load URL as the user types (`value`) in a modal. */
+export function blockSuggestion(userId: string, input: { actionId: string; blockId?: string; value: string; view?: Record<string, unknown> }) {
+  // Unlike other interactions, a block_suggestion carries no trigger_id.
+  const { team, user, api_app_id, token } = common(userId);
+  return {
+    type: 'block_suggestion',
+    team,
+    user,
+    api_app_id,
+    token,
+    action_id: input.actionId,
+    block_id: input.blockId ?? 'block',
+    value: input.value,
+    container: { type: 'view', view_id: input.view?.id ?? 'V0SUGGEST' },
+    ...(input.view ? { view: input.view } : {}),
+  };
+}
+
 export function messageShortcut(h: Harness, userId: string, input: { callbackId: string; channelId: string; files?: unknown[]; responseId: string }) {
   return {
     type: 'message_action',

@@ -69,6 +69,28 @@ describe('loadConfig', () => {
     expect(r.problems.map((p) => p.split(':')[0]).sort()).toEqual(['PIX_APP_ID', 'SLACK_SIGNING_SECRET', 'STORE_SECRET']);
   });
 
+  test('a plain-http PIX_API_URL is refused unless it is loopback (AppIDs travel in every request)', () => {
+    const env = { ...base, PIX_APP_ID: 'app' };
+    for (const url of ['http://pix.example.com', 'http://10.0.0.5:8080', 'http://[fd00::2]:4010', 'http://127.0.0.1.example.com']) {
+      const r = loadConfig({ ...env, PIX_API_URL: url });
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^PIX_API_URL: expected an https URL/)]);
+    }
+    for (const url of ['https://pix.example.com', 'http://127.0.0.1:4010', 'http://127.1.2.3', 'http://localhost:4010', 'http://[::1]:4010']) {
+      const r = loadConfig({ ...env, PIX_API_URL: url });
+      expect(r.ok && r.config.pix.apiUrl).toBe(url);
+    }
+  });
+
+  test('the health port listens on 127.0.0.1 unless HEALTH_HOST says otherwise', () => {
+    const r = loadConfig({ ...base, HEALTH_PORT: '8081' });
+    expect(r.ok && r.config.health).toEqual({ port: 8081, host: '127.0.0.1' });
+    const wide = loadConfig({ ...base, HEALTH_PORT: '8081', HEALTH_HOST: '0.0.0.0' });
+    expect(wide.ok && wide.config.health).toEqual({ port: 8081, host: '0.0.0.0' });
+    const bad = loadConfig({ ...base, HEALTH_HOST: 'not a host' });
+    expect(!bad.ok && bad.problems).toEqual([expect.stringMatching(/^HEALTH_HOST: /)]);
+  });
+
   test('a missing bot token is flagged so start-up can explain the set-up', () => {
     const r = loadConfig({});
     expect(r).toMatchObject({ ok: false, missingBotToken: true });

@@ -117,21 +117,20 @@ const samples: Samples = {
     cannotDownload: [['a.pdf']],
     notInTime: [['a.pdf']],
     wrongType: [['a.exe']],
+    overCap: [['huge.pdf']],
   },
   accounts: {
-    balance: [[{ total: MONEY, available: MONEY, blocked: MONEY }]],
     appStored: [[], ['`Client_Id_1`']],
     appPending: [['a1']],
     appNone: [['a1']],
     campaign: [['“Christmas”']],
     listTitle: [[3]],
-    balanceLine: [[MONEY]],
+    balanceLine: [['total 1500000 · available 1500000 · blocked 0']],
     withdrawKeyLine: [['none set']],
     keysManagedLine: [['the main application']],
-    listMore: [[5]],
     listText: [[{ count: 3, blocked: 0 }], [{ count: 3, blocked: 1 }]],
     oneTitle: [[S]],
-    oneText: [[{ accountId: 'a1', blocked: false }], [{ accountId: 'a1', balance: MONEY, blocked: true }]],
+    oneText: [[{ accountId: 'a1', blocked: false }], [{ accountId: 'a1', balance: 'total 1500000 · available 1500000 · blocked 0', blocked: true }]],
     linkIntro: [[S]],
     hasApplication: [[{ account: S }], [{ account: S, clientId: '`c1`' }]],
     clientSecret: [['s3cr3t']],
@@ -159,11 +158,10 @@ const samples: Samples = {
     pendingApp: [[{ account: S, accountId: 'a1' }]],
     notAmongAccounts: [[S]],
     staleAppId: [[{ account: S, accountId: 'a1' }]],
+    listPage: [[{ from: 21, to: 40, total: 150, page: 2, pages: 8 }]],
   },
   pixKeys: {
     title: [[{ account: S, isDefault: false }], [{ account: S, isDefault: true, campaign: '“X”' }]],
-    balance: [[{ total: MONEY, available: MONEY }]],
-    more: [[3]],
     text: [[{ count: 2, accountId: 'a1' }]],
     addIntro: [[S]],
     deleteConfirm: [[{ key: '`a@b.com`', account: S }]],
@@ -177,6 +175,7 @@ const samples: Samples = {
     added: [[{ key: '`a@b.com`', account: S }]],
     deleted: [[{ key: '`a@b.com`', account: S }]],
     withdrawNotEnabled: [[{ account: S }], [{ account: S, apiText: 'Forbidden' }]],
+    page: [[{ from: 21, to: 40, total: 100, page: 2, pages: 5 }]],
   },
   pixKeyValues: {
     emailTooLong: [[77]],
@@ -248,7 +247,6 @@ const samples: Samples = {
     grantedBelow: [[{ label: 'Pix day', amount: MONEY, asked: MONEY }]],
     decided: [['05/03/2026, 14:30']],
     account: [[S]],
-    balance: [[{ available: MONEY, total: MONEY, blocked: MONEY }]],
     withdrawKey: [[{ key: 'a@b.com', type: 'EMAIL' }]],
     accountsMore: [[5]],
     intro: [[{ role: 'operator', updated: '05/03/2026, 14:30' }]],
@@ -311,6 +309,22 @@ const samples: Samples = {
   summaries: {},
   usage: {},
   money: {},
+  amounts: {},
+  confirmations: {
+    withdraw: [[{ key: '`treasury@example.com`', account: S }]],
+    withdrawText: [[{ key: 'treasury@example.com', accountId: 'a1' }]],
+    rotate: [['`Client_Id_1`']],
+    rotateText: [['Client_Id_1']],
+  },
+  appCreation: {
+    reasonGateway: [[504]],
+    uncertain: [[{ account: S, name: '“Christmas”', reason: 'the Pix service did not answer in time' }]],
+    uncertainAgain: [[{ account: S, reason: 'the Pix service did not answer in time' }]],
+    stillUncertain: [[S]],
+    auditUncertain: [[{ user: '<@U1>', account: S, name: '“Christmas”', reason: 'the Pix service did not answer in time' }]],
+    note: [['6840aeca23c0d1fe48c856a3']],
+    statusUncertain: [['6840aeca23c0d1fe48c856a3']],
+  },
 };
 
 const CATALOGUES: Array<[Locale, Catalogue]> = [
@@ -386,9 +400,11 @@ describe('the message catalogues', () => {
   test('every reason parseReais gives has its words', () => {
     const reasons: MoneyProblem[] = ['empty', 'not_a_number', 'negative', 'too_many_decimals', 'ambiguous', 'too_large'];
     for (const locale of ['en', 'pt-BR'] as const) for (const r of reasons) expectClean(messages(locale).money[r], `${locale} money.${r}`);
-    for (const input of ['', 'abc', '-1', '1,234', '1.234', '99999999999999999999']) {
-      const parsed = parseReais(input);
-      if (!parsed.ok) expect(messages('pt-BR').money[parsed.reason]).toBeTruthy();
+    for (const locale of ['en', 'pt-BR'] as const) {
+      for (const input of ['', 'abc', '-1', '1,234', '1.234', '99999999999999999999']) {
+        const parsed = parseReais(input, locale);
+        if (!parsed.ok) expect(messages(locale).money[parsed.reason]).toBeTruthy();
+      }
     }
   });
 
@@ -408,8 +424,8 @@ describe('money, dates and limit names per locale', () => {
     expect(formatCents(123456789012, 'en')).toBe('R$1,234,567,890.12');
     for (const locale of ['en', 'pt-BR'] as const) {
       for (const cents of [0, 7, 100, 123456, 500000000]) {
-        expect(parseReais(formatCents(cents, locale))).toEqual({ ok: true, cents });
-        expect(parseReais(centsToInput(cents, locale))).toEqual({ ok: true, cents });
+        expect(parseReais(formatCents(cents, locale), locale)).toEqual({ ok: true, cents });
+        expect(parseReais(centsToInput(cents, locale), locale)).toEqual({ ok: true, cents });
       }
     }
     expect(centsToInput(123456, 'en')).toBe('1234.56');

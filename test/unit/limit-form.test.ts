@@ -46,6 +46,15 @@ describe('readLimitForm', () => {
     expect(!r.ok && Object.keys(r.errors).sort()).toEqual(['documents', 'pixDayLimit', 'pixNightLimit', 'pixOutSameHolderDayLimit']);
   });
 
+  test('amounts read in the submitter’s language: 6,000 from an English user, 6.000 from a Brazilian; 6.000 from an English user is ambiguous', () => {
+    const en = readLimitForm('en', state({ pixDayLimit: '6,000', pixNightLimit: '1,000.00' }), meta);
+    expect(en.ok && en.form.limits).toEqual({ pixDayLimit: 600000, pixNightLimit: 100000 });
+    const pt = readLimitForm('pt-BR', state({ pixDayLimit: '6.000', pixNightLimit: '1.000,00' }), meta);
+    expect(pt.ok && pt.form.limits).toEqual({ pixDayLimit: 600000, pixNightLimit: 100000 });
+    const unclear = readLimitForm('en', state({ pixDayLimit: '6.000', pixNightLimit: '1000' }), meta);
+    expect(!unclear.ok && unclear.errors).toEqual({ pixDayLimit: 'Ambiguous: for a thousand reais write 1234 or 1,234.00; cents take two decimals.' });
+  });
+
   test('files of the shortcut count as documents', () => {
     const r = readLimitForm('en', state({ pixDayLimit: '5001', pixNightLimit: '1000' }, []), { ...meta, attached: [{ id: 'F9', name: 'a.pdf' }] });
     expect(r.ok && r.form.files).toEqual([{ id: 'F9' }]);

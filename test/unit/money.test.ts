@@ -13,24 +13,44 @@ describe('parseReais', () => {
     ['1,234.56', 123456],
     ['1.234.567,89', 123456789],
     ['1.234.567', 123456700],
+    ['1,234,567', 123456700],
     ['  7,00 ', 700],
     ['0', 0],
-  ])('%s is %i cents', (input, cents) => {
-    expect(parseReais(input)).toEqual({ ok: true, cents });
+  ])('%s is %i cents, in either language', (input, cents) => {
+    expect(parseReais(input, 'pt-BR')).toEqual({ ok: true, cents });
+    expect(parseReais(input, 'en')).toEqual({ ok: true, cents });
   });
 
   test('1234.56 is exactly 123456 cents (no floating point on the way)', () => {
-    expect(parseReais('1234.56')).toEqual({ ok: true, cents: 123456 });
-    expect(parseReais('0,07')).toEqual({ ok: true, cents: 7 });
-    expect(parseReais('1.15')).toEqual({ ok: true, cents: 115 });
+    expect(parseReais('1234.56', 'pt-BR')).toEqual({ ok: true, cents: 123456 });
+    expect(parseReais('0,07', 'pt-BR')).toEqual({ ok: true, cents: 7 });
+    expect(parseReais('1.15', 'en')).toEqual({ ok: true, cents: 115 });
+  });
+
+  test('read by the user’s language: an English 1,234.56 and a Brazilian 1.234,56; thousands grouped the user’s way', () => {
+    expect(parseReais('1,234.56', 'en')).toEqual({ ok: true, cents: 123456 });
+    expect(parseReais('1.234,56', 'pt-BR')).toEqual({ ok: true, cents: 123456 });
+    expect(parseReais('1,234', 'en')).toEqual({ ok: true, cents: 123400 });
+    expect(parseReais('12,345', 'en')).toEqual({ ok: true, cents: 1234500 });
+    expect(parseReais('1.234', 'pt-BR')).toEqual({ ok: true, cents: 123400 });
+    expect(parseReais('R$ 5.000', 'pt-BR')).toEqual({ ok: true, cents: 500000 });
+  });
+
+  test('ambiguous in the user’s language (their decimal mark with three digits after it): refused with the hint', () => {
+    expect(parseReais('1.234', 'en')).toEqual({ ok: false, reason: 'ambiguous' });
+    expect(parseReais('1,234', 'pt-BR')).toEqual({ ok: false, reason: 'ambiguous' });
+    expect(parseReais('123.456', 'en')).toEqual({ ok: false, reason: 'ambiguous' });
   });
 
   test.each([
     ['-1,00', 'negative'],
     ['-5', 'negative'],
-    ['1,234', 'too_many_decimals'],
     ['1.234,567', 'too_many_decimals'],
+    ['1,234.567', 'too_many_decimals'],
     ['0,001', 'too_many_decimals'],
+    ['0.001', 'too_many_decimals'],
+    ['1234,567', 'too_many_decimals'],
+    ['1,2345', 'too_many_decimals'],
     ['abc', 'not_a_number'],
     ['12a', 'not_a_number'],
     ['1e3', 'not_a_number'],
@@ -40,17 +60,18 @@ describe('parseReais', () => {
     ['1.2.3', 'not_a_number'],
     ['1,2,3', 'not_a_number'],
     ['12.34.567,00', 'not_a_number'],
-    ['1.234', 'ambiguous'],
+    ['1,234,56', 'not_a_number'],
     ['+5', 'not_a_number'],
     ['Infinity', 'not_a_number'],
     ['90071992547409,92', 'too_large'],
     ['99999999999999999999', 'too_large'],
-  ])('%s is refused (%s)', (input, reason) => {
-    expect(parseReais(input)).toEqual({ ok: false, reason });
+  ])('%s is refused (%s) in either language', (input, reason) => {
+    expect(parseReais(input, 'pt-BR')).toEqual({ ok: false, reason });
+    expect(parseReais(input, 'en')).toEqual({ ok: false, reason });
   });
 
   test('the largest safe amount is still accepted', () => {
-    expect(parseReais('90071992547409,91')).toEqual({ ok: true, cents: Number.MAX_SAFE_INTEGER });
+    expect(parseReais('90071992547409,91', 'pt-BR')).toEqual({ ok: true, cents: Number.MAX_SAFE_INTEGER });
   });
 });
 
@@ -69,7 +90,7 @@ describe('formatCents', () => {
 
   test('the form value reads back to the same cents', () => {
     for (const cents of [0, 7, 29, 100, 123456, 500000]) {
-      expect(parseReais(centsToInput(cents))).toEqual({ ok: true, cents });
+      expect(parseReais(centsToInput(cents), 'pt-BR')).toEqual({ ok: true, cents });
     }
   });
 });

@@ -48,10 +48,10 @@ describe('PixClient', () => {
   test('sends the AppID in Authorization and validates the answer, passing unknown fields through', async () => {
     const s = await scriptedServer([json(200, { limits: { pixDayLimit: 100, pixNightLimit: 50, pixOutX: 1, brandNew: 'kept' } })]);
     try {
-      const limits = await client(s.url).getLimits('APP-ID-1', 'acc/1');
+      const limits = await client(s.url).getLimits('APP-ID-1', '6840aeca23c0d1fe48c856a3');
       expect(limits).toEqual({ pixDayLimit: 100, pixNightLimit: 50, pixOutX: 1, brandNew: 'kept' });
       expect(s.seen[0]!.headers.authorization).toBe('APP-ID-1');
-      expect(s.seen[0]!.url).toBe('/api/v1/limits/acc%2F1');
+      expect(s.seen[0]!.url).toBe('/api/v1/limits/6840aeca23c0d1fe48c856a3');
     } finally {
       await s.close();
     }
@@ -170,8 +170,78 @@ describe('PixClient', () => {
     }
   });
 
-  test('a refused connection is a network error', async () => {
-    await expect(client('http://127.0.0.1:1').getLimits('APP', 'a')).rejects.toMatchObject({ kind: 'network' });
+  test('the time limit is a total deadline: an answer trickling a byte at a time still ends at PIX_TIMEOUT_MS', async () => {
+    // An idle timeout (axios's own) restarts with every byte and would wait for this answer forever.
+    const timers: NodeJS.Timeout[] = [];
+    const s = await scriptedServer([
+      (_, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"limits":');
+        timers.push(setInterval(() => res.write(' '), 50));
+      },
+    ]);
+    try {
+      const started = Date.now();
+      await expect(client(s.url, { timeoutMs: 400, retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } }).getLimits('APP', 'a')).rejects.toMatchObject({
+        kind: 'timeout',
+        status: 0,
+      });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      timers.forEach(clearInterval);
+      await s.close();
+    }
+  });
+
+  test('ids the API could not issue (., .., a slash, empty) are refused before any URL is built', async () => {
+    const s = await scriptedServer([json(200, {})]);
+    try {
+      const c = client(s.url);
+      for (const bad of ['.', '..', 'a/b', '', '%2e%2e', 'a b']) {
+        await expect(c.getLimits('APP', bad)).rejects.toThrow(RangeError);
+        await expect(c.getAccount('APP', bad)).rejects.toThrow(RangeError);
+        await expect(c.getLimitRequest('APP', bad)).rejects.toThrow(RangeError);
+        await expect(c.getTransaction('APP', bad)).rejects.toThrow(RangeError);
+        await expect(c.getPaymentBook('APP', bad, { month: 1, year: 2027 })).rejects.toThrow(RangeError);
+        await expect(c.addDisputeEvidence('APP', bad, { documents: [] })).rejects.toThrow(RangeError);
+      }
+      for (const bad of ['.', '..', '...', '', 'a b', 'a\nb']) await expect(c.deletePixKey('APP', bad)).rejects.toThrow(RangeError);
+      expect(s.seen).toHaveLength(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('the payment booklet is asked for as a PDF (Accept: application/pdf); JSON elsewhere', async () => {
+    const s = await scriptedServer([(_, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4\n'), json(200, [])]);
+    try {
+      const pdf = await client(s.url).getPaymentBook('APP', '6840b1f0c2a4e5d6f7a8b9c0', { month: 12, year: 2027 });
+      expect(pdf.toString()).toBe('%PDF-1.4\n');
+      expect(s.seen[0]!.headers.accept).toBe('application/pdf');
+      await client(s.url).listAccounts('APP');
+      expect(s.seen[1]!.headers.accept).toBe('application/json');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a refused connection is a network error; nothing was sent, so no write can have happened', async () => {
+    const err = (await client('http://127.0.0.1:1').getLimits('APP', 'a').catch((e: unknown) => e)) as PixApiError;
+    expect(err).toMatchObject({ kind: 'network', sent: false, mayHaveWritten: false });
+  });
+
+  test('a write with no answer in time, or a gateway’s 504, may have happened; the service’s own refusal did not', async () => {
+    const s = await scriptedServer([() => undefined, json(504, { error: 'gateway timeout' }), json(500, { error: 'boom' }), json(400, { error: 'bad' })]);
+    try {
+      const c = client(s.url, { timeoutMs: 200 });
+      const create = () => c.createApplication('MASTER', { accountId: 'a', name: 'n' }).catch((e: unknown) => e as PixApiError);
+      expect(await create()).toMatchObject({ kind: 'timeout', mayHaveWritten: true });
+      expect(await create()).toMatchObject({ status: 504, mayHaveWritten: true });
+      expect(await create()).toMatchObject({ status: 500, mayHaveWritten: false });
+      expect(await create()).toMatchObject({ status: 400, mayHaveWritten: false });
+    } finally {
+      await s.close();
+    }
   });
 
   test('uploads stream the file as multipart with a Content-Length, and a 204 delete resolves', async () => {

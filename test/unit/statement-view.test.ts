@@ -13,14 +13,13 @@ describe('statement views of unknown shapes', () => {
     expect(findEntries(null)).toBeUndefined();
   });
 
-  test('money only for integers under money names; a balance object’s parts too; a top-level total is a count', () => {
-    expect(formatValue('pt-BR', 'value', 123456)).toBe('R$ 1.234,56');
-    expect(formatValue('en', 'value', 123456)).toBe('R$1,234.56');
-    expect(formatValue('pt-BR', 'totalAmount', -5)).toBe('-R$ 0,05');
+  test('amounts as the API sends them, never as R$: the unit of statement values is not stated', () => {
+    expect(formatValue('pt-BR', 'value', 123456)).toBe('123456');
+    expect(formatValue('en', 'value', 123456)).toBe('123456');
+    expect(formatValue('pt-BR', 'totalAmount', -5)).toBe('-5');
     expect(formatValue('pt-BR', 'value', 12.5)).toBe('12.5');
     expect(formatValue('pt-BR', 'total', 3)).toBe('3');
-    expect(formatValue('pt-BR', 'balance', { total: 100, blocked: 0, available: 100 })).toBe('total: R$ 1,00, blocked: R$ 0,00, available: R$ 1,00');
-    expect(formatValue('en', 'balance', { total: 100, blocked: 0, available: 100 })).toBe('total: R$1.00, blocked: R$0.00, available: R$1.00');
+    expect(formatValue('pt-BR', 'balance', { total: 100, blocked: 0, available: 100 })).toBe('total: 100, blocked: 0, available: 100');
     expect(formatValue('pt-BR', 'id', 123456)).toBe('123456');
   });
 
@@ -36,10 +35,11 @@ describe('statement views of unknown shapes', () => {
     expect(formatValue('en', 'x', [])).toBe('none');
   });
 
-  test('an entry signed by its type, with the rest of its fields', () => {
+  test('an entry: its amount as sent under its field name (the arrow from its type), its balance likewise, the rest of its fields', () => {
     const entry = { id: 'e1', time: '2026-03-05T17:30:00Z', description: 'Pix sent', value: 200000, type: 'DEBIT', balance: 1500000, transactionId: 't1', extra: 'x' };
-    expect(entryText('en', entry)).toBe('*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: *−R$2,000.00* · DEBIT · balance R$15,000.00\n`e1` · transactionId `t1` · extra: x');
-    expect(entryText('pt-BR', entry)).toBe('*05/03/2026, 14:30* · Pix sent · :arrow_up_small: *−R$ 2.000,00* · DEBIT · saldo R$ 15.000,00\n`e1` · transactionId `t1` · extra: x');
+    expect(entryText('en', entry)).toBe('*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: value *200000* · DEBIT · balance 1500000\n`e1` · transactionId `t1` · extra: x');
+    expect(entryText('pt-BR', entry)).toBe('*05/03/2026, 14:30* · Pix sent · :arrow_up_small: value *200000* · DEBIT · saldo 1500000\n`e1` · transactionId `t1` · extra: x');
+    expect(entryText('en', { amount: 151, kind: 'PIX_IN' })).toBe('amount *151*\nkind: PIX_IN');
     expect(entryText('en', {})).toContain('no date, description or amount');
     expect(entryText('en', 42)).toBe('42');
   });

@@ -1,0 +1,49 @@
+import type { ActionArgs, EntryContext } from '../src/entry/table';
+import { messages, type ActionKey } from '../src/i18n';
+import { PixApiError } from '../src/pix/errors';
+import { errorText } from '../src/runtime/error-text';
+import { pixErrorText } from '../views/errors';
+import { plain, type SlackMessage } from '../views/message';
+import { buttonValue } from './limit-status';
+
+/** Far beyond any real list, and keeps a page's first index an exact integer. */
+const MAX_PAGE = 1_000_000;
+
+/** A page number as people type it (`1`, `2`, …); undefined for anything else. */
+export function parsePage(text: string): number | undefined {
+  if (!/^\d{1,7}$/.test(text)) return undefined;
+  const page = Number(text);
+  return page >= 1 && page <= MAX_PAGE ? page : undefined;
+}
+
+/**
+ * The handler of a list's Previous / Next buttons. The list lives in an ephemeral message, which only
+ * `respond` can replace: `read` builds the page the button's value leads to (undefined for a value it
+ * cannot read), and the message is replaced with it. A bad value, or a failure, is told apart, in a
+ * message of its own; the list stays as it was.
+ */
+export function pageTurner(what: ActionKey, read: (ctx: EntryContext, value: string) => Promise<SlackMessage | undefined>) {
+  return async (args: ActionArgs, ctx: EntryContext): Promise<void> => {
+    const { deps, locale } = ctx;
+    const m = messages(locale);
+    const say = (message: SlackMessage) => args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
+    let page: SlackMessage | undefined;
+    try {
+      page = await read(ctx, buttonValue(args.action) ?? '');
+    } catch (err) {
+      if (err instanceof PixApiError) {
+        deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
+        await say(plain(pixErrorText(locale, err, what)));
+      } else {
+        deps.logger.error({ err: errorText(err), action: what }, 'could not turn a page');
+        await say(plain(m.common.wentWrongNothingMore(m.actions[what])));
+      }
+      return;
+    }
+    if (!page) {
+      await say(plain(m.common.buttonNoPage));
+      return;
+    }
+    await args.respond({ replace_original: true, ...ctx.present(page) });
+  };
+}
