@@ -104,8 +104,8 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
   'views.publish': {},
 };
 
-/** The Web API namespaces, to find calls like `deps.slack.chat.postMessage(` or `client.views.open(`. */
-const CALL = /(?:\bslack|\bclient|\))\.((?:admin|apps|auth|bookmarks|bots|calls|canvases|chat|conversations|dnd|emoji|files|oauth|pins|reactions|reminders|search|team|usergroups|users|views|workflows)\.[A-Za-z][\w.]*?)\s*\(/g;
+/** The Web API namespaces, to find calls like `deps.slack.chat.postMessage(`, `client.views.open(` or `quickClient(app.client).usergroups.users.list(` (not `messages(locale).files.…(`). */
+const CALL = /(?:\bslack|\bclient|Client\([^()]*\))\.((?:admin|apps|auth|bookmarks|bots|calls|canvases|chat|conversations|dnd|emoji|files|oauth|pins|reactions|reminders|search|team|usergroups|users|views|workflows)\.[A-Za-z][\w.]*?)\s*\(/g;
 
 /** Every Web API method the app's code calls (the sandbox is a separate service and calls none). */
 function methodsUsed(): Map<string, string[]> {
