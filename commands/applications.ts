@@ -14,7 +14,10 @@ import { failureText } from '../views/errors';
 import { code } from '../views/accounts';
 import type { Deps } from '../src/entry/deps';
 import type { Locale } from '../src/i18n';
-import { plain, section } from '../views/message';
+import { plain, section, type SlackMessage } from '../views/message';
+import { sentForApprovalText } from '../views/approvals';
+import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
 import { auditMissedText, exclusive, logFailure, postAudit } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 import { UsageError, type CommandRow } from '../src/entry/table';
@@ -109,33 +112,71 @@ const rotateConfirm: EntryRow = {
     const masterAppId = deps.masterAppId;
     if (!masterAppId) return void (await say(args, ctx, plain(m.applications.masterMissing), true));
     if (!(await confirmOnce(args, ctx, `rotate-secret:${clientId}`))) return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
+    const channel = args.body.channel?.id;
+    if (approvalsOn(deps, 'rotate-secret')) {
+      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload: { action: 'rotate-secret', clientId } });
+      return void (await say(args, ctx, plain(sentForApprovalText(locale, asked.record, asked.where)), true));
+    }
     const run = await exclusive(deps, `rotate-secret:${clientId}`, async () => {
-      let answer: unknown;
-      try {
-        answer = await deps.pix.rotateSecret(masterAppId, clientId);
-      } catch (err) {
-        logFailure(deps, err, 'rotate the secret');
-        return void (await say(args, ctx, plain(failureText(locale, err, 'rotateSecret', { write: true })), true));
-      }
-      // Before anything else: from here on no log line may show them.
-      const secrets = stringsUnder(answer, /secret/i);
-      const appIds = stringsUnder(answer, /^app_?id$/i);
-      for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
-      deps.logger.info({ clientId, user: userId }, 'client secret rotated');
-
-      const stored = await storedAppIdAfterRotation(deps, locale, clientId, appIds[0]);
-      const channel = args.body.channel?.id;
+      const rotated = await rotateSecret(deps, locale, masterAppId, { action: 'rotate-secret', clientId });
+      if (!rotated.ok) return void (await say(args, ctx, plain(rotated.problem), true));
       const posted = channel ? await postAudit(deps, locale, channel, applicationAudit(locale).rotated({ userId, clientId })) : undefined;
-      const message = rotatedMessage(locale, {
-        clientId,
-        clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0],
-        ...stored,
-      });
+      const message = rotated.message;
       if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
       // In place of the confirmation, which only this admin sees: the new secret goes nowhere else.
       await say(args, ctx, message, true);
     });
     if (!run.ran) await say(args, ctx, plain(m.confirmations.rotateBeingDone));
+  },
+};
+
+/**
+ * The write path of `rotate-secret`, with or without approval: `POST /api/v1/application/rotate-secret`
+ * with the MASTER AppID, then what became of a stored AppID. The message carries the new secret: for
+ * the admin who asked, and nobody else.
+ */
+async function rotateSecret(
+  deps: Deps,
+  locale: Locale,
+  masterAppId: string,
+  p: PayloadOf<'rotate-secret'>,
+  beforeWrite?: () => Promise<void>,
+): Promise<{ ok: true; message: SlackMessage } | { ok: false; problem: string }> {
+  let answer: unknown;
+  try {
+    await beforeWrite?.();
+    answer = await deps.pix.rotateSecret(masterAppId, p.clientId);
+  } catch (err) {
+    logFailure(deps, err, 'rotate the secret');
+    return { ok: false, problem: failureText(locale, err, 'rotateSecret', { write: true }) };
+  }
+  // Before anything else: from here on no log line may show them.
+  const secrets = stringsUnder(answer, /secret/i);
+  const appIds = stringsUnder(answer, /^app_?id$/i);
+  for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
+  deps.logger.info({ clientId: p.clientId }, 'client secret rotated');
+  const stored = await storedAppIdAfterRotation(deps, locale, p.clientId, appIds[0]);
+  return { ok: true, message: rotatedMessage(locale, { clientId: p.clientId, clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0], ...stored }) };
+}
+
+export const rotateSecretApproval: ApprovalKind<'rotate-secret'> = {
+  action: 'rotate-secret',
+  async execute(run, p) {
+    const { deps, locale, record } = run;
+    const m = messages(locale);
+    if (!deps.masterAppId) return { ok: false, problem: m.applications.masterMissing };
+    const rotated = await rotateSecret(deps, locale, deps.masterAppId, p, () => run.intent('rotate'));
+    if (!rotated.ok) return rotated;
+    // The new secret to the maker alone, in a direct message; the thread only says it was rotated.
+    const lead = m.approvals.secretLead(m.approvals.actionTitle('rotate-secret'));
+    await run.toMaker({ text: lead, blocks: [section(lead), ...rotated.message.blocks] });
+    await run.inThread(applicationAudit(locale).rotated({ userId: record.makerId, clientId: p.clientId }));
+    return { ok: true };
+  },
+  async resume(run, p, intent) {
+    // Whether a rotation happened cannot be read from the Pix API: it is not made a second time.
+    if (intent?.step === 'rotate') return { ok: false, problem: messages(run.locale).approvals.interrupted };
+    return rotateSecretApproval.execute(run, p);
   },
 };
 

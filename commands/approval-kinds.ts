@@ -1,7 +1,9 @@
 import type { ApprovalKinds } from '../src/approvals/engine';
 import { accountCreateApproval } from './accounts';
+import { rotateSecretApproval } from './applications';
 import { limitRequestApproval } from './limit-request';
 import { keyAddApproval, keyDeleteApproval } from './pix-keys';
+import { withdrawKeyApproval } from './withdraw-key';
 
 /**
  * Each action that can wait for approval, with its write path (the same function the action runs
@@ -12,5 +14,7 @@ export const APPROVAL_KINDS: ApprovalKinds = {
   'limit-request': limitRequestApproval,
   'key-add': keyAddApproval,
   'key-delete': keyDeleteApproval,
+  'withdraw-key': withdrawKeyApproval,
   'account-create': accountCreateApproval,
+  'rotate-secret': rotateSecretApproval,
 };

@@ -12,6 +12,10 @@ import { auditMissedText, exclusive, logFailure, postAudit, readJson, resolveAcc
 import { buttonValue, confirmOnce, say } from './confirm';
 import { accountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow, type EntryRow } from '../src/entry/table';
+import type { Deps } from '../src/entry/deps';
+import { sentForApprovalText } from '../views/approvals';
+import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -84,27 +88,68 @@ const withdrawConfirm: EntryRow = {
     const key = ref ? detectPixKey(locale, ref.k) : undefined;
     if (!ref || !key?.ok) return void (await say(args, ctx, plain(messages(locale).common.buttonNoPixKey)));
     if (!(await confirmOnce(args, ctx, `withdraw-key:${ref.a}`))) return void (await say(args, ctx, plain(m.alreadyConfirmed)));
+    const payload: PayloadOf<'withdraw-key'> = { action: 'withdraw-key', accountId: ref.a, pixKey: key.pixKey };
+    const channel = args.body.channel?.id;
+    if (approvalsOn(deps, 'withdraw-key')) {
+      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
+      return void (await say(args, ctx, plain(sentForApprovalText(locale, asked.record, asked.where)), true));
+    }
     const run = await exclusive(deps, `withdraw-key:${ref.a}`, async () => {
-      let result: Awaited<ReturnType<typeof setWithdrawKey>>;
-      try {
-        const resolved = await resolveAccountAppId(deps, locale, ref.a);
-        if (!resolved.ok) return void (await say(args, ctx, plain(resolved.text), true));
-        result = await setWithdrawKey(deps.pix, resolved.appId, key.pixKey);
-      } catch (err) {
-        logFailure(deps, err, 'set the withdraw key');
-        const text = err instanceof PixApiError ? withdrawErrorText(locale, err, ref.a) : failureText(locale, err, 'setWithdrawKey', { write: true });
-        return void (await say(args, ctx, plain(text), true));
-      }
-      deps.logger.info({ accountId: ref.a, via: result.via, user: userId }, 'withdraw key set');
-      const channel = args.body.channel?.id;
+      const set = await setAccountWithdrawKey(deps, locale, payload);
+      if (!set.ok) return void (await say(args, ctx, plain(set.problem), true));
       const posted = channel
-        ? await postAudit(deps, locale, channel, keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: result.account, pixKey: key.pixKey }))
+        ? await postAudit(deps, locale, channel, keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }))
         : undefined;
-      const message = withdrawKeyResultMessage(locale, { account: result.account, accountId: ref.a, pixKey: key.pixKey, via: result.via });
+      const message = withdrawKeyResultMessage(locale, { account: set.account, accountId: ref.a, pixKey: key.pixKey, via: set.via });
       if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
       await say(args, ctx, message, true);
     });
     if (!run.ran) await say(args, ctx, plain(m.withdrawBeingSet));
+  },
+};
+
+/**
+ * The write path of the withdraw key, with or without approval: the account's AppID, then `POST`
+ * (or `PUT`) `/api/v1/pix-keys/withdraw`.
+ */
+async function setAccountWithdrawKey(
+  deps: Deps,
+  locale: Locale,
+  p: PayloadOf<'withdraw-key'>,
+  beforeWrite?: () => Promise<void>,
+): Promise<({ ok: true } & Awaited<ReturnType<typeof setWithdrawKey>>) | { ok: false; problem: string }> {
+  let result: Awaited<ReturnType<typeof setWithdrawKey>>;
+  try {
+    const resolved = await resolveAccountAppId(deps, locale, p.accountId);
+    if (!resolved.ok) return { ok: false, problem: resolved.text };
+    await beforeWrite?.();
+    result = await setWithdrawKey(deps.pix, resolved.appId, p.pixKey);
+  } catch (err) {
+    logFailure(deps, err, 'set the withdraw key');
+    return { ok: false, problem: err instanceof PixApiError ? withdrawErrorText(locale, err, p.accountId) : failureText(locale, err, 'setWithdrawKey', { write: true }) };
+  }
+  deps.logger.info({ accountId: p.accountId, via: result.via }, 'withdraw key set');
+  return { ok: true, ...result };
+}
+
+export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
+  action: 'withdraw-key',
+  async execute(run, p) {
+    const set = await setAccountWithdrawKey(run.deps, run.locale, p, () => run.intent('set'));
+    if (!set.ok) return set;
+    await run.inThread(keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account: set.account, pixKey: p.pixKey }));
+    return { ok: true };
+  },
+  async resume(run, p, intent) {
+    if (intent?.step === 'set') {
+      // The account read says which key it withdraws to: this one, and the write happened.
+      const account = await run.deps.pix.getAccount(run.deps.mainAppId, p.accountId);
+      if (account.pixKeyWithdraw?.pixKey === p.pixKey) {
+        await run.inThread(keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }));
+        return { ok: true };
+      }
+    }
+    return withdrawKeyApproval.execute(run, p);
   },
 };
 

@@ -67,7 +67,7 @@ export interface ApprovalKind<A extends ApprovalAction = ApprovalAction> {
   doneRoot?(deps: Deps, record: ApprovalRecord): Promise<SlackMessage | undefined>;
 }
 
-export type ApprovalKinds = { readonly [A in ApprovalAction]?: ApprovalKind<A> };
+export type ApprovalKinds = { readonly [A in ApprovalAction]: ApprovalKind<A> };
 
 /** The acting user, as the router resolved them. */
 export interface Actor {
@@ -110,17 +110,23 @@ export async function requestApproval(
     },
     now,
   );
-  const root = await postRootMessage(exactClient(deps), deps.logger, {
-    channel: input.channel,
-    userId: input.maker.userId,
-    message: rootOf(deps, record),
-    metadata: { event_type: APPROVAL_EVENT_TYPE, event_payload: { approval_id: record.id } },
+  // Held while the root is posted and recorded, so that no click can act on the record in between.
+  const posted = await holding(deps, record.id, async () => {
+    const root = await postRootMessage(exactClient(deps), deps.logger, {
+      channel: input.channel,
+      userId: input.maker.userId,
+      message: rootOf(deps, record),
+      metadata: { event_type: APPROVAL_EVENT_TYPE, event_payload: { approval_id: record.id } },
+    });
+    if (!root) {
+      record = await deps.store.approvals.update(record.id, (r) => ({ ...r, state: 'cancelled', decidedAt: new Date().toISOString(), settled: true }));
+      return undefined;
+    }
+    record = await deps.store.approvals.update(record.id, (r) => ({ ...r, channel: root.channel, rootTs: root.ts }));
+    return root;
   });
-  if (!root) {
-    record = await deps.store.approvals.update(record.id, (r) => ({ ...r, state: 'cancelled', decidedAt: new Date().toISOString(), settled: true }));
-    return { record };
-  }
-  record = await deps.store.approvals.update(record.id, (r) => ({ ...r, channel: root.channel, rootTs: root.ts }));
+  const root = posted.ran ? posted.value : undefined;
+  if (!root) return { record };
   deps.logger.info({ approval: record.id, action: record.action, maker: record.makerId }, 'approval requested');
   return { record, where: { channel: root.channel, dm: root.dm } };
 }
@@ -276,8 +282,7 @@ async function endPending(
 async function runApproved(deps: Deps, kinds: ApprovalKinds, approving: ApprovalRecord, mode: 'execute' | 'resume'): Promise<void> {
   let record = approving;
   const locale = record.makerLocale;
-  const kind = kinds[record.action] as ApprovalKind | undefined;
-  if (!kind) throw new Error(`No approval kind for ${record.action}`);
+  const kind = kinds[record.action] as ApprovalKind;
   const run: ApprovalRun = {
     deps,
     locale,

@@ -30,6 +30,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
   let h: Harness;
   let campaign: { accountId: string; appId: string; clientId: string };
   let keyCounter = 0;
+  let rotated: { accountId: string; appId: string; clientId: string };
 
   beforeAll(async () => {
     h = await startHarnessWithMaster({
@@ -42,6 +43,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
     h.slack.userGroups.set('S0CHECKERS', [GROUP_CHECKER]);
     campaign = await accountMadeElsewhere(h, 'Approvals campaign');
     await h.app.deps.store.accountApps.save({ ...campaign, name: 'Approvals campaign' });
+    // An application whose secret is rotated (not the campaign's: its stored AppID stays in use).
+    rotated = await accountMadeElsewhere(h, 'Rotated');
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${h.sandbox.companies.main.defaultAccountId}/withdraw-key-api`, undefined, { enabled: true });
   });
   afterAll(() => h.close());
 
@@ -86,6 +90,18 @@ describe('four-eyes approvals, each action (one instance)', () => {
     const root = await pendingRoot(h, from);
     return { root, proof, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).find((c) => messageText(c.args.view).includes('waiting')))).args.view) };
   };
+
+  /** `/pix withdraw-key` or `/pix rotate-secret` by ADMIN, then its Confirm: the pending root. */
+  const confirmed = async (text: string, confirmId: string) => {
+    const res = await h.slash(ADMIN, text, { channelId: CHANNEL });
+    const ask = await answerOn(h, res.responseId);
+    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === confirmId)!;
+    const from = h.slack.calls.length;
+    const click = await clickButton(h, { userId: ADMIN, actionId: confirmId, value: button.value, channelId: CHANNEL });
+    const root = await pendingRoot(h, from);
+    return { root, shown: async () => messageText(await answerOn(h, click.responseId)) };
+  };
+  const mainAccount = () => h.sandbox.companies.main.defaultAccountId;
 
   const cases: Case[] = [
     {
@@ -191,14 +207,61 @@ describe('four-eyes approvals, each action (one instance)', () => {
         expect(channelText).not.toContain(stored!.appId);
       },
     },
+    {
+      action: 'withdraw-key',
+      maker: ADMIN,
+      checker: ADMIN_CHECKER,
+      async ask() {
+        const key = `treasury-${++keyCounter}@example.com`;
+        await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
+        return confirmed(`withdraw-key ${mainAccount()} ${key}`, 'withdraw_key_confirm');
+      },
+      describes: [/Set the withdraw key/, /Withdraw key: `treasury-\d+@example\.com`/],
+      writes: () => ['POST /api/v1/pix-keys/withdraw'],
+      async approved(root, since) {
+        const { pixKey } = h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/pix-keys/withdraw')!.body as { pixKey: string };
+        const account = await sandboxApi(h, 'GET', `/api/v1/account/${mainAccount()}`, h.sandbox.companies.main.mainAppId);
+        expect(account.account.pixKeyWithdraw).toEqual({ pixKey, type: 'EMAIL' });
+        const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
+        expect(messageText(reply.args)).toContain(`<@${ADMIN}> set the withdraw key of account \`${mainAccount()}\``);
+      },
+    },
+    {
+      action: 'rotate-secret',
+      maker: ADMIN,
+      checker: ADMIN_CHECKER,
+      ask: () => confirmed(`rotate-secret ${rotated.clientId}`, 'rotate_secret_confirm'),
+      describes: [/Rotate an application’s secret/, /Application: `Client_Id_[^`]+`/, /The new client secret goes to the maker only/],
+      writes: () => ['POST /api/v1/application/rotate-secret'],
+      async approved(root, since, slackSince) {
+        expect(h.sandbox.calls.slice(since).find((c) => c.method === 'POST')!.authorization).toBe(h.sandbox.companies.main.masterAppId);
+        const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
+        expect(messageText(reply.args)).toContain(`<@${ADMIN}> rotated the client secret of application \`${rotated.clientId}\``);
+        // The new secret to the maker alone (a DM), nowhere else.
+        const dm = await waitFor('the secret in the maker’s DM', () =>
+          posts(h, slackSince).find((c) => c.args.channel === `D${ADMIN.slice(1)}` && messageText(c.args).includes('New client secret')),
+        );
+        const secret = /```([^`]+)```/.exec(messageText(dm.args))?.[1];
+        expect(secret).toMatch(/^Client_Secret_/);
+        const elsewhere = h.slack.calls.slice(slackSince).filter((c) => c !== dm).map((c) => JSON.stringify(c.args)).join('\n');
+        expect(elsewhere).not.toContain(secret!);
+        expect(h.logs.join('')).not.toContain(secret!);
+      },
+    },
   ];
 
+  /** The maker's flow, done: the maker was told (so the root is recorded too). */
+  const askOf = async (c: Case) => {
+    const asked = await c.ask();
+    await asked.shown();
+    return asked;
+  };
   const caseOf = (action: ApprovalAction) => cases.find((c) => c.action === action)!;
 
   describe.each(cases)('$action', (c) => {
     test('the maker’s flow runs its checks, then posts the pending root instead of writing; the approver’s click runs the Pix calls once', async () => {
       const pixBefore = h.sandbox.calls.length;
-      const { root, shown, since: afterSetUp } = await c.ask();
+      const { root, shown, since: afterSetUp } = await askOf(c);
       expect(writesSince(afterSetUp ?? pixBefore)).toEqual([]);
       expect(await shown()).toMatch(/is waiting for approval \(in <#C0APPROVALS>\)\. Nothing is sent to the Pix API until someone else approves it\./);
       const text = messageText(root.call.args);
@@ -216,7 +279,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       await clickRoot(h, c.checker, root, 'approval_approve');
       await waitFor('the approval done', async () => (await record(root.id))?.settled);
       const writes = writesSince(since);
-      expect(writes.map((w) => `${w.method} ${w.path}`.replace(/\/pix-keys\/.+$/, '/pix-keys/'))).toEqual(c.writes(root));
+      expect(writes.map((w) => `${w.method} ${w.path}`.replace(/^DELETE \/api\/v1\/pix-keys\/.+$/, 'DELETE /api/v1/pix-keys/'))).toEqual(c.writes(root));
       const final = rootUpdates(h, root, slackSince).at(-1)!;
       expect(JSON.stringify(final.args.blocks)).not.toContain('approval_approve');
       if (c.action !== 'limit-request') {
@@ -233,7 +296,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     });
 
     test('rejected with a reason: the root says so, the maker is mentioned in its thread with the reason; nothing is written', async () => {
-      const { root } = await c.ask();
+      const { root } = await askOf(c);
       const since = h.sandbox.calls.length;
       const slackSince = h.slack.calls.length;
       const res = await rejectWithReason(h, c.checker, root, 'Not <this> month');
@@ -251,7 +314,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     });
 
     test('the maker cannot approve or reject their own; a user outside ACCESS_APPROVERS cannot either; both are told, ephemerally', async () => {
-      const { root } = await c.ask();
+      const { root } = await askOf(c);
       const since = h.sandbox.calls.length;
       const slackSince = h.slack.calls.length;
       const own = await clickRoot(h, c.maker, root, 'approval_approve');
@@ -271,7 +334,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     });
 
     test('the maker cancels it (nobody else can); nothing is written', async () => {
-      const { root } = await c.ask();
+      const { root } = await askOf(c);
       const since = h.sandbox.calls.length;
       const slackSince = h.slack.calls.length;
       const other = await clickRoot(h, c.checker, root, 'approval_cancel');
@@ -286,7 +349,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     });
 
     test('past APPROVAL_TTL: a click is told it expired, the poller’s tick marks the root expired; nothing is written', async () => {
-      const { root } = await c.ask();
+      const { root } = await askOf(c);
       const since = h.sandbox.calls.length;
       const slackSince = h.slack.calls.length;
       const expiresAt = Date.parse((await record(root.id))!.expiresAt);
@@ -306,7 +369,8 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('a proof deleted from Slack before the approval: a clear message in the thread, nothing filed', async () => {
-    const { root, proof } = await limitRequest('gone-before-approval.pdf');
+    const { root, proof, shown } = await limitRequest('gone-before-approval.pdf');
+    await shown();
     h.slack.files.delete(proof.id as string);
     const since = h.sandbox.calls.length;
     const slackSince = h.slack.calls.length;
@@ -320,7 +384,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('a viewer is refused the approval buttons by the router (the operator role), and the reject form too', async () => {
-    const { root } = await caseOf('key-add').ask();
+    const { root } = await askOf(caseOf('key-add'));
     const slackBefore = h.slack.calls.length;
     const click = await clickRoot(h, VIEWER, root, 'approval_approve');
     expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *operator* role to approve or reject an action');
@@ -329,14 +393,14 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('an operator approver cannot approve an admin action (its role is checked by the approval)', async () => {
-    const { root } = await caseOf('key-delete').ask();
+    const { root } = await askOf(caseOf('key-delete'));
     const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
     expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *admin* role to approve or reject this (Delete a Pix key).');
     expect((await record(root.id))?.state).toBe('pending');
   });
 
   test('an approval past its expiry is not run by a click even before the tick marks it', async () => {
-    const { root } = await caseOf('key-add').ask();
+    const { root } = await askOf(caseOf('key-add'));
     await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
     const since = h.sandbox.calls.length;
     const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
@@ -346,14 +410,15 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('the reject form requires a reason; a blank one is refused inline', async () => {
-    const { root } = await caseOf('key-add').ask();
+    const { root } = await askOf(caseOf('key-add'));
     const res = await rejectWithReason(h, OPERATOR_CHECKER, root, '   ');
     expect(res.body).toEqual({ response_action: 'errors', errors: { reason: 'Say why it is rejected.' } });
     expect((await record(root.id))?.state).toBe('pending');
   });
 
   test('the stored approval seals its payload: the Pix key is not in the store’s file', async () => {
-    const { root } = await keyAdd('sealed-payload-check@example.com')();
+    const { root, shown } = await keyAdd('sealed-payload-check@example.com')();
+    await shown();
     expect((await record(root.id))?.payload).toMatchObject({ pixKey: 'sealed-payload-check@example.com' });
     const files = readdirSync(h.dataDir).filter((f) => f.startsWith('pix-ops.sqlite'));
     for (const f of files) expect(readFileSync(path.join(h.dataDir, f)).includes(Buffer.from('sealed-payload-check'))).toBe(false);
@@ -366,7 +431,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     }
     await h.app.poller.tick();
     expect(await h.app.deps.store.approvals.openIds()).toEqual([]);
-    const { root } = await caseOf('key-delete').ask(); // key-delete, an admin action by ADMIN
+    const { root } = await askOf(caseOf('key-delete')); // key-delete, an admin action by ADMIN
     const homeView = { id: 'V0HOMEVIEW', type: 'home', blocks: [], hash: 'h0', private_metadata: '', callback_id: '' };
     const clickHome = (userId: string, actionId: string, value: string) =>
       sendInteraction(h, viewBlockAction(userId, homeView, { type: 'button', action_id: actionId, block_id: 'home', value }));
