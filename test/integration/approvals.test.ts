@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
 import { messageText, type Harness } from '../support/harness';
-import { accountMadeElsewhere, clickButton, openedModal, posts, sandboxApi, startHarnessWithMaster, submitModal, viewUpdates } from '../support/accounts-harness';
-import { answerOn, approvalRoots, clickRoot, pendingRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
+import { accountMadeElsewhere, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
+import { answerOn, approvalRoots, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
-import { addProof, openLimitForm, requestsOf, submitLimitForm } from '../support/limit-form';
+import { makerFlows, type Asked } from '../support/approval-flows';
+import { requestsOf } from '../support/limit-form';
 
 const OPERATOR = 'U0OPER001';
 const OPERATOR_CHECKER = 'U0OPER002';
@@ -29,7 +30,7 @@ const ALL = 'limit-request,key-add,key-delete,withdraw-key,account-create,rotate
 describe('four-eyes approvals, each action (one instance)', () => {
   let h: Harness;
   let campaign: { accountId: string; appId: string; clientId: string };
-  let keyCounter = 0;
+  let flows: ReturnType<typeof makerFlows>;
   let rotated: { accountId: string; appId: string; clientId: string };
 
   beforeAll(async () => {
@@ -46,6 +47,15 @@ describe('four-eyes approvals, each action (one instance)', () => {
     // An application whose secret is rotated (not the campaign's: its stored AppID stays in use).
     rotated = await accountMadeElsewhere(h, 'Rotated');
     await sandboxApi(h, 'POST', `/sandbox/accounts/${h.sandbox.companies.main.defaultAccountId}/withdraw-key-api`, undefined, { enabled: true });
+    flows = makerFlows(h, {
+      channel: CHANNEL,
+      operator: OPERATOR,
+      admin: ADMIN,
+      campaignAccountId: campaign.accountId,
+      campaignAppId: campaign.appId,
+      rotateClientId: rotated.clientId,
+      accountId: h.sandbox.companies.main.defaultAccountId,
+    });
   });
   afterAll(() => h.close());
 
@@ -57,8 +67,8 @@ describe('four-eyes approvals, each action (one instance)', () => {
     action: ApprovalAction;
     maker: string;
     checker: string;
-    /** The maker's flow, to the pending root; `shown` is what the maker was told; `since`: the sandbox's calls after its set-up. */
-    ask(): Promise<{ root: PendingRoot; shown: () => string | Promise<string>; since?: number }>;
+    /** The maker's flow, to the pending root. */
+    ask(): Promise<Asked>;
     /** What the pending root must say will be sent. */
     describes: RegExp[];
     /** The writes an approval makes, as `METHOD path`. */
@@ -67,40 +77,6 @@ describe('four-eyes approvals, each action (one instance)', () => {
     approved(root: PendingRoot, since: number, slackSince: number): Promise<void>;
   }
 
-  const keyAdd = (value: string): Case['ask'] => async () => {
-    const from = h.slack.calls.length;
-    await h.slash(OPERATOR, `key add ${campaign.accountId}`, { channelId: CHANNEL });
-    const form = await openedModal(h, from, 'pix_key_add');
-    const res = await submitModal(h, OPERATOR, form, {
-      type: { type: { type: 'static_select', selected_option: { value: 'EMAIL' } } },
-      pixKey: { value: { type: 'plain_text_input', value } },
-    });
-    expect(res.body?.response_action).toBe('update');
-    const root = await pendingRoot(h, from);
-    return { root, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).at(-1))).args.view) };
-  };
-
-  const limitRequest = async (proofName = 'statement-nov.pdf') => {
-    const accountId = h.sandbox.companies.main.defaultAccountId;
-    const from = h.slack.calls.length;
-    const form = await openLimitForm(h, { userId: OPERATOR, accountId, channelId: CHANNEL });
-    const proof = addProof(h.slack, proofName);
-    const res = await submitLimitForm(h, form, { userId: OPERATOR, dayLimit: '7000', files: [proof] });
-    expect(res.body?.response_action).toBe('update');
-    const root = await pendingRoot(h, from);
-    return { root, proof, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).find((c) => messageText(c.args.view).includes('waiting')))).args.view) };
-  };
-
-  /** `/pix withdraw-key` or `/pix rotate-secret` by ADMIN, then its Confirm: the pending root. */
-  const confirmed = async (text: string, confirmId: string) => {
-    const res = await h.slash(ADMIN, text, { channelId: CHANNEL });
-    const ask = await answerOn(h, res.responseId);
-    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === confirmId)!;
-    const from = h.slack.calls.length;
-    const click = await clickButton(h, { userId: ADMIN, actionId: confirmId, value: button.value, channelId: CHANNEL });
-    const root = await pendingRoot(h, from);
-    return { root, shown: async () => messageText(await answerOn(h, click.responseId)) };
-  };
   const mainAccount = () => h.sandbox.companies.main.defaultAccountId;
 
   const cases: Case[] = [
@@ -108,7 +84,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       action: 'limit-request',
       maker: OPERATOR,
       checker: OPERATOR_CHECKER,
-      ask: () => limitRequest(),
+      ask: () => flows['limit-request'](),
       describes: [/File a limit request/, /Account: `[0-9a-f]{24}`/, /• Pix day: R\$[\d,.]+ → \*R\$7,000\.00\*/, /Proof files: statement-nov\.pdf/],
       writes: () => ['POST /api/v1/files', 'POST /api/v1/limits/request'],
       async approved(root, since) {
@@ -135,7 +111,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       action: 'key-add',
       maker: OPERATOR,
       checker: OPERATOR_CHECKER,
-      ask: () => keyAdd(`approved-${++keyCounter}@example.com`)(),
+      ask: () => flows['key-add'](),
       describes: [/Add a Pix key/, /Account: `[0-9a-f]{24}`/, /Pix key: `approved-\d+@example\.com` \(e-mail\)/],
       writes: () => ['POST /api/v1/pix-keys'],
       async approved(root, since) {
@@ -150,18 +126,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       action: 'key-delete',
       maker: ADMIN,
       checker: ADMIN_CHECKER,
-      async ask() {
-        const key = `to-delete-${++keyCounter}@example.com`;
-        await sandboxApi(h, 'POST', '/api/v1/pix-keys', campaign.appId, { pixKey: key, type: 'EMAIL' });
-        const since = h.sandbox.calls.length;
-        const res = await h.slash(ADMIN, `key delete ${campaign.accountId} ${key}`, { channelId: CHANNEL });
-        const confirm = await answerOn(h, res.responseId);
-        const button = (confirm.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === 'pix_key_delete_confirm')!;
-        const from = h.slack.calls.length;
-        const click = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value: button.value, channelId: CHANNEL });
-        const root = await pendingRoot(h, from);
-        return { root, shown: async () => messageText(await answerOn(h, click.responseId)), since };
-      },
+      ask: () => flows['key-delete'](),
       describes: [/Delete a Pix key/, /Pix key to delete: `to-delete-\d+@example\.com`/, /no money can be sent/],
       writes: () => ['DELETE /api/v1/pix-keys/'],
       async approved(root, since) {
@@ -176,14 +141,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       action: 'account-create',
       maker: ADMIN,
       checker: GROUP_CHECKER,
-      async ask() {
-        const from = h.slack.calls.length;
-        await h.slash(ADMIN, 'account create', { channelId: CHANNEL });
-        const form = await openedModal(h, from, 'account_create');
-        await submitModal(h, ADMIN, form, { name: { name: { type: 'plain_text_input', value: `Campaign ${++keyCounter}` } } });
-        const root = await pendingRoot(h, from);
-        return { root, shown: async () => messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, form.viewId).at(-1))).args.view) };
-      },
+      ask: () => flows['account-create'](),
       describes: [/Create a campaign account/, /Campaign: “Campaign \d+”/],
       writes: () => ['POST /api/v1/account', 'POST /api/v1/application'],
       async approved(root, since, slackSince) {
@@ -211,11 +169,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       action: 'withdraw-key',
       maker: ADMIN,
       checker: ADMIN_CHECKER,
-      async ask() {
-        const key = `treasury-${++keyCounter}@example.com`;
-        await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
-        return confirmed(`withdraw-key ${mainAccount()} ${key}`, 'withdraw_key_confirm');
-      },
+      ask: () => flows['withdraw-key'](),
       describes: [/Set the withdraw key/, /Withdraw key: `treasury-\d+@example\.com`/],
       writes: () => ['POST /api/v1/pix-keys/withdraw'],
       async approved(root, since) {
@@ -230,7 +184,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       action: 'rotate-secret',
       maker: ADMIN,
       checker: ADMIN_CHECKER,
-      ask: () => confirmed(`rotate-secret ${rotated.clientId}`, 'rotate_secret_confirm'),
+      ask: () => flows['rotate-secret'](),
       describes: [/Rotate an application’s secret/, /Application: `Client_Id_[^`]+`/, /The new client secret goes to the maker only/],
       writes: () => ['POST /api/v1/application/rotate-secret'],
       async approved(root, since, slackSince) {
@@ -369,9 +323,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('a proof deleted from Slack before the approval: a clear message in the thread, nothing filed', async () => {
-    const { root, proof, shown } = await limitRequest('gone-before-approval.pdf');
+    const { root, proof, shown } = await flows['limit-request']({ proofName: 'gone-before-approval.pdf' });
     await shown();
-    h.slack.files.delete(proof.id as string);
+    h.slack.files.delete(proof!.id as string);
     const since = h.sandbox.calls.length;
     const slackSince = h.slack.calls.length;
     await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
@@ -417,7 +371,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('the stored approval seals its payload: the Pix key is not in the store’s file', async () => {
-    const { root, shown } = await keyAdd('sealed-payload-check@example.com')();
+    const { root, shown } = await flows['key-add']({ value: 'sealed-payload-check@example.com' });
     await shown();
     expect((await record(root.id))?.payload).toMatchObject({ pixKey: 'sealed-payload-check@example.com' });
     const files = readdirSync(h.dataDir).filter((f) => f.startsWith('pix-ops.sqlite'));

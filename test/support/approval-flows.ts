@@ -1,0 +1,126 @@
+import type { ApprovalAction } from '../../src/domain/approvals';
+import type { AppProcess } from './app-process';
+import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
+import { answerOn, pendingRoot, type PendingRoot } from './approvals';
+import type { FakeSlack } from './fake-slack';
+import { messageText, SIGNING_SECRET, type Harness } from './harness';
+import { addProof, openLimitForm, submitLimitForm } from './limit-form';
+import { slackSignatureHeaders } from './slack-signing';
+import { waitFor } from './wait';
+import type { SandboxHandle } from '../../src/sandbox';
+
+// Each approval action's maker flow, driven as Slack drives it (the command, its modal or its
+// confirmation, up to the pending root), against an app in this process (the harness) or in a child
+// process (processDriver).
+
+/** What a maker's flow ends with: the pending root, what the maker was told, and (when the flow set something up on the Pix side first) the sandbox's calls after that. */
+export interface Asked {
+  root: PendingRoot;
+  shown(): Promise<string>;
+  since?: number;
+  /** The proof of a limit request, as the fake Slack holds it. */
+  proof?: Record<string, unknown>;
+}
+
+export interface FlowSetup {
+  channel: string;
+  operator: string;
+  admin: string;
+  /** An account with its AppID stored in the app's store (for the Pix keys). */
+  campaignAccountId: string;
+  campaignAppId: string;
+  /** An application whose secret is rotated. */
+  rotateClientId: string;
+  /** The account limit requests and the withdraw key are for (its withdraw-key API enabled). */
+  accountId: string;
+}
+
+let n = 0;
+
+/** The maker's flow of each action; `options` picks a value where a test needs its own. */
+export function makerFlows(h: Harness, s: FlowSetup) {
+  const modalAnswer = (from: number, viewId: string) => async () =>
+    messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, viewId).find((c) => messageText(c.args.view).includes('waiting for approval')), 10_000)).args.view);
+
+  /** `/pix withdraw-key` or `/pix rotate-secret`, then its Confirm: the pending root. */
+  const confirmed = async (text: string, confirmId: string): Promise<Asked> => {
+    const res = await h.slash(s.admin, text, { channelId: s.channel });
+    const ask = await answerOn(h, res.responseId);
+    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === confirmId)!;
+    const from = h.slack.calls.length;
+    const click = await clickButton(h, { userId: s.admin, actionId: confirmId, value: button.value, channelId: s.channel });
+    return { root: await pendingRoot(h, from), shown: async () => messageText(await answerOn(h, click.responseId)) };
+  };
+
+  return {
+    'limit-request': async (options: { proofName?: string } = {}): Promise<Asked> => {
+      const from = h.slack.calls.length;
+      const form = await openLimitForm(h, { userId: s.operator, accountId: s.accountId, channelId: s.channel });
+      const proof = addProof(h.slack, options.proofName ?? 'statement-nov.pdf');
+      const res = await submitLimitForm(h, form, { userId: s.operator, dayLimit: '7000', files: [proof] });
+      if (res.body?.response_action !== 'update') throw new Error(`submission not accepted: ${JSON.stringify(res.body)}`);
+      return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId), proof };
+    },
+    'key-add': async (options: { value?: string } = {}): Promise<Asked> => {
+      const from = h.slack.calls.length;
+      await h.slash(s.operator, `key add ${s.campaignAccountId}`, { channelId: s.channel });
+      const form = await openedModal(h, from, 'pix_key_add');
+      await submitModal(h, s.operator, form, {
+        type: { type: { type: 'static_select', selected_option: { value: 'EMAIL' } } },
+        pixKey: { value: { type: 'plain_text_input', value: options.value ?? `approved-${++n}@example.com` } },
+      });
+      return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
+    },
+    'key-delete': async (): Promise<Asked> => {
+      const key = `to-delete-${++n}@example.com`;
+      await sandboxApi(h, 'POST', '/api/v1/pix-keys', s.campaignAppId, { pixKey: key, type: 'EMAIL' });
+      const since = h.sandbox.calls.length;
+      const res = await h.slash(s.admin, `key delete ${s.campaignAccountId} ${key}`, { channelId: s.channel });
+      const confirm = await answerOn(h, res.responseId);
+      const button = (confirm.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === 'pix_key_delete_confirm')!;
+      const from = h.slack.calls.length;
+      const click = await clickButton(h, { userId: s.admin, actionId: 'pix_key_delete_confirm', value: button.value, channelId: s.channel });
+      return { root: await pendingRoot(h, from), shown: async () => messageText(await answerOn(h, click.responseId)), since };
+    },
+    'withdraw-key': async (): Promise<Asked> => {
+      const key = `treasury-${++n}@example.com`;
+      await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
+      return confirmed(`withdraw-key ${s.accountId} ${key}`, 'withdraw_key_confirm');
+    },
+    'account-create': async (): Promise<Asked> => {
+      const from = h.slack.calls.length;
+      await h.slash(s.admin, 'account create', { channelId: s.channel });
+      const form = await openedModal(h, from, 'account_create');
+      await submitModal(h, s.admin, form, { name: { name: { type: 'plain_text_input', value: `Campaign ${++n}` } } });
+      return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
+    },
+    'rotate-secret': (): Promise<Asked> => confirmed(`rotate-secret ${s.rotateClientId}`, 'rotate_secret_confirm'),
+  } satisfies Record<ApprovalAction, (options?: never) => Promise<Asked>>;
+}
+
+/** An app in a child process, driven like the harness's (the fake Slack and the sandbox are this process's). */
+export function processDriver(proc: AppProcess, slack: FakeSlack, sandbox: SandboxHandle): Harness {
+  const post = async (body: string, headers: Record<string, string>) => {
+    const res = await fetch(proc.eventsUrl, { method: 'POST', body, headers });
+    return { status: res.status, text: await res.text() };
+  };
+  const slash: Harness['slash'] = async (userId, text, opts = {}) => {
+    const responseId = `proc-cmd-${++n}`;
+    const body = new URLSearchParams({
+      team_id: 'T0FAKE',
+      channel_id: opts.channelId ?? 'C0CHANNEL',
+      channel_name: 'finance',
+      user_id: userId,
+      user_name: userId.toLowerCase(),
+      command: '/pix',
+      text,
+      api_app_id: 'A0PIXOPS',
+      response_url: slack.responseUrl(responseId),
+      trigger_id: `proc-trigger-${n}`,
+    }).toString();
+    const res = await post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+    return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
+  };
+  // Only what the flows and the click helpers use of a harness.
+  return { slack, sandbox, post, slash } as unknown as Harness;
+}
