@@ -337,23 +337,19 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
     const { deps, locale, record } = run;
     if (intent?.step !== 'file') return limitRequestApproval.execute(run, p);
     const { intentId } = FileStepSchema.parse(intent.data);
-    const key = filingClaimKey(intentId);
-    if (!(await deps.store.claim(key, FILING_CLAIM_MS))) throw new Error('the filing is being reconciled elsewhere');
-    try {
-      const filing = (await deps.store.filingIntents.list()).find((i) => i.intentId === intentId);
-      const sought = filing ?? { accountId: p.accountId, requested: p.limits, createdAt: intent.at };
-      const listed = await listSince(deps, Date.parse(sought.createdAt) - CLOCK_SKEW_MS);
-      const request = matchIntent(listed, { ...sought, intentId, requesterId: record.makerId, channel: record.channel, current: p.current, documents: [] });
-      if (request) {
-        if (filing) await followFiled(deps, exactClient(deps), { intent: filing, request, locale, lookFirst: true });
-        return { ok: true, limitRequestId: request.id };
-      }
-      if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new Error('the filing is not settled yet');
-      if (filing) await deps.store.filingIntents.delete(intentId);
-      return { ok: false, problem: messages(locale).approvals.notFiled };
-    } finally {
-      await deps.store.release(key).catch(() => undefined);
+    // No claim on the filing: whoever follows it (this, or the poller's reconciliation of intents)
+    // only tracks it and records the approval's root, which is safe twice; nothing is posted.
+    const filing = (await deps.store.filingIntents.list()).find((i) => i.intentId === intentId);
+    const sought = filing ?? { accountId: p.accountId, requested: p.limits, createdAt: intent.at };
+    const listed = await listSince(deps, Date.parse(sought.createdAt) - CLOCK_SKEW_MS);
+    const request = matchIntent(listed, { ...sought, intentId, requesterId: record.makerId, channel: record.channel, current: p.current, documents: [] });
+    if (request) {
+      if (filing) await followFiled(deps, exactClient(deps), { intent: filing, request, locale, lookFirst: true });
+      return { ok: true, limitRequestId: request.id };
     }
+    if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new Error('the filing is not settled yet');
+    if (filing) await deps.store.filingIntents.delete(intentId);
+    return { ok: false, problem: messages(locale).approvals.notFiled };
   },
   /** Filed: the root is the request's thread root, showing where it stands. */
   async doneRoot(deps, record) {
