@@ -1,6 +1,7 @@
 import type { Deps } from '../entry/deps';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
+import { SlackPacer } from './pacing';
 import { scheduleTicks, SerialRunner } from './schedule';
 import { pollerSlackClient } from './slack-client';
 import { runTick, type TickReport } from './tick';
@@ -36,9 +37,12 @@ export interface PollerOptions {
 
 export function startPoller(deps: Deps, options: PollerOptions): Poller {
   let stopping = false;
-  const slack = pollerSlackClient(deps);
+  const claimTtlMs = options.claimTtlMs ?? 60_000;
+  // Survives ticks: a Retry-After still running holds the next tick's calls back too.
+  const pacer = new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger: deps.logger });
+  const slack = pollerSlackClient(deps, pacer);
   const runner = new SerialRunner(() =>
-    runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs: options.claimTtlMs ?? 60_000, stopping: () => stopping }),
+    runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping }),
   );
   const task = scheduleTicks(
     options.schedule,
@@ -61,4 +65,13 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
       await runner.idle();
     },
   };
+}
+
+/**
+ * How long one Slack call of a delivery may wait for its turn (pace and Retry-After together): an
+ * eighth of the delivery claim, between 1 and 10 s, so that the claim outlasts a delivery's three
+ * calls with their waits. A longer Retry-After fails the request's turn; a later tick resumes it.
+ */
+export function paceBudgetMs(claimTtlMs: number): number {
+  return Math.min(10_000, Math.max(1_000, Math.floor(claimTtlMs / 8)));
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeSlackRateLimit } from './fake-slack-rate-limit';
 
 export interface SlackApiCall {
   method: string;
@@ -60,6 +61,8 @@ export class FakeSlack {
   defaultLocale = 'en-US';
   /** The bot token downloads must carry (as Slack requires for url_private_download). */
   botToken = 'xoxb-test-bot-token-0123456789';
+  /** Slack's rate limits, off until a test sets a rule (see fake-slack-rate-limit.ts). */
+  readonly rateLimit = new FakeSlackRateLimit();
   private readonly handlers = new Map<string, Handler>();
   private server?: http.Server;
   private tsCounter = 0;
@@ -155,8 +158,9 @@ export class FakeSlack {
     const args = parseArgs(raw, req.headers['content-type']);
     const call: SlackApiCall = { method, args, headers: req.headers, at: Date.now() };
     this.calls.push(call);
+    const refused = this.rateLimit.refuse(method, args);
     const handler = this.handlers.get(method);
-    const answer = handler ? await handler(args, call) : this.defaultAnswer(method, args);
+    const answer = refused ?? (handler ? await handler(args, call) : this.defaultAnswer(method, args));
     call.response = answer;
     if (answer && typeof answer === 'object' && 'httpStatus' in answer) {
       const { httpStatus, headers, body } = answer as { httpStatus: number; headers?: Record<string, string>; body?: unknown };

@@ -1,0 +1,33 @@
+import pLimit from 'p-limit';
+
+/** Deliveries of one channel under way at once: enough to keep its pace busy while one call waits. */
+export const DELIVERIES_PER_CHANNEL = 2;
+
+/**
+ * Where the deliveries of one tick run: one lane per channel, `perChannel` at a time in it, and at
+ * most `total` at once over all lanes. A delivery waits for its turn in its channel's lane before it
+ * takes a shared place, so a channel with many decisions (which Slack lets the poller answer at about
+ * one reply a second) holds at most `perChannel` shared places, and other channels' replies go on.
+ */
+export class ChannelLanes {
+  private readonly lanes = new Map<string, pLimit.Limit>();
+  private readonly shared: pLimit.Limit;
+
+  constructor(
+    private readonly total: number,
+    private readonly perChannel = DELIVERIES_PER_CHANNEL,
+  ) {
+    this.shared = pLimit(total);
+  }
+
+  /**
+   * Runs `job` in `channel`'s lane. `queued` tells it whether it had to wait for a place (its lane's
+   * or a shared one) rather than starting at once.
+   */
+  run<T>(channel: string, job: (queued: boolean) => Promise<T>): Promise<T> {
+    let lane = this.lanes.get(channel);
+    if (!lane) this.lanes.set(channel, (lane = pLimit(this.perChannel)));
+    const queued = lane.activeCount + lane.pendingCount >= this.perChannel || this.shared.activeCount + this.shared.pendingCount >= this.total;
+    return lane(() => this.shared(() => job(queued)));
+  }
+}

@@ -1,0 +1,172 @@
+import { ErrorCode, WebClient, type WebAPICallResult, type WebClientOptions } from '@slack/web-api';
+import { setTimeout } from 'node:timers/promises';
+import type { Logger } from '../runtime/logger';
+
+/** A token bucket: `perSecond` on average, up to `burst` at once. */
+export interface PaceRule {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * What the poller paces ahead, per method and channel. Slack's rate-limit page
+ * (https://docs.slack.dev/apis/web-api/rate-limits): chat.postMessage "generally allows posting one
+ * message per second per channel" ("Posting messages: 1 per second, short bursts >1 allowed"), on top
+ * of a workspace-wide limit it does not state. The other methods of a delivery are tiered per method
+ * and workspace (chat.update and conversations.replies: Tier 3, "50+ per minute"): their real allowance
+ * is unknown and generous, so they are not paced ahead; like every call, they honour Retry-After.
+ */
+export const SLACK_PACE: Readonly<Record<string, PaceRule>> = {
+  'chat.postMessage': { perSecond: 1, burst: 3 },
+};
+
+/** A call that would have to wait longer than its budget for its turn. */
+export class SlackPaceError extends Error {
+  constructor(
+    readonly method: string,
+    readonly channel: string | undefined,
+    readonly waitMs: number,
+  ) {
+    super(`${method}${channel ? ` in ${channel}` : ''} would wait ${waitMs} ms for Slack's rate limit, more than a call waits`);
+  }
+}
+
+interface Gate {
+  rule: PaceRule | undefined;
+  tokens: number;
+  at: number;
+  /** Nothing on this key before this time: the end of Slack's last Retry-After. */
+  blockedUntil: number;
+  /** The previous caller's turn: callers of one key take their turns in order. */
+  tail: Promise<void>;
+  waiting: number;
+}
+
+/**
+ * Turns for Slack calls, per method and channel (the key Slack limits chat.postMessage by; a method
+ * called without a channel has one key): paced ahead where SLACK_PACE says, and held back after a
+ * 429 until its Retry-After has passed. Waits are timers: nothing else waits on them, so another
+ * channel's calls, and the app's own Slack client (acks, modals), go on meanwhile.
+ */
+export class SlackPacer {
+  private readonly gates = new Map<string, Gate>();
+
+  constructor(
+    private readonly options: {
+      /** The longest a call waits for its turn, all its retries together; past that it fails. */
+      maxWaitMs: number;
+      rules?: Readonly<Record<string, PaceRule>>;
+      logger?: Logger;
+    },
+  ) {}
+
+  get maxWaitMs(): number {
+    return this.options.maxWaitMs;
+  }
+
+  /**
+   * Resolves when `method` may be called in `channel`, and takes that turn. Rejects with a
+   * SlackPaceError, without waiting, when the turn would come after `deadline`.
+   */
+  async turn(method: string, channel: string | undefined, deadline: number): Promise<void> {
+    const gate = this.gate(method, channel);
+    const previous = gate.tail;
+    let done!: () => void;
+    gate.tail = new Promise((resolve) => (done = resolve));
+    gate.waiting++;
+    try {
+      await previous;
+      for (;;) {
+        const now = Date.now();
+        refill(gate, now);
+        const readyAt = Math.max(gate.blockedUntil, gate.rule && gate.tokens < 1 ? now + Math.ceil(((1 - gate.tokens) / gate.rule.perSecond) * 1000) : now);
+        if (readyAt <= now) break;
+        if (readyAt > deadline) throw new SlackPaceError(method, channel, readyAt - now);
+        // Again after the sleep: a 429 meanwhile may have moved the time on.
+        await setTimeout(readyAt - now);
+      }
+      if (gate.rule) gate.tokens -= 1;
+    } finally {
+      gate.waiting--;
+      done();
+    }
+  }
+
+  /**
+   * Slack refused a call (429): nothing more on its key until Retry-After has passed (at least a
+   * second, should Slack say 0), and no burst right after it.
+   */
+  refused(method: string, channel: string | undefined, retryAfterS: number): void {
+    const gate = this.gate(method, channel);
+    const now = Date.now();
+    gate.blockedUntil = Math.max(gate.blockedUntil, now + Math.max(1, retryAfterS) * 1000);
+    gate.tokens = 0;
+    gate.at = now;
+    this.options.logger?.info({ slack: { method, channel, retryAfter: retryAfterS } }, 'Slack rate limit: the call is made again after Retry-After');
+  }
+
+
+  private gate(method: string, channel: string | undefined): Gate {
+    const rule = (this.options.rules ?? SLACK_PACE)[method];
+    const key = `${method} ${channel ?? ''}`;
+    let gate = this.gates.get(key);
+    if (!gate) {
+      if (this.gates.size >= 1_000) this.forgetIdle();
+      gate = { rule, tokens: rule?.burst ?? 0, at: Date.now(), blockedUntil: 0, tail: Promise.resolve(), waiting: 0 };
+      this.gates.set(key, gate);
+    }
+    return gate;
+  }
+
+  /** Keys nobody waits on, whose bucket is full again and whose Retry-After has passed. */
+  private forgetIdle(): void {
+    const now = Date.now();
+    for (const [key, gate] of this.gates) {
+      refill(gate, now);
+      if (gate.waiting === 0 && gate.blockedUntil <= now && (!gate.rule || gate.tokens >= gate.rule.burst)) this.gates.delete(key);
+    }
+  }
+}
+
+function refill(gate: Gate, now: number): void {
+  if (gate.rule) gate.tokens = Math.min(gate.rule.burst, gate.tokens + ((now - gate.at) / 1000) * gate.rule.perSecond);
+  gate.at = now;
+}
+
+/**
+ * The poller's Web API client, every call taking its turn from the pacer first. A call Slack refuses
+ * with 429 was not performed (https://docs.slack.dev/apis/web-api/rate-limits), so it is made again
+ * once its Retry-After has passed; unlike the shared client, which pauses every call of the app, only
+ * that method in that channel waits. A call that would wait longer than the pacer's budget fails with
+ * SlackPaceError, and the request's turn with it: a later tick resumes it.
+ */
+export class PacedWebClient extends WebClient {
+  constructor(
+    token: string,
+    options: WebClientOptions,
+    private readonly pacer: SlackPacer,
+  ) {
+    super(token, options);
+  }
+
+  override async apiCall(method: string, options: Record<string, unknown> = {}): Promise<WebAPICallResult> {
+    const channel = typeof options.channel === 'string' ? options.channel : undefined;
+    const deadline = Date.now() + this.pacer.maxWaitMs;
+    for (;;) {
+      await this.pacer.turn(method, channel, deadline);
+      try {
+        return await super.apiCall(method, options);
+      } catch (err) {
+        const retryAfter = retryAfterOf(err);
+        if (retryAfter === undefined) throw err;
+        this.pacer.refused(method, channel, retryAfter);
+      }
+    }
+  }
+}
+
+/** Retry-After (seconds) of a 429 the client rejected (`rejectRateLimitedCalls`). */
+function retryAfterOf(err: unknown): number | undefined {
+  const e = err as { code?: unknown; retryAfter?: unknown } | undefined;
+  return e?.code === ErrorCode.RateLimitedError && typeof e.retryAfter === 'number' ? e.retryAfter : undefined;
+}
