@@ -46,10 +46,12 @@ export class FakeSlackRateLimit {
     return this;
   }
 
-  /** Lifts every limit (what was recorded stays). */
+  /** Lifts every limit and forgets what was recorded. */
   clear(): void {
     this.rules.clear();
     this.buckets.clear();
+    this.refusals.length = 0;
+    this.ignored.length = 0;
   }
 
   refusalsOf(method: string): Refusal[] {
