@@ -9,17 +9,25 @@ export interface PaceRule {
 }
 
 /**
+ * How far under a known rate the poller paces: calls leave here paced but reach Slack with the
+ * network's jitter, and one arriving a few milliseconds early would be refused for a whole second.
+ */
+const UNDER = 0.95;
+
+/** How long a pace learned from a 429 is kept after the last refusal that taught it. */
+const LEARNED_FOR_MS = 60_000;
+
+/**
  * What the poller paces ahead, per method and channel. Slack's rate-limit page
  * (https://docs.slack.dev/apis/web-api/rate-limits): chat.postMessage "generally allows posting one
  * message per second per channel" ("Posting messages: 1 per second, short bursts >1 allowed"), on top
- * of a workspace-wide limit it does not state. Paced here a twentieth under that: calls leave paced
- * but reach Slack with the network's jitter, and one arriving a few milliseconds early would be
- * refused for a whole second. The other methods of a delivery are tiered per method and workspace
- * (chat.update and conversations.replies: Tier 3, "50+ per minute"): their real allowance is unknown
- * and generous, so they are not paced ahead; like every call, they honour Retry-After.
+ * of a workspace-wide limit it does not state: paced here a twentieth under that (UNDER). The other
+ * methods of a delivery are tiered per method and workspace (chat.update and conversations.replies:
+ * Tier 3, "50+ per minute"): their real allowance is unknown and generous, so they are not paced ahead;
+ * a 429 on one teaches the pacer its pace there (below).
  */
 export const SLACK_PACE: Readonly<Record<string, PaceRule>> = {
-  'chat.postMessage': { perSecond: 0.95, burst: 3 },
+  'chat.postMessage': { perSecond: UNDER, burst: 3 },
 };
 
 /** A call that would have to wait longer than its budget for its turn. */
@@ -34,7 +42,10 @@ export class SlackPaceError extends Error {
 }
 
 interface Gate {
+  /** The pace set for this method (SLACK_PACE). */
   rule: PaceRule | undefined;
+  /** The pace a 429 taught, where none is set, and until when it holds. */
+  learned?: { rule: PaceRule; until: number };
   tokens: number;
   at: number;
   /** Nothing on this key before this time: the end of Slack's last Retry-After. */
@@ -46,9 +57,11 @@ interface Gate {
 
 /**
  * Turns for Slack calls, per method and channel (the key Slack limits chat.postMessage by; a method
- * called without a channel has one key): paced ahead where SLACK_PACE says, and held back after a
- * 429 until its Retry-After has passed. Waits are timers: nothing else waits on them, so another
- * channel's calls, and the app's own Slack client (acks, modals), go on meanwhile.
+ * called without a channel has one key): paced ahead where SLACK_PACE says; after a 429, held back
+ * until its Retry-After has passed, and then, where no pace is set, paced at one call per Retry-After
+ * for a while (LEARNED_FOR_MS), so that the refused call made again and the next ones do not run into
+ * the limit one after the other. Waits are timers: nothing else waits on them, so another channel's
+ * calls, and the app's own Slack client (acks, modals), go on meanwhile.
  */
 export class SlackPacer {
   private readonly gates = new Map<string, Gate>();
@@ -80,14 +93,14 @@ export class SlackPacer {
       await previous;
       for (;;) {
         const now = Date.now();
-        refill(gate, now);
-        const readyAt = Math.max(gate.blockedUntil, gate.rule && gate.tokens < 1 ? now + Math.ceil(((1 - gate.tokens) / gate.rule.perSecond) * 1000) : now);
+        const rule = refill(gate, now);
+        const readyAt = Math.max(gate.blockedUntil, rule && gate.tokens < 1 ? now + Math.ceil(((1 - gate.tokens) / rule.perSecond) * 1000) : now);
         if (readyAt <= now) break;
         if (readyAt > deadline) throw new SlackPaceError(method, channel, readyAt - now);
         // Again after the sleep: a 429 meanwhile may have moved the time on.
         await setTimeout(readyAt - now);
       }
-      if (gate.rule) gate.tokens -= 1;
+      gate.tokens -= 1;
     } finally {
       gate.waiting--;
       done();
@@ -96,24 +109,26 @@ export class SlackPacer {
 
   /**
    * Slack refused a call (429): nothing more on its key until Retry-After has passed (at least a
-   * second, should Slack say 0), and no burst right after it.
+   * second, should Slack say 0), no burst right after it, and where no pace is set, one call per
+   * Retry-After from then on for a while.
    */
   refused(method: string, channel: string | undefined, retryAfterS: number): void {
     const gate = this.gate(method, channel);
     const now = Date.now();
-    gate.blockedUntil = Math.max(gate.blockedUntil, now + Math.max(1, retryAfterS) * 1000);
+    const seconds = Math.max(1, retryAfterS);
+    gate.blockedUntil = Math.max(gate.blockedUntil, now + seconds * 1000);
+    if (!gate.rule) gate.learned = { rule: { perSecond: UNDER / seconds, burst: 1 }, until: now + LEARNED_FOR_MS };
     gate.tokens = 0;
     gate.at = now;
     this.options.logger?.info({ slack: { method, channel, retryAfter: retryAfterS } }, 'Slack rate limit: the call is made again after Retry-After');
   }
 
-
   private gate(method: string, channel: string | undefined): Gate {
-    const rule = (this.options.rules ?? SLACK_PACE)[method];
     const key = `${method} ${channel ?? ''}`;
     let gate = this.gates.get(key);
     if (!gate) {
       if (this.gates.size >= 1_000) this.forgetIdle();
+      const rule = (this.options.rules ?? SLACK_PACE)[method];
       gate = { rule, tokens: rule?.burst ?? 0, at: Date.now(), blockedUntil: 0, tail: Promise.resolve(), waiting: 0 };
       this.gates.set(key, gate);
     }
@@ -124,15 +139,19 @@ export class SlackPacer {
   private forgetIdle(): void {
     const now = Date.now();
     for (const [key, gate] of this.gates) {
-      refill(gate, now);
-      if (gate.waiting === 0 && gate.blockedUntil <= now && (!gate.rule || gate.tokens >= gate.rule.burst)) this.gates.delete(key);
+      const rule = refill(gate, now);
+      if (gate.waiting === 0 && gate.blockedUntil <= now && (!rule || gate.tokens >= rule.burst)) this.gates.delete(key);
     }
   }
 }
 
-function refill(gate: Gate, now: number): void {
-  if (gate.rule) gate.tokens = Math.min(gate.rule.burst, gate.tokens + ((now - gate.at) / 1000) * gate.rule.perSecond);
+/** Brings the gate's bucket up to `now`; returns the pace in force (none: calls are not counted). */
+function refill(gate: Gate, now: number): PaceRule | undefined {
+  if (gate.learned && now >= gate.learned.until) gate.learned = undefined;
+  const rule = gate.rule ?? gate.learned?.rule;
+  gate.tokens = rule ? Math.min(rule.burst, gate.tokens + ((now - gate.at) / 1000) * rule.perSecond) : 0;
   gate.at = now;
+  return rule;
 }
 
 /**

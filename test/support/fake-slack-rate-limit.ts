@@ -6,9 +6,10 @@
  * https://docs.slack.dev/apis/web-api/rate-limits ("Responding to rate limiting conditions";
  * chat.postMessage: one message per second per channel, short bursts allowed).
  *
- * It also keeps what a test needs to judge the client: every refusal, and every call made on a key
- * before the Retry-After of its last refusal had passed (`ignored`: a client that honours
- * Retry-After makes none).
+ * It also keeps what a test needs to judge the client: every refusal, and every refused call made
+ * again (same method, same arguments) before the Retry-After it was given had passed (`ignored`: a
+ * client that honours Retry-After makes none). Other calls on the key during a Retry-After are refused
+ * too, but not counted as ignoring it: they may have been on their way when the refusal went out.
  */
 export interface RateRule {
   perSecond: number;
@@ -33,10 +34,12 @@ interface Bucket {
 
 export class FakeSlackRateLimit {
   readonly refusals: Refusal[] = [];
-  /** Calls made on a key while the Retry-After of its last refusal was running. */
+  /** Refused calls made again before their Retry-After had passed. */
   readonly ignored: Refusal[] = [];
   private readonly rules = new Map<string, RateRule>();
   private readonly buckets = new Map<string, Bucket>();
+  /** When each refused call (by method and arguments) may be made again. */
+  private readonly refusedUntil = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -50,6 +53,7 @@ export class FakeSlackRateLimit {
   clear(): void {
     this.rules.clear();
     this.buckets.clear();
+    this.refusedUntil.clear();
     this.refusals.length = 0;
     this.ignored.length = 0;
   }
@@ -69,14 +73,18 @@ export class FakeSlackRateLimit {
     if (!bucket) this.buckets.set(key, (bucket = { tokens: rule.burst, at: now, until: 0 }));
     bucket.tokens = Math.min(rule.burst, bucket.tokens + ((now - bucket.at) / 1000) * rule.perSecond);
     bucket.at = now;
-    if (now < bucket.until) this.ignored.push({ method, channel, at: now, retryAfterS: Math.ceil((bucket.until - now) / 1000) });
-    else if (bucket.tokens >= 1) {
+    const signature = `${method} ${JSON.stringify(args)}`;
+    const again = this.refusedUntil.get(signature);
+    if (again !== undefined && now < again) this.ignored.push({ method, channel, at: now, retryAfterS: Math.ceil((again - now) / 1000) });
+    if (now >= bucket.until && bucket.tokens >= 1) {
       bucket.tokens -= 1;
+      this.refusedUntil.delete(signature);
       return undefined;
     }
     const untilToken = Math.ceil(((1 - bucket.tokens) / rule.perSecond) * 1000) / 1000;
     const retryAfterS = Math.max(1, Math.ceil(untilToken), rule.retryAfterS ?? 0);
     bucket.until = Math.max(bucket.until, now + retryAfterS * 1000);
+    this.refusedUntil.set(signature, now + retryAfterS * 1000);
     this.refusals.push({ method, channel, at: now, retryAfterS });
     return { httpStatus: 429, headers: { 'retry-after': String(retryAfterS) }, body: { ok: false, error: 'ratelimited' } };
   }

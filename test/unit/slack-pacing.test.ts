@@ -65,6 +65,22 @@ describe('PacedWebClient', () => {
     expect(at[5]!).toBeGreaterThanOrEqual(1_140);
   });
 
+  test('a 429 on a method with no pace set teaches one: the refused calls made again, and the next, one per Retry-After, none refused again', async () => {
+    slack.rateLimit.limit('chat.update', { perSecond: 1, burst: 1 });
+    const c = client({ maxWaitMs: 5_000 });
+    const since = slack.calls.length;
+    let n = 0;
+    const update = () => c.chat.update({ channel: 'C0G', ts: '1.0', text: `edit ${++n}` }).catch((err: unknown) => err);
+    // Four at once: one goes through, three are refused (nothing told the pacer yet).
+    await Promise.all([update(), update(), update(), update()]);
+    await update();
+    expect(slack.rateLimit.refusals).toHaveLength(3);
+    expect(slack.rateLimit.ignored).toEqual([]);
+    const accepted = slack.calls.slice(since).filter((call) => call.method === 'chat.update' && (call.response as { httpStatus?: number }).httpStatus !== 429);
+    expect(accepted).toHaveLength(5);
+    for (let i = 2; i < accepted.length; i++) expect(accepted[i]!.at - accepted[i - 1]!.at).toBeGreaterThanOrEqual(1_000);
+  });
+
   test('a method without a channel is held back on its own key, and a failure that is not a 429 is not repeated', async () => {
     slack.rateLimit.limit('views.publish', { perSecond: 1, burst: 1 });
     const c = client({ maxWaitMs: 3_000 });
