@@ -4,20 +4,24 @@ import pLimit from 'p-limit';
 export const DELIVERIES_PER_CHANNEL = 2;
 
 /**
- * Where the deliveries of one tick run: one lane per channel, `perChannel` at a time in it, and at
- * most `total` at once over all lanes. A delivery waits for its turn in its channel's lane before it
- * takes a shared place, so a channel with many decisions (which Slack lets the poller answer at about
- * one reply a second) holds at most `perChannel` shared places, and other channels' replies go on.
+ * Where the deliveries of one tick run: one lane per channel, `perChannel` at a time in it, and as
+ * many at once over all lanes as `channels` busy channels take. A delivery waits for its turn in its
+ * channel's lane before it takes a shared place, so a channel with many decisions (which Slack lets
+ * the poller answer at about one reply a second) holds at most `perChannel` shared places, and the
+ * other channels' replies go on: `channels` of them in full, more a little slower. (A delivery spends
+ * most of its time waiting for Slack's pace: the places bound the work in flight, not the rate.)
  */
 export class ChannelLanes {
   private readonly lanes = new Map<string, pLimit.Limit>();
   private readonly shared: pLimit.Limit;
+  private readonly total: number;
 
   constructor(
-    private readonly total: number,
+    channels: number,
     private readonly perChannel = DELIVERIES_PER_CHANNEL,
   ) {
-    this.shared = pLimit(total);
+    this.total = channels * perChannel;
+    this.shared = pLimit(this.total);
   }
 
   /**

@@ -52,6 +52,7 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
   const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0 };
   const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
   const limit = pLimit(options.concurrency);
+  // As many channels delivering in full at once as requests are read at once.
   const lanes = new ChannelLanes(options.concurrency);
 
   await Promise.all(
