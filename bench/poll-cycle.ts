@@ -38,10 +38,10 @@ async function pix(sandbox: Sandbox, method: string, pathname: string, appId: st
 }
 
 /**
- * The sandbox in a process of its own with REQUESTS limit requests in review, one per account (the
+ * The sandbox in a process of its own with `count` limit requests in review, one per account (the
  * service allows one in review per account), all with the same proof.
  */
-async function fixture(): Promise<Fixture> {
+export async function limitRequestsInReview(count: number): Promise<Fixture> {
   const sandbox = await startSandboxProcess();
   const main = sandbox.main;
   const form = new FormData();
@@ -49,7 +49,7 @@ async function fixture(): Promise<Fixture> {
   form.append('file', new Blob([PDF], { type: 'application/pdf' }), 'proof.pdf');
   const up = await fetch(`${sandbox.url}/api/v1/files`, { method: 'POST', headers: { authorization: main.mainAppId }, body: form });
   const fileId = ((await up.json()) as { file: { id: string } }).file.id;
-  const requests = await inBatches(REQUESTS, 32, async () => {
+  const requests = await inBatches(count, 32, async () => {
     const { account } = await pix(sandbox, 'POST', '/api/v1/account', main.masterAppId);
     const { limitRequest } = await pix(sandbox, 'POST', '/api/v1/limits/request', main.mainAppId, {
       companyBankAccountId: account.accountId,
@@ -221,7 +221,7 @@ async function deleteNamespace(namespace: string): Promise<void> {
 }
 
 export async function pollCycle(): Promise<Figure[]> {
-  const fx = await fixture();
+  const fx = await limitRequestsInReview(REQUESTS);
   try {
     return [...(await sqliteCycle(fx)), ...(await redisCycle(fx))];
   } finally {

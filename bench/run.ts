@@ -4,6 +4,7 @@ import { ackLatency } from './ack-latency';
 import { modalLatency } from './modal-latency';
 import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
+import { rateLimit } from './rate-limit';
 import { startup } from './startup';
 
 /** `npm run bench`: every benchmark, one table, each figure beside its bound. */
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
     ['modal latency', modalLatency],
     ['proof streaming', proofStreaming],
     ['poll cycle (sqlite, then Redis with 2 instances)', pollCycle],
+    ['rate limits (60 decisions in one channel, 60 in six others)', rateLimit],
     ['slash-command acknowledgement under load', ackLatency],
     ['start-up', startup],
   ];

@@ -3,8 +3,9 @@ import { runApprovalTick, type ApprovalKinds } from '../approvals/engine';
 import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
+import { SlackPacer } from './pacing';
 import { scheduleTicks, SerialRunner } from './schedule';
-import { exactClient } from '../slack/exact-client';
+import { pollerSlackClient } from './slack-client';
 import { reconcileIntents } from './reconcile';
 import { runTick, type TickReport } from './tick';
 
@@ -45,8 +46,10 @@ export interface PollerOptions {
 
 export function startPoller(deps: Deps, options: PollerOptions): Poller {
   let stopping = false;
-  // No retries: a failed call fails the request's turn, and the next tick resumes it (deliver.ts).
-  const slack = exactClient(deps);
+  const claimTtlMs = options.claimTtlMs ?? 60_000;
+  // Survives ticks: a Retry-After still running holds the next tick's calls back too.
+  const pacer = new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger: deps.logger });
+  const slack = pollerSlackClient(deps, pacer);
   // Filings a previous run left cut short are settled at once, not at the first tick (reconcile.ts).
   const startup = reconcileIntents(deps, slack).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
@@ -59,7 +62,7 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
         })
       : undefined;
     try {
-      return await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs: options.claimTtlMs ?? 60_000, stopping: () => stopping });
+      return await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping });
     } finally {
       await approvalTick;
     }
@@ -85,4 +88,13 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
       await Promise.all([runner.idle(), startup]);
     },
   };
+}
+
+/**
+ * How long one Slack call of a delivery may wait for its turn (pace and Retry-After together): an
+ * eighth of the delivery claim, between 1 and 10 s, so that the claim outlasts a delivery's three
+ * calls with their waits. A longer Retry-After fails the request's turn; a later tick resumes it.
+ */
+export function paceBudgetMs(claimTtlMs: number): number {
+  return Math.min(10_000, Math.max(1_000, Math.floor(claimTtlMs / 8)));
 }

@@ -9,6 +9,7 @@ import { DeliveryError, deliverDecision, type DeliveryContext } from './deliver'
 import { describeError } from './errors';
 import { reconcileIntents } from './reconcile';
 import { shouldGiveUp, unfollow } from './unfollow';
+import { ChannelLanes } from './lanes';
 
 export interface TickReport {
   /** Tracked requests looked at in this tick. */
@@ -19,13 +20,22 @@ export interface TickReport {
   failed: number;
   /** Requests with no decision yet (still in review, or not a usable decision). */
   pending: number;
-  /** Decided requests another poller (instance) was delivering at that moment: left to it. */
+  /**
+   * Decided requests another poller (instance) was delivering at that moment: left to it; and those
+   * still waiting for their channel's turn when the poller was stopped: left to the next run.
+   */
   skipped: number;
   /** Requests given up after their reads kept answering 404 or 403 (their requester told). */
   unfollowed: number;
 }
 
 type Outcome = 'decided' | 'pending' | 'skipped' | 'unfollowed';
+
+/** A decision read in this tick, to be delivered in its channel's lane. */
+interface ToDeliver {
+  tracked: TrackedRequest;
+  decision: Decision & { decidedAt?: string };
+}
 
 export interface TickOptions {
   concurrency: number;
@@ -35,9 +45,11 @@ export interface TickOptions {
 }
 
 /**
- * One pass over the open requests, `concurrency` at a time, after settling the filings cut short
+ * One pass over the open requests, `concurrency` read at a time, after settling the filings cut short
  * (reconcile.ts). Each request is handled on its own: its failure is logged and counted, and never
- * stops the others. Rejects only when the open requests cannot even be listed.
+ * stops the others. The decisions found are delivered in their channel's lane (lanes.ts), paced to
+ * Slack's rate limits (pacing.ts), without holding up the reads or the other channels. Rejects only
+ * when the open requests cannot even be listed.
  */
 export async function runTick(deps: Deps, slack: WebClient, options: TickOptions): Promise<TickReport> {
   const { stopping } = options;
@@ -49,26 +61,37 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
   const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
   const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
   const limit = pLimit(options.concurrency);
+  // As many channels delivering in full at once as requests are read at once.
+  const lanes = new ChannelLanes(options.concurrency);
 
   await Promise.all(
-    ids.map((id) =>
-      limit(async () => {
-        // Once stop() is called, requests not yet started wait for the next run of the app.
-        if (stopping()) return;
-        report.polled++;
-        try {
-          report[await pollOne(deps, ctx, id, options.claimTtlMs)]++;
-        } catch (err) {
-          report.failed++;
-          // 'read': the record or the Pix API; the delivery steps name themselves.
-          const step = err instanceof DeliveryError ? err.step : 'read';
-          deps.logger.warn(
-            { limitRequestId: id, step, ...describeError(err instanceof DeliveryError ? err.cause : err) },
-            'limit request poll failed; a later tick retries it',
-          );
-        }
-      }),
-    ),
+    ids.map(async (id) => {
+      try {
+        const read = await limit(async () => {
+          // Once stop() is called, requests not yet started wait for the next run of the app.
+          if (stopping()) return undefined;
+          report.polled++;
+          return pollOne(deps, ctx, id, options.claimTtlMs);
+        });
+        if (read === undefined) return;
+        const outcome =
+          typeof read === 'string'
+            ? read
+            : await lanes.run(read.tracked.channel, (queued) =>
+                // A delivery still waiting for its turn when stop() is called is left too.
+                queued && stopping() ? Promise.resolve<Outcome>('skipped') : deliverOne(deps, ctx, read, options.claimTtlMs),
+              );
+        report[outcome]++;
+      } catch (err) {
+        report.failed++;
+        // 'read': the record or the Pix API; the delivery steps name themselves.
+        const step = err instanceof DeliveryError ? err.step : 'read';
+        deps.logger.warn(
+          { limitRequestId: id, step, ...describeError(err instanceof DeliveryError ? err.cause : err) },
+          'limit request poll failed; a later tick retries it',
+        );
+      }
+    }),
   );
 
   // Info when there was something to poll: one line a tick, which shows the poller alive and how long
@@ -78,7 +101,8 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
   return report;
 }
 
-async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs: number): Promise<Outcome> {
+/** The request's record and, when there is one to deliver, its decision (from the Pix API). */
+async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs: number): Promise<Outcome | ToDeliver> {
   const tracked = await deps.store.trackedRequests.get(id);
   if (!tracked) {
     await deps.store.trackedRequests.untrack(id);
@@ -110,7 +134,11 @@ async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs:
     if (!found) return 'pending';
     decision = { ...found, ...(request.updatedAt ? { decidedAt: request.updatedAt } : {}) };
   }
+  return { tracked, decision };
+}
 
+async function deliverOne(deps: Deps, ctx: DeliveryContext, { tracked, decision }: ToDeliver, claimTtlMs: number): Promise<Outcome> {
+  const id = tracked.limitRequestId;
   // Only one poller delivers a decision at a time (another instance, or an on-demand tick beside a
   // scheduled one): claim the request, then read its record again, since whoever held it before may
   // have delivered it meanwhile. The claim lapses on its own if this process dies while holding it.

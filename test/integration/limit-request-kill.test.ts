@@ -36,6 +36,8 @@ describe('kill -9 while a limit request is being filed (sqlite store, one proces
     rmSync(dir, { recursive: true, force: true });
   });
   afterEach(async () => {
+    // One process at a time on the sqlite file: the one a test restarted must not poll into the next test.
+    await Promise.all(procs.splice(0).map((p) => p.stop()));
     slack.off('views.update');
     slack.off('chat.postMessage');
     await control(sandbox, 'DELETE', '/faults');

@@ -77,10 +77,13 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
       return p;
     });
 
-  /** Files a request in the sandbox, posts its root in the fake Slack and tracks it in the shared store. */
-  const file = () => {
+  /**
+   * Files a request in the sandbox, posts its root in the fake Slack and tracks it in the shared store.
+   * In one of ten channels: Slack takes about one reply a second per channel, and the poller keeps to it.
+   */
+  const file = (i: number) => {
     const client = new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl });
-    return fileTrackedRequest({ sandbox, app: { deps: { slack: client, store } } as unknown as RunningApp });
+    return fileTrackedRequest({ sandbox, app: { deps: { slack: client, store } } as unknown as RunningApp }, { channel: `C0SHARED${i % 10}` });
   };
 
   const decisionPosts = (calls: SlackApiCall[]) =>
@@ -97,7 +100,7 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
   test('50 requests decided at random moments: exactly 50 thread replies, one each; one instance polls each tick', async () => {
     const [a, b] = await Promise.all([start(appIds[0]), start(appIds[1])]);
     const requests: FiledRequest[] = [];
-    for (let i = 0; i < 50; i++) requests.push(await file());
+    for (let i = 0; i < 50; i++) requests.push(await file(i));
     const since = sandbox.calls.length;
     const started = Date.now();
 
@@ -132,7 +135,7 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
 
   test('kill -9 of the instance in the middle of its tick: the other one delivers every decision, once', async () => {
     const requests: FiledRequest[] = [];
-    for (let i = 0; i < 20; i++) requests.push(await file());
+    for (let i = 0; i < 20; i++) requests.push(await file(i));
     // Slow reads: a tick takes ~20 × 150 ms / 4 = 750 ms, so it is easy to catch one in flight.
     await api(sandbox, 'POST', '/sandbox/faults', { body: { latencyMs: 150 } });
     try {

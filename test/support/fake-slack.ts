@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blocksRefusal, checkMessage, checkOptionsAck, checkView, checkViewSubmissionAck, problemText, viewsRefusal, type Problem } from './block-kit-rules';
+import { FakeSlackRateLimit } from './fake-slack-rate-limit';
 
 export interface SlackApiCall {
   method: string;
@@ -85,6 +86,8 @@ export class FakeSlack {
   readonly refusals: Refusal[] = [];
   /** Refusals of every fake not yet taken by a test: test/support/jest-setup.ts fails the test that caused one. */
   private static readonly untaken = new Set<Refusal>();
+  /** Slack's rate limits, off until a test sets a rule (see fake-slack-rate-limit.ts). */
+  readonly rateLimit = new FakeSlackRateLimit();
   private readonly handlers = new Map<string, Handler>();
   /** Methods whose next answers are lost: the call takes effect, then the connection drops. */
   private readonly losing = new Map<string, number>();
@@ -255,14 +258,10 @@ export class FakeSlack {
     const args = parseArgs(raw, req.headers['content-type']);
     const call: SlackApiCall = { method, args, headers: req.headers, at: Date.now() };
     this.calls.push(call);
-    const refused = this.judgeCall(method, args);
-    if (refused) {
-      call.response = refused;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refused));
-      return;
-    }
+    // Slack's rate limit first (a refused call is not looked at), then its checks of the payload.
+    const refused = this.rateLimit.refuse(method, args) ?? this.judgeCall(method, args);
     const handler = this.handlers.get(method);
-    const answer = handler ? await handler(args, call) : this.defaultAnswer(method, args);
+    const answer = refused ?? (handler ? await handler(args, call) : this.defaultAnswer(method, args));
     call.response = answer;
     const losing = this.losing.get(method) ?? 0;
     if (losing > 0) {
