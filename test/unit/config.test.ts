@@ -96,3 +96,32 @@ describe('loadConfig', () => {
     expect(r).toMatchObject({ ok: false, missingBotToken: true });
   });
 });
+
+describe('four-eyes approvals in the configuration', () => {
+  test('off by default: no action waits, anyone with the role approves, a pending action waits 24h', () => {
+    const r = loadConfig(base);
+    expect(r.ok && r.config.approvals).toEqual({ actions: [], approvers: [], ttlMs: 24 * 3_600_000 });
+  });
+
+  test('APPROVALS names actions (trimmed, once each); ACCESS_APPROVERS takes users and groups; APPROVAL_TTL a duration', () => {
+    const r = loadConfig({ ...base, APPROVALS: ' key-add, limit-request,key-add ', ACCESS_APPROVERS: 'U0CHECK1, S0CHECKERS', APPROVAL_TTL: '30m' });
+    expect(r.ok && r.config.approvals).toEqual({ actions: ['key-add', 'limit-request'], approvers: ['U0CHECK1', 'S0CHECKERS'], ttlMs: 30 * 60_000 });
+    for (const [ttl, ms] of [['2d', 2 * 86_400_000], ['24h', 86_400_000], ['45s', 45_000]] as const) {
+      const t = loadConfig({ ...base, APPROVAL_TTL: ttl });
+      expect(t.ok && t.config.approvals.ttlMs).toBe(ms);
+    }
+  });
+
+  test('an unknown action, a bad approver id or a bad duration is refused at start, naming the variable, without echoing the value', () => {
+    const r = loadConfig({ ...base, APPROVALS: 'key-add,pay-SUPERSECRET', ACCESS_APPROVERS: 'bob-SUPERSECRET', APPROVAL_TTL: 'SUPERSECRET' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toEqual([
+      expect.stringMatching(/^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret$/),
+      expect.stringMatching(/^ACCESS_APPROVERS: entry 1 /),
+      'APPROVAL_TTL: expected a duration such as 30m, 24h or 2d',
+    ]);
+    expect(r.problems.join('\n')).not.toMatch(/SUPERSECRET/);
+    for (const ttl of ['0h', '1w', '-1h', '91d']) expect(loadConfig({ ...base, APPROVAL_TTL: ttl }).ok).toBe(false);
+  });
+});
