@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
-import { messageText, type Harness } from '../support/harness';
+import { messageText, startHarness, type Harness } from '../support/harness';
 import { accountMadeElsewhere, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { answerOn, approvalRoots, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
@@ -415,5 +415,57 @@ describe('four-eyes approvals, each action (one instance)', () => {
 
   test('every root posted by this file carries the approval’s id in its metadata', () => {
     for (const c of approvalRoots(h)) expect(c.args.metadata).toEqual({ event_type: 'pix_approval', event_payload: { approval_id: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+  });
+});
+
+/**
+ * A whole approval in sandbox mode (no PIX_API_URL: the built-in sandbox, everyone admin, every
+ * message marked SANDBOX), with no ACCESS_APPROVERS: anyone but the maker may approve. The command,
+ * the modal, the pending root, the approval, the Pix calls, the request's decision in the thread.
+ */
+describe('a whole approval in sandbox mode', () => {
+  let h: Harness;
+  const MAKER = 'U0MAKER01';
+  const CHECKER = 'U0CHECK01';
+
+  beforeAll(async () => {
+    h = await startHarness({ APPROVALS: 'limit-request' }, { sandboxMode: true });
+  });
+  afterAll(() => h.close());
+
+  test('limit request: asked, approved by someone else, filed in the sandbox, decided in the approval’s thread', async () => {
+    const accountId = h.sandbox.companies.main.defaultAccountId;
+    const flows = makerFlows(h, { channel: CHANNEL, operator: MAKER, admin: MAKER, campaignAccountId: accountId, campaignAppId: '', rotateClientId: '', accountId });
+    const pixBefore = h.sandbox.calls.length;
+    const { root, shown } = await flows['limit-request']();
+    expect(await shown()).toContain('is waiting for approval');
+    expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(root.call.args.text).toMatch(/^\[SANDBOX\] File a limit request: waiting for approval/);
+    expect(messageText(root.call.args)).toContain('Anyone but the maker with the operator role may approve or reject it');
+
+    const own = await clickRoot(h, MAKER, root, 'approval_approve');
+    expect(messageText(await answerOn(h, own.responseId))).toContain('You asked for this yourself');
+
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    const record = await waitFor('approved and filed', async () => {
+      const r = await h.app.deps.store.approvals.get(root.id);
+      return r?.settled ? r : undefined;
+    });
+    expect(record).toMatchObject({ state: 'done', checkerId: CHECKER });
+    const writes = h.sandbox.calls.slice(pixBefore).filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`);
+    expect(writes).toEqual(['POST /api/v1/files', 'POST /api/v1/limits/request']);
+    const requestId = record.outcome!.limitRequestId!;
+    const filedRoot = messageText(rootUpdates(h, root).at(-1)!.args);
+    expect(filedRoot).toContain(requestId);
+    expect(filedRoot).toContain(`Filed once <@${CHECKER}> approved it`);
+    expect(filedRoot).toContain('SANDBOX');
+
+    await sandboxApi(h, 'POST', `/sandbox/limit-requests/${requestId}/approve`);
+    await h.app.poller.tick();
+    const decision = await waitFor('the decision in the approval’s thread', () =>
+      threadPosts(h, root).find((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_decision'),
+    );
+    expect(messageText(decision.args)).toContain(`<@${MAKER}>`);
+    expect(messageText(decision.args)).toContain('approved');
   });
 });
