@@ -47,8 +47,7 @@ import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
 import { API_TEXT_MAX, failureText } from '../views/errors';
-import { sentForApprovalText } from '../views/approvals';
-import { approvalsOn, requestApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
+import { approvalsOn, askApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
@@ -415,8 +414,8 @@ const createSubmitted: EntryRow = {
       );
     if (approvalsOn(deps, 'account-create')) {
       await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, messages(locale).approvals.requesting), deps.sandboxMode) });
-      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: meta.c, payload: { action: 'account-create', name } });
-      await show([section(sentForApprovalText(locale, asked.record, asked.where))]);
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload: { action: 'account-create', name } });
+      await show([section(told)]);
       return;
     }
     await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), deps.sandboxMode) });

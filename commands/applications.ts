@@ -15,8 +15,7 @@ import { code } from '../views/accounts';
 import type { Deps } from '../src/entry/deps';
 import type { Locale } from '../src/i18n';
 import { plain, section, type SlackMessage } from '../views/message';
-import { sentForApprovalText } from '../views/approvals';
-import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
+import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { auditMissedText, exclusive, logFailure, postAudit } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
@@ -114,8 +113,8 @@ const rotateConfirm: EntryRow = {
     if (!(await confirmOnce(args, ctx, `rotate-secret:${clientId}`))) return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'rotate-secret')) {
-      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload: { action: 'rotate-secret', clientId } });
-      return void (await say(args, ctx, plain(sentForApprovalText(locale, asked.record, asked.where)), true));
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload: { action: 'rotate-secret', clientId } });
+      return void (await say(args, ctx, plain(told), true));
     }
     const run = await exclusive(deps, `rotate-secret:${clientId}`, async () => {
       const rotated = await rotateSecret(deps, locale, masterAppId, { action: 'rotate-secret', clientId });

@@ -20,9 +20,8 @@ import type { LimitRequest } from '../src/pix/schemas';
 import { failureText } from '../views/errors';
 import { ACCOUNT_ACTION, formModal, LIMIT_REQUEST_CALLBACK, loadingModal, progressModal } from '../views/limit-request-modal';
 import { escapeMrkdwn, plain, section } from '../views/message';
-import { sentForApprovalText } from '../views/approvals';
 import { limitRequestRootMessage } from '../views/limit-request';
-import { ApprovalInDoubt, approvalsOn, requestApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
+import { ApprovalInDoubt, approvalsOn, askApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/poller/reconcile';
 import { resolveSlackFile, type SlackFile } from '../src/slack/files';
@@ -157,8 +156,8 @@ const submitted: EntryRow = {
     if (approvalsOn(ctx.deps, 'limit-request')) {
       const m = messages(locale);
       await ack({ response_action: 'update', view: messageModal(locale, m.limitForm.title, plain(m.approvals.requesting)) });
-      const asked = await requestApproval(ctx.deps, { maker: { userId: body.user.id, locale }, channel: meta.channelId, payload });
-      await modalUpdater(ctx.deps.slack, view.id)(messageModal(locale, m.limitForm.title, plain(sentForApprovalText(locale, asked.record, asked.where))));
+      const told = await askApproval(ctx.deps, { maker: { userId: body.user.id, locale }, channel: meta.channelId, payload });
+      await modalUpdater(ctx.deps.slack, view.id)(messageModal(locale, m.limitForm.title, plain(told)));
       return;
     }
     await ack({ response_action: 'update', view: progressModal(locale, messages(locale).limitForm.uploading({ index: 1, total }), 0, total) });

@@ -29,8 +29,7 @@ import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyRows } from './withdraw-key';
 import { buttonValue, say } from './confirm';
 import { failureText } from '../views/errors';
-import { sentForApprovalText } from '../views/approvals';
-import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
+import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 
 const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100).refine((k) => !/^\.+$/.test(k)) });
@@ -193,8 +192,8 @@ const addSubmitted: EntryRow = {
       deps.slack.views.update({ view_id: view.id, view: infoModal(locale, title, blocks, deps.sandboxMode) }).catch(() => undefined);
     const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.a, pixKey: checked.pixKey, type: checked.type };
     if (approvalsOn(deps, 'key-add')) {
-      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: meta.c, payload });
-      return void (await show([section(sentForApprovalText(locale, asked.record, asked.where))]));
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload });
+      return void (await show([section(told)]));
     }
     const added = await addPixKey(deps, locale, payload);
     if (!added.ok) return void (await show([section(added.problem)]));
@@ -327,8 +326,8 @@ const deleteConfirm: EntryRow = {
     const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.a, pixKey: ref.k };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'key-delete')) {
-      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
-      return void (await say(args, ctx, plain(sentForApprovalText(locale, asked.record, asked.where)), true));
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
+      return void (await say(args, ctx, plain(told), true));
     }
     const run = await exclusive(deps, `key-delete:${ref.a}:${ref.k}`, async () => {
       const deleted = await deletePixKey(deps, locale, payload);

@@ -13,8 +13,7 @@ import { buttonValue, confirmOnce, say } from './confirm';
 import { accountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow, type EntryRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
-import { sentForApprovalText } from '../views/approvals';
-import { approvalsOn, requestApproval, type ApprovalKind } from '../src/approvals/engine';
+import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
@@ -91,8 +90,8 @@ const withdrawConfirm: EntryRow = {
     const payload: PayloadOf<'withdraw-key'> = { action: 'withdraw-key', accountId: ref.a, pixKey: key.pixKey };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'withdraw-key')) {
-      const asked = await requestApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
-      return void (await say(args, ctx, plain(sentForApprovalText(locale, asked.record, asked.where)), true));
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
+      return void (await say(args, ctx, plain(told), true));
     }
     const run = await exclusive(deps, `withdraw-key:${ref.a}`, async () => {
       const set = await setAccountWithdrawKey(deps, locale, payload);

@@ -4,6 +4,7 @@ import {
   APPROVAL_EVENT_TYPE,
   approvalReplyMessage,
   approvalRootMessage,
+  sentForApprovalText,
   withApprovalNote,
 } from '../../views/approvals';
 import { failureText } from '../../views/errors';
@@ -20,6 +21,7 @@ import { exactClient } from '../slack/exact-client';
 import { noticeMetadata, postOnce } from '../slack/post-once';
 import { postRootMessage } from '../slack/thread-root';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
+import { isStoreUnavailable } from '../store/errors';
 
 // Four-eyes approvals: one more state machine, on the same exactly-once tools as the poller. A
 // pending action is a record in the store; every move out of `pending`, and the whole run of an
@@ -129,6 +131,22 @@ export async function requestApproval(
   if (!root) return { record };
   deps.logger.info({ approval: record.id, action: record.action, maker: record.makerId }, 'approval requested');
   return { record, where: { channel: root.channel, dm: root.dm } };
+}
+
+/**
+ * `requestApproval`, for the maker's flow: what to tell the maker, in their language (where the root
+ * went, or what failed: nothing is sent either way). Never rejects.
+ */
+export async function askApproval(deps: Deps, input: Parameters<typeof requestApproval>[1]): Promise<string> {
+  const locale = input.maker.locale;
+  try {
+    const asked = await requestApproval(deps, input);
+    return sentForApprovalText(locale, asked.record, asked.where);
+  } catch (err) {
+    deps.logger.warn({ action: input.payload.action, err: errorText(err) }, 'could not ask for approval');
+    const m = messages(locale).common;
+    return isStoreUnavailable(err) ? m.storeUnavailable : m.wentWrongNothingMore(messages(locale).actions.askApproval);
+  }
 }
 
 /** Why this user may not approve or reject this approval, or undefined when they may. */

@@ -103,6 +103,7 @@ export const en = {
     cancelApproval: 'cancel an action waiting for approval',
     runApprovedAction: 'run the approved action',
     readApprovals: 'read the actions waiting for approval',
+    askApproval: 'ask for approval',
   },
 
   /** One line per command in `/pix help`. */

@@ -106,6 +106,7 @@ export const ptBR: Catalogue = {
     cancelApproval: 'cancelar uma ação que espera aprovação',
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
+    askApproval: 'pedir aprovação',
   },
 
   summaries: {
