@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
 import { messageText, startHarness, type Harness } from '../support/harness';
-import { accountMadeElsewhere, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
+import { accountMadeElsewhere, clickButton, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { answerOn, approvalRoots, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
@@ -335,6 +335,27 @@ describe('four-eyes approvals, each action (one instance)', () => {
     expect(messageText(reply.args)).toContain(`<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: The proof file “gone-before-approval.pdf” cannot be read from Slack any more (deleted?). Nothing was filed.`);
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain('but it did not go through');
     expect(writesSince(since)).toEqual([]);
+  });
+
+  test('the Pix API refusing the approved action: the root says it did not go through, the maker is told in the thread in the API’s words', async () => {
+    const key = 'already-there@example.com';
+    await sandboxApi(h, 'POST', '/api/v1/pix-keys', campaign.appId, { pixKey: key, type: 'EMAIL' });
+    const { root, shown } = await flows['key-add']({ value: key });
+    await shown();
+    const slackSince = h.slack.calls.length;
+    await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    await waitFor('the approval ended', async () => (await record(root.id))?.settled);
+    expect(await record(root.id)).toMatchObject({ state: 'failed', checkerId: OPERATOR_CHECKER });
+    const reply = await waitFor('the failure in the thread', () => threadPosts(h, root, slackSince)[0]);
+    expect(messageText(reply.args)).toContain(`<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: Could not add the Pix key: “Pix key already exists”`);
+    expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain(`Approved by <@${OPERATOR_CHECKER}>`);
+  });
+
+  test('a button that names no approval (or one that does not exist) does nothing and says so', async () => {
+    for (const value of ['not-an-id', '0123456789abcdef']) {
+      const click = await clickButton(h, { userId: ADMIN_CHECKER, actionId: 'approval_approve', value, channelId: CHANNEL });
+      expect(messageText(await answerOn(h, click.responseId))).toContain('This approval does not exist (any more). Nothing was done.');
+    }
   });
 
   test('a viewer is refused the approval buttons by the router (the operator role), and the reject form too', async () => {
