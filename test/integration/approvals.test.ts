@@ -351,6 +351,17 @@ describe('four-eyes approvals, each action (one instance)', () => {
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain(`Approved by <@${OPERATOR_CHECKER}>`);
   });
 
+  test('two checkers approving at the same moment on one instance: one Pix write; the second is told who approved first', async () => {
+    const { root } = await askOf(caseOf('key-add'));
+    const since = h.sandbox.calls.length;
+    const [first, second] = await Promise.all([clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve'), clickRoot(h, ADMIN_CHECKER, root, 'approval_approve')]);
+    await waitFor('the approval done', async () => (await record(root.id))?.settled);
+    expect(writesSince(since).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/pix-keys']);
+    const winner = (await record(root.id))!.checkerId;
+    const loser = winner === OPERATOR_CHECKER ? second : first;
+    expect(messageText(await answerOn(h, loser.responseId))).toContain(`Already approved by <@${winner}>`);
+  });
+
   test('a button that names no approval (or one that does not exist) does nothing and says so', async () => {
     for (const value of ['not-an-id', '0123456789abcdef']) {
       const click = await clickButton(h, { userId: ADMIN_CHECKER, actionId: 'approval_approve', value, channelId: CHANNEL });
