@@ -27,7 +27,7 @@ import { accountIdArg, PixIdSchema } from './parse';
 import { pageTurner } from './paging';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { withdrawKeyRows } from './withdraw-key';
-import { buttonValue, say } from './confirm';
+import { buttonValue, confirmOnce, say } from './confirm';
 import { failureText } from '../views/errors';
 import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
@@ -208,7 +208,7 @@ type Written<T> = ({ ok: true } & T) | { ok: false; problem: string };
  * The write path of `key add`, with or without approval: the account's AppID, then `POST
  * /api/v1/pix-keys`. `beforeWrite` runs just before the write (an approval records its intent there).
  */
-export async function addPixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-add'>, beforeWrite?: (appId: string) => Promise<void>): Promise<Written<{ key: PixKey }>> {
+async function addPixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-add'>, beforeWrite?: (appId: string) => Promise<void>): Promise<Written<{ key: PixKey }>> {
   let key: PixKey;
   try {
     const resolved = await resolveAccountAppId(deps, locale, p.accountId);
@@ -227,7 +227,7 @@ export async function addPixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-ad
  * The write path of `key delete` (its confirmation), with or without approval: the account's AppID,
  * then `DELETE /api/v1/pix-keys/{key}`.
  */
-export async function deletePixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-delete'>, beforeWrite?: () => Promise<void>): Promise<Written<object>> {
+async function deletePixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-delete'>, beforeWrite?: () => Promise<void>): Promise<Written<object>> {
   try {
     const resolved = await resolveAccountAppId(deps, locale, p.accountId);
     if (!resolved.ok) return { ok: false, problem: resolved.text };
@@ -326,6 +326,8 @@ const deleteConfirm: EntryRow = {
     const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.a, pixKey: ref.k };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'key-delete')) {
+      // One approval per confirmation: a second click on the same message asks for nothing more.
+      if (!(await confirmOnce(args, ctx, `key-delete:${ref.a}:${ref.k}`))) return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
       const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
       return void (await say(args, ctx, plain(told), true));
     }
