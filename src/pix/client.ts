@@ -27,8 +27,31 @@ export interface PixClientOptions {
   retry?: RetryPolicy;
   /** A `Retry-After` longer than this is not waited for: the read fails instead of hanging. */
   maxRetryAfterMs?: number;
-  onCall?: (event: { operation: string; status: number; ms: number; attempt: number }) => void;
+  onCall?: (event: PixCallEvent) => void;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** What a call is about, by the ids its caller gave (a Pix key as given: whoever reads it masks it). */
+export interface PixCallSubject {
+  account?: string;
+  request?: string;
+  application?: string;
+  pixKey?: string;
+  subscription?: string;
+  dispute?: string;
+  transaction?: string;
+}
+
+/** One attempt of one call, as it went: `status` 0 when no answer came (network, time limit). */
+export interface PixCallEvent {
+  operation: string;
+  method: string;
+  /** The path as sent (query string aside). */
+  path: string;
+  status: number;
+  ms: number;
+  attempt: number;
+  about?: PixCallSubject;
 }
 
 export type FilePurpose = 'ACCOUNT_LIMIT_REQUEST' | 'DISPUTE_EVIDENCE';
@@ -64,6 +87,7 @@ interface CallSpec<S extends z.ZodType> {
   data?: unknown;
   headers?: Record<string, string | number>;
   binary?: boolean;
+  about?: PixCallSubject;
 }
 
 // Loaded at the first upload, like axios (see load-axios.ts).
@@ -71,19 +95,37 @@ const loadFormData = () => require('form-data') as typeof import('form-data');
 
 /** One method per endpoint of the Pix interface; every call is made with the AppID it is given. */
 export class PixClient {
-  private httpClient: AxiosInstance | undefined;
   private readonly retry: RetryPolicy;
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(private readonly options: PixClientOptions) {
+  constructor(
+    private readonly options: PixClientOptions,
+    /** The HTTP client and its connections, shared with the clients `observed` makes from this one. */
+    private readonly transport: { http?: AxiosInstance } = {},
+  ) {
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /**
+   * The same client (connections, retries, listener) that also tells `listener` of each call: how
+   * one person's action is followed without the client knowing who they are.
+   */
+  observed(listener: (event: PixCallEvent) => void): PixClient {
+    const own = this.options.onCall;
+    const onCall = own
+      ? (event: PixCallEvent) => {
+          own(event);
+          listener(event);
+        }
+      : listener;
+    return new PixClient({ ...this.options, onCall }, this.transport);
+  }
+
   private get http(): AxiosInstance {
-    return (this.httpClient ??= loadAxios().create({
+    return (this.transport.http ??= loadAxios().create({
       baseURL: this.options.baseUrl.replace(/\/+$/, ''),
       timeout: this.options.timeoutMs,
       validateStatus: () => true,
@@ -125,6 +167,7 @@ export class PixClient {
   getLimits(appId: string, accountId: string) {
     return this.call({
       operation: 'getLimits',
+      about: { account: accountId },
       method: 'GET',
       path: `/api/v1/limits/${encodeURIComponent(accountId)}`,
       appId,
@@ -139,6 +182,7 @@ export class PixClient {
     }
     return this.call({
       operation: 'createLimitRequest',
+      about: { account: input.companyBankAccountId },
       method: 'POST',
       path: '/api/v1/limits/request',
       appId,
@@ -157,6 +201,7 @@ export class PixClient {
   getLimitRequest(appId: string, limitRequestId: string) {
     return this.call({
       operation: 'getLimitRequest',
+      about: { request: limitRequestId },
       method: 'GET',
       path: `/api/v1/limits/request/${encodeURIComponent(limitRequestId)}`,
       appId,
@@ -206,6 +251,7 @@ export class PixClient {
   getAccount(appId: string, accountId: string) {
     return this.call({
       operation: 'getAccount',
+      about: { account: accountId },
       method: 'GET',
       path: `/api/v1/account/${encodeURIComponent(accountId)}`,
       appId,
@@ -217,6 +263,7 @@ export class PixClient {
   createApplication(appId: string, input: { accountId: string; name: string }) {
     return this.call({
       operation: 'createApplication',
+      about: { account: input.accountId },
       method: 'POST',
       path: '/api/v1/application',
       appId,
@@ -240,6 +287,7 @@ export class PixClient {
   rotateSecret(masterAppId: string, clientId: string) {
     return this.call({
       operation: 'rotateSecret',
+      about: { application: clientId },
       method: 'POST',
       path: '/api/v1/application/rotate-secret',
       appId: masterAppId,
@@ -254,6 +302,7 @@ export class PixClient {
   createPixKey(appId: string, input: { pixKey: string; type: string }) {
     return this.call({
       operation: 'createPixKey',
+      about: { pixKey: input.pixKey },
       method: 'POST',
       path: '/api/v1/pix-keys',
       appId,
@@ -277,6 +326,7 @@ export class PixClient {
   async deletePixKey(appId: string, pixKey: string): Promise<void> {
     await this.call({
       operation: 'deletePixKey',
+      about: { pixKey },
       method: 'DELETE',
       path: `/api/v1/pix-keys/${encodeURIComponent(pixKey)}`,
       appId,
@@ -290,6 +340,7 @@ export class PixClient {
   registerWithdrawKey(appId: string, pixKey: string) {
     return this.call({
       operation: 'registerWithdrawKey',
+      about: { pixKey },
       method: 'POST',
       path: '/api/v1/pix-keys/withdraw',
       appId,
@@ -302,6 +353,7 @@ export class PixClient {
   selectWithdrawKey(appId: string, pixKey: string) {
     return this.call({
       operation: 'selectWithdrawKey',
+      about: { pixKey },
       method: 'PUT',
       path: '/api/v1/pix-keys/withdraw',
       appId,
@@ -317,6 +369,7 @@ export class PixClient {
   getPaymentBook(appId: string, subscriptionId: string, period: { month: number; year: number }) {
     return this.call({
       operation: 'getPaymentBook',
+      about: { subscription: subscriptionId },
       method: 'GET',
       path: `/api/v1/subscriptions/${encodeURIComponent(subscriptionId)}/payment-book`,
       appId,
@@ -330,6 +383,7 @@ export class PixClient {
   addDisputeEvidence(appId: string, disputeId: string, body: { documents: Array<{ fileId: string }>; [k: string]: unknown }) {
     return this.call({
       operation: 'addDisputeEvidence',
+      about: { dispute: disputeId },
       method: 'POST',
       path: `/api/v1/dispute/${encodeURIComponent(disputeId)}/evidence`,
       appId,
@@ -342,6 +396,7 @@ export class PixClient {
   getStatement(appId: string, options: { companyBankAccount?: string } = {}) {
     return this.call({
       operation: 'getStatement',
+      about: { account: options.companyBankAccount },
       method: 'GET',
       path: '/api/v1/statement',
       appId,
@@ -354,6 +409,7 @@ export class PixClient {
   getTransaction(appId: string, transactionId: string, options: { companyBankAccount?: string } = {}) {
     return this.call({
       operation: 'getTransaction',
+      about: { transaction: transactionId, account: options.companyBankAccount },
       method: 'GET',
       path: `/api/v1/transaction/${encodeURIComponent(transactionId)}`,
       appId,
@@ -379,14 +435,14 @@ export class PixClient {
         });
       } catch (err) {
         const kind = loadAxios().isAxiosError(err) && (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') ? 'timeout' : 'network';
-        this.options.onCall?.({ operation: spec.operation, status: 0, ms: Date.now() - started, attempt });
+        this.report(spec, 0, started, attempt);
         if (attempt < attempts) {
           await this.sleep(backoffDelay(this.retry, attempt));
           continue;
         }
         throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation);
       }
-      this.options.onCall?.({ operation: spec.operation, status: response.status, ms: Date.now() - started, attempt });
+      this.report(spec, response.status, started, attempt);
 
       if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
 
@@ -400,6 +456,10 @@ export class PixClient {
       }
       throw PixApiError.fromResponse(spec.operation, response.status, body);
     }
+  }
+
+  private report(spec: CallSpec<z.ZodType>, status: number, started: number, attempt: number): void {
+    this.options.onCall?.({ operation: spec.operation, method: spec.method.toUpperCase(), path: spec.path, status, ms: Date.now() - started, attempt, ...(spec.about ? { about: spec.about } : {}) });
   }
 
   private parse<S extends z.ZodType>(spec: CallSpec<S>, response: AxiosResponse): z.output<S> {
