@@ -66,9 +66,16 @@ export class AuditTrail {
   append(entry: AuditEntry): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, resolve, reject });
-      this.writing ??= this.drain().finally(() => {
-        this.writing = undefined;
-      });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.writing) return;
+    this.writing = this.drain().finally(() => {
+      this.writing = undefined;
+      // Entries that came after the last batch was taken, while the write was finishing.
+      if (this.queue.length > 0) this.kick();
     });
   }
 
