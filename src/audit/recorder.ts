@@ -155,7 +155,8 @@ export class DeliveryAudit implements AuditLog {
     const ok = event.status >= 200 && event.status < 300;
     this.lastCallFailed = !ok;
     void this.record({
-      target: about,
+      // What the handler named so far (the account whose AppID the call uses), then the call's own.
+      target: { ...this.named, ...about },
       pixMethod: event.method,
       pixPath: maskedPixPath(event.path, about.pixKey),
       pixStatus: event.status,

@@ -95,6 +95,8 @@ export const en = {
     readTrackedRequests: 'read the requests Pix Ops follows',
     readLatestRequests: 'read the latest limit requests',
     listAccounts: 'list the accounts',
+    readAuditTrail: 'read the audit trail',
+    exportAuditTrail: 'export the audit trail',
   },
 
   /** One line per command in `/pix help`. */
@@ -118,6 +120,8 @@ export const en = {
     disputeEvidence: 'open the form to send evidence files to a dispute',
     statement: 'the account’s statement, 15 entries a page (the main account when none is given)',
     transaction: 'one transaction of the account (the main account when none is given)',
+    audit: 'the audit trail, newest first: who did what, refusals included (the last 7 days when no number is given)',
+    auditExport: 'the audit trail as a CSV file in your direct messages (dates YYYY-MM-DD, São Paulo time; the last 30 days when none are given)',
   },
 
   /** Why the words after a subcommand were refused (followed by its usage line). */
@@ -130,6 +134,9 @@ export const en = {
     notClientId: 'That is not a client id.',
     notPixKey: 'That is not a Pix key.',
     badPage: 'The page is a whole number, 1 or more.',
+    badDays: 'The number of days is a whole number from 1 to 366.',
+    badDate: 'Dates are written YYYY-MM-DD, for example 2026-03-05.',
+    datesOrder: 'The first date must not be after the second.',
   },
 
   help: {
@@ -612,6 +619,40 @@ export const en = {
     keysHowTo: (accountId: string) => `To add or delete keys: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Pix keys',
     noAppId: 'Pix Ops has no AppID for this account (it was not created with `/pix account create`), so its keys cannot be read from here.',
+  },
+
+  /** `/pix audit` and its CSV export. */
+  audit: {
+    title: (p: { days: number; page: number }) => `*Audit trail*: the last ${p.days === 1 ? 'day' : `${p.days} days`}, newest first · page ${p.page}`,
+    text: (p: { days: number; page: number; count: number }) => `Audit trail, the last ${p.days === 1 ? 'day' : `${p.days} days`}, page ${p.page}: ${p.count === 1 ? '1 entry' : `${p.count} entries`}`,
+    empty: (days: number) => `No audit entries in the last ${days === 1 ? 'day' : `${days} days`}.`,
+    emptyPage: 'No more entries here.',
+    noRole: 'no role',
+    /** An entry's outcome (its code in the CSV). */
+    outcome: (outcome: string) =>
+      ({ ok: 'done', failed: 'failed', error: 'error', usage: 'wrong arguments', refused: 'refused', pending: 'pending approval', approved: 'approved', rejected: 'rejected', cancelled: 'cancelled', expired: 'expired' })[outcome] ?? outcome,
+    maker: (user: string) => `maker ${user}`,
+    checker: (user: string) => `checker ${user}`,
+    footer: 'Brasília time. Pix keys are masked. `/pix audit export [from] [to]` sends the trail as a CSV file.',
+    buttonNoPage: 'This button does not name a page of the audit trail. Nothing was done.',
+    exporting: (p: { from: string; to: string }) => `Preparing the audit trail from ${p.from} to ${p.to}…`,
+    exportEmpty: (p: { from: string; to: string }) => `No audit entries from ${p.from} to ${p.to}; nothing was sent.`,
+    exportDone: (p: { count: number; from: string; to: string }) =>
+      `The audit trail from ${p.from} to ${p.to} (${p.count === 1 ? '1 entry' : `${p.count} entries`}) is in your direct messages with Pix Ops.`,
+    exportComment: (p: { count: number; from: string; to: string }) => `Pix Ops audit trail, ${p.from} to ${p.to} (São Paulo time): ${p.count === 1 ? '1 entry' : `${p.count} entries`}.`,
+    exportFailed: (code: string) => `Could not send the export to your direct messages: Slack answered ${code}.`,
+    columnTime: 'time (UTC)',
+    columnUser: 'user',
+    columnRole: 'role',
+    columnAction: 'action',
+    columnTarget: 'target',
+    columnPixMethod: 'Pix method',
+    columnPixPath: 'Pix path',
+    columnPixStatus: 'Pix status',
+    columnMaker: 'maker',
+    columnChecker: 'checker',
+    columnOutcome: 'outcome',
+    columnDetail: 'detail',
   },
 };
 

@@ -99,6 +99,8 @@ export const ptBR: Catalogue = {
     readTrackedRequests: 'ler as solicitações que o Pix Ops acompanha',
     readLatestRequests: 'ler as últimas solicitações de limite',
     listAccounts: 'listar as contas',
+    readAuditTrail: 'ler a trilha de auditoria',
+    exportAuditTrail: 'exportar a trilha de auditoria',
   },
 
   summaries: {
@@ -121,6 +123,8 @@ export const ptBR: Catalogue = {
     disputeEvidence: 'abre o formulário para enviar arquivos de evidência a uma disputa',
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
     transaction: 'uma transação da conta (a conta principal quando nenhuma é informada)',
+    audit: 'a trilha de auditoria, da mais recente: quem fez o quê, recusas incluídas (os últimos 7 dias quando nenhum número é informado)',
+    auditExport: 'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
   },
 
   usage: {
@@ -132,6 +136,9 @@ export const ptBR: Catalogue = {
     notClientId: 'Isso não é um client id.',
     notPixKey: 'Isso não é uma chave Pix.',
     badPage: 'A página é um número inteiro, 1 ou mais.',
+    badDays: 'O número de dias é um número inteiro de 1 a 366.',
+    badDate: 'As datas se escrevem AAAA-MM-DD, por exemplo 2026-03-05.',
+    datesOrder: 'A primeira data não pode ser depois da segunda.',
   },
 
   help: {
@@ -590,5 +597,36 @@ export const ptBR: Catalogue = {
     keysHowTo: (accountId) => `Para cadastrar ou excluir chaves: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Chaves Pix',
     noAppId: 'O Pix Ops não tem o AppID desta conta (ela não foi criada com `/pix account create`), então as chaves dela não podem ser lidas daqui.',
+  },
+
+  audit: {
+    title: (p) => `*Trilha de auditoria*: ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, da mais recente · página ${p.page}`,
+    text: (p) => `Trilha de auditoria, ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, página ${p.page}: ${p.count === 1 ? '1 registro' : `${p.count} registros`}`,
+    empty: (days) => `Nenhum registro de auditoria ${days === 1 ? 'no último dia' : `nos últimos ${days} dias`}.`,
+    emptyPage: 'Não há mais registros aqui.',
+    noRole: 'sem papel',
+    outcome: (outcome) =>
+      ({ ok: 'feito', failed: 'falhou', error: 'erro', usage: 'argumentos errados', refused: 'recusado', pending: 'aguardando aprovação', approved: 'aprovado', rejected: 'rejeitado', cancelled: 'cancelado', expired: 'expirado' })[outcome] ?? outcome,
+    maker: (user) => `solicitante ${user}`,
+    checker: (user) => `aprovador ${user}`,
+    footer: 'Horário de Brasília. As chaves Pix aparecem mascaradas. `/pix audit export [de] [até]` envia a trilha em um arquivo CSV.',
+    buttonNoPage: 'Este botão não indica uma página da trilha de auditoria. Nada foi feito.',
+    exporting: (p) => `Preparando a trilha de auditoria de ${p.from} a ${p.to}…`,
+    exportEmpty: (p) => `Nenhum registro de auditoria de ${p.from} a ${p.to}; nada foi enviado.`,
+    exportDone: (p) => `A trilha de auditoria de ${p.from} a ${p.to} (${p.count === 1 ? '1 registro' : `${p.count} registros`}) está nas suas mensagens diretas com o Pix Ops.`,
+    exportComment: (p) => `Trilha de auditoria do Pix Ops, ${p.from} a ${p.to} (horário de São Paulo): ${p.count === 1 ? '1 registro' : `${p.count} registros`}.`,
+    exportFailed: (code) => `Não foi possível enviar a exportação às suas mensagens diretas: o Slack respondeu ${code}.`,
+    columnTime: 'horário (UTC)',
+    columnUser: 'usuário',
+    columnRole: 'papel',
+    columnAction: 'ação',
+    columnTarget: 'alvo',
+    columnPixMethod: 'método Pix',
+    columnPixPath: 'caminho Pix',
+    columnPixStatus: 'status Pix',
+    columnMaker: 'solicitante',
+    columnChecker: 'aprovador',
+    columnOutcome: 'resultado',
+    columnDetail: 'detalhe',
   },
 };
