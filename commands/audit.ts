@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { auditCsv } from '../src/audit/csv';
+import { spoolCsv } from '../src/audit/csv';
 import type { Deps } from '../src/entry/deps';
 import { UsageError, type ActionArgs, type CommandRow, type EntryContext, type EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { addDays, formatSaoPauloDateTime, isoDateOf, parseIsoDate, saoPauloStartOfDay, saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
-import { uploadStream } from '../src/slack/stream-upload';
+import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
 import { isStoreUnavailable } from '../src/store/errors';
 import { AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, auditPageMessage, type AuditPageRef } from '../views/audit';
 import { plain, presentMessage, type SlackMessage } from '../views/message';
@@ -103,10 +103,8 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
 
 /** What a failed upload is told as: Slack's error code, the upload's HTTP status, or "no answer". */
 function uploadFailure(err: unknown): string | undefined {
-  const code = slackErrorCode(err);
-  if (code) return code;
-  const status = (err as { response?: { status?: unknown } } | undefined)?.response?.status;
-  return typeof status === 'number' ? `HTTP ${status}` : undefined;
+  if (err instanceof UploadRefusedError) return `HTTP ${err.status ?? '?'}`;
+  return slackErrorCode(err);
 }
 
 function auditExportCommand(now: Clock): CommandRow {
@@ -131,31 +129,33 @@ function auditExportCommand(now: Clock): CommandRow {
 
       await reply(plain(m.audit.exporting(shown)));
       const snapshot = await deps.store.audit.snapshot(saoPauloStartOfDay(from), saoPauloStartOfDay(addDays(to, 1)));
-      const csv = auditCsv(snapshot, locale);
-      const { bytes, entries } = await csv.measure();
-      if (entries === 0) return plain(m.audit.exportEmpty(shown));
-
-      const filename = `pix-ops-audit-${fromIso}-to-${toIso}.csv`;
+      const csv = await spoolCsv(snapshot, locale);
+      const { bytes, entries } = csv;
       try {
-        // files.completeUploadExternal shares in a channel: the admin's direct message with the bot.
-        const dm = await deps.slack.conversations.open({ users: userId });
-        const channelId = dm.channel?.id;
-        if (!channelId) throw new Error('conversations.open gave no channel');
-        await uploadStream(deps.slack, {
-          channelId,
-          filename,
-          title: filename,
-          initialComment: presentMessage(plain(m.audit.exportComment({ count: entries, ...shown })), locale, deps.sandboxMode).text,
-          length: bytes,
-          body: csv.stream(),
-          timeoutMs: UPLOAD_TIMEOUT_MS,
-        });
-      } catch (err) {
-        if (isStoreUnavailable(err)) throw err;
-        const failure = uploadFailure(err);
-        deps.logger.warn({ error: failure ?? errorText(err) }, 'could not send the audit export');
-        deps.audit.outcome('failed', failure ? `slack ${failure}` : undefined);
-        return plain(m.audit.exportFailed(failure ? `\`${failure}\`` : m.common.noAnswer));
+        if (entries === 0) return plain(m.audit.exportEmpty(shown));
+        const filename = `pix-ops-audit-${fromIso}-to-${toIso}.csv`;
+        try {
+          // files.completeUploadExternal shares in a channel: the admin's direct message with the bot.
+          const dm = await deps.slack.conversations.open({ users: userId });
+          const channelId = dm.channel?.id;
+          if (!channelId) throw new Error('conversations.open gave no channel');
+          await uploadFile(deps.slack, {
+            channelId,
+            filename,
+            title: filename,
+            initialComment: presentMessage(plain(m.audit.exportComment({ count: entries, ...shown })), locale, deps.sandboxMode).text,
+            file: csv.file,
+            length: bytes,
+            timeoutMs: UPLOAD_TIMEOUT_MS,
+          });
+        } catch (err) {
+          const failure = uploadFailure(err);
+          deps.logger.warn({ error: failure ?? errorText(err) }, 'could not send the audit export');
+          deps.audit.outcome('failed', failure ? `slack ${failure}` : undefined);
+          return plain(m.audit.exportFailed(failure ? `\`${failure}\`` : m.common.noAnswer));
+        }
+      } finally {
+        await csv.dispose();
       }
       deps.logger.info({ user: userId, entries, bytes }, 'audit trail exported');
       return plain(m.audit.exportDone({ count: entries, ...shown }));

@@ -1,4 +1,6 @@
-import { Readable } from 'node:stream';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { messages, type Locale } from '../i18n';
 import type { AuditSnapshot } from '../store/audit-trail';
 import type { AuditEntry } from './entry';
@@ -32,10 +34,13 @@ const COLUMNS: Array<[keyof AuditEntry, keyof ReturnType<typeof messages>['audit
  */
 export function csvField(value: string | number | undefined): string {
   if (value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'number') return String(value);
+  // The common case, one test and no copy: nothing to quote or defuse.
+  if (!SPECIAL.test(value)) return value;
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+const SPECIAL = /^[=+\-@\t\r]|[",\r\n]/;
 
 export const csvRecord = (fields: Array<string | number | undefined>) => `${fields.map(csvField).join(',')}${EOL}`;
 
@@ -45,36 +50,85 @@ export function csvHead(locale: Locale): string {
   return `${BOM}${csvRecord(COLUMNS.map(([, word]) => words[word] as string))}`;
 }
 
-export const csvEntry = (entry: AuditEntry) => csvRecord(COLUMNS.map(([field]) => entry[field]));
-
-export interface AuditCsv {
-  /** The file's size in bytes and its number of entries: a first read of the snapshot. */
-  measure(): Promise<{ bytes: number; entries: number }>;
-  /** The file, read from the snapshot batch by batch as the reader pulls (never all of it in memory). */
-  stream(): Readable;
+/** One entry's record. */
+export function csvEntry(entry: AuditEntry): string {
+  return csvRecord(COLUMNS.map(([field]) => entry[field]));
 }
 
-/**
- * The CSV of a snapshot. Slack wants a file's length before its bytes (files.getUploadURLExternal),
- * so the snapshot is read twice: once to count, once to send. A snapshot reads the same each time
- * (the trail is append-only), so the two agree.
- */
-export function auditCsv(snapshot: AuditSnapshot, locale: Locale): AuditCsv {
-  const head = csvHead(locale);
-  async function* chunks(): AsyncGenerator<Buffer> {
-    yield Buffer.from(head, 'utf8');
-    for await (const batch of snapshot.batches()) yield Buffer.from(batch.map(csvEntry).join(''), 'utf8');
+const COMMA = 0x2c;
+const CRLF = Buffer.from(EOL, 'latin1');
+
+/** The bytes of `csvEntry(entry)`, counted without making it. */
+function recordBytes(entry: AuditEntry): number {
+  let bytes = COLUMNS.length - 1 + CRLF.length;
+  for (const [field] of COLUMNS) bytes += Buffer.byteLength(csvField(entry[field]), 'utf8');
+  return bytes;
+}
+
+/** Writes `csvEntry(entry)` into `buffer` at `at`, field by field (the caller made room); returns where it ends. */
+function writeRecord(buffer: Buffer, at: number, entry: AuditEntry): number {
+  let end = at;
+  for (let i = 0; i < COLUMNS.length; i++) {
+    if (i > 0) buffer[end++] = COMMA;
+    end += buffer.write(csvField(entry[COLUMNS[i]![0]]), end, 'utf8');
   }
-  return {
-    async measure() {
-      let bytes = Buffer.byteLength(head, 'utf8');
-      let entries = 0;
+  return end + CRLF.copy(buffer, end);
+}
+
+/** A CSV file written out to a private temporary folder, to be uploaded, then removed with `dispose`. */
+export interface SpooledCsv {
+  file: string;
+  bytes: number;
+  entries: number;
+  dispose(): Promise<void>;
+}
+
+/** The write buffer of a spool: records go into it, and it goes to the file when full. */
+const SPOOL_BUFFER = 256 * 1024;
+
+/**
+ * The CSV of a snapshot, written to a temporary file (mode 0600, in a folder of its own) as it is
+ * read, batch by batch, through one reused buffer: never all of it in memory. Slack wants a file's
+ * length before its bytes (files.getUploadURLExternal), and a file knows it.
+ */
+export async function spoolCsv(snapshot: AuditSnapshot, locale: Locale, under = tmpdir()): Promise<SpooledCsv> {
+  const dir = await mkdtemp(path.join(under, 'pix-ops-audit-'));
+  const file = path.join(dir, 'audit.csv');
+  const dispose = () => rm(dir, { recursive: true, force: true });
+  try {
+    const handle = await open(file, 'wx', 0o600);
+    let bytes = 0;
+    let entries = 0;
+    try {
+      const buffer = Buffer.allocUnsafe(SPOOL_BUFFER);
+      let used = 0;
+      const flush = async () => {
+        for (let at = 0; at < used; ) at += (await handle.write(buffer, at, used - at)).bytesWritten;
+        used = 0;
+      };
+      const head = Buffer.from(csvHead(locale), 'utf8');
+      used = head.copy(buffer);
+      bytes = head.length;
+      // Field by field into the buffer, awaiting only to flush it: at 100,000 entries, a string, a
+      // buffer or a promise per record is garbage enough for the collector to let the process grow
+      // by tens of MiB (bench/audit.ts).
       for await (const batch of snapshot.batches()) {
+        for (const entry of batch) {
+          const length = recordBytes(entry);
+          if (used + length > buffer.length) await flush();
+          if (length > buffer.length) await handle.write(csvEntry(entry), null, 'utf8');
+          else used = writeRecord(buffer, used, entry);
+          bytes += length;
+        }
         entries += batch.length;
-        for (const entry of batch) bytes += Buffer.byteLength(csvEntry(entry), 'utf8');
       }
-      return { bytes, entries };
-    },
-    stream: () => Readable.from(chunks(), { objectMode: false }),
-  };
+      await flush();
+    } finally {
+      await handle.close();
+    }
+    return { file, bytes, entries, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
 }

@@ -95,3 +95,33 @@ export function buildEntry(entry: AuditEntry, scrub: (text: string) => string): 
   }
   return AuditEntrySchema.parse(out);
 }
+
+const ROLES_READ: ReadonlySet<unknown> = new Set(AuditEntrySchema.shape.role.options);
+const OUTCOMES_READ: ReadonlySet<unknown> = new Set(AUDIT_OUTCOMES);
+const OPTIONAL_TEXT = ['target', 'pixMethod', 'pixPath', 'maker', 'checker', 'detail'] as const;
+
+/**
+ * An entry read back from the trail, from its stored fields (named as in AuditEntry; absent ones
+ * null or missing; `pixStatus` a number or its digits). Entries are checked against
+ * AuditEntrySchema when they are built (buildEntry) and never changed after, so here they are only
+ * checked field by field, without the copy zod's parse makes of each: an export reads 100,000 of
+ * them, and those copies were most of its memory (bench/audit.ts).
+ */
+export function storedEntry(id: string, fields: Record<string, unknown>): StoredAuditEntry {
+  const { time, user, role, action, outcome, pixStatus } = fields;
+  if (typeof time !== 'string' || typeof user !== 'string' || typeof action !== 'string' || !ROLES_READ.has(role) || !OUTCOMES_READ.has(outcome)) {
+    throw new Error(`Audit entry ${id} is not an entry`);
+  }
+  const entry: StoredAuditEntry = { id, time, user, role: role as AuditEntry['role'], action, outcome: outcome as AuditOutcome };
+  for (const field of OPTIONAL_TEXT) {
+    const value = fields[field];
+    if (typeof value === 'string') entry[field] = value;
+    else if (value !== null && value !== undefined) throw new Error(`Audit entry ${id} has a bad ${field}`);
+  }
+  if (pixStatus !== null && pixStatus !== undefined) {
+    const status = Number(pixStatus);
+    if (!Number.isInteger(status)) throw new Error(`Audit entry ${id} has a bad pixStatus`);
+    entry.pixStatus = status;
+  }
+  return entry;
+}

@@ -1,4 +1,8 @@
-import { csvEntry, csvField, csvHead } from '../../src/audit/csv';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { csvEntry, csvField, csvHead, spoolCsv } from '../../src/audit/csv';
+import type { StoredAuditEntry } from '../../src/audit/entry';
 import { buildEntry, maskedPixPath, targetText, type AuditEntry } from '../../src/audit/entry';
 import { SecretRegistry } from '../../src/runtime/logger';
 
@@ -54,5 +58,49 @@ describe('the CSV (RFC 4180, UTF-8 with a byte-order mark)', () => {
     expect(csvHead('en')).toBe('\uFEFFtime (UTC),user,role,action,target,Pix method,Pix path,Pix status,maker,checker,outcome,detail\r\n');
     expect(csvHead('pt-BR')).toBe('\uFEFFhorário (UTC),usuário,papel,ação,alvo,método Pix,caminho Pix,status Pix,solicitante,aprovador,resultado,detalhe\r\n');
     expect(csvEntry({ ...base, pixStatus: 204, pixMethod: 'DELETE', maker: 'U1', checker: 'U2' })).toBe('2026-03-05T12:00:00.000Z,U0ADMIN01,admin,/pix key delete,,DELETE,,204,U1,U2,ok,\r\n');
+  });
+});
+
+describe('spoolCsv: the CSV of a snapshot, through one buffer, to a private file', () => {
+  const entry = (i: number, extra: Partial<AuditEntry> = {}): StoredAuditEntry => ({ ...base, id: String(i), user: `U${i}`, ...extra });
+
+  test('the bytes are the head and each entry’s record, whatever the buffer’s flushes; a record larger than the buffer too', async () => {
+    const batches: StoredAuditEntry[][] = [
+      Array.from({ length: 3_000 }, (_, i) => entry(i, { target: `account:a${i}`, detail: i % 3 === 0 ? 'x, "y"\nz' : undefined, pixStatus: i % 2 ? 200 : undefined })),
+      [entry(3_000, { detail: 'é'.repeat(300_000) })],
+      [entry(3_001, { action: '=cmd|calc' })],
+    ];
+    const csv = await spoolCsv({ batches: async function* () { yield* batches; } }, 'pt-BR');
+    try {
+      const expected = csvHead('pt-BR') + batches.flat().map(csvEntry).join('');
+      const written = readFileSync(csv.file);
+      expect(written.equals(Buffer.from(expected, 'utf8'))).toBe(true);
+      expect(csv.bytes).toBe(written.length);
+      expect(csv.entries).toBe(3_002);
+    } finally {
+      await csv.dispose();
+    }
+    expect(existsSync(csv.file)).toBe(false);
+  });
+
+  test('a snapshot that fails leaves no file behind', async () => {
+    const under = mkdtempSync(path.join(tmpdir(), 'spool-test-'));
+    try {
+      const failing = {
+        batches: async function* () {
+          yield [entry(1)];
+          throw new Error('the store went away');
+        },
+      };
+      await expect(spoolCsv(failing, 'en', under)).rejects.toThrow('the store went away');
+      expect(readdirSync(under)).toEqual([]);
+      const done = await spoolCsv({ batches: async function* () { yield [entry(2)]; } }, 'en', under);
+      expect(readdirSync(under)).toHaveLength(1);
+      expect(statSync(done.file).mode & 0o777).toBe(0o600);
+      await done.dispose();
+      expect(readdirSync(under)).toEqual([]);
+    } finally {
+      rmSync(under, { recursive: true, force: true });
+    }
   });
 });
