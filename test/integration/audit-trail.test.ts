@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import type { StoredAuditEntry } from '../../src/audit/entry';
 import { sandboxApi } from '../support/accounts-harness';
+import { FakeSlackUploads } from '../support/fake-slack-uploads';
 import { BOT_TOKEN, messageText, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
@@ -168,5 +169,18 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     const after = await allEntries(h);
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.at(-1)).toMatchObject({ user: ADMIN, action: '/pix audit', outcome: 'ok' });
+
+    // The export reads the same trail: every entry so far (all of today), the key masked.
+    const uploads = await new FakeSlackUploads(h.slack).start();
+    try {
+      await entriesOf(h, ADMIN, '/pix audit export', () => h.slash(ADMIN, 'audit export'));
+      const [upload] = uploads.sharedIn(`D${ADMIN.slice(1)}`);
+      const lines = upload!.bytes!.toString('utf8').split('\r\n').slice(1, -1);
+      expect(lines).toHaveLength(after.length);
+      expect(lines.find((l) => l.includes(',POST,/api/v1/pix-keys/withdraw,'))).toContain(`account:${account} key:***.982.247-**`);
+      expect(upload!.bytes!.toString('utf8')).not.toContain(CPF);
+    } finally {
+      await uploads.close();
+    }
   });
 });
