@@ -609,7 +609,7 @@ export const ptBR: Catalogue = {
       ({ ok: 'feito', failed: 'falhou', error: 'erro', usage: 'argumentos errados', refused: 'recusado', pending: 'aguardando aprovação', approved: 'aprovado', rejected: 'rejeitado', cancelled: 'cancelado', expired: 'expirado' })[outcome] ?? outcome,
     maker: (user) => `solicitante ${user}`,
     checker: (user) => `aprovador ${user}`,
-    footer: 'Horário de Brasília. As chaves Pix aparecem mascaradas. `/pix audit export [de] [até]` envia a trilha em um arquivo CSV.',
+    footer: 'Horário de Brasília. As chaves Pix aparecem mascaradas. `/pix audit export [from] [to]` envia a trilha em um arquivo CSV.',
     buttonNoPage: 'Este botão não indica uma página da trilha de auditoria. Nada foi feito.',
     exporting: (p) => `Preparando a trilha de auditoria de ${p.from} a ${p.to}…`,
     exportEmpty: (p) => `Nenhum registro de auditoria de ${p.from} a ${p.to}; nada foi enviado.`,
