@@ -26,6 +26,9 @@ const COLUMNS: Array<[keyof AuditEntry, keyof ReturnType<typeof messages>['audit
   ['detail', 'columnDetail'],
 ];
 
+const FORMULA = /^[=+\-@\t\r]/;
+const SPECIAL = /^[=+\-@\t\r]|[",\r\n]/;
+
 /**
  * One field, RFC 4180: quoted when it holds a comma, a quote or a line break, its quotes doubled.
  * A field that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or a
@@ -37,10 +40,9 @@ export function csvField(value: string | number | undefined): string {
   if (typeof value === 'number') return String(value);
   // The common case, one test and no copy: nothing to quote or defuse.
   if (!SPECIAL.test(value)) return value;
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = FORMULA.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
-const SPECIAL = /^[=+\-@\t\r]|[",\r\n]/;
 
 export const csvRecord = (fields: Array<string | number | undefined>) => `${fields.map(csvField).join(',')}${EOL}`;
 
