@@ -1,6 +1,7 @@
 import type { CommandRow, EntryRow } from '../src/entry/table';
 import { accountRows } from './accounts';
 import { applicationRows } from './applications';
+import { auditRows } from './audit';
 import { disputeEvidenceRows } from './dispute-evidence';
 import { helpCommand } from './help';
 import { homeRows } from './home';
@@ -31,5 +32,6 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...statementRows,
+  ...auditRows(),
   ...homeRows,
 ];

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { AccountAppsRepo } from './account-apps';
+import { AuditTrail, RedisAuditBackend, SqliteAuditBackend, type AuditBackend } from './audit-trail';
 import { MemoryClaims, RedisClaims, type Claims } from './claims';
 import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
@@ -21,6 +22,8 @@ export interface Store extends Claims {
   accountApps: AccountAppsRepo;
   trackedRequests: TrackedRequestsRepo;
   filingIntents: FilingIntentsRepo;
+  /** Who did what: append-only (see audit-trail.ts). */
+  audit: AuditTrail;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -62,6 +65,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let pollSet: Keyv;
   let intents: Keyv;
   let claims: Claims;
+  let auditBackend: AuditBackend;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
   // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
@@ -74,9 +78,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
+    // A connection of its own: appends never wait behind the app's reads and writes.
+    const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
+    auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), auditAdapter.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -92,16 +99,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`, state);
     intents = openKeyv(redisAdapter(client), `${namespace}-intents`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
+    auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
   }
 
+  const audit = new AuditTrail(auditBackend, guard);
   return {
     kind: sqliteFile !== undefined ? 'sqlite' : 'redis',
     holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
     filingIntents: new FilingIntentsRepo(intents),
+    audit,
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),
@@ -115,6 +125,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     },
     async close() {
       if (state.closed) return;
+      // What was recorded is written before the store goes.
+      await audit.flush();
       state.closed = true;
       await closeBackend();
     },
