@@ -198,3 +198,58 @@ export async function startRig(operator: string) {
     },
   };
 }
+
+/**
+ * Slash commands under load, two apps compared: in each of `rounds` paired rounds, `concurrent`
+ * signed commands at once to each app, back to back, in alternating order, so that both meet the
+ * same machine (a shared VM whose speed drifts by tens of percent over seconds). A round's ratio is
+ * the first app's percentile over the second's; the median of the rounds' ratios is what a burst
+ * disturbed by something else on the machine cannot move. Latency: from sending a request to
+ * reading its acknowledgement.
+ */
+export async function pairedAckRounds(input: {
+  ours: { port: number };
+  theirs: { port: number };
+  userId: string;
+  text: string;
+  slack: FakeSlack;
+  rounds: number;
+  concurrent: number;
+}): Promise<{ ratio(p: 50 | 99): number; pooled(p: 50 | 99): { ours: number; theirs: number } }> {
+  const { ours, theirs, userId, text, slack, rounds, concurrent } = input;
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  const burst = async (port: number, n: number): Promise<number[]> => {
+    // Signed beforehand, and the bench's own garbage collected, so the burst measures the app.
+    const requests = Array.from({ length: n }, (_, i) => signedCommandRequest(port, userId, text, slack.responseUrl(`ack-${i}`)));
+    gc();
+    return Promise.all(
+      requests.map(async ({ url, init }) => {
+        const started = process.hrtime.bigint();
+        const res = await fetch(url, init);
+        await res.text();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+        return Number(process.hrtime.bigint() - started) / 1e6;
+      }),
+    );
+  };
+  // Warm-up: auth.test, connections, JIT.
+  for (const port of [ours.port, theirs.port]) {
+    for (let i = 0; i < 20; i++) await burst(port, 1);
+    await burst(port, concurrent);
+  }
+  const ratios = { 50: [] as number[], 99: [] as number[] };
+  const all = { ours: [] as number[], theirs: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? [ours, theirs] : [theirs, ours];
+    const got = new Map<unknown, number[]>();
+    for (const target of order) got.set(target, await burst(target.port, concurrent));
+    const [a, b] = [got.get(ours)!, got.get(theirs)!];
+    all.ours.push(...a);
+    all.theirs.push(...b);
+    for (const p of [50, 99] as const) ratios[p].push(percentile(a, p) / percentile(b, p));
+  }
+  return {
+    ratio: (p) => percentile(ratios[p], 50),
+    pooled: (p) => ({ ours: percentile(all.ours, p), theirs: percentile(all.theirs, p) }),
+  };
+}

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Figure } from './lib';
 import { ackLatency } from './ack-latency';
+import { auditAck, auditExport } from './audit';
 import { modalLatency } from './modal-latency';
 import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
     ['rate limits (60 decisions in one channel, 60 in six others)', rateLimit],
     ['slash-command acknowledgement under load', ackLatency],
     ['start-up', startup],
+    ['audit trail on vs off: slash-command acknowledgement', auditAck],
+    ['audit export of 100,000 entries', auditExport],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

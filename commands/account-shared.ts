@@ -109,6 +109,7 @@ export function pendingAppText(locale: Locale, accountId: string): string {
  * come back as text in the reader's language.
  */
 export async function resolveAccountAppId(deps: Deps, locale: Locale, accountId: string): Promise<AppIdResolution> {
+  deps.audit.about({ account: accountId });
   const stored = await deps.store.accountApps.get(accountId);
   if (stored?.staleSince) return { ok: false, text: messages(locale).accounts.staleAppId({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) }) };
   if (stored && !isPending(stored)) return { ok: true, appId: stored.appId, source: 'stored', stored };

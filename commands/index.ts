@@ -2,6 +2,7 @@ import type { CommandRow, EntryRow } from '../src/entry/table';
 import { accountRows } from './accounts';
 import { applicationRows } from './applications';
 import { approvalRows } from './approvals';
+import { auditRows } from './audit';
 import { disputeEvidenceRows } from './dispute-evidence';
 import { helpCommand } from './help';
 import { homeRows } from './home';
@@ -32,6 +33,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...statementRows,
+  ...auditRows(),
   ...homeRows,
   ...approvalRows,
 ];

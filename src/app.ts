@@ -16,6 +16,7 @@ import { startPoller, type Poller } from './poller';
 import { EntryRouter } from './entry/router';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { openStore } from './store';
+import { AppAudit } from './audit/recorder';
 import { withDeadline } from './runtime/deadline';
 import { errorText } from './runtime/error-text';
 
@@ -37,6 +38,8 @@ export interface StartOptions {
   secrets?: SecretRegistry;
   /** Prefix of every store key (several deployments or test runs on one Redis); default STORE_NAMESPACE. */
   storeNamespace?: string;
+  /** False: record nothing (only the benchmark's baseline, to measure what the audit trail costs). */
+  auditTrail?: boolean;
 }
 
 /** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */
@@ -81,7 +84,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const pix = new PixClient({
     baseUrl: pixUrl,
     timeoutMs: config.pix.timeoutMs,
-    onCall: (e) => logger.debug({ pix: e }, 'Pix API call'),
+    // Not the path or what the call is about: they may hold a Pix key, personal data.
+    onCall: (e) => logger.debug({ pix: { operation: e.operation, status: e.status, ms: e.ms, attempt: e.attempt } }, 'Pix API call'),
   });
 
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
@@ -122,6 +126,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     slack: app.client,
     botToken: config.slack.botToken,
     approvals: { actions: new Set(config.approvals.actions), ttlMs: config.approvals.ttlMs, claimTtlMs: config.pollClaimTtlMs },
+    audit: new AppAudit({ sink: options.auditTrail === false ? { append: async () => undefined } : store.audit, scrub: (text) => secrets.scrub(text), logger }),
   };
   // One global middleware, and no Bolt listener: it drops Slack's repeats of a delivery, routes it to
   // its row of the entry table after the one role check (see entry/router.ts), counts it in flight for

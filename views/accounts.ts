@@ -1,5 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
+import { maskPixKey } from '../src/domain/pix-key-mask';
 import type { Account } from '../src/pix/schemas';
 import { balanceFieldsText, context, escapeClipped, escapeMrkdwn, fields, pageButtons, pageOf, sandboxNoteBlocks, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
@@ -56,13 +57,16 @@ export function keyTypeLabel(locale: Locale, type: string): string {
   }
 }
 
-/** The withdraw key as the account read shows it; the field exists only where the API is enabled. */
-export function withdrawKeyText(locale: Locale, account: Account): string {
+/**
+ * The withdraw key as the account read shows it; the field exists only where the API is enabled.
+ * `masked` for a message the whole channel reads (see maskPixKey).
+ */
+export function withdrawKeyText(locale: Locale, account: Account, masked = false): string {
   const m = messages(locale).accounts;
   const key = account.pixKeyWithdraw;
   if (key === undefined) return m.withdrawNotReported;
   if (key === null) return m.withdrawNone;
-  return `${code(key.pixKey)} (${keyTypeLabel(locale, key.type)})`;
+  return `${code(masked ? maskPixKey(key.pixKey, key.type) : key.pixKey)} (${keyTypeLabel(locale, key.type)})`;
 }
 
 /** The balance as the API's numbers (their unit is not stated), or "not reported". */

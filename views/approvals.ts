@@ -1,6 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
 import { APPROVAL_ROLE, type ApprovalPayload } from '../src/domain/approvals';
 import { limitFieldLabel } from '../src/domain/limit-fields';
+import { maskPixKey } from '../src/domain/pix-key-mask';
 import { formatCents } from '../src/domain/money';
 import { ageText } from '../src/domain/sao-paulo-date';
 import { messages, type Locale } from '../src/i18n';
@@ -25,16 +26,22 @@ function userText(text: string, max = 500): string {
   return escapeMrkdwn(clipped.replace(/\s+/g, ' '));
 }
 
-/** What the action will send, line by line, in the maker's words. */
+/**
+ * What the action will send, line by line, in the maker's words. Others read it (the channel, the
+ * checkers' Home tab), so Pix keys are masked (maskPixKey): the full value only the maker typed.
+ */
 export function payloadLines(locale: Locale, payload: ApprovalPayload): string[] {
   const m = messages(locale).approvals;
   switch (payload.action) {
     case 'key-add':
-      return [m.account(code(payload.accountId)), payload.type === 'EVP' && payload.pixKey === '' ? m.randomKey : m.pixKey({ key: code(payload.pixKey), type: keyTypeLabel(locale, payload.type) })];
+      return [
+        m.account(code(payload.accountId)),
+        payload.type === 'EVP' && payload.pixKey === '' ? m.randomKey : m.pixKey({ key: code(maskPixKey(payload.pixKey, payload.type)), type: keyTypeLabel(locale, payload.type) }),
+      ];
     case 'key-delete':
-      return [m.account(code(payload.accountId)), m.keyToDelete(code(payload.pixKey)), m.deleteWarning];
+      return [m.account(code(payload.accountId)), m.keyToDelete(code(maskPixKey(payload.pixKey))), m.deleteWarning];
     case 'withdraw-key':
-      return [m.account(code(payload.accountId)), m.withdrawKey(code(payload.pixKey))];
+      return [m.account(code(payload.accountId)), m.withdrawKey(code(maskPixKey(payload.pixKey)))];
     case 'account-create':
       return [m.campaign(quoted(payload.name)), m.accountCreateNote];
     case 'rotate-secret':

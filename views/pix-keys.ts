@@ -2,6 +2,7 @@ import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
 import type { Account, PixKey } from '../src/pix/schemas';
 import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
+import { maskPixKey } from '../src/domain/pix-key-mask';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
 import { balanceFieldsText, context, pageButtons, pageOf, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
@@ -177,20 +178,24 @@ export function withdrawKeyResultMessage(locale: Locale, input: { account: Accou
   return { text: m.withdrawText({ accountId: input.accountId, key: input.pixKey }), blocks };
 }
 
-/** The channel's record of key changes, in the language of the person who made them. */
+/**
+ * The channel's record of key changes, in the language of the person who made them. The whole
+ * channel reads it, so the keys are masked (maskPixKey); the full value is only in what the person
+ * who typed it sees.
+ */
 export function keyAudit(locale: Locale) {
   const m = messages(locale).pixKeys;
   return {
     added: (input: { userId: string; accountId: string; key: PixKey }): SlackMessage => {
-      const text = m.auditAdded({ user: `<@${input.userId}>`, key: code(input.key.key), type: keyTypeLabel(locale, input.key.type), account: code(input.accountId) });
+      const text = m.auditAdded({ user: `<@${input.userId}>`, key: code(maskPixKey(input.key.key, input.key.type)), type: keyTypeLabel(locale, input.key.type), account: code(input.accountId) });
       return { text, blocks: [section(`:key: ${text}`)] };
     },
     deleted: (input: { userId: string; accountId: string; pixKey: string }): SlackMessage => {
-      const text = m.auditDeleted({ user: `<@${input.userId}>`, key: code(input.pixKey), account: code(input.accountId) });
+      const text = m.auditDeleted({ user: `<@${input.userId}>`, key: code(maskPixKey(input.pixKey)), account: code(input.accountId) });
       return { text, blocks: [section(`:wastebasket: ${text}`)] };
     },
     withdrawKey: (input: { userId: string; accountId: string; account: Account; pixKey: string }): SlackMessage => {
-      const shown = input.account.pixKeyWithdraw ? withdrawKeyText(locale, input.account) : code(input.pixKey);
+      const shown = input.account.pixKeyWithdraw ? withdrawKeyText(locale, input.account, true) : code(maskPixKey(input.pixKey));
       const text = m.auditWithdraw({ user: `<@${input.userId}>`, account: code(input.accountId), key: shown });
       return { text, blocks: [section(`:outbox_tray: ${text}`)] };
     },

@@ -76,3 +76,37 @@ export function ageText(iso: string | undefined, now: Date, locale: Locale): str
   if (hours < 48) return words.hoursAgo(hours);
   return words.daysAgo(Math.floor(hours / 24));
 }
+
+/** `2026-03-05` as a calendar date; undefined for anything else, a day that does not exist included. */
+export function parseIsoDate(text: string): CalendarDate | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const at = new Date(Date.UTC(year, month - 1, day));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day ? { year, month, day } : undefined;
+}
+
+/** `2026-03-05`. */
+export function isoDateOf(date: CalendarDate): string {
+  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+}
+
+/** The calendar date `days` after (or before) `date`. */
+export function addDays(date: CalendarDate, days: number): CalendarDate {
+  const at = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
+}
+
+/**
+ * The instant a day begins in São Paulo: the first whole UTC hour that is already that day there
+ * (its offsets, daylight saving time in past years included, have always been whole hours; a day
+ * whose midnight was skipped by daylight saving began at 01:00).
+ */
+export function saoPauloStartOfDay(date: CalendarDate): Date {
+  for (let hour = 0; hour < 12; hour++) {
+    const at = new Date(Date.UTC(date.year, date.month - 1, date.day, hour));
+    const there = saoPauloToday(at);
+    if (there.year === date.year && there.month === date.month && there.day === date.day) return at;
+  }
+  throw new Error(`No start of ${isoDateOf(date)} in São Paulo`);
+}

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AccessControl } from './access';
+import type { AuditLog } from '../audit/recorder';
 import type { Logger, SecretRegistry } from '../runtime/logger';
 import type { PixClient } from '../pix/client';
 import type { Store } from '../store';
@@ -31,4 +32,9 @@ export interface Deps {
   secrets: SecretRegistry;
   sandboxMode: boolean;
   approvals: ApprovalSettings;
+  /**
+   * The audit trail. In a handler, the log of its delivery (the router records the entry point, its
+   * outcome and its Pix calls; see audit/recorder.ts); elsewhere, the app's own.
+   */
+  audit: AuditLog;
 }

@@ -14,6 +14,8 @@ import { errorText } from '../runtime/error-text';
 import { withDeadline } from '../runtime/deadline';
 import { roleAllows, type Role } from '../domain/roles';
 import { matchCommand, tokenize } from './command-words';
+import type { DeliveryAudit } from '../audit/recorder';
+import type { AuditOutcome } from '../audit/entry';
 import {
   UsageError,
   usageOf,
@@ -142,11 +144,43 @@ export class EntryRouter {
     return this.present(locale)(refusalMessage(locale, { userId, needed, what }));
   }
 
+  /**
+   * The deps of one delivery: the same, but with its own audit log, and a Pix client that tells that
+   * log of every call made on the user's behalf. So the entry point's use, its outcome and its Pix
+   * calls are recorded whatever the handler does.
+   */
+  private delivery(userId: string, role: Role | undefined, row: EntryRow | undefined): { deps: Deps; audit: DeliveryAudit } {
+    const action = row === undefined ? SLASH_COMMAND : row.kind === 'command' ? `${SLASH_COMMAND} ${row.id}` : `${row.kind}:${row.id}`;
+    const audit = this.deps.audit.forDelivery({ user: userId, role: role ?? 'none', action });
+    return { deps: { ...this.deps, pix: this.deps.pix.observed((event) => audit.pixCall(event)), audit }, audit };
+  }
+
+  /** Runs a handler, then records the entry point's use with its outcome. */
+  private async audited(audit: DeliveryAudit, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      await audit.finish({ outcome: outcomeOf(err) });
+      throw err;
+    }
+    await audit.finish({ outcome: 'ok' });
+  }
+
+  /** Tells a refusal, and records it whether or not the telling worked. */
+  private async refused(audit: DeliveryAudit, needed: Role, tell: () => Promise<unknown>): Promise<void> {
+    try {
+      await tell();
+    } finally {
+      await audit.finish({ outcome: 'refused', detail: `needs ${needed}` });
+    }
+  }
+
   /** The check, then the handler with its context, or the refusal told the way this kind of entry point can. */
   private async guard(row: RowOf<'action' | 'view' | 'shortcut'>, userId: string, run: (ctx: EntryContext) => Promise<void>, refuse: (refusal: SlackMessage, locale: Locale) => Promise<void>): Promise<void> {
     const { role, locale, allowed, present } = await this.check(userId, row);
-    if (allowed) return run({ deps: this.deps, userId, role: role!, locale, present });
-    await refuse(this.refusal(userId, row, row.role, locale), locale);
+    const { deps, audit } = this.delivery(userId, role, row);
+    if (allowed) return this.audited(audit, () => run({ deps, userId, role: role!, locale, present }));
+    await this.refused(audit, row.role, () => refuse(this.refusal(userId, row, row.role, locale), locale));
   }
 
   private async action(row: RowOf<'action'>, args: ActionArgs): Promise<void> {
@@ -194,7 +228,8 @@ export class EntryRouter {
   private async event(row: RowOf<'event'>, args: HomeOpenedArgs): Promise<void> {
     const userId = args.event.user;
     const { role, locale, present } = await this.check(userId, row);
-    await row.handler(args, { deps: this.deps, userId, role, locale, present });
+    const { deps, audit } = this.delivery(userId, role, row);
+    await this.audited(audit, () => row.handler(args, { deps, userId, role, locale, present }));
   }
 
   /**
@@ -203,25 +238,29 @@ export class EntryRouter {
    * acknowledged at once (Slack waits three seconds) and answered through the response_url.
    */
   private async command({ command, ack, respond }: CommandArgs): Promise<void> {
-    const deps = this.deps;
     const words = tokenize(command.text ?? '');
     const match = words.length === 0 ? { kind: 'command' as const, command: this.help, args: [] } : matchCommand(this.commands, words);
     const row = match.kind === 'unknown' ? this.help : match.command;
     const { role, locale, allowed, present } = await this.check(command.user_id, row);
     const ephemeral = (m: SlackMessage) => ({ response_type: 'ephemeral' as const, ...present(m) });
+    // An unknown subcommand is recorded as `/pix` alone: what was typed may be anything.
+    const { deps, audit } = this.delivery(command.user_id, role, match.kind === 'unknown' ? undefined : row);
 
     if (match.kind === 'unknown') {
       const summaries = messages(locale).summaries;
       const usable = this.commands.filter((c) => roleAllows(role, c.role)).map((c) => ({ usage: usageOf(c), summary: summaries[c.summary] }));
       await ack(ephemeral(unknownCommandMessage(locale, match.word, usable)));
+      await audit.finish({ outcome: 'usage' });
       return;
     }
     if (!allowed && row.role !== 'anyone') {
-      await ack({ response_type: 'ephemeral', ...this.refusal(command.user_id, row, row.role, locale) });
+      const needed = row.role;
+      await this.refused(audit, needed, () => ack({ response_type: 'ephemeral', ...this.refusal(command.user_id, row, needed, locale) }));
       return;
     }
     if (match.kind === 'bad_args') {
       await ack(ephemeral(usageMessage(locale, usageOf(row))));
+      await audit.finish({ outcome: 'usage' });
       return;
     }
 
@@ -230,38 +269,49 @@ export class EntryRouter {
     };
     const ctx = { deps, userId: command.user_id, channelId: command.channel_id, triggerId: command.trigger_id, responseUrl: command.response_url, args: match.args, role, locale, present, reply };
     if (row.instant) {
-      const answer = await this.answerOf(row, () => row.handler(ctx), locale);
+      const { answer, outcome } = await this.answerOf(row, () => row.handler(ctx), locale);
       await ack(answer ? ephemeral(answer) : undefined);
+      await audit.finish({ outcome });
       return;
     }
     await ack();
-    const answer = await this.answerOf(row, () => row.handler(ctx), locale);
-    if (!answer) return;
-    await reply(answer).catch((err: unknown) => {
-      deps.logger.error({ err: errorText(err) }, 'could not answer through response_url');
-    });
+    const { answer, outcome } = await this.answerOf(row, () => row.handler(ctx), locale);
+    if (answer) {
+      await reply(answer).catch((err: unknown) => {
+        deps.logger.error({ err: errorText(err) }, 'could not answer through response_url');
+      });
+    }
+    await audit.finish({ outcome });
   }
 
-  private async answerOf(cmd: CommandRow, run: () => Promise<SlackMessage | null>, locale: Locale): Promise<SlackMessage | null> {
+  private async answerOf(cmd: CommandRow, run: () => Promise<SlackMessage | null>, locale: Locale): Promise<{ answer: SlackMessage | null; outcome: AuditOutcome }> {
     const { logger } = this.deps;
     const m = messages(locale);
     try {
-      return await run();
+      return { answer: await run(), outcome: 'ok' };
     } catch (err) {
-      if (err instanceof UsageError) return usageMessage(locale, usageOf(cmd), err.message);
+      const outcome = outcomeOf(err);
+      if (err instanceof UsageError) return { answer: usageMessage(locale, usageOf(cmd), err.message), outcome };
       if (err instanceof PixApiError) {
         logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-        return pixErrorMessage(locale, err, cmd.what);
+        return { answer: pixErrorMessage(locale, err, cmd.what), outcome };
       }
-      if (err instanceof NoDefaultAccountError) return plain(m.common.noDefaultAccount);
+      if (err instanceof NoDefaultAccountError) return { answer: plain(m.common.noDefaultAccount), outcome };
       if (isStoreUnavailable(err)) {
         logger.warn({ err: err.message, command: usageOf(cmd) }, 'a command needed the store, which is unavailable');
-        return plain(m.common.storeUnavailable);
+        return { answer: plain(m.common.storeUnavailable), outcome };
       }
       logger.error({ err, command: usageOf(cmd) }, 'command failed');
-      return plain(m.common.wentWrongNothingMore(m.actions[cmd.what]));
+      return { answer: plain(m.common.wentWrongNothingMore(m.actions[cmd.what])), outcome };
     }
   }
+}
+
+/** What a handler's failure says of its outcome. */
+function outcomeOf(err: unknown): AuditOutcome {
+  if (err instanceof UsageError) return 'usage';
+  if (err instanceof PixApiError || err instanceof NoDefaultAccountError) return 'failed';
+  return 'error';
 }
 
 interface CommandArgs {

@@ -99,6 +99,8 @@ export const en = {
     prepareWithdrawKey: 'prepare setting the withdraw key',
     prepareRotation: 'prepare the rotation of the secret',
     cancelConfirmation: 'cancel a confirmation',
+    readAuditTrail: 'read the audit trail',
+    exportAuditTrail: 'export the audit trail',
     approveOrReject: 'approve or reject an action',
     cancelApproval: 'cancel an action waiting for approval',
     runApprovedAction: 'run the approved action',
@@ -127,6 +129,8 @@ export const en = {
     disputeEvidence: 'open the form to send evidence files to a dispute',
     statement: 'the account’s statement, 15 entries a page (the main account when none is given)',
     transaction: 'one transaction of the account (the main account when none is given)',
+    audit: 'the audit trail, newest first: who did what, refusals included (the last 7 days when no number is given)',
+    auditExport: 'the audit trail as a CSV file in your direct messages (dates YYYY-MM-DD, São Paulo time; the last 30 days when none are given)',
   },
 
   /** Why the words after a subcommand were refused (followed by its usage line). */
@@ -139,6 +143,9 @@ export const en = {
     notClientId: 'That is not a client id.',
     notPixKey: 'That is not a Pix key.',
     badPage: 'The page is a whole number, 1 or more.',
+    badDays: 'The number of days is a whole number from 1 to 366.',
+    badDate: 'Dates are written YYYY-MM-DD, for example 2026-03-05.',
+    datesOrder: 'The first date must not be after the second.',
   },
 
   help: {
@@ -689,6 +696,40 @@ export const en = {
     notMarked: 'The app’s storage is unavailable, so the attempt could not be recorded before it was sent. Nothing was sent; try again.',
     statusUncertain: (accountId: string) =>
       `:warning: its application may exist (its creation got no clear answer): check the Pix service’s portal, then \`/pix account link ${accountId}\`, or create it from the message in the channel`,
+  },
+
+  /** `/pix audit` and its CSV export. */
+  audit: {
+    title: (p: { days: number; page: number }) => `*Audit trail*: the last ${p.days === 1 ? 'day' : `${p.days} days`}, newest first · page ${p.page}`,
+    text: (p: { days: number; page: number; count: number }) => `Audit trail, the last ${p.days === 1 ? 'day' : `${p.days} days`}, page ${p.page}: ${p.count === 1 ? '1 entry' : `${p.count} entries`}`,
+    empty: (days: number) => `No audit entries in the last ${days === 1 ? 'day' : `${days} days`}.`,
+    emptyPage: 'No more entries here.',
+    noRole: 'no role',
+    /** An entry's outcome (its code in the CSV). */
+    outcome: (outcome: string) =>
+      ({ ok: 'done', failed: 'failed', error: 'error', usage: 'wrong arguments', refused: 'refused', pending: 'pending approval', approved: 'approved', rejected: 'rejected', cancelled: 'cancelled', expired: 'expired' })[outcome] ?? outcome,
+    maker: (user: string) => `maker ${user}`,
+    checker: (user: string) => `checker ${user}`,
+    footer: 'Brasília time. Pix keys are masked. `/pix audit export [from] [to]` sends the trail as a CSV file.',
+    buttonNoPage: 'This button does not name a page of the audit trail. Nothing was done.',
+    exporting: (p: { from: string; to: string }) => `Preparing the audit trail from ${p.from} to ${p.to}…`,
+    exportEmpty: (p: { from: string; to: string }) => `No audit entries from ${p.from} to ${p.to}; nothing was sent.`,
+    exportDone: (p: { count: number; from: string; to: string }) =>
+      `The audit trail from ${p.from} to ${p.to} (${p.count === 1 ? '1 entry' : `${p.count} entries`}) is in your direct messages with Pix Ops.`,
+    exportComment: (p: { count: number; from: string; to: string }) => `Pix Ops audit trail, ${p.from} to ${p.to} (São Paulo time): ${p.count === 1 ? '1 entry' : `${p.count} entries`}.`,
+    exportFailed: (code: string) => `Could not send the export to your direct messages: Slack answered ${code}.`,
+    columnTime: 'time (UTC)',
+    columnUser: 'user',
+    columnRole: 'role',
+    columnAction: 'action',
+    columnTarget: 'target',
+    columnPixMethod: 'Pix method',
+    columnPixPath: 'Pix path',
+    columnPixStatus: 'Pix status',
+    columnMaker: 'maker',
+    columnChecker: 'checker',
+    columnOutcome: 'outcome',
+    columnDetail: 'detail',
   },
 
   /** Four-eyes approvals: the pending root, its states, its thread, the reject form, the answers. */

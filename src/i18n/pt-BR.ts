@@ -102,6 +102,8 @@ export const ptBR: Catalogue = {
     prepareWithdrawKey: 'preparar a definição da chave de saque',
     prepareRotation: 'preparar a troca do segredo',
     cancelConfirmation: 'cancelar uma confirmação',
+    readAuditTrail: 'ler a trilha de auditoria',
+    exportAuditTrail: 'exportar a trilha de auditoria',
     approveOrReject: 'aprovar ou recusar uma ação',
     cancelApproval: 'cancelar uma ação que espera aprovação',
     runApprovedAction: 'executar a ação aprovada',
@@ -129,6 +131,8 @@ export const ptBR: Catalogue = {
     disputeEvidence: 'abre o formulário para enviar arquivos de evidência a uma disputa',
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
     transaction: 'uma transação da conta (a conta principal quando nenhuma é informada)',
+    audit: 'a trilha de auditoria, da mais recente: quem fez o quê, recusas incluídas (os últimos 7 dias quando nenhum número é informado)',
+    auditExport: 'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
   },
 
   usage: {
@@ -140,6 +144,9 @@ export const ptBR: Catalogue = {
     notClientId: 'Isso não é um client id.',
     notPixKey: 'Isso não é uma chave Pix.',
     badPage: 'A página é um número inteiro, 1 ou mais.',
+    badDays: 'O número de dias é um número inteiro de 1 a 366.',
+    badDate: 'As datas se escrevem AAAA-MM-DD, por exemplo 2026-03-05.',
+    datesOrder: 'A primeira data não pode ser depois da segunda.',
   },
 
   help: {
@@ -653,6 +660,37 @@ export const ptBR: Catalogue = {
     notMarked: 'O armazenamento do app está indisponível, então a tentativa não pôde ser registrada antes do envio. Nada foi enviado; tente de novo.',
     statusUncertain: (accountId) =>
       `:warning: a aplicação dela pode existir (a criação não teve resposta clara): confira no portal do serviço Pix, depois \`/pix account link ${accountId}\`, ou crie-a pela mensagem no canal`,
+  },
+
+  audit: {
+    title: (p) => `*Trilha de auditoria*: ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, da mais recente · página ${p.page}`,
+    text: (p) => `Trilha de auditoria, ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, página ${p.page}: ${p.count === 1 ? '1 registro' : `${p.count} registros`}`,
+    empty: (days) => `Nenhum registro de auditoria ${days === 1 ? 'no último dia' : `nos últimos ${days} dias`}.`,
+    emptyPage: 'Não há mais registros aqui.',
+    noRole: 'sem papel',
+    outcome: (outcome) =>
+      ({ ok: 'feito', failed: 'falhou', error: 'erro', usage: 'argumentos errados', refused: 'recusado', pending: 'aguardando aprovação', approved: 'aprovado', rejected: 'rejeitado', cancelled: 'cancelado', expired: 'expirado' })[outcome] ?? outcome,
+    maker: (user) => `solicitante ${user}`,
+    checker: (user) => `aprovador ${user}`,
+    footer: 'Horário de Brasília. As chaves Pix aparecem mascaradas. `/pix audit export [from] [to]` envia a trilha em um arquivo CSV.',
+    buttonNoPage: 'Este botão não indica uma página da trilha de auditoria. Nada foi feito.',
+    exporting: (p) => `Preparando a trilha de auditoria de ${p.from} a ${p.to}…`,
+    exportEmpty: (p) => `Nenhum registro de auditoria de ${p.from} a ${p.to}; nada foi enviado.`,
+    exportDone: (p) => `A trilha de auditoria de ${p.from} a ${p.to} (${p.count === 1 ? '1 registro' : `${p.count} registros`}) está nas suas mensagens diretas com o Pix Ops.`,
+    exportComment: (p) => `Trilha de auditoria do Pix Ops, ${p.from} a ${p.to} (horário de São Paulo): ${p.count === 1 ? '1 registro' : `${p.count} registros`}.`,
+    exportFailed: (code) => `Não foi possível enviar a exportação às suas mensagens diretas: o Slack respondeu ${code}.`,
+    columnTime: 'horário (UTC)',
+    columnUser: 'usuário',
+    columnRole: 'papel',
+    columnAction: 'ação',
+    columnTarget: 'alvo',
+    columnPixMethod: 'método Pix',
+    columnPixPath: 'caminho Pix',
+    columnPixStatus: 'status Pix',
+    columnMaker: 'solicitante',
+    columnChecker: 'aprovador',
+    columnOutcome: 'resultado',
+    columnDetail: 'detalhe',
   },
 
   approvals: {

@@ -29,8 +29,31 @@ export interface PixClientOptions {
   retry?: RetryPolicy;
   /** A `Retry-After` longer than this is not waited for: the read fails instead of hanging. */
   maxRetryAfterMs?: number;
-  onCall?: (event: { operation: string; status: number; ms: number; attempt: number }) => void;
+  onCall?: (event: PixCallEvent) => void;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** What a call is about, by the ids its caller gave (a Pix key as given: whoever reads it masks it). */
+export interface PixCallSubject {
+  account?: string;
+  request?: string;
+  application?: string;
+  pixKey?: string;
+  subscription?: string;
+  dispute?: string;
+  transaction?: string;
+}
+
+/** One attempt of one call, as it went: `status` 0 when no answer came (network, time limit). */
+export interface PixCallEvent {
+  operation: string;
+  method: string;
+  /** The path as sent (query string aside). */
+  path: string;
+  status: number;
+  ms: number;
+  attempt: number;
+  about?: PixCallSubject;
 }
 
 export type FilePurpose = 'ACCOUNT_LIMIT_REQUEST' | 'DISPUTE_EVIDENCE';
@@ -66,6 +89,7 @@ interface CallSpec<S extends z.ZodType> {
   data?: unknown;
   headers?: Record<string, string | number>;
   binary?: boolean;
+  about?: PixCallSubject;
 }
 
 /**
@@ -94,19 +118,37 @@ const loadFormData = () => require('form-data') as typeof import('form-data');
 
 /** One method per endpoint of the Pix interface; every call is made with the AppID it is given. */
 export class PixClient {
-  private httpClient: AxiosInstance | undefined;
   private readonly retry: RetryPolicy;
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(private readonly options: PixClientOptions) {
+  constructor(
+    private readonly options: PixClientOptions,
+    /** The HTTP client and its connections, shared with the clients `observed` makes from this one. */
+    private readonly transport: { http?: AxiosInstance } = {},
+  ) {
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /**
+   * The same client (connections, retries, listener) that also tells `listener` of each call: how
+   * one person's action is followed without the client knowing who they are.
+   */
+  observed(listener: (event: PixCallEvent) => void): PixClient {
+    const own = this.options.onCall;
+    const onCall = own
+      ? (event: PixCallEvent) => {
+          own(event);
+          listener(event);
+        }
+      : listener;
+    return new PixClient({ ...this.options, onCall }, this.transport);
+  }
+
   private get http(): AxiosInstance {
-    return (this.httpClient ??= loadAxios().create({
+    return (this.transport.http ??= loadAxios().create({
       baseURL: this.options.baseUrl.replace(/\/+$/, ''),
       validateStatus: () => true,
       maxRedirects: 0,
@@ -147,6 +189,7 @@ export class PixClient {
   async getLimits(appId: string, accountId: string) {
     return this.call({
       operation: 'getLimits',
+      about: { account: accountId },
       method: 'GET',
       path: `/api/v1/limits/${idSegment('accountId', accountId)}`,
       appId,
@@ -161,6 +204,7 @@ export class PixClient {
     }
     return this.call({
       operation: 'createLimitRequest',
+      about: { account: input.companyBankAccountId },
       method: 'POST',
       path: '/api/v1/limits/request',
       appId,
@@ -179,6 +223,7 @@ export class PixClient {
   async getLimitRequest(appId: string, limitRequestId: string) {
     return this.call({
       operation: 'getLimitRequest',
+      about: { request: limitRequestId },
       method: 'GET',
       path: `/api/v1/limits/request/${idSegment('limitRequestId', limitRequestId)}`,
       appId,
@@ -228,6 +273,7 @@ export class PixClient {
   async getAccount(appId: string, accountId: string) {
     return this.call({
       operation: 'getAccount',
+      about: { account: accountId },
       method: 'GET',
       path: `/api/v1/account/${idSegment('accountId', accountId)}`,
       appId,
@@ -239,6 +285,7 @@ export class PixClient {
   createApplication(appId: string, input: { accountId: string; name: string }) {
     return this.call({
       operation: 'createApplication',
+      about: { account: input.accountId },
       method: 'POST',
       path: '/api/v1/application',
       appId,
@@ -262,6 +309,7 @@ export class PixClient {
   rotateSecret(masterAppId: string, clientId: string) {
     return this.call({
       operation: 'rotateSecret',
+      about: { application: clientId },
       method: 'POST',
       path: '/api/v1/application/rotate-secret',
       appId: masterAppId,
@@ -276,6 +324,7 @@ export class PixClient {
   createPixKey(appId: string, input: { pixKey: string; type: string }) {
     return this.call({
       operation: 'createPixKey',
+      about: { pixKey: input.pixKey },
       method: 'POST',
       path: '/api/v1/pix-keys',
       appId,
@@ -299,6 +348,7 @@ export class PixClient {
   async deletePixKey(appId: string, pixKey: string): Promise<void> {
     await this.call({
       operation: 'deletePixKey',
+      about: { pixKey },
       method: 'DELETE',
       path: `/api/v1/pix-keys/${pixKeySegment(pixKey)}`,
       appId,
@@ -312,6 +362,7 @@ export class PixClient {
   registerWithdrawKey(appId: string, pixKey: string) {
     return this.call({
       operation: 'registerWithdrawKey',
+      about: { pixKey },
       method: 'POST',
       path: '/api/v1/pix-keys/withdraw',
       appId,
@@ -324,6 +375,7 @@ export class PixClient {
   selectWithdrawKey(appId: string, pixKey: string) {
     return this.call({
       operation: 'selectWithdrawKey',
+      about: { pixKey },
       method: 'PUT',
       path: '/api/v1/pix-keys/withdraw',
       appId,
@@ -339,6 +391,7 @@ export class PixClient {
   async getPaymentBook(appId: string, subscriptionId: string, period: { month: number; year: number }): Promise<Buffer> {
     const pdf = await this.call({
       operation: 'getPaymentBook',
+      about: { subscription: subscriptionId },
       method: 'GET',
       path: `/api/v1/subscriptions/${idSegment('subscriptionId', subscriptionId)}/payment-book`,
       appId,
@@ -354,6 +407,7 @@ export class PixClient {
   async addDisputeEvidence(appId: string, disputeId: string, body: { documents: Array<{ fileId: string }>; [k: string]: unknown }) {
     return this.call({
       operation: 'addDisputeEvidence',
+      about: { dispute: disputeId },
       method: 'POST',
       path: `/api/v1/dispute/${idSegment('disputeId', disputeId)}/evidence`,
       appId,
@@ -366,6 +420,7 @@ export class PixClient {
   getStatement(appId: string, options: { companyBankAccount?: string } = {}) {
     return this.call({
       operation: 'getStatement',
+      about: { account: options.companyBankAccount },
       method: 'GET',
       path: '/api/v1/statement',
       appId,
@@ -378,6 +433,7 @@ export class PixClient {
   async getTransaction(appId: string, transactionId: string, options: { companyBankAccount?: string } = {}) {
     return this.call({
       operation: 'getTransaction',
+      about: { transaction: transactionId, account: options.companyBankAccount },
       method: 'GET',
       path: `/api/v1/transaction/${idSegment('transactionId', transactionId)}`,
       appId,
@@ -409,14 +465,14 @@ export class PixClient {
         const timedOut = deadline.aborted || code === 'ECONNABORTED' || code === 'ETIMEDOUT';
         const kind = timedOut ? 'timeout' : 'network';
         const sent = !(kind === 'network' && code !== undefined && NOT_SENT.has(code));
-        this.options.onCall?.({ operation: spec.operation, status: 0, ms: Date.now() - started, attempt });
+        this.report(spec, 0, started, attempt);
         if (attempt < attempts) {
           await this.sleep(backoffDelay(this.retry, attempt));
           continue;
         }
         throw new PixApiError(kind, 0, undefined, undefined, undefined, spec.operation, sent);
       }
-      this.options.onCall?.({ operation: spec.operation, status: response.status, ms: Date.now() - started, attempt });
+      this.report(spec, response.status, started, attempt);
 
       if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
 
@@ -430,6 +486,10 @@ export class PixClient {
       }
       throw PixApiError.fromResponse(spec.operation, response.status, body);
     }
+  }
+
+  private report(spec: CallSpec<z.ZodType>, status: number, started: number, attempt: number): void {
+    this.options.onCall?.({ operation: spec.operation, method: spec.method.toUpperCase(), path: spec.path, status, ms: Date.now() - started, attempt, ...(spec.about ? { about: spec.about } : {}) });
   }
 
   private parse<S extends z.ZodType>(spec: CallSpec<S>, response: AxiosResponse): z.output<S> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { AccountAppsRepo } from './account-apps';
 import { ApprovalsRepo } from './approvals';
+import { AuditTrail, RedisAuditBackend, SqliteAuditBackend, type AuditBackend } from './audit-trail';
 import { MemoryClaims, RedisClaims, type Claims } from './claims';
 import { withDeadline } from '../runtime/deadline';
 import { StoreUnavailableError } from './errors';
@@ -23,6 +24,8 @@ export interface Store extends Claims {
   trackedRequests: TrackedRequestsRepo;
   filingIntents: FilingIntentsRepo;
   approvals: ApprovalsRepo;
+  /** Who did what: append-only (see audit-trail.ts). */
+  audit: AuditTrail;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -65,6 +68,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let intents: Keyv;
   let approvalSet: Keyv;
   let claims: Claims;
+  let auditBackend: AuditBackend;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
   // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
@@ -78,9 +82,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
+    // A connection of its own: appends never wait behind the app's reads and writes.
+    const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
+    auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), auditAdapter.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -97,10 +104,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     intents = openKeyv(redisAdapter(client), `${namespace}-intents`, state);
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
+    auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
   }
 
+  const audit = new AuditTrail(auditBackend, guard);
   return {
     kind: sqliteFile !== undefined ? 'sqlite' : 'redis',
     holder,
@@ -108,6 +117,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
     filingIntents: new FilingIntentsRepo(intents),
     approvals: new ApprovalsRepo(keyv, approvalSet, box),
+    audit,
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),
@@ -121,6 +131,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     },
     async close() {
       if (state.closed) return;
+      // What was recorded is written before the store goes.
+      await audit.flush();
       state.closed = true;
       await closeBackend();
     },

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
+import { maskPixKey } from '../../src/domain/pix-key-mask';
 import { messageText, startHarness, type Harness } from '../support/harness';
 import { accountMadeElsewhere, clickButton, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { answerOn, approvalRoots, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
@@ -112,13 +113,13 @@ describe('four-eyes approvals, each action (one instance)', () => {
       maker: OPERATOR,
       checker: OPERATOR_CHECKER,
       ask: () => flows['key-add'](),
-      describes: [/Add a Pix key/, /Account: `[0-9a-f]{24}`/, /Pix key: `approved-\d+@example\.com` \(e-mail\)/],
+      describes: [/Add a Pix key/, /Account: `[0-9a-f]{24}`/, /Pix key: `a\*\*\*@example\.com` \(e-mail\)/],
       writes: () => ['POST /api/v1/pix-keys'],
       async approved(root, since) {
         const body = h.sandbox.calls.slice(since).find((c) => c.method === 'POST')!.body as { pixKey: string };
         expect(await keysOf(campaign.appId)).toContain(body.pixKey);
         const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
-        expect(messageText(reply.args)).toContain(`<@${OPERATOR}> added the Pix key \`${body.pixKey}\``);
+        expect(messageText(reply.args)).toContain(`<@${OPERATOR}> added the Pix key \`${maskPixKey(body.pixKey)}\``);
         expect(messageText(reply.args)).toContain(`Asked by <@${OPERATOR}>, approved by <@${OPERATOR_CHECKER}>.`);
       },
     },
@@ -127,14 +128,14 @@ describe('four-eyes approvals, each action (one instance)', () => {
       maker: ADMIN,
       checker: ADMIN_CHECKER,
       ask: () => flows['key-delete'](),
-      describes: [/Delete a Pix key/, /Pix key to delete: `to-delete-\d+@example\.com`/, /no money can be sent/],
+      describes: [/Delete a Pix key/, /Pix key to delete: `t\*\*\*@example\.com`/, /no money can be sent/],
       writes: () => ['DELETE /api/v1/pix-keys/'],
       async approved(root, since) {
         const path = h.sandbox.calls.slice(since).find((c) => c.method === 'DELETE')!.path;
         const key = decodeURIComponent(path.split('/').pop()!);
         expect(await keysOf(campaign.appId)).not.toContain(key);
         const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
-        expect(messageText(reply.args)).toContain(`<@${ADMIN}> deleted the Pix key \`${key}\``);
+        expect(messageText(reply.args)).toContain(`<@${ADMIN}> deleted the Pix key \`${maskPixKey(key)}\``);
       },
     },
     {
@@ -170,7 +171,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       maker: ADMIN,
       checker: ADMIN_CHECKER,
       ask: () => flows['withdraw-key'](),
-      describes: [/Set the withdraw key/, /Withdraw key: `treasury-\d+@example\.com`/],
+      describes: [/Set the withdraw key/, /Withdraw key: `t\*\*\*@example\.com`/],
       writes: () => ['POST /api/v1/pix-keys/withdraw'],
       async approved(root, since) {
         const { pixKey } = h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/pix-keys/withdraw')!.body as { pixKey: string };

@@ -8,7 +8,7 @@ import { blockSuggestion, messageShortcut, sendInteraction, submittedView, viewS
 import { waitFor } from '../support/wait';
 
 // The entry table, walked: for every row that needs a role, a user one role below is refused, and
-// neither the Pix API nor the store sees anything of it.
+// neither the Pix API nor the app's state sees anything of it; the audit trail records the refusal.
 
 const USERS: Record<Role | 'none', string> = { none: 'U0NOBODY', viewer: 'U0VIEWER', operator: 'U0OPERATOR', admin: 'U0ADMIN' };
 const BELOW: Record<Role, Role | 'none'> = { viewer: 'none', operator: 'viewer', admin: 'operator' };
@@ -42,10 +42,13 @@ function watchStore(h: Harness): string[] {
 describe('the entry table', () => {
   let h: Harness;
   let storeCalls: string[];
+  let trail: Store['audit'];
   let n = 0;
 
   beforeAll(async () => {
     h = await startHarness({ ACCESS_VIEWERS: USERS.viewer, ACCESS_OPERATORS: USERS.operator, ACCESS_ADMINS: USERS.admin });
+    // The test reads the trail past the watch: only the handlers' store calls are counted.
+    trail = h.app.deps.store.audit;
     storeCalls = watchStore(h);
   });
   afterAll(() => h.close());
@@ -99,13 +102,21 @@ describe('the entry table', () => {
     }
   }
 
-  test.each(guarded.map((row) => [`${row.kind} ${row.id}`, row] as const))('%s: a user one role below is refused, and nothing reaches the Pix API or the store', async (_name, row) => {
+  test.each(guarded.map((row) => [`${row.kind} ${row.id}`, row] as const))('%s: a user one role below is refused, nothing reaches the Pix API or the app’s state, and the refusal is recorded', async (_name, row) => {
     h.sandbox.calls.length = 0;
     storeCalls.length = 0;
     const below = BELOW[row.role];
+    const [newest] = await trail.page({ since: new Date(0), limit: 1 });
     const refusal = await reach(row, USERS[below]);
     if (typeof refusal === 'string') expect(refusal.replace(/\*/g, '')).toContain(`You need the ${row.role} role`);
     else expect(refusal).toEqual({ options: [] });
+    const action = row.kind === 'command' ? `/pix ${row.id}` : `${row.kind}:${row.id}`;
+    const recorded = await waitFor('the refusal in the audit trail', async () => {
+      const recent = await trail.page({ since: new Date(0), limit: 5 });
+      const added = newest ? recent.slice(0, recent.findIndex((e) => e.id === newest.id)) : recent;
+      return added.length > 0 ? added : undefined;
+    });
+    expect(recorded).toEqual([expect.objectContaining({ user: USERS[below], role: below, action, outcome: 'refused', detail: `needs ${row.role}` })]);
     expect(h.sandbox.calls).toEqual([]);
     expect(storeCalls).toEqual([]);
   });

@@ -79,7 +79,9 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     expect(r.calls[2]!.body).toEqual({ pixKey: 'treasury@example.com' });
     const audit = await waitFor('the audit', () => r.posted()[0]);
     expect(audit.args.channel).toBe(CHANNEL);
-    expect(messageText(audit.args)).toContain(`<@${ADMIN}> set the withdraw key of account \`${main.defaultAccountId}\` to \`treasury@example.com\` (e-mail)`);
+    // The channel's record masks the e-mail; the admin who typed it sees it whole (above).
+    expect(messageText(audit.args)).toContain(`<@${ADMIN}> set the withdraw key of account \`${main.defaultAccountId}\` to \`t***@example.com\` (e-mail)`);
+    expect(JSON.stringify(audit.args)).not.toContain('treasury@example.com');
   });
 
   test('the company already has the key (400 "already exists"): PUT selects it, with the account’s own AppID', async () => {
@@ -98,6 +100,15 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     const r = await run(`withdraw-key ${main.defaultAccountId} 7D444840-9DC0-41A2-8F6B-3B3F1C0E5A11`);
     expect(r.calls.at(-1)!.body).toEqual({ pixKey: '7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11' });
     expect(r.text).toContain('`7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11` (random key (EVP))');
+  });
+
+  test('a phone key: the admin who typed it sees it whole, the channel masked', async () => {
+    await dict('+5511987654321', 'PHONE');
+    const r = await run(`withdraw-key ${main.defaultAccountId} +5511987654321`);
+    expect(r.text).toContain('`+5511987654321`');
+    const audit = await waitFor('the audit', () => r.posted()[0]);
+    expect(messageText(audit.args)).toContain(`set the withdraw key of account \`${main.defaultAccountId}\` to \`+5511*****4321\``);
+    expect(JSON.stringify(audit.args)).not.toContain('987654321');
   });
 
   test('403: the withdraw-key API is not enabled on this account; nothing else is tried', async () => {

@@ -96,7 +96,9 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     expect(calls[0]!.body).toEqual({ pixKey: 'finance@example.com', type: 'EMAIL' });
     const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
     expect(audit.args.channel).toBe(CHANNEL);
-    expect(messageText(audit.args)).toContain(`<@${OPERATOR}> added the Pix key \`finance@example.com\` (e-mail) to account \`${campaign.accountId}\``);
+    // The whole channel reads it: the e-mail is masked (the operator saw it whole in the modal).
+    expect(messageText(audit.args)).toContain(`<@${OPERATOR}> added the Pix key \`f***@example.com\` (e-mail) to account \`${campaign.accountId}\``);
+    expect(JSON.stringify(audit.args)).not.toContain('finance@example.com');
 
     const evpForm = await openAddForm();
     const evpBefore = h.sandbox.calls.length;
@@ -112,6 +114,22 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     await submitModal(h, OPERATOR, form, values('EMAIL', 'finance@example.com'));
     const shown = await waitFor('the refusal', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('Could not')));
     expect(messageText(shown.args.view)).toContain('Could not add the Pix key: “Pix key already exists”');
+  });
+
+  test.each([
+    ['CPF', '529.982.247-25', '52998224725', '***.982.247-**'],
+    ['PHONE', '+55 (11) 98765-4321', '+5511987654321', '+5511*****4321'],
+  ])('a %s key: the operator sees it whole in the form, the channel only masked', async (type, typed, canonical, masked) => {
+    const slackBefore = h.slack.calls.length;
+    const form = await openAddForm();
+    await submitModal(h, OPERATOR, form, values(type, typed));
+    const done = await waitFor('the key added', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')));
+    expect(messageText(done.args.view)).toContain(`\`${canonical}\``);
+    const audit = await waitFor('the announcement', () => posts(h, slackBefore)[0]);
+    expect(audit.args.channel).toBe(CHANNEL);
+    expect(messageText(audit.args)).toContain(`added the Pix key \`${masked}\``);
+    expect(JSON.stringify(audit.args)).not.toContain(canonical);
+    expect(JSON.stringify(audit.args)).not.toContain(canonical.slice(-9));
   });
 
   test('a viewer is refused the command and the submission; nothing reaches the Pix API', async () => {
@@ -181,7 +199,8 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     expect(deletes.map((c) => [c.path, c.authorization])).toEqual([['/api/v1/pix-keys/finance%40example.com', campaign.appId]]);
     expect((await keysOnSandbox()).map((k) => k.key)).not.toContain('finance@example.com');
     const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
-    expect(messageText(audit.args)).toContain(`<@${ADMIN}> deleted the Pix key \`finance@example.com\` of account \`${campaign.accountId}\``);
+    expect(messageText(audit.args)).toContain(`<@${ADMIN}> deleted the Pix key \`f***@example.com\` of account \`${campaign.accountId}\``);
+    expect(JSON.stringify(audit.args)).not.toContain('finance@example.com');
 
     // A second confirmation: the key is gone, and the API says so.
     const again = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value, channelId: CHANNEL });

@@ -325,6 +325,19 @@ const samples: Samples = {
     note: [['6840aeca23c0d1fe48c856a3']],
     statusUncertain: [['6840aeca23c0d1fe48c856a3']],
   },
+  audit: {
+    title: [[{ days: 7, page: 1 }], [{ days: 1, page: 2 }]],
+    text: [[{ days: 7, page: 1, count: 15 }], [{ days: 1, page: 2, count: 1 }]],
+    empty: [[1], [7]],
+    outcome: [['ok'], ['failed'], ['error'], ['usage'], ['refused'], ['pending'], ['approved'], ['rejected'], ['cancelled'], ['something-new'], ['expired']],
+    maker: [['<@U1>']],
+    checker: [['<@U2>']],
+    exporting: [[{ from: '05/03/2026', to: '06/03/2026' }]],
+    exportEmpty: [[{ from: '05/03/2026', to: '06/03/2026' }]],
+    exportDone: [[{ count: 1, from: '05/03/2026', to: '06/03/2026' }], [{ count: 12, from: '05/03/2026', to: '06/03/2026' }]],
+    exportComment: [[{ count: 1, from: '05/03/2026', to: '06/03/2026' }], [{ count: 12, from: '05/03/2026', to: '06/03/2026' }]],
+    exportFailed: [['`not_in_channel`']],
+  },
 };
 
 const CATALOGUES: Array<[Locale, Catalogue]> = [

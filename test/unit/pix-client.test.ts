@@ -57,6 +57,25 @@ describe('PixClient', () => {
     }
   });
 
+  test('an observed client tells its listener (and the client’s own) of every attempt: method, path, status, what it is about; never the AppID', async () => {
+    const s = await scriptedServer([json(503, { error: 'busy' }), (_, res) => res.writeHead(204).end()]);
+    try {
+      const own: unknown[] = [];
+      const seen: Array<Record<string, unknown>> = [];
+      const base = client(s.url, { onCall: (e) => own.push(e) });
+      await base.observed((e) => seen.push({ ...e })).deletePixKey('APP-ID-SECRET-1', 'a@b.com').catch(() => undefined);
+      await base.observed((e) => seen.push({ ...e })).deletePixKey('APP-ID-SECRET-1', 'a@b.com');
+      expect(seen.map(({ ms: _ms, ...e }) => e)).toEqual([
+        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', status: 503, attempt: 1, about: { pixKey: 'a@b.com' } },
+        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', status: 204, attempt: 1, about: { pixKey: 'a@b.com' } },
+      ]);
+      expect(own).toHaveLength(2);
+      expect(JSON.stringify(seen)).not.toContain('APP-ID-SECRET-1');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('reads are retried on 5xx and 429, honouring Retry-After', async () => {
     const s = await scriptedServer([
       json(503, { error: 'down' }),

@@ -1,0 +1,183 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AuditEntry } from '../src/audit/entry';
+import { openStore } from '../src/store';
+import { FakeSlack } from '../test/support/fake-slack';
+import { FakeSlackUploads } from '../test/support/fake-slack-uploads';
+import { MiB, pairedAckRounds, percentile, pinCpus, residentMemory, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+
+const CONCURRENT = 200;
+const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 20);
+const ACK_BOUND = 1.05;
+const EXPORT_ENTRIES = 100_000;
+const EXPORT_ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 3);
+const EXPORT_GROWTH_BOUND_MIB = 32;
+const VIEWER = 'U0BENCH01';
+const ADMIN = 'U0BENCHADM';
+
+/** How many entries a trail holds, read in batches (as the export does). */
+async function countEntries(url: string): Promise<number> {
+  const store = await openStore({ url });
+  try {
+    let n = 0;
+    for await (const batch of (await store.audit.snapshot(new Date(0), new Date(Date.now() + 86_400_000))).batches()) n += batch.length;
+    return n;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * What recording costs an acknowledgement: 200 signed `/pix help` at once, each one recorded, against
+ * the same bot recording nothing (bench/bot-no-audit.ts), both in child processes on sqlite, in
+ * paired rounds (see pairedAckRounds). The bound: at most 5 % slower.
+ */
+export async function auditAck(): Promise<Figure[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-audit-'));
+  const slack = await new FakeSlack().start();
+  const sandbox = await startSandboxProcess();
+  const pinning = pinCpus();
+  const env = (file: string) => ({
+    SLACK_API_URL: slack.apiUrl,
+    LOG_LEVEL: 'info',
+    PIX_API_URL: sandbox.url,
+    PIX_APP_ID: sandbox.main.mainAppId,
+    STORE_URL: `sqlite://${path.join(dir, file)}`,
+    ACCESS_VIEWERS: VIEWER,
+    POLL_SCHEDULE: '0 0 1 1 *',
+  });
+  const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
+  const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-audit.js', pinning?.apps);
+  let stopped = false;
+  try {
+    const result = await pairedAckRounds({ ours: on, theirs: off, userId: VIEWER, text: 'help', slack, rounds: ROUNDS, concurrent: CONCURRENT });
+    await Promise.all([on.stop(), off.stop()]);
+    stopped = true;
+    // Warm-up (20 + one burst) and the rounds: every command one entry with the trail on, none off.
+    const sent = 20 + CONCURRENT + ROUNDS * CONCURRENT;
+    const [recorded, baseline] = [await countEntries(env('on.sqlite').STORE_URL), await countEntries(env('off.sqlite').STORE_URL)];
+    const figure = (p: 50 | 99, label: string): Figure => {
+      const ratio = result.ratio(p);
+      const pooled = result.pooled(p);
+      return {
+        name: `audit trail on vs off: slash ack ${label} (${CONCURRENT} at once, ${ROUNDS} paired rounds)`,
+        value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
+        bound: `≤ ${ACK_BOUND}`,
+        ok: ratio <= ACK_BOUND,
+      };
+    };
+    return [
+      figure(50, 'median'),
+      figure(99, 'p99'),
+      {
+        name: 'audit trail on vs off: entries recorded (one per command)',
+        value: `${recorded} of ${sent} (off: ${baseline})`,
+        bound: `${sent} (off: 0)`,
+        ok: recorded === sent && baseline === 0,
+      },
+    ];
+  } finally {
+    pinning?.restore();
+    if (!stopped) await Promise.all([on.stop(), off.stop()]);
+    await sandbox.stop();
+    await slack.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Entries of one São Paulo day (2026-03-05), every field used, a key masked as the app masks it. */
+function sampleEntry(i: number): AuditEntry {
+  const account = `6840aeca23c0d1fe${String(i % 100_000).padStart(8, '0')}`;
+  return {
+    time: new Date(Date.parse('2026-03-05T03:00:00.000Z') + i * 800).toISOString(),
+    user: `U0USER${String(i % 50).padStart(3, '0')}`,
+    role: i % 3 === 0 ? 'admin' : 'operator',
+    action: i % 2 === 0 ? '/pix withdraw-key' : 'action:pix_key_delete_confirm',
+    target: `account:${account} key:***.982.247-**`,
+    pixMethod: i % 2 === 0 ? 'POST' : 'DELETE',
+    pixPath: i % 2 === 0 ? '/api/v1/pix-keys/withdraw' : '/api/v1/pix-keys/***.982.247-**',
+    pixStatus: 200,
+    ...(i % 10 === 0 ? { maker: 'U0MAKER01', checker: 'U0CHECK01' } : {}),
+    outcome: 'ok',
+    ...(i % 7 === 0 ? { detail: 'attempt 2, "retried"' } : {}),
+  };
+}
+
+/**
+ * `/pix audit export` of 100,000 entries (one day) from a bot in a process of its own, on sqlite: the
+ * CSV is streamed from the store to Slack's upload URL, so the bot's peak resident memory may grow by
+ * less than 32 MiB whatever the export's size (the CSV itself is about 20 MiB). Its peak is reset
+ * just before the command (`/proc/<pid>/clear_refs`); the median of three rounds, each a fresh bot.
+ */
+export async function auditExport(): Promise<Figure[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-export-'));
+  const url = `sqlite://${path.join(dir, 'store.sqlite')}`;
+  const slack = await new FakeSlack().start();
+  const uploads = await new FakeSlackUploads(slack).start();
+  const sandbox = await startSandboxProcess();
+  try {
+    const seeding = await openStore({ url });
+    for (let from = 0; from < EXPORT_ENTRIES; from += 10_000) {
+      await Promise.all(Array.from({ length: 10_000 }, (_, i) => seeding.audit.append(sampleEntry(from + i))));
+    }
+    await seeding.close();
+
+    const rounds: Array<{ seconds: number; growth: number; intact: boolean; bytes: number }> = [];
+    for (let r = 0; r < EXPORT_ROUNDS; r++) {
+      const bot = await startBotProcess({
+        SLACK_API_URL: slack.apiUrl,
+        PIX_API_URL: sandbox.url,
+        PIX_APP_ID: sandbox.main.mainAppId,
+        STORE_URL: url,
+        ACCESS_ADMINS: ADMIN,
+        POLL_SCHEDULE: '0 0 1 1 *',
+      });
+      try {
+        // Warm: the command path, the store's connections, Slack's client.
+        await signedCommand(bot.port, ADMIN, 'audit 1', slack.responseUrl(`warm-${r}`));
+        await until('the warm-up answer', () => slack.responsesTo(`warm-${r}`)[0]);
+        const completes = slack.callsOf('files.completeUploadExternal').length;
+        try {
+          writeFileSync(`/proc/${bot.pid}/clear_refs`, '5');
+        } catch {
+          // Without it the peak is the process's since start: the figure can only be larger.
+        }
+        const before = residentMemory(bot.pid);
+        const started = Date.now();
+        await signedCommand(bot.port, ADMIN, 'audit export 2026-03-05 2026-03-05', slack.responseUrl(`export-${r}`));
+        const complete = await until('the upload completed', () => slack.callsOf('files.completeUploadExternal')[completes], 300_000);
+        const seconds = (Date.now() - started) / 1000;
+        const after = residentMemory(bot.pid);
+        const fileId = (complete.args.files as Array<{ id: string }>)[0]!.id;
+        const upload = uploads.uploads.get(fileId)!;
+        const lines = upload.bytes!.toString('utf8').split('\r\n').length - 2;
+        rounds.push({ seconds, growth: (after.peak - before.rss) / MiB, intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES, bytes: upload.bytes!.length });
+        uploads.uploads.delete(fileId);
+      } finally {
+        await bot.stop();
+      }
+    }
+    const growths = rounds.map((r) => r.growth);
+    const median = percentile(growths, 50);
+    return [
+      {
+        name: `audit export: ${EXPORT_ENTRIES.toLocaleString('en')} entries as CSV to the admin's DM (median of ${EXPORT_ROUNDS})`,
+        value: `${percentile(rounds.map((r) => r.seconds), 50).toFixed(1)} s, ${(rounds[0]!.bytes / MiB).toFixed(1)} MiB`,
+        bound: 'every entry, intact',
+        ok: rounds.every((r) => r.intact),
+      },
+      {
+        name: `audit export: bot peak RSS growth (median of ${EXPORT_ROUNDS}; largest ${Math.max(...growths).toFixed(1)} MiB)`,
+        value: `${median.toFixed(1)} MiB`,
+        bound: `< ${EXPORT_GROWTH_BOUND_MIB} MiB`,
+        ok: median < EXPORT_GROWTH_BOUND_MIB,
+      },
+    ];
+  } finally {
+    await sandbox.stop();
+    await uploads.close();
+    await slack.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { spoolCsv } from '../src/audit/csv';
+import type { Deps } from '../src/entry/deps';
+import { UsageError, type ActionArgs, type CommandRow, type EntryContext, type EntryRow } from '../src/entry/table';
+import { messages, type Locale } from '../src/i18n';
+import { addDays, formatSaoPauloDateTime, isoDateOf, parseIsoDate, saoPauloStartOfDay, saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
+import { errorText } from '../src/runtime/error-text';
+import { slackErrorCode } from '../src/slack/error-code';
+import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
+import { isStoreUnavailable } from '../src/store/errors';
+import { AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, auditPageMessage, type AuditPageRef } from '../views/audit';
+import { plain, presentMessage, type SlackMessage } from '../views/message';
+import { buttonValue } from './limit-status';
+
+/** Entries a page: two lines each, well within a message's 50 blocks. */
+export const AUDIT_PAGE_SIZE = 15;
+const DEFAULT_DAYS = 7;
+const MAX_DAYS = 366;
+/** `/pix audit export` with no dates: the last 30 days, today included. */
+const DEFAULT_EXPORT_DAYS = 30;
+/** The bytes' upload: a large export on a slow link. */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+function daysArg(locale: Locale, text: string | undefined): number {
+  if (text === undefined) return DEFAULT_DAYS;
+  const days = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(days >= 1 && days <= MAX_DAYS)) throw new UsageError(messages(locale).usage.badDays);
+  return days;
+}
+
+function dateArg(locale: Locale, text: string): CalendarDate {
+  const date = parseIsoDate(text);
+  if (!date) throw new UsageError(messages(locale).usage.badDate);
+  return date;
+}
+
+const PageRefSchema = z.object({
+  d: z.number().int().min(1).max(MAX_DAYS),
+  s: z.number().int().nonnegative(),
+  t: z.string().max(40).optional(),
+  p: z.number().int().min(1).max(1_000_000),
+  b: z.string().max(40).optional(),
+  a: z.string().max(40).optional(),
+});
+
+/** One page: the entries older than `b`, or newer than `a` (back towards the first page), or the newest. */
+async function pageMessage(deps: Deps, locale: Locale, ref: AuditPageRef): Promise<SlackMessage> {
+  const since = new Date(ref.s);
+  if (ref.a !== undefined) {
+    const entries = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE, after: ref.a, top: ref.t });
+    return auditPageMessage(locale, { days: ref.d, since: ref.s, top: ref.t, page: ref.p, entries, hasNext: true });
+  }
+  const found = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE + 1, before: ref.b });
+  return auditPageMessage(locale, { days: ref.d, since: ref.s, top: ref.t, page: ref.p, entries: found.slice(0, AUDIT_PAGE_SIZE), hasNext: found.length > AUDIT_PAGE_SIZE });
+}
+
+function auditCommand(now: Clock): CommandRow {
+  return {
+    kind: 'command',
+    id: 'audit',
+    argsUsage: '[days]',
+    summary: 'audit',
+    what: 'readAuditTrail',
+    role: 'admin',
+    minArgs: 0,
+    maxArgs: 1,
+    async handler({ deps, args, locale }) {
+      const days = daysArg(locale, args[0]);
+      return pageMessage(deps, locale, { d: days, s: now().getTime() - days * 86_400_000, p: 1 });
+    },
+  };
+}
+
+/** Previous / Next: the page lives in an ephemeral message, which only `respond` can replace. */
+async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
+  const { deps, locale } = ctx;
+  const m = messages(locale);
+  const say = (message: SlackMessage) => args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
+  let ref: AuditPageRef | undefined;
+  try {
+    const parsed = PageRefSchema.safeParse(JSON.parse(buttonValue(args.action) ?? ''));
+    if (parsed.success) ref = parsed.data;
+  } catch {
+    ref = undefined;
+  }
+  const cursors = [ref?.t, ref?.b, ref?.a].filter((c) => c !== undefined);
+  if (!ref || !cursors.every((c) => deps.store.audit.isCursor(c)) || (ref.a === undefined) === (ref.b === undefined)) {
+    deps.audit.outcome('usage');
+    await say(plain(m.audit.buttonNoPage));
+    return;
+  }
+  let message: SlackMessage;
+  try {
+    message = await pageMessage(deps, locale, ref);
+  } catch (err) {
+    deps.audit.outcome('error');
+    deps.logger.warn({ err: errorText(err) }, 'could not read the audit trail');
+    await say(plain(isStoreUnavailable(err) ? m.common.storeUnavailable : m.common.wentWrongNothingMore(m.actions.readAuditTrail)));
+    return;
+  }
+  await args.respond({ replace_original: true, ...ctx.present(message) });
+}
+
+/** What a failed upload is told as: Slack's error code, the upload's HTTP status, or "no answer". */
+function uploadFailure(err: unknown): string | undefined {
+  if (err instanceof UploadRefusedError) return `HTTP ${err.status ?? '?'}`;
+  return slackErrorCode(err);
+}
+
+function auditExportCommand(now: Clock): CommandRow {
+  return {
+    kind: 'command',
+    id: 'audit export',
+    argsUsage: '[from] [to]',
+    summary: 'auditExport',
+    what: 'exportAuditTrail',
+    role: 'admin',
+    minArgs: 0,
+    maxArgs: 2,
+    async handler({ deps, args, userId, locale, reply }) {
+      const m = messages(locale);
+      const today = saoPauloToday(now());
+      const from = args[0] === undefined ? addDays(today, 1 - DEFAULT_EXPORT_DAYS) : dateArg(locale, args[0]);
+      const to = args[1] === undefined ? today : dateArg(locale, args[1]);
+      const [fromIso, toIso] = [isoDateOf(from), isoDateOf(to)];
+      if (fromIso > toIso) throw new UsageError(m.usage.datesOrder);
+      deps.audit.about({ period: `${fromIso}..${toIso}` });
+      const shown = { from: formatSaoPauloDateTime(fromIso, locale) ?? fromIso, to: formatSaoPauloDateTime(toIso, locale) ?? toIso };
+
+      await reply(plain(m.audit.exporting(shown)));
+      const snapshot = await deps.store.audit.snapshot(saoPauloStartOfDay(from), saoPauloStartOfDay(addDays(to, 1)));
+      const csv = await spoolCsv(snapshot, locale);
+      const { bytes, entries } = csv;
+      try {
+        if (entries === 0) return plain(m.audit.exportEmpty(shown));
+        const filename = `pix-ops-audit-${fromIso}-to-${toIso}.csv`;
+        try {
+          // files.completeUploadExternal shares in a channel: the admin's direct message with the bot.
+          const dm = await deps.slack.conversations.open({ users: userId });
+          const channelId = dm.channel?.id;
+          if (!channelId) throw new Error('conversations.open gave no channel');
+          await uploadFile(deps.slack, {
+            channelId,
+            filename,
+            title: filename,
+            initialComment: presentMessage(plain(m.audit.exportComment({ count: entries, ...shown })), locale, deps.sandboxMode).text,
+            file: csv.file,
+            length: bytes,
+            timeoutMs: UPLOAD_TIMEOUT_MS,
+          });
+        } catch (err) {
+          const failure = uploadFailure(err);
+          deps.logger.warn({ error: failure ?? errorText(err) }, 'could not send the audit export');
+          deps.audit.outcome('failed', failure ? `slack ${failure}` : undefined);
+          return plain(m.audit.exportFailed(failure ? `\`${failure}\`` : m.common.noAnswer));
+        }
+      } finally {
+        await csv.dispose();
+      }
+      deps.logger.info({ user: userId, entries, bytes }, 'audit trail exported');
+      return plain(m.audit.exportDone({ count: entries, ...shown }));
+    },
+  };
+}
+
+export function auditRows(options: { now?: Clock } = {}): EntryRow[] {
+  const now = options.now ?? systemClock;
+  return [
+    auditCommand(now),
+    auditExportCommand(now),
+    { kind: 'action', id: AUDIT_PREV_ACTION_ID, role: 'admin', what: 'readAuditTrail', handler: turnPage },
+    { kind: 'action', id: AUDIT_NEXT_ACTION_ID, role: 'admin', what: 'readAuditTrail', handler: turnPage },
+  ];
+}

@@ -1,0 +1,62 @@
+// Personal data in Pix keys, masked wherever a key leaves the eyes of the person who typed it: the
+// channel's announcements and the audit trail. One function, so the rule is the same everywhere.
+//
+// - CPF, a person's tax id: `***.982.247-**`, the form the central bank's Pix rules prescribe for
+//   showing a payee's CPF (first three and last two digits hidden).
+// - Phone: country and area code and the last four digits: `+5511*****4321`.
+// - E-mail: the mailbox's first character and the domain: `f***@example.com`.
+// - CNPJ: shown whole. It is a company's registration number, published by the Receita Federal's
+//   open CNPJ registry, not a person's data; nothing in its digits tells the rare CNPJ of a sole
+//   trader (MEI) apart, and the accounts this app manages are the company's own.
+// - EVP (random key, `RANDOM` as a withdraw key): shown whole; a random UUID says nothing of anyone.
+// - Anything else (a key of no known form): hidden but for its last two characters.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CNPJ = /^[0-9A-Z]{12}\d{2}$/i;
+
+type Form = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'EVP' | 'UNKNOWN';
+
+const stripPunctuation = (text: string) => text.replace(/[\s.\-/()]/g, '');
+
+/** The key's form: its type when the API gave one, else what it looks like. */
+function formOf(key: string, type: string | undefined): Form {
+  const given = type?.toUpperCase();
+  if (given === 'RANDOM') return 'EVP';
+  if (given === 'CPF' || given === 'CNPJ' || given === 'PHONE' || given === 'EMAIL' || given === 'EVP') return given;
+  if (key.includes('@')) return 'EMAIL';
+  if (key.startsWith('+')) return 'PHONE';
+  if (UUID.test(key)) return 'EVP';
+  const compact = stripPunctuation(key);
+  if (/^\d{11}$/.test(compact)) return 'CPF';
+  if (CNPJ.test(compact)) return 'CNPJ';
+  return 'UNKNOWN';
+}
+
+const stars = (n: number) => '*'.repeat(Math.max(0, n));
+const hideAllButLastTwo = (text: string) => (text.length <= 2 ? stars(3) : `${stars(3)}${text.slice(-2)}`);
+
+/** A Pix key as anyone but the person who typed it may see it (see the rules above). */
+export function maskPixKey(key: string, type?: string): string {
+  const trimmed = key.trim();
+  if (trimmed === '') return trimmed;
+  switch (formOf(trimmed, type)) {
+    case 'CPF': {
+      const digits = stripPunctuation(trimmed);
+      return /^\d{11}$/.test(digits) ? `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**` : hideAllButLastTwo(digits);
+    }
+    case 'PHONE': {
+      const phone = trimmed.replace(/[\s().-]/g, '');
+      // +CC DD: five characters kept at the front; the last four at the end.
+      return phone.length > 9 ? `${phone.slice(0, 5)}${stars(phone.length - 9)}${phone.slice(-4)}` : hideAllButLastTwo(phone);
+    }
+    case 'EMAIL': {
+      const at = trimmed.lastIndexOf('@');
+      return at > 0 ? `${trimmed[0]}***${trimmed.slice(at)}` : hideAllButLastTwo(trimmed);
+    }
+    case 'CNPJ':
+    case 'EVP':
+      return trimmed;
+    case 'UNKNOWN':
+      return hideAllButLastTwo(trimmed);
+  }
+}

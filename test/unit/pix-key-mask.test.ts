@@ -1,0 +1,33 @@
+import { maskPixKey } from '../../src/domain/pix-key-mask';
+
+describe('maskPixKey: personal data in a Pix key, masked once for everyone but who typed it', () => {
+  test.each([
+    // CPF: first three and last two digits hidden, punctuated or not, by type or by form.
+    ['52998224725', undefined, '***.982.247-**'],
+    ['529.982.247-25', undefined, '***.982.247-**'],
+    ['52998224725', 'CPF', '***.982.247-**'],
+    // An 11-digit run that is not a valid CPF is still masked as one.
+    ['11111111111', undefined, '***.111.111-**'],
+    // Phone: country and area code, and the last four digits.
+    ['+5511987654321', undefined, '+5511*****4321'],
+    ['+5511987654321', 'PHONE', '+5511*****4321'],
+    // E-mail: the first character and the domain.
+    ['finance@example.com', undefined, 'f***@example.com'],
+    ['a@b.co', 'EMAIL', 'a***@b.co'],
+    // CNPJ: a company's registration, public: whole. EVP / RANDOM: a random UUID, whole.
+    ['11222333000181', undefined, '11222333000181'],
+    ['12ABC34501DE35', 'CNPJ', '12ABC34501DE35'],
+    ['7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11', undefined, '7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11'],
+    ['7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11', 'RANDOM', '7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11'],
+    // A key of no known form: all but its last two characters.
+    ['something-odd', undefined, '***dd'],
+    ['ab', undefined, '***'],
+    ['', undefined, ''],
+  ])('%p (%p) → %p', (key, type, masked) => {
+    expect(maskPixKey(key, type)).toBe(masked);
+  });
+
+  test('the type the API gives wins over the form (a CPF-typed value is never shown whole)', () => {
+    expect(maskPixKey('finance@example.com', 'CPF')).toBe('***om');
+  });
+});
