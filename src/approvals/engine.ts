@@ -21,6 +21,7 @@ import { exactClient } from '../slack/exact-client';
 import { noticeMetadata, postOnce } from '../slack/post-once';
 import { postRootMessage } from '../slack/thread-root';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
+import type { AuditTarget } from '../audit/entry';
 import { isStoreUnavailable } from '../store/errors';
 
 // Four-eyes approvals: one more state machine, on the same exactly-once tools as the poller. A
@@ -81,6 +82,23 @@ export interface Actor {
 const claimKey = (id: string) => `approval:${id}`;
 const at = (locale: Locale, iso: string | undefined) => formatDateTime(iso, locale);
 
+/** What an approval is about, for its audit entries (the trail masks the Pix key itself). */
+function auditTarget(record: ApprovalRecord): AuditTarget {
+  const p = record.payload;
+  return {
+    approval: record.id,
+    ...('accountId' in p ? { account: p.accountId } : {}),
+    ...('pixKey' in p && p.pixKey ? { pixKey: p.pixKey } : {}),
+    ...(p.action === 'rotate-secret' ? { application: p.clientId } : {}),
+  };
+}
+
+/** This delivery's audit entries are about this approval, asked by its maker (and decided by `checker`). */
+function auditAbout(deps: Deps, record: ApprovalRecord, checker?: string): void {
+  deps.audit.about(auditTarget(record));
+  deps.audit.approval({ maker: record.makerId, ...(checker ? { checker } : {}) });
+}
+
 export function approvalsOn(deps: Deps, action: ApprovalAction): boolean {
   return deps.approvals.actions.has(action);
 }
@@ -112,6 +130,7 @@ export async function requestApproval(
     },
     now,
   );
+  auditAbout(deps, record);
   // Held while the root is posted and recorded, so that no click can act on the record in between.
   const posted = await holding(deps, record.id, async () => {
     const root = await postRootMessage(exactClient(deps), deps.logger, {
@@ -128,7 +147,11 @@ export async function requestApproval(
     return root;
   });
   const root = posted.ran ? posted.value : undefined;
-  if (!root) return { record };
+  if (!root) {
+    deps.audit.outcome('failed', 'root not posted');
+    return { record };
+  }
+  deps.audit.outcome('pending');
   deps.logger.info({ approval: record.id, action: record.action, maker: record.makerId }, 'approval requested');
   return { record, where: { channel: root.channel, dm: root.dm } };
 }
@@ -149,14 +172,20 @@ export async function askApproval(deps: Deps, input: Parameters<typeof requestAp
   }
 }
 
-/** Why this user may not approve or reject this approval, or undefined when they may. */
-async function checkerRefusal(deps: Deps, record: ApprovalRecord, actor: Actor): Promise<string | undefined> {
+/** Why this user may not approve or reject this approval (for them, and in a word for the audit trail), or undefined when they may. */
+async function checkerRefusal(deps: Deps, record: ApprovalRecord, actor: Actor): Promise<{ text: string; detail: string } | undefined> {
   const m = messages(actor.locale).approvals;
-  if (record.makerId === actor.userId) return m.selfRefused;
+  if (record.makerId === actor.userId) return { text: m.selfRefused, detail: 'own action' };
   const needed = APPROVAL_ROLE[record.action];
-  if (!roleAllows(actor.role, needed)) return m.roleRefused({ role: messages(actor.locale).common.role(needed), title: m.actionTitle(record.action) });
-  if (!(await deps.access.mayApprove(actor.userId))) return m.notApprover(actor.userId);
+  if (!roleAllows(actor.role, needed)) return { text: m.roleRefused({ role: messages(actor.locale).common.role(needed), title: m.actionTitle(record.action) }), detail: `needs ${needed}` };
+  if (!(await deps.access.mayApprove(actor.userId))) return { text: m.notApprover(actor.userId), detail: 'not an approver' };
   return undefined;
+}
+
+/** A click on an approval that left `pending` (decided, or being decided): told, and recorded as refused. */
+function alreadyDecided(deps: Deps, text: string): string {
+  deps.audit.outcome('refused', 'already decided');
+  return text;
 }
 
 /** Where an approval that left `pending` stands, for someone who clicks it afterwards. */
@@ -213,12 +242,16 @@ async function whoDecided(deps: Deps, locale: Locale, id: string): Promise<strin
 async function decidable(deps: Deps, id: string, actor: Actor): Promise<{ record: ApprovalRecord } | { answer: string }> {
   const record = await deps.store.approvals.get(id);
   if (!record) return { answer: messages(actor.locale).approvals.notFound };
+  auditAbout(deps, record);
   const refusal = await checkerRefusal(deps, record, actor);
   if (refusal) {
     deps.logger.info({ approval: id, user: actor.userId, action: record.action }, 'approval refused');
-    return { answer: refusal };
+    deps.audit.outcome('refused', refusal.detail);
+    return { answer: refusal.text };
   }
-  if (record.state !== 'pending') return { answer: decidedText(actor.locale, record) };
+  // Allowed to decide: the checker from here on (a refused user is no checker).
+  auditAbout(deps, record, actor.userId);
+  if (record.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(actor.locale, record)) };
   return { record };
 }
 
@@ -231,18 +264,19 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
   if ('answer' in found) return found.answer;
   const held = await holding(deps, id, async () => {
     const fresh = await deps.store.approvals.get(id);
-    if (!fresh || fresh.state !== 'pending') return fresh ? decidedText(actor.locale, fresh) : messages(actor.locale).approvals.notFound;
+    if (!fresh || fresh.state !== 'pending') return fresh ? alreadyDecided(deps, decidedText(actor.locale, fresh)) : messages(actor.locale).approvals.notFound;
     if (isPastExpiry(fresh, Date.now())) {
       const expired = await endPending(deps, fresh, { state: 'expired' });
-      return decidedText(actor.locale, expired);
+      return alreadyDecided(deps, decidedText(actor.locale, expired));
     }
     const approving = await deps.store.approvals.update(id, (r) => ({ ...r, state: 'approving', checkerId: actor.userId, decidedAt: new Date().toISOString() }));
     deps.logger.info({ approval: id, action: approving.action, maker: approving.makerId, checker: actor.userId }, 'approval approved');
     await updateRoot(deps, approving).catch((err: unknown) => deps.logger.info({ approval: id, err: errorText(err) }, 'could not show the approval as running'));
-    await runApproved(deps, kinds, approving, 'execute');
+    const ended = await runApproved(deps, kinds, approving, 'execute');
+    deps.audit.outcome(ended?.state === 'failed' ? 'failed' : 'approved', ended ? undefined : 'in doubt');
     return undefined;
   });
-  return held.ran ? held.value : whoDecided(deps, actor.locale, id);
+  return held.ran ? held.value : alreadyDecided(deps, await whoDecided(deps, actor.locale, id));
 }
 
 /** The reject button: the same checks as approving, then the form that asks why. */
@@ -256,12 +290,13 @@ export async function reject(deps: Deps, id: string, actor: Actor, reason: strin
   if ('answer' in found) return found;
   const held = await holding(deps, id, async () => {
     const fresh = await deps.store.approvals.get(id);
-    if (!fresh || fresh.state !== 'pending') return { answer: fresh ? decidedText(actor.locale, fresh) : messages(actor.locale).approvals.notFound };
+    if (!fresh || fresh.state !== 'pending') return { answer: fresh ? alreadyDecided(deps, decidedText(actor.locale, fresh)) : messages(actor.locale).approvals.notFound };
     const rejected = await endPending(deps, fresh, { state: 'rejected', checkerId: actor.userId, reason }, { settle: false });
     deps.logger.info({ approval: id, action: rejected.action, maker: rejected.makerId, checker: actor.userId }, 'approval rejected');
+    deps.audit.outcome('rejected');
     return { record: rejected };
   });
-  return held.ran ? held.value : { answer: await whoDecided(deps, actor.locale, id) };
+  return held.ran ? held.value : { answer: alreadyDecided(deps, await whoDecided(deps, actor.locale, id)) };
 }
 
 /** The maker's Cancel, while it is pending. Resolves with what to tell them, if anything. */
@@ -269,16 +304,21 @@ export async function cancel(deps: Deps, id: string, actor: Actor): Promise<stri
   const m = messages(actor.locale).approvals;
   const record = await deps.store.approvals.get(id);
   if (!record) return m.notFound;
-  if (record.makerId !== actor.userId) return m.onlyMakerCancels(`<@${record.makerId}>`);
-  if (record.state !== 'pending') return decidedText(actor.locale, record);
+  auditAbout(deps, record);
+  if (record.makerId !== actor.userId) {
+    deps.audit.outcome('refused', 'not the maker');
+    return m.onlyMakerCancels(`<@${record.makerId}>`);
+  }
+  if (record.state !== 'pending') return alreadyDecided(deps, decidedText(actor.locale, record));
   const held = await holding(deps, id, async () => {
     const fresh = await deps.store.approvals.get(id);
-    if (!fresh || fresh.state !== 'pending') return fresh ? decidedText(actor.locale, fresh) : m.notFound;
+    if (!fresh || fresh.state !== 'pending') return fresh ? alreadyDecided(deps, decidedText(actor.locale, fresh)) : m.notFound;
     await endPending(deps, fresh, { state: 'cancelled', checkerId: actor.userId });
     deps.logger.info({ approval: id, action: fresh.action, maker: fresh.makerId }, 'approval cancelled');
+    deps.audit.outcome('cancelled');
     return undefined;
   });
-  return held.ran ? held.value : whoDecided(deps, actor.locale, id);
+  return held.ran ? held.value : alreadyDecided(deps, await whoDecided(deps, actor.locale, id));
 }
 
 /** Ends a pending approval without any Pix call (rejected, cancelled, expired), under its claim; settles it unless told not to yet. */
@@ -289,15 +329,20 @@ async function endPending(
   options: { settle?: boolean } = {},
 ): Promise<ApprovalRecord> {
   const ended = await deps.store.approvals.update(record.id, (r) => ({ ...r, ...end, decidedAt: new Date().toISOString() }));
+  if (end.state === 'expired') {
+    // Nobody acted: the entry names the maker, whose action waited past APPROVAL_TTL.
+    await deps.audit.record({ user: record.makerId, role: 'none', action: 'approval:expire', target: auditTarget(record), maker: record.makerId, outcome: 'expired' });
+  }
   if (options.settle !== false) await settle(deps, ended).catch((err: unknown) => deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'));
   return ended;
 }
 
 /**
  * Runs an approved action (`execute`), or finishes one an instance left in `approving` (`resume`),
- * records its outcome, then settles it. The caller holds the claim.
+ * records its outcome, then settles it. The caller holds the claim. Resolves with the ended record,
+ * or undefined when it is left in `approving` for a later tick.
  */
-async function runApproved(deps: Deps, kinds: ApprovalKinds, approving: ApprovalRecord, mode: 'execute' | 'resume'): Promise<void> {
+async function runApproved(deps: Deps, kinds: ApprovalKinds, approving: ApprovalRecord, mode: 'execute' | 'resume'): Promise<ApprovalRecord | undefined> {
   let record = approving;
   const locale = record.makerLocale;
   const kind = kinds[record.action] as ApprovalKind;
@@ -320,7 +365,7 @@ async function runApproved(deps: Deps, kinds: ApprovalKinds, approving: Approval
     if (mode === 'resume' || err instanceof ApprovalInDoubt) {
       // The Pix side could not be read (or the store failed): left in `approving` for a later tick.
       deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not resume an approved action; a later tick tries again');
-      return;
+      return undefined;
     }
     deps.logger.error({ approval: record.id, err: errorText(err) }, 'an approved action failed');
     result = { ok: false, problem: failureText(locale, err, 'runApprovedAction', { write: true }) };
@@ -332,6 +377,22 @@ async function runApproved(deps: Deps, kinds: ApprovalKinds, approving: Approval
   }));
   deps.logger.info({ approval: record.id, action: record.action, outcome: ended.state }, 'approved action ended');
   await settle(deps, ended, kind).catch((err: unknown) => deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'));
+  return ended;
+}
+
+/**
+ * A resumption on the tick, recorded as the checker's (their approval is what runs): its Pix calls,
+ * then its outcome, with maker and checker.
+ */
+async function resumeApproved(deps: Deps, kinds: ApprovalKinds, approving: ApprovalRecord): Promise<void> {
+  const checker = approving.checkerId ?? approving.makerId;
+  const audit = deps.audit.forDelivery({ user: checker, role: (await deps.access.roleOf(checker)) ?? 'none', action: 'approval:resume' });
+  const resumed: Deps = { ...deps, pix: deps.pix.observed((event) => audit.pixCall(event)), audit };
+  auditAbout(resumed, approving, approving.checkerId);
+  const ended = await runApproved(resumed, kinds, approving, 'resume');
+  if (!ended) return;
+  audit.outcome(ended.state === 'done' ? 'approved' : 'failed');
+  await audit.finish({ outcome: 'ok' });
 }
 
 /**
@@ -415,7 +476,7 @@ export async function runApprovalTick(deps: Deps, kinds: ApprovalKinds, options:
               report.expired++;
             } else if (fresh.state === 'approving') {
               deps.logger.info({ approval: id, action: fresh.action, intent: fresh.intent?.step ?? 'none' }, 'resuming an approved action');
-              await runApproved(deps, kinds, fresh, 'resume');
+              await resumeApproved(deps, kinds, fresh);
               report.resumed++;
             } else if (!fresh.settled) {
               await settle(deps, fresh, kinds[fresh.action] as ApprovalKind);

@@ -191,6 +191,11 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
     expect(writesSince(since)).toEqual(WRITES[action]);
     // A rotation cannot be seen on the Pix side: not made again, and said so.
     expect(record.state).toBe(action === 'rotate-secret' ? 'failed' : 'done');
+    // The resumption is the checker's approval running: recorded as theirs, with the maker.
+    const resumed = await waitFor('the resumption in the audit trail', async () =>
+      (await store.audit.page({ since: new Date(0), limit: 1_000 })).find((e) => e.action === 'approval:resume' && e.target?.includes(`approval:${root.id}`) && !e.pixMethod),
+    );
+    expect(resumed).toMatchObject({ user: CHECKER_A, maker: record.makerId, checker: CHECKER_A, outcome: action === 'rotate-secret' ? 'failed' : 'approved' });
     const final = messageText(rootUpdates({ slack }, root).at(-1)!.args);
     expect(final).toContain(action === 'rotate-secret' ? 'but it did not go through' : action === 'limit-request' ? 'Filed once' : 'and done');
     await freeTheAccount(action);

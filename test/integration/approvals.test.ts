@@ -363,6 +363,44 @@ describe('four-eyes approvals, each action (one instance)', () => {
     expect(messageText(await answerOn(h, loser.responseId))).toContain(`Already approved by <@${winner}>`);
   });
 
+  test('the audit trail: the maker’s request (pending), each refusal, the approval and its Pix call with maker and checker; a rejection, a cancel, an expiry', async () => {
+    const entriesOf = async (id: string) =>
+      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 10_000 }))
+        .reverse()
+        .filter((e) => e.target?.includes(`approval:${id}`));
+    const { root } = await askOf(caseOf('key-add'));
+    await clickRoot(h, OPERATOR, root, 'approval_approve');
+    await clickRoot(h, OUTSIDER, root, 'approval_approve');
+    await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    await waitFor('the approval done', async () => (await record(root.id))?.settled);
+    const entries = await waitFor('the entries', async () => {
+      const found = await entriesOf(root.id);
+      return found.some((e) => e.outcome === 'approved') ? found : undefined;
+    });
+    const key = 'key:a***@example.com';
+    expect(entries).toEqual([
+      expect.objectContaining({ user: OPERATOR, action: 'view:pix_key_add', outcome: 'pending', maker: OPERATOR, target: expect.stringContaining(key) }),
+      expect.objectContaining({ user: OPERATOR, action: 'action:approval_approve', outcome: 'refused', detail: 'own action', maker: OPERATOR }),
+      expect.objectContaining({ user: OUTSIDER, action: 'action:approval_approve', outcome: 'refused', detail: 'not an approver', maker: OPERATOR }),
+      expect.objectContaining({ user: OPERATOR_CHECKER, pixMethod: 'POST', pixPath: '/api/v1/pix-keys', pixStatus: 201, outcome: 'ok', maker: OPERATOR, checker: OPERATOR_CHECKER }),
+      expect.objectContaining({ user: OPERATOR_CHECKER, action: 'action:approval_approve', outcome: 'approved', maker: OPERATOR, checker: OPERATOR_CHECKER, target: expect.stringContaining(key) }),
+    ]);
+    expect(entries.filter((e) => e.outcome === 'refused').map((e) => e.checker)).toEqual([undefined, undefined]);
+    expect(JSON.stringify(entries)).not.toContain('approved-');
+
+    const rejected = (await askOf(caseOf('key-add'))).root;
+    await rejectWithReason(h, OPERATOR_CHECKER, rejected, 'no');
+    const cancelled = (await askOf(caseOf('key-add'))).root;
+    await clickRoot(h, OPERATOR, cancelled, 'approval_cancel');
+    const expired = (await askOf(caseOf('key-add'))).root;
+    await h.app.deps.store.approvals.update(expired.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
+    await h.app.poller.tick();
+    const last = async (id: string) => waitFor(`the end of ${id}`, async () => (await entriesOf(id)).find((e) => e.outcome !== 'pending' && e.action !== 'action:approval_reject'));
+    expect(await last(rejected.id)).toEqual(expect.objectContaining({ user: OPERATOR_CHECKER, action: 'view:approval_reject_reason', outcome: 'rejected', maker: OPERATOR, checker: OPERATOR_CHECKER }));
+    expect(await last(cancelled.id)).toEqual(expect.objectContaining({ user: OPERATOR, action: 'action:approval_cancel', outcome: 'cancelled', maker: OPERATOR }));
+    expect(await last(expired.id)).toEqual(expect.objectContaining({ user: OPERATOR, role: 'none', action: 'approval:expire', outcome: 'expired', maker: OPERATOR }));
+  });
+
   test('a button that names no approval (or one that does not exist) does nothing and says so', async () => {
     for (const value of ['not-an-id', '0123456789abcdef']) {
       const click = await clickButton(h, { userId: ADMIN_CHECKER, actionId: 'approval_approve', value, channelId: CHANNEL });
