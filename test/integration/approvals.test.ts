@@ -538,5 +538,10 @@ describe('a whole approval in sandbox mode', () => {
     );
     expect(messageText(decision.args)).toContain(`<@${MAKER}>`);
     expect(messageText(decision.args)).toContain('approved');
+
+    // …and the audit trail has both people on the filing's Pix calls.
+    const entries = await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 });
+    const filing = entries.find((e) => e.pixMethod === 'POST' && e.pixPath === '/api/v1/limits/request');
+    expect(filing).toMatchObject({ user: CHECKER, maker: MAKER, checker: CHECKER, pixStatus: 201 });
   });
 });
