@@ -5,9 +5,9 @@
 //   showing a payee's CPF (first three and last two digits hidden).
 // - Phone: country and area code and the last four digits: `+5511*****4321`.
 // - E-mail: the mailbox's first character and the domain: `f***@example.com`.
-// - CNPJ: shown whole. It is a company's registration number, published by the Receita Federal's
-//   open CNPJ registry, not a person's data; nothing in its digits tells the rare CNPJ of a sole
-//   trader (MEI) apart, and the accounts this app manages are the company's own.
+// - CNPJ: `**.222.333/****-**`, the company's root kept in the middle. Most CNPJs are companies'
+//   public registrations, but the contract counts a person's CNPJ (a sole trader's, MEI) as personal
+//   data, and nothing in the digits tells one apart: so every CNPJ is masked as a person's would be.
 // - EVP (random key, `RANDOM` as a withdraw key): shown whole; a random UUID says nothing of anyone.
 // - Anything else (a key of no known form): hidden but for its last two characters.
 
@@ -53,7 +53,10 @@ export function maskPixKey(key: string, type?: string): string {
       const at = trimmed.lastIndexOf('@');
       return at > 0 ? `${trimmed[0]}***${trimmed.slice(at)}` : hideAllButLastTwo(trimmed);
     }
-    case 'CNPJ':
+    case 'CNPJ': {
+      const compact = stripPunctuation(trimmed);
+      return CNPJ.test(compact) ? `**.${compact.slice(2, 5)}.${compact.slice(5, 8)}/****-**` : hideAllButLastTwo(compact);
+    }
     case 'EVP':
       return trimmed;
     case 'UNKNOWN':

@@ -209,19 +209,24 @@ export class EntryRouter {
     });
   }
 
-  /** Options are the acknowledgement itself: within Slack's three seconds, and none when refused or failed. */
+  /**
+   * Options are the acknowledgement itself: within Slack's three seconds, and none when refused or
+   * failed. The search reaches the Pix API on the user's behalf, so it is recorded like any entry point.
+   */
   private async options(row: RowOf<'options'>, args: OptionsArgs): Promise<void> {
-    const { role, locale, allowed, present } = await this.check(args.body.user.id, row);
+    const userId = args.body.user.id;
+    const { role, locale, allowed, present } = await this.check(userId, row);
+    const { deps, audit } = this.delivery(userId, role, row);
     if (!allowed) {
-      await args.ack({ options: [] });
+      await this.refused(audit, row.role, () => args.ack({ options: [] }));
       return;
     }
     let options: PlainTextOption[] = [];
-    try {
-      options = await withDeadline(row.handler(args, { deps: this.deps, userId: args.body.user.id, role: role!, locale, present }), OPTIONS_DEADLINE_MS);
-    } catch (err) {
+    await this.audited(audit, async () => {
+      options = await withDeadline(row.handler(args, { deps, userId, role: role!, locale, present }), OPTIONS_DEADLINE_MS);
+    }).catch((err: unknown) => {
       this.deps.logger.warn({ id: row.id, err: errorText(err) }, 'could not list options');
-    }
+    });
     await args.ack({ options: options.slice(0, MAX_OPTIONS) });
   }
 

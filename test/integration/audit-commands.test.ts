@@ -182,13 +182,16 @@ describe('/pix audit and /pix audit export', () => {
     const account = h.sandbox.companies.main.defaultAccountId;
     await sandboxApi(h, 'POST', `/sandbox/accounts/${account}/withdraw-key-api`, undefined, { enabled: true });
     await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: CPF, type: 'CPF', holderTaxId: h.sandbox.companies.main.taxId });
-    await run(ADMIN_PT, `withdraw-key ${account} ${CPF}`);
+    const { answer: ask } = await run(ADMIN_PT, `withdraw-key ${account} ${CPF}`);
+    const confirm = buttonsOf(ask).find((b) => b.action_id === 'withdraw_key_confirm')!;
+    const click = await clickButton(h, { userId: ADMIN_PT, actionId: confirm.action_id, value: confirm.value!, channelId: CHANNEL });
+    await waitFor('the withdraw key set', () => h.slack.responsesTo(click.responseId)[0]);
     const { answer } = await run(ADMIN_PT, 'audit export');
     expect(messageText(answer)).toContain('está nas suas mensagens diretas com o Pix Ops');
     const [upload] = uploads.sharedIn(`D${ADMIN_PT.slice(1)}`);
     const csv = upload!.bytes!.toString('utf8');
     expect(csv.startsWith('\uFEFFhorário (UTC),usuário,papel,ação,alvo,método Pix,caminho Pix,status Pix,solicitante,aprovador,resultado,detalhe\r\n')).toBe(true);
-    expect(csv).toContain(`,U0AUDADM2,admin,/pix withdraw-key,account:${account} key:***.982.247-**,POST,/api/v1/pix-keys/withdraw,200,,,ok,\r\n`);
+    expect(csv).toContain(`,U0AUDADM2,admin,action:withdraw_key_confirm,account:${account} key:***.982.247-**,POST,/api/v1/pix-keys/withdraw,200,,,ok,\r\n`);
     expect(csv).not.toContain(CPF);
     // Today's entries only (the last 30 days): none of March's.
     expect(csv).not.toContain('U0SEED101');

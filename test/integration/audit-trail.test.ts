@@ -8,7 +8,7 @@ import { FakeSlackUploads } from '../support/fake-slack-uploads';
 import { BOT_TOKEN, messageText, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
-import { clickButton } from '../support/accounts-harness';
+import { buttonsOf, clickButton } from '../support/accounts-harness';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0AVIEW01';
@@ -99,17 +99,24 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     expect(JSON.stringify(unknown)).not.toContain(CPF);
   });
 
-  test('a Pix write: the withdraw key, its POST with the masked key, then the command’s entry', async () => {
+  test('a Pix write: the withdraw key asked, then confirmed: its POST with the masked key, then the button’s entry', async () => {
     await sandboxApi(h, 'POST', `/sandbox/accounts/${account}/withdraw-key-api`, undefined, { enabled: true });
     await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: CPF, type: 'CPF', holderTaxId: h.sandbox.companies.main.taxId });
-    const entries = await entriesOf(h, ADMIN, '/pix withdraw-key', () => h.slash(ADMIN, `withdraw-key ${account} 529.982.247-25`, { channelId: CHANNEL }));
+    let responseId = '';
+    const asked = await entriesOf(h, ADMIN, '/pix withdraw-key', async () => ({ responseId } = await h.slash(ADMIN, `withdraw-key ${account} 529.982.247-25`, { channelId: CHANNEL })));
+    expect(asked.filter((e) => e.pixMethod === 'POST')).toEqual([]);
+    expect(asked.at(-1)).toMatchObject({ user: ADMIN, role: 'admin', action: '/pix withdraw-key', outcome: 'ok' });
+    const ask = await waitFor('the confirmation', () => h.slack.responsesTo(responseId)[0]);
+    const confirm = buttonsOf(ask.body).find((b) => b.action_id === 'withdraw_key_confirm')!;
+    const entries = await entriesOf(h, ADMIN, 'action:withdraw_key_confirm', () =>
+      clickButton(h, { userId: ADMIN, actionId: confirm.action_id, value: confirm.value!, channelId: CHANNEL }),
+    );
     const target = `account:${account} key:***.982.247-**`;
-    expect(entries).toEqual([
-      expect.objectContaining({ action: '/pix withdraw-key', pixMethod: 'GET', pixPath: '/api/v1/account', pixStatus: 200, target: `account:${account}` }),
-      expect.objectContaining({ user: ADMIN, role: 'admin', action: '/pix withdraw-key', pixMethod: 'POST', pixPath: '/api/v1/pix-keys/withdraw', pixStatus: 200, target, outcome: 'ok' }),
-      expect.objectContaining({ user: ADMIN, role: 'admin', action: '/pix withdraw-key', target, outcome: 'ok' }),
+    expect(entries.filter((e) => e.pixMethod === 'POST')).toEqual([
+      expect.objectContaining({ user: ADMIN, role: 'admin', action: 'action:withdraw_key_confirm', pixMethod: 'POST', pixPath: '/api/v1/pix-keys/withdraw', pixStatus: 200, target, outcome: 'ok' }),
     ]);
-    expect(JSON.stringify(entries)).not.toContain(CPF);
+    expect(entries.at(-1)).toMatchObject({ user: ADMIN, role: 'admin', action: 'action:withdraw_key_confirm', outcome: 'ok' });
+    expect(JSON.stringify([...asked, ...entries])).not.toContain(CPF);
   });
 
   test('the Pix API failing: every attempt with its status, and the command’s entry says failed', async () => {

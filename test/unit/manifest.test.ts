@@ -97,6 +97,9 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
   'files.info': { any: ['files:read'] },
   // files.getUploadURLExternal and files.completeUploadExternal, which uploadV2 calls.
   'files.uploadV2': { any: ['files:write'] },
+  // The audit export streams its CSV through the two steps of uploadV2 itself (files:write).
+  'files.getUploadURLExternal': { any: ['files:write'] },
+  'files.completeUploadExternal': { any: ['files:write'] },
   'users.info': { any: ['users:read'] },
   'usergroups.users.list': { any: ['usergroups:read'] },
   'views.open': {},

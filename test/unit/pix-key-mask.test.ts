@@ -14,9 +14,10 @@ describe('maskPixKey: personal data in a Pix key, masked once for everyone but w
     // E-mail: the first character and the domain.
     ['finance@example.com', undefined, 'f***@example.com'],
     ['a@b.co', 'EMAIL', 'a***@b.co'],
-    // CNPJ: a company's registration, public: whole. EVP / RANDOM: a random UUID, whole.
-    ['11222333000181', undefined, '11222333000181'],
-    ['12ABC34501DE35', 'CNPJ', '12ABC34501DE35'],
+    // CNPJ: possibly a person's (a sole trader's), so masked but for the root's middle. EVP / RANDOM: a random UUID, whole.
+    ['11222333000181', undefined, '**.222.333/****-**'],
+    ['11.222.333/0001-81', 'CNPJ', '**.222.333/****-**'],
+    ['12ABC34501DE35', 'CNPJ', '**.ABC.345/****-**'],
     ['7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11', undefined, '7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11'],
     ['7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11', 'RANDOM', '7d444840-9dc0-41a2-8f6b-3b3f1c0e5a11'],
     // A key of no known form: all but its last two characters.
