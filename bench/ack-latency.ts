@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FakeSlack } from '../test/support/fake-slack';
-import { pairedAckRounds, pinCpus, startBotProcess, startSandboxProcess, type Figure } from './lib';
+import { BARE_BOLT, pairedAckRounds, pinCpus, startBotProcess, startSandboxProcess, type Figure } from './lib';
 
 const CONCURRENT = 200;
 const ROUNDS = 30;
@@ -27,7 +27,7 @@ export async function ackLatency(): Promise<Figure[]> {
     ACCESS_VIEWERS: 'U0BENCH01',
     POLL_SCHEDULE: '0 0 1 1 *',
   }, 'src/main.js', pinning?.apps);
-  const bare = await startBotProcess(common, 'bench/bare-bolt.js', pinning?.apps);
+  const bare = await startBotProcess(common, BARE_BOLT, pinning?.apps);
   try {
     const result = await pairedAckRounds({ ours: bot, theirs: bare, userId: 'U0BENCH01', text: 'help', slack, rounds: ROUNDS, concurrent: CONCURRENT });
     const figure = (p: 50 | 99, label: string): Figure => {

@@ -72,7 +72,17 @@ export async function sandboxControl(url: string, pathname: string, body?: unkno
   return res.status === 204 ? undefined : res.json();
 }
 
-/** The bot as `npm start` runs it, in HTTP mode on a free port. */
+/** Node's options in `npm start` (package.json), so that the bot is measured as it runs. */
+export const START_NODE_OPTIONS: string[] = (
+  JSON.parse(readFileSync(path.join(DIST, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
+/** The yardstick: a bare Bolt app, run by a plain `node`. */
+export const BARE_BOLT = 'bench/bare-bolt.js';
+
+/** The bot as `npm start` runs it (with its node options), in HTTP mode on a free port. */
 export async function startBotProcess(env: Record<string, string>, script = 'src/main.js', cpu?: number): Promise<Child & { port: number; pid: number; readyMs: number }> {
   const started = Date.now();
   const child = spawnNode(script, {
@@ -81,7 +91,7 @@ export async function startBotProcess(env: Record<string, string>, script = 'src
     PORT: '0',
     LOG_LEVEL: 'info',
     ...env,
-  }, [], cpu);
+  }, script === BARE_BOLT ? [] : START_NODE_OPTIONS, cpu);
   const line = await until('the bot', () => child.output().split('\n').find((l) => l.includes('Pix Ops is running')), 30_000).catch((err) => {
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FakeSlack } from '../test/support/fake-slack';
-import { percentile, signedCommand, startBotProcess, startSandboxProcess, type Figure } from './lib';
+import { BARE_BOLT, percentile, signedCommand, startBotProcess, startSandboxProcess, type Figure } from './lib';
 
 const ROUNDS = 7;
 const BOUND_MS = 2_000;
@@ -34,7 +34,7 @@ export async function startup(): Promise<Figure[]> {
     for (let i = 0; i < ROUNDS; i++) {
       const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-start-'));
       const runBot = () => firstAnswer('src/main.js', { PIX_API_URL: sandbox.url, PIX_APP_ID: sandbox.main.mainAppId, STORE_URL: `sqlite://${path.join(dir, 'data', 'store.sqlite')}` });
-      const runBare = () => firstAnswer('bench/bare-bolt.js', {});
+      const runBare = () => firstAnswer(BARE_BOLT, {});
       let b: number;
       let s: number;
       if (i % 2 === 0) {
