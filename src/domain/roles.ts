@@ -1,6 +1,7 @@
-import type { Role } from '../runtime/config';
+import { z } from 'zod';
 
-export type { Role };
+export const RoleSchema = z.enum(['viewer', 'operator', 'admin']);
+export type Role = z.infer<typeof RoleSchema>;
 
 const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
 

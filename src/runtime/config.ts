@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
 import { APPROVAL_ACTIONS, parseDuration, type ApprovalAction } from '../domain/approvals';
+import type { Role } from '../domain/roles';
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
@@ -124,7 +125,6 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
 
 type RawConfig = z.infer<typeof ConfigSchema>;
 
-export type Role = 'viewer' | 'operator' | 'admin';
 
 export interface Config {
   slack: {
