@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuditEntry } from '../src/audit/entry';
 import { openStore } from '../src/store';
 import { FakeSlack } from '../test/support/fake-slack';
 import { FakeSlackUploads } from '../test/support/fake-slack-uploads';
-import { MiB, pairedAckRounds, percentile, pinCpus, residentMemory, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+import { memoryFromNow, MiB, pairedAckRounds, percentile, pinCpus, residentMemory, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
 
 const CONCURRENT = 200;
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 20);
@@ -138,12 +138,7 @@ export async function auditExport(): Promise<Figure[]> {
         await signedCommand(bot.port, ADMIN, 'audit 1', slack.responseUrl(`warm-${r}`));
         await until('the warm-up answer', () => slack.responsesTo(`warm-${r}`)[0]);
         const completes = slack.callsOf('files.completeUploadExternal').length;
-        try {
-          writeFileSync(`/proc/${bot.pid}/clear_refs`, '5');
-        } catch {
-          // Without it the peak is the process's since start: the figure can only be larger.
-        }
-        const before = residentMemory(bot.pid);
+        const before = memoryFromNow(bot.pid);
         const started = Date.now();
         await signedCommand(bot.port, ADMIN, 'audit export 2026-03-05 2026-03-05', slack.responseUrl(`export-${r}`));
         const complete = await until('the upload completed', () => slack.callsOf('files.completeUploadExternal')[completes], 300_000);
@@ -152,7 +147,7 @@ export async function auditExport(): Promise<Figure[]> {
         const fileId = (complete.args.files as Array<{ id: string }>)[0]!.id;
         const upload = uploads.uploads.get(fileId)!;
         const lines = upload.bytes!.toString('utf8').split('\r\n').length - 2;
-        rounds.push({ seconds, growth: (after.peak - before.rss) / MiB, intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES, bytes: upload.bytes!.length });
+        rounds.push({ seconds, growth: (after.peak - before) / MiB, intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES, bytes: upload.bytes!.length });
         uploads.uploads.delete(fileId);
       } finally {
         await bot.stop();

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import os, { tmpdir } from 'node:os';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxCompany } from '../src/sandbox';
 import { FakeSlack } from '../test/support/fake-slack';
@@ -72,17 +72,10 @@ export async function sandboxControl(url: string, pathname: string, body?: unkno
   return res.status === 204 ? undefined : res.json();
 }
 
-/** Node's options in `npm start` (package.json), so that the bot is measured as it runs. */
-export const START_NODE_OPTIONS: string[] = (
-  JSON.parse(readFileSync(path.join(DIST, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
-
 /** The yardstick: a bare Bolt app, run by a plain `node`. */
 export const BARE_BOLT = 'bench/bare-bolt.js';
 
-/** The bot as `npm start` runs it (with its node options), in HTTP mode on a free port. */
+/** The bot as `npm start` runs it, in HTTP mode on a free port. */
 export async function startBotProcess(env: Record<string, string>, script = 'src/main.js', cpu?: number): Promise<Child & { port: number; pid: number; readyMs: number }> {
   const started = Date.now();
   const child = spawnNode(script, {
@@ -91,7 +84,7 @@ export async function startBotProcess(env: Record<string, string>, script = 'src
     PORT: '0',
     LOG_LEVEL: 'info',
     ...env,
-  }, script === BARE_BOLT ? [] : START_NODE_OPTIONS, cpu);
+  }, [], cpu);
   const line = await until('the bot', () => child.output().split('\n').find((l) => l.includes('Pix Ops is running')), 30_000).catch((err) => {
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });
@@ -159,6 +152,20 @@ export function signedInteraction(port: number, payload: unknown) {
     body,
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) },
   });
+}
+
+/**
+ * The resident memory of a process now, its peak (VmHWM) reset to it first: the peak read afterwards
+ * is then the work's own, not a start-up's that a collection has since given back (writing 5 to
+ * /proc/PID/clear_refs resets VmHWM, see proc(5)).
+ */
+export function memoryFromNow(pid: number): number {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Without it the peak is the process's since its start: the figure can only come out larger.
+  }
+  return residentMemory(pid).rss;
 }
 
 /** Resident memory of a process, in bytes: now (VmRSS) and its peak so far (VmHWM). */

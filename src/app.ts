@@ -17,6 +17,7 @@ import { EntryRouter } from './entry/router';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { openStore } from './store';
 import { AppAudit } from './audit/recorder';
+import { runApprovalTick } from './approvals/engine';
 import { withDeadline } from './runtime/deadline';
 import { errorText } from './runtime/error-text';
 
@@ -100,6 +101,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : undefined,
     logger: boltLogger(logger),
     logLevel: LogLevel.INFO,
+    // Bolt's conversation context is unused here, and its store rejects with a new Error (a stack
+    // trace) on every delivery of a conversation it does not know: a tenth of the ack's CPU under load.
+    convoStore: false,
     // HTTP mode: /healthz on the same port. (Socket Mode would open a server on a port of Bolt's
     // choosing for custom routes; it gets HEALTH_PORT instead, below.)
     ...(mode === 'http' ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }] } : {}),
@@ -152,7 +156,10 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   }
   let healthServer: HealthServer | undefined;
   if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, config.health.host, health, logger);
-  const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis', approvals: APPROVAL_KINDS });
+  const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis',
+    // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
+    alsoOnTick: (slack, stopping) => runApprovalTick({ ...deps, slack }, APPROVAL_KINDS, { stopping }),
+  });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }

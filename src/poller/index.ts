@@ -1,5 +1,5 @@
+import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../entry/deps';
-import { runApprovalTick, type ApprovalKinds } from '../approvals/engine';
 import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
@@ -38,10 +38,11 @@ export interface PollerOptions {
    */
   distributed?: boolean;
   /**
-   * Four-eyes approvals: each tick also expires pending approvals past APPROVAL_TTL and resumes those
-   * an instance left half done (see approvals/engine.ts).
+   * More work for each tick, beside the limit requests, on the same instance and schedule, with the
+   * poller's Slack client (the composition root gives the four-eyes approvals' expiry and resumption,
+   * approvals/engine.ts). Its failure is logged and never fails the tick.
    */
-  approvals?: ApprovalKinds;
+  alsoOnTick?: (slack: WebClient, stopping: () => boolean) => Promise<unknown>;
 }
 
 export function startPoller(deps: Deps, options: PollerOptions): Poller {
@@ -54,17 +55,15 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
   const startup = reconcileIntents(deps, slack).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
   });
-  const approvals = options.approvals;
+  const alsoOnTick = options.alsoOnTick;
   const runner = new SerialRunner(async () => {
-    const approvalTick = approvals
-      ? runApprovalTick({ ...deps, slack }, approvals, { stopping: () => stopping }).catch((err: unknown) => {
-          deps.logger.warn({ err: errorText(err) }, 'approval tick failed');
-        })
-      : undefined;
+    const more = alsoOnTick?.(slack, () => stopping).catch((err: unknown) => {
+      deps.logger.warn({ err: errorText(err) }, 'a tick task failed');
+    });
     try {
       return await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping });
     } finally {
-      await approvalTick;
+      await more;
     }
   });
   const task = scheduleTicks(
