@@ -1,3 +1,4 @@
+import './runtime/zod-without-locales';
 import { config as loadDotenv } from 'dotenv';
 import { startPixOps } from './app';
 import { loadConfig, SETUP_HELP } from './runtime/config';

@@ -68,10 +68,9 @@ export function parseReais(input: string, locale: Locale): MoneyParse {
   return { ok: true, cents: Number(cents) };
 }
 
-const CURRENCY: Record<Locale, Intl.NumberFormat> = {
-  'pt-BR': new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }),
-  en: new Intl.NumberFormat('en', { style: 'currency', currency: 'BRL' }),
-};
+// Made at first use, not at start (ICU set-up).
+const currencies: Partial<Record<Locale, Intl.NumberFormat>> = {};
+const currency = (locale: Locale) => (currencies[locale] ??= new Intl.NumberFormat(locale === 'en' ? 'en' : 'pt-BR', { style: 'currency', currency: 'BRL' }));
 
 /**
  * Cents as people read money: `R$ 1.234,56` in pt-BR, `R$1,234.56` in English (reais with English
@@ -81,7 +80,7 @@ const CURRENCY: Record<Locale, Intl.NumberFormat> = {
 export function formatCents(cents: number, locale: Locale = 'pt-BR'): string {
   const abs = BigInt(Math.abs(Math.trunc(cents)));
   const decimal = `${cents < 0 ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-  return CURRENCY[locale].format(decimal as Intl.StringNumericLiteral).replace(/\u00a0/g, ' ');
+  return currency(locale).format(decimal as Intl.StringNumericLiteral).replace(/\u00a0/g, ' ');
 }
 
 /**

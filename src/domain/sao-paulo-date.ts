@@ -15,23 +15,28 @@ export interface CalendarDate {
   day: number;
 }
 
-const PARTS = new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, year: 'numeric', month: 'numeric', day: 'numeric' });
+// The formats are made at their first use, not at start: each Intl.DateTimeFormat with a time zone
+// costs milliseconds of ICU set-up that a start need not wait for.
+let parts: Intl.DateTimeFormat | undefined;
+const dateParts = () => (parts ??= new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, year: 'numeric', month: 'numeric', day: 'numeric' }));
 
 /** The date it is in São Paulo at `now` (which may be another day than in UTC around midnight). */
 export function saoPauloToday(now: Date): CalendarDate {
-  const parts = Object.fromEntries(PARTS.formatToParts(now).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  const found = Object.fromEntries(dateParts().formatToParts(now).map((p) => [p.type, p.value]));
+  return { year: Number(found.year), month: Number(found.month), day: Number(found.day) };
 }
 
-const DATE_TIME: Record<Locale, Intl.DateTimeFormat> = {
-  'pt-BR': new Intl.DateTimeFormat('pt-BR', { timeZone: SAO_PAULO, dateStyle: 'short', timeStyle: 'short' }),
-  en: new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, dateStyle: 'medium', timeStyle: 'short' }),
-};
+const dateTimes: Partial<Record<Locale, Intl.DateTimeFormat>> = {};
+const dateTime = (locale: Locale) =>
+  (dateTimes[locale] ??=
+    locale === 'en'
+      ? new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, dateStyle: 'medium', timeStyle: 'short' })
+      : new Intl.DateTimeFormat('pt-BR', { timeZone: SAO_PAULO, dateStyle: 'short', timeStyle: 'short' }));
 /** A calendar day as written (no time zone: it is not an instant). */
-const DATE_ONLY: Record<Locale, Intl.DateTimeFormat> = {
-  'pt-BR': new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'short' }),
-  en: new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium' }),
-};
+const datesOnly: Partial<Record<Locale, Intl.DateTimeFormat>> = {};
+const dateOnly = (locale: Locale) =>
+  (datesOnly[locale] ??=
+    locale === 'en' ? new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium' }) : new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'short' }));
 
 /** ICU puts narrow or non-breaking spaces in some formats: plain spaces read and search the same everywhere. */
 const plainSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
@@ -41,7 +46,7 @@ const plainSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
  * `Mar 5, 2026, 2:30 PM` (en).
  */
 export function formatSaoPauloInstant(at: Date, locale: Locale): string {
-  return plainSpaces((DATE_TIME[locale] ?? DATE_TIME['pt-BR']).format(at));
+  return plainSpaces(dateTime(locale).format(at));
 }
 
 /**
@@ -59,7 +64,7 @@ export function formatSaoPauloDateTime(value: unknown, locale: Locale): string |
   if (!at || Number.isNaN(at.getTime())) return undefined;
   // A bare date (no time) is a calendar day, not an instant: show it as written (`05/03/2026`, `Mar 5, 2026`).
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim())) {
-    return plainSpaces((DATE_ONLY[locale] ?? DATE_ONLY['pt-BR']).format(new Date(`${value.trim()}T00:00:00Z`)));
+    return plainSpaces(dateOnly(locale).format(new Date(`${value.trim()}T00:00:00Z`)));
   }
   return formatSaoPauloInstant(at, locale);
 }

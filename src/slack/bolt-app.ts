@@ -1,5 +1,5 @@
-import Module from 'node:module';
 import type BoltApp from '@slack/bolt/dist/App';
+import { standIn } from '../runtime/stand-in';
 
 /**
  * Bolt's App class, loaded with only what the configured mode needs (start-up time).
@@ -14,19 +14,16 @@ import type BoltApp from '@slack/bolt/dist/App';
  */
 export function loadBoltApp(mode: 'http' | 'socket'): typeof BoltApp {
   const receivers = require.resolve('@slack/bolt/dist/receivers/HTTPReceiver');
-  standIn(require.resolve('@slack/oauth', { paths: [receivers] }), 'InstallProvider', 'OAuth installation is not used by Pix Ops');
+  standIn(require.resolve('@slack/oauth', { paths: [receivers] }), refusing('InstallProvider', 'OAuth installation is not used by Pix Ops'));
   if (mode === 'http') {
-    standIn(require.resolve('@slack/bolt/dist/receivers/SocketModeReceiver'), 'default', 'Socket Mode is not loaded in HTTP mode (SLACK_APP_TOKEN was not set at start)');
+    standIn(require.resolve('@slack/bolt/dist/receivers/SocketModeReceiver'), refusing('default', 'Socket Mode is not loaded in HTTP mode (SLACK_APP_TOKEN was not set at start)'));
   }
   return (require('@slack/bolt/dist/App') as typeof import('@slack/bolt/dist/App')).default;
 }
 
-/** Puts a module in the require cache, unless it is loaded already, whose one export throws if constructed. */
-function standIn(id: string, exportName: string, why: string): void {
-  if (require.cache[id]) return;
-  const module = new Module(id);
-  module.loaded = true;
-  module.exports = {
+/** A module whose one export throws if constructed. */
+function refusing(exportName: string, why: string): object {
+  return {
     __esModule: true,
     [exportName]: class NotLoaded {
       constructor() {
@@ -34,5 +31,4 @@ function standIn(id: string, exportName: string, why: string): void {
       }
     },
   };
-  require.cache[id] = module;
 }
