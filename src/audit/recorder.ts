@@ -79,11 +79,15 @@ export class AppAudit implements AuditLog {
 
 /** The entry of an input, built (masked, scrubbed) and appended; a failure is logged, never thrown. */
 async function write(setup: Setup, input: AuditInput & AuditActor): Promise<void> {
+  const time = (setup.now?.() ?? new Date()).toISOString();
+  // Built and stored after the I/O already waiting (Slack's other deliveries, their acknowledgements):
+  // the trail is never what keeps a person waiting. Entries keep their order (setImmediate is FIFO).
+  await new Promise<void>((resolve) => setImmediate(resolve));
   let entry: AuditEntry | undefined;
   try {
     entry = buildEntry(
       {
-        time: (setup.now?.() ?? new Date()).toISOString(),
+        time,
         user: input.user,
         role: input.role,
         action: input.action,
