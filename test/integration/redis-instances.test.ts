@@ -159,10 +159,12 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
 
       await waitFor('every decision delivered by the survivor', () => allClosed(requests), 20_000);
       for (const r of requests) expect(postsFor(r)).toHaveLength(1);
-      // Every request the victim left open was finished by the survivor (some only needed their root
-      // updated and their record closed: the victim had posted and recorded the reply before dying).
+      // The survivor finished work the victim left open (some only needed their root updated and
+      // their record closed: the victim had posted and recorded the reply before dying). Not
+      // necessarily all of `leftOpen`: a write the victim sent just before the kill can reach Redis
+      // after the read above, closing a request the survivor then never has to touch.
       const finishedBySurvivor = new Set(survivor.logs().filter((l) => l.msg === 'limit request decision delivered').map((l) => String(l.limitRequestId)));
-      for (const id of leftOpen) expect(finishedBySurvivor.has(id)).toBe(true);
+      expect(leftOpen.filter((id) => finishedBySurvivor.has(id)).length).toBeGreaterThan(0);
       expect(survivor.exited).toBeDefined();
       expect(survivor.child.exitCode).toBeNull(); // still running
     } finally {
