@@ -5,6 +5,7 @@ import type { FilePurpose } from '../pix/client';
 import { detectProofType, FileOverCapError, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
 import { quickClient } from './quick-client';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
+import { streamedBytes } from '../runtime/young-garbage';
 
 // Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
 // carried the same way: checked from its metadata and first bytes, then streamed from Slack.
@@ -72,6 +73,7 @@ function capped(source: Readable, max: number): { stream: Readable; exceeded: ()
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
+      streamedBytes(chunk.length);
       if (seen > max) {
         over = true;
         done(new Error('file larger than the cap'));
