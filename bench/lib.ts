@@ -2,6 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import os, { tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startPixOps, type RunningApp } from '../src/app';
+import { loadConfig } from '../src/runtime/config';
+import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';
 import { FakeSlack } from '../test/support/fake-slack';
 import { slackSignatureHeaders } from '../test/support/slack-signing';
@@ -268,5 +271,31 @@ export async function pairedAckRounds(input: {
   return {
     ratio: (p) => percentile(ratios[p], 50),
     pooled: (p) => ({ ours: percentile(all.ours, p), theirs: percentile(all.theirs, p) }),
+  };
+}
+
+/**
+ * The bot in this process (to read its heap or its poller), on a sqlite store in a fresh folder, its
+ * log discarded, ticking only on demand; `stop` also removes the folder.
+ */
+export async function startBotInProcess(env: Record<string, string>): Promise<RunningApp & { stopAll(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-in-process-'));
+  const result = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    PORT: '0',
+    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
+    POLL_SCHEDULE: '0 0 1 1 *', // ticks on demand only
+    ...env,
+  });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  const secrets = new SecretRegistry();
+  const app = await startPixOps(result.config, { secrets, logger: createLogger({ level: 'info', secrets, destination: { write: () => undefined } }) });
+  return {
+    ...app,
+    async stopAll() {
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { startPixOps } from '../src/app';
-import { loadConfig } from '../src/runtime/config';
-import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import { openStore, type Store } from '../src/store';
 import { FakeSlack } from '../test/support/fake-slack';
-import { BOT_TOKEN, inBatches, logLines, MiB, sandboxControl, SIGNING_SECRET, startBotProcess, startSandboxProcess, type Child, type Figure } from './lib';
+import { inBatches, logLines, MiB, sandboxControl, startBotInProcess, startBotProcess, startSandboxProcess, type Child, type Figure } from './lib';
 
 const REQUESTS = Number(process.env.BENCH_POLL_REQUESTS ?? 2_000);
 const LATENCY_MS = 50;
@@ -92,22 +86,13 @@ function gcFunction(): () => void {
  * after a full GC at ticks 2..5 shows whether a tick leaves anything behind.
  */
 async function sqliteCycle(fx: Fixture): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-poll-'));
   const slack = await new FakeSlack().start();
-  const result = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    PORT: '0',
+  const app = await startBotInProcess({
     SLACK_API_URL: slack.apiUrl,
     PIX_API_URL: fx.sandbox.url,
     PIX_APP_ID: fx.sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
-    POLL_SCHEDULE: '0 0 1 1 *', // ticks on demand only
     POLL_CONCURRENCY: String(CONCURRENCY),
   });
-  if (!result.ok) throw new Error(result.problems.join('; '));
-  const secrets = new SecretRegistry();
-  const app = await startPixOps(result.config, { secrets, logger: createLogger({ level: 'info', secrets, destination: { write: () => undefined } }) });
   const gc = gcFunction();
   try {
     await trackAll(app.deps.store, fx.requests);
@@ -142,9 +127,8 @@ async function sqliteCycle(fx: Fixture): Promise<Figure[]> {
     ];
   } finally {
     await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
-    await app.stop();
+    await app.stopAll();
     await slack.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

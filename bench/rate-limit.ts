@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startPixOps, type RunningApp } from '../src/app';
-import { loadConfig } from '../src/runtime/config';
-import { createLogger, SecretRegistry } from '../src/runtime/logger';
+import type { RunningApp } from '../src/app';
 import { limitRequestRootMessage } from '../views/limit-request';
 import { FakeSlack, type SlackApiCall } from '../test/support/fake-slack';
 import type { RateRule } from '../test/support/fake-slack-rate-limit';
-import { BOT_TOKEN, inBatches, sandboxControl, SIGNING_SECRET, type Figure } from './lib';
+import { BOT_TOKEN, inBatches, sandboxControl, startBotInProcess, type Figure } from './lib';
 import { limitRequestsInReview } from './poll-cycle';
 
 const BUSY = 60;
@@ -30,22 +25,9 @@ const ok = (call: SlackApiCall) => (call.response as { ok?: boolean } | undefine
  */
 export async function rateLimit(): Promise<Figure[]> {
   const fx = await limitRequestsInReview(BUSY + SPREAD);
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-rate-'));
   const slack = await new FakeSlack().start();
   slack.botToken = BOT_TOKEN;
-  const result = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    PORT: '0',
-    SLACK_API_URL: slack.apiUrl,
-    PIX_API_URL: fx.sandbox.url,
-    PIX_APP_ID: fx.sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
-    POLL_SCHEDULE: '0 0 1 1 *', // ticks on demand only
-  });
-  if (!result.ok) throw new Error(result.problems.join('; '));
-  const secrets = new SecretRegistry();
-  const app = await startPixOps(result.config, { secrets, logger: createLogger({ level: 'info', secrets, destination: { write: () => undefined } }) });
+  const app = await startBotInProcess({ SLACK_API_URL: slack.apiUrl, PIX_API_URL: fx.sandbox.url, PIX_APP_ID: fx.sandbox.main.mainAppId });
   try {
     const channelOf = (i: number) => (i < BUSY ? 'C0BUSY' : `C0SPREAD${(i - BUSY) % SPREAD_CHANNELS}`);
     const threads = await inBatches(fx.requests.length, 8, (i) => trackWithRoot(app, fx.requests[i]!, channelOf(i)));
@@ -98,10 +80,9 @@ export async function rateLimit(): Promise<Figure[]> {
       },
     ];
   } finally {
-    await app.stop();
+    await app.stopAll();
     await slack.close();
     await fx.sandbox.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
