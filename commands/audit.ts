@@ -1,21 +1,18 @@
-import { z } from 'zod';
 import { spoolCsv } from '../src/audit/csv';
 import type { Deps } from '../src/entry/deps';
-import { UsageError, type ActionArgs, type CommandRow, type EntryContext, type EntryRow } from '../src/entry/table';
+import { UsageError, type CommandRow, type EntryContext, type EntryRow } from '../src/entry/table';
 import { messages, type Locale } from '../src/i18n';
 import { addDays, formatSaoPauloDateTime, isoDateOf, parseIsoDate, saoPauloStartOfDay, saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
 import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
-import { isStoreUnavailable } from '../src/store/errors';
-import { AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, auditPageMessage, type AuditPageRef } from '../views/audit';
+import { AUDIT_MAX_DAYS, AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, AuditPageRefSchema, auditPageMessage, type AuditPageRef } from '../views/audit';
+import { pageTurner } from './paging';
 import { plain, presentMessage, type SlackMessage } from '../views/message';
-import { buttonValue } from './limit-status';
 
 /** Entries a page: two lines each, well within a message's 50 blocks. */
 export const AUDIT_PAGE_SIZE = 15;
 const DEFAULT_DAYS = 7;
-const MAX_DAYS = 366;
 /** `/pix audit export` with no dates: the last 30 days, today included. */
 const DEFAULT_EXPORT_DAYS = 30;
 /** The bytes' upload: a large export on a slow link. */
@@ -24,7 +21,7 @@ const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 function daysArg(locale: Locale, text: string | undefined): number {
   if (text === undefined) return DEFAULT_DAYS;
   const days = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
-  if (!(days >= 1 && days <= MAX_DAYS)) throw new UsageError(messages(locale).usage.badDays);
+  if (!(days >= 1 && days <= AUDIT_MAX_DAYS)) throw new UsageError(messages(locale).usage.badDays);
   return days;
 }
 
@@ -33,15 +30,6 @@ function dateArg(locale: Locale, text: string): CalendarDate {
   if (!date) throw new UsageError(messages(locale).usage.badDate);
   return date;
 }
-
-const PageRefSchema = z.object({
-  d: z.number().int().min(1).max(MAX_DAYS),
-  s: z.number().int().nonnegative(),
-  t: z.string().max(40).optional(),
-  p: z.number().int().min(1).max(1_000_000),
-  b: z.string().max(40).optional(),
-  a: z.string().max(40).optional(),
-});
 
 /** One page: the entries older than `b`, or newer than `a` (back towards the first page), or the newest. */
 async function pageMessage(deps: Deps, locale: Locale, ref: AuditPageRef): Promise<SlackMessage> {
@@ -71,35 +59,23 @@ function auditCommand(now: Clock): CommandRow {
   };
 }
 
-/** Previous / Next: the page lives in an ephemeral message, which only `respond` can replace. */
-async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
-  const { deps, locale } = ctx;
-  const m = messages(locale);
-  const say = (message: SlackMessage) => args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
-  let ref: AuditPageRef | undefined;
+/** A button's page of the trail; undefined for a value that names none. */
+async function buttonPage(ctx: EntryContext, value: string): Promise<SlackMessage | undefined> {
+  let ref: AuditPageRef;
   try {
-    const parsed = PageRefSchema.safeParse(JSON.parse(buttonValue(args.action) ?? ''));
-    if (parsed.success) ref = parsed.data;
+    const parsed = AuditPageRefSchema.safeParse(JSON.parse(value));
+    if (!parsed.success) return undefined;
+    ref = parsed.data;
   } catch {
-    ref = undefined;
+    return undefined;
   }
-  const cursors = [ref?.t, ref?.b, ref?.a].filter((c) => c !== undefined);
-  if (!ref || !cursors.every((c) => deps.store.audit.isCursor(c)) || (ref.a === undefined) === (ref.b === undefined)) {
-    deps.audit.outcome('usage');
-    await say(plain(m.audit.buttonNoPage));
-    return;
-  }
-  let message: SlackMessage;
-  try {
-    message = await pageMessage(deps, locale, ref);
-  } catch (err) {
-    deps.audit.outcome('error');
-    deps.logger.warn({ err: errorText(err) }, 'could not read the audit trail');
-    await say(plain(isStoreUnavailable(err) ? m.common.storeUnavailable : m.common.wentWrongNothingMore(m.actions.readAuditTrail)));
-    return;
-  }
-  await args.respond({ replace_original: true, ...ctx.present(message) });
+  const cursors = [ref.t, ref.b, ref.a].filter((c) => c !== undefined);
+  if (!cursors.every((c) => ctx.deps.store.audit.isCursor(c)) || (ref.a === undefined) === (ref.b === undefined)) return undefined;
+  return pageMessage(ctx.deps, ctx.locale, ref);
 }
+
+/** Previous / Next. */
+const turnPage = pageTurner('readAuditTrail', buttonPage, { noPage: (locale) => messages(locale).audit.buttonNoPage });
 
 /** What a failed upload is told as: Slack's error code, the upload's HTTP status, or "no answer". */
 function uploadFailure(err: unknown): string | undefined {

@@ -1,5 +1,6 @@
 import type { ActionArgs, EntryContext } from '../src/entry/table';
-import { messages, type ActionKey } from '../src/i18n';
+import { messages, type ActionKey, type Locale } from '../src/i18n';
+import { isStoreUnavailable } from '../src/store/errors';
 import { PixApiError } from '../src/pix/errors';
 import { errorText } from '../src/runtime/error-text';
 import { pixErrorText } from '../views/errors';
@@ -19,10 +20,14 @@ export function parsePage(text: string): number | undefined {
 /**
  * The handler of a list's Previous / Next buttons. The list lives in an ephemeral message, which only
  * `respond` can replace: `read` builds the page the button's value leads to (undefined for a value it
- * cannot read), and the message is replaced with it. A bad value, or a failure, is told apart, in a
- * message of its own; the list stays as it was.
+ * cannot read), and the message is replaced with it. A bad value (recorded as `usage`), or a failure,
+ * is told apart, in a message of its own; the list stays as it was.
  */
-export function pageTurner(what: ActionKey, read: (ctx: EntryContext, value: string) => Promise<SlackMessage | undefined>) {
+export function pageTurner(
+  what: ActionKey,
+  read: (ctx: EntryContext, value: string) => Promise<SlackMessage | undefined>,
+  options: { noPage?: (locale: Locale) => string } = {},
+) {
   return async (args: ActionArgs, ctx: EntryContext): Promise<void> => {
     const { deps, locale } = ctx;
     const m = messages(locale);
@@ -34,6 +39,9 @@ export function pageTurner(what: ActionKey, read: (ctx: EntryContext, value: str
       if (err instanceof PixApiError) {
         deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
         await say(plain(pixErrorText(locale, err, what)));
+      } else if (isStoreUnavailable(err)) {
+        deps.logger.warn({ err: errorText(err), action: what }, 'could not turn a page: the store is unavailable');
+        await say(plain(m.common.storeUnavailable));
       } else {
         deps.logger.error({ err: errorText(err), action: what }, 'could not turn a page');
         await say(plain(m.common.wentWrongNothingMore(m.actions[what])));
@@ -41,7 +49,8 @@ export function pageTurner(what: ActionKey, read: (ctx: EntryContext, value: str
       return;
     }
     if (!page) {
-      await say(plain(m.common.buttonNoPage));
+      deps.audit.outcome('usage');
+      await say(plain(options.noPage?.(locale) ?? m.common.buttonNoPage));
       return;
     }
     await args.respond({ replace_original: true, ...ctx.present(page) });

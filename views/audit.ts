@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import type { StoredAuditEntry } from '../src/audit/entry';
 import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
 import { messages, type Locale } from '../src/i18n';
@@ -8,19 +9,23 @@ import { context, escapeMrkdwn, section, type SlackMessage } from './message';
 export const AUDIT_PREV_ACTION_ID = 'audit_page_prev';
 export const AUDIT_NEXT_ACTION_ID = 'audit_page_next';
 
+/** The longest period `/pix audit` reads, in days. */
+export const AUDIT_MAX_DAYS = 366;
+
 /**
  * Where a page is: the period (`d` days, from `s` ms), the newest entry of the first page (`t`, so
  * that pages stay put while entries are added), the page number, and the entry it starts after
- * (`b`: older than it) or before (`a`: newer than it).
+ * (`b`: older than it) or before (`a`: newer than it). A button's value, read back with it.
  */
-export interface AuditPageRef {
-  d: number;
-  s: number;
-  t?: string;
-  p: number;
-  b?: string;
-  a?: string;
-}
+export const AuditPageRefSchema = z.object({
+  d: z.number().int().min(1).max(AUDIT_MAX_DAYS),
+  s: z.number().int().nonnegative(),
+  t: z.string().max(40).optional(),
+  p: z.number().int().min(1).max(1_000_000),
+  b: z.string().max(40).optional(),
+  a: z.string().max(40).optional(),
+});
+export type AuditPageRef = z.infer<typeof AuditPageRefSchema>;
 
 export interface AuditPageInput {
   days: number;
