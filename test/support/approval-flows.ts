@@ -3,9 +3,8 @@ import type { AppProcess } from './app-process';
 import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
 import { answerOn, pendingRoot, type PendingRoot } from './approvals';
 import type { FakeSlack } from './fake-slack';
-import { messageText, SIGNING_SECRET, type Harness } from './harness';
+import { messageText, poster, sendSlash, type Harness } from './harness';
 import { addProof, openLimitForm, submitLimitForm } from './limit-form';
-import { slackSignatureHeaders } from './slack-signing';
 import { waitFor } from './wait';
 import type { SandboxHandle } from '../../src/sandbox';
 
@@ -100,27 +99,7 @@ export function makerFlows(h: Harness, s: FlowSetup) {
 
 /** An app in a child process, driven like the harness's (the fake Slack and the sandbox are this process's). */
 export function processDriver(proc: AppProcess, slack: FakeSlack, sandbox: SandboxHandle): Harness {
-  const post = async (body: string, headers: Record<string, string>) => {
-    const res = await fetch(proc.eventsUrl, { method: 'POST', body, headers });
-    return { status: res.status, text: await res.text() };
-  };
-  const slash: Harness['slash'] = async (userId, text, opts = {}) => {
-    const responseId = `proc-cmd-${++n}`;
-    const body = new URLSearchParams({
-      team_id: 'T0FAKE',
-      channel_id: opts.channelId ?? 'C0CHANNEL',
-      channel_name: 'finance',
-      user_id: userId,
-      user_name: userId.toLowerCase(),
-      command: '/pix',
-      text,
-      api_app_id: 'A0PIXOPS',
-      response_url: slack.responseUrl(responseId),
-      trigger_id: `proc-trigger-${n}`,
-    }).toString();
-    const res = await post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
-    return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
-  };
-  // Only what the flows and the click helpers use of a harness.
+  const post = poster(proc.eventsUrl, slack);
+  const slash: Harness['slash'] = (userId, text, opts = {}) => sendSlash(post, slack, userId, text, opts, `proc-${++n}`);
   return { slack, sandbox, post, slash } as unknown as Harness;
 }

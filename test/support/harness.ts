@@ -62,13 +62,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const app = await startPixOps(result.config, { logger, secrets });
   const eventsUrl = `http://127.0.0.1:${app.port}/slack/events`;
 
-  const post = async (body: string, headers: Record<string, string>) => {
-    const res = await fetch(eventsUrl, { method: 'POST', body, headers });
-    const text = await res.text();
-    // The acknowledgement is a payload too: Slack judges a response_action or a command's answer.
-    if (res.ok) slack.judgeAck(body, text);
-    return { status: res.status, text };
-  };
+  const post = poster(eventsUrl, slack);
 
   return {
     app,
@@ -78,25 +72,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     dataDir,
     eventsUrl,
     post,
-    async slash(userId, text, opts = {}) {
-      const responseId = `cmd-${++counter}`;
-      const body = new URLSearchParams({
-        token: 'legacy-verification-token',
-        team_id: 'T0FAKE',
-        team_domain: 'fake',
-        channel_id: opts.channelId ?? 'C0CHANNEL',
-        channel_name: 'finance',
-        user_id: userId,
-        user_name: userId.toLowerCase(),
-        command: '/pix',
-        text,
-        api_app_id: 'A0PIXOPS',
-        response_url: slack.responseUrl(responseId),
-        trigger_id: `trigger-${counter}`,
-      }).toString();
-      const res = await post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
-      return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
-    },
+    slash: (userId, text, opts = {}) => sendSlash(post, slack, userId, text, opts, `${++counter}`),
     async close() {
       await app.stop();
       await sandbox?.close();
@@ -116,4 +92,37 @@ export function messageText(message: unknown): string {
   };
   walk(message);
   return parts.join('\n');
+}
+
+type Post = (body: string, headers: Record<string, string>) => Promise<{ status: number; text: string }>;
+
+/** Posts to an app's /slack/events; the acknowledgement is a payload too, judged as Slack judges it (a response_action, a command's answer). */
+export function poster(eventsUrl: string, slack: FakeSlack): Post {
+  return async (body, headers) => {
+    const res = await fetch(eventsUrl, { method: 'POST', body, headers });
+    const text = await res.text();
+    if (res.ok) slack.judgeAck(body, text);
+    return { status: res.status, text };
+  };
+}
+
+/** `/pix <text>` as Slack sends it, signed; its answers come to the response_url `cmd-<id>`. */
+export async function sendSlash(post: Post, slack: FakeSlack, userId: string, text: string, opts: { channelId?: string }, id: string) {
+  const responseId = `cmd-${id}`;
+  const body = new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: 'T0FAKE',
+    team_domain: 'fake',
+    channel_id: opts.channelId ?? 'C0CHANNEL',
+    channel_name: 'finance',
+    user_id: userId,
+    user_name: userId.toLowerCase(),
+    command: '/pix',
+    text,
+    api_app_id: 'A0PIXOPS',
+    response_url: slack.responseUrl(responseId),
+    trigger_id: `trigger-${id}`,
+  }).toString();
+  const res = await post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+  return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
 }
