@@ -237,7 +237,7 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
       deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
       // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
       // is not in the company's list, tells the requester it was not filed).
-      const maybeFiled = !(err instanceof PixApiError) || err.kind !== 'http' || err.status >= 500;
+      const maybeFiled = !(err instanceof PixApiError) || err.mayHaveWritten;
       if (!maybeFiled) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
       return { ok: false, err, action: 'fileTheLimitRequest', maybeFiled };
     }

@@ -640,8 +640,8 @@ export const en = {
       thread
         ? 'Its thread could not be reached (the message was deleted, or I was removed from the channel, or it was archived), so the decision comes here.'
         : 'Its message could not be posted in a channel, so the decision comes here.',
-    unfollowedNotice: (p: { mention: string; id: string; status: number; reads: number; minutes: number; command: string }) =>
-      `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes. Check it with ${p.command} or in the Pix dashboard.`,
+    unfollowedNotice: (p: { mention: string; id: string; status: number; reads: number; minutes: number; command: string; said?: string }) =>
+      `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes.${p.said ? ` The Pix service said: “${p.said}”.` : ''} Check it with ${p.command} or in the Pix dashboard.`,
     unfollowedText: (id: string) => `Limit request ${id} is no longer followed`,
     unfollowedStatus: 'No longer followed',
   },

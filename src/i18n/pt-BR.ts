@@ -615,7 +615,7 @@ export const ptBR: Catalogue = {
         ? 'Não foi possível chegar à conversa dela (a mensagem foi apagada, ou fui removido do canal, ou ele foi arquivado), então a decisão vem aqui.'
         : 'Não foi possível publicar a mensagem dela em um canal, então a decisão vem aqui.',
     unfollowedNotice: (p) =>
-      `${p.mention} deixei de acompanhar a solicitação de limite ${p.id}: o serviço Pix respondeu ${p.status} (${p.status === 404 ? 'não encontrada' : 'acesso negado'}) às últimas ${p.reads} leituras, ao longo de ${p.minutes} minutos. Consulte-a com ${p.command} ou no painel do Pix.`,
+      `${p.mention} deixei de acompanhar a solicitação de limite ${p.id}: o serviço Pix respondeu ${p.status} (${p.status === 404 ? 'não encontrada' : 'acesso negado'}) às últimas ${p.reads} leituras, ao longo de ${p.minutes} minutos.${p.said ? ` O serviço Pix disse: “${p.said}”.` : ''} Consulte-a com ${p.command} ou no painel do Pix.`,
     unfollowedText: (id) => `A solicitação de limite ${id} não é mais acompanhada`,
     unfollowedStatus: 'Não é mais acompanhada',
   },

@@ -124,7 +124,7 @@ async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs:
       request = await deps.pix.getLimitRequest(deps.mainAppId, id);
     } catch (err) {
       if (err instanceof PixApiError && err.kind === 'http' && (err.status === 404 || err.status === 403)) {
-        const unreadable = await deps.store.trackedRequests.noteUnreadable(id, err.status);
+        const unreadable = await deps.store.trackedRequests.noteUnreadable(id, err.status, err.error);
         if (shouldGiveUp(unreadable)) return giveUp(deps, ctx, id, claimTtlMs);
       }
       throw err;

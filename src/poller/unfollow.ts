@@ -1,3 +1,4 @@
+import { apiText } from '../../views/errors';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
 import { messages } from '../i18n';
@@ -40,6 +41,8 @@ export async function unfollow(ctx: DeliveryContext, record: TrackedRequest, unr
     reads: unreadable.count,
     minutes,
     command: `\`/pix limit status ${escapeMrkdwn(id)}\``,
+    // The API's own words (a missing scope named there), as every Pix error is shown.
+    ...(unreadable.error ? { said: apiText(unreadable.error) } : {}),
   });
   const message = presentMessage({ text: m.unfollowedText(id), blocks: [section(notice)] }, locale, ctx.sandboxMode);
   const metadata = { event_type: UNFOLLOWED_EVENT_TYPE, event_payload: { limit_request_id: id } };

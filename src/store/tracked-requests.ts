@@ -41,7 +41,7 @@ export const TrackedRequestSchema = z.object({
    * Consecutive reads the Pix API answered 404 or 403 (since: the first of them). Past a bound the
    * request is closed with a message to its requester (see poller/tick.ts); any other answer resets it.
    */
-  unreadable: z.object({ count: z.number().int(), since: z.string(), status: z.number().int() }).optional(),
+  unreadable: z.object({ count: z.number().int(), since: z.string(), status: z.number().int(), error: z.string().optional() }).optional(),
   /** Closed: the root shows the final status and the request is no longer polled. */
   closed: z.boolean(),
 });
@@ -86,11 +86,11 @@ export class TrackedRequestsRepo {
     return this.update(limitRequestId, (r) => ({ ...r, channel: root.channel, rootTs: root.ts }));
   }
 
-  /** One more read answered 404 or 403: the count so far. */
-  async noteUnreadable(limitRequestId: string, status: number, now = new Date()): Promise<NonNullable<TrackedRequest['unreadable']>> {
+  /** One more read answered 404 or 403 (with the API's own text, when it gave one): the count so far. */
+  async noteUnreadable(limitRequestId: string, status: number, error?: string, now = new Date()): Promise<NonNullable<TrackedRequest['unreadable']>> {
     const record = await this.update(limitRequestId, (r) => ({
       ...r,
-      unreadable: { count: (r.unreadable?.count ?? 0) + 1, since: r.unreadable?.since ?? now.toISOString(), status },
+      unreadable: { count: (r.unreadable?.count ?? 0) + 1, since: r.unreadable?.since ?? now.toISOString(), status, ...(error ? { error: error.slice(0, 2000) } : {}) },
     }));
     return record.unreadable!;
   }

@@ -146,6 +146,8 @@ describe('poller: decisions that cannot reach their thread', () => {
       const notices = dmsAbout({ id } as FiledRequest, 'pix_limit_unfollowed');
       expect(notices).toHaveLength(1);
       expect(messageText(notices[0])).toContain('answered 403 (forbidden)');
+      // The API's own text, as every Pix error is shown.
+      expect(messageText(notices[0])).toContain('The Pix service said: “Sandbox fault”');
       expect(await h.app.deps.store.trackedRequests.get(id)).toMatchObject({ closed: true });
     });
   });

@@ -259,6 +259,7 @@ const samples: Samples = {
     unfollowedNotice: [
       [{ mention: '<@U1>', id: S, status: 404, reads: 5, minutes: 15, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`' }],
       [{ mention: '<@U1>', id: S, status: 403, reads: 6, minutes: 20, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`' }],
+      [{ mention: '<@U1>', id: S, status: 403, reads: 6, minutes: 20, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`', said: 'Application does not have required scope: ACCOUNT_LIMITS_GET' }],
     ],
     unfollowedText: [['6840aeca23c0d1fe48c856a3']],
   },
