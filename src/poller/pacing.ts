@@ -32,6 +32,9 @@ export const SLACK_PACE: Readonly<Record<string, PaceRule>> = {
 
 /** A call that would have to wait longer than its budget for its turn. */
 export class SlackPaceError extends Error {
+  /** The call never left: nothing was posted (see post-once.ts). */
+  readonly notSent = true;
+
   constructor(
     readonly method: string,
     readonly channel: string | undefined,

@@ -50,6 +50,8 @@ const IN_DOUBT_CODES = new Set(['internal_error', 'fatal_error', 'service_unavai
 type FailureKind = 'refused' | 'rate-limited' | 'in-doubt';
 
 function failureKind(err: unknown): FailureKind {
+  // A call held back before it was sent (the poller's pacer): nothing can have been posted.
+  if ((err as { notSent?: unknown } | undefined)?.notSent === true) return 'refused';
   const code = (err as { code?: unknown } | undefined)?.code;
   if (code === 'slack_webapi_rate_limited_error') return 'rate-limited';
   if (code === 'slack_webapi_platform_error') {
