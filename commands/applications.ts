@@ -63,19 +63,27 @@ async function storedAppIdAfterRotation(deps: Deps, locale: Locale, clientId: st
   });
   if (!stored) return newAppId ? { shownAppId: newAppId } : {};
   const account = code(stored.accountId);
-  if (newAppId) {
-    await deps.store.accountApps.save({ accountId: stored.accountId, appId: newAppId, clientId, name: stored.name });
-    return { storedAppId: m.storedAppIdReplaced(account) };
-  }
+  // The secret is rotated already: whatever fails here is told beside it, never instead of it.
+  const unchecked = (err: unknown) => ({ storedAppId: m.storedAppIdUnchecked({ account, accountId: stored.accountId, problem: failureText(locale, err, 'checkAppId') }) });
   try {
+    if (newAppId) {
+      await deps.store.accountApps.save({ accountId: stored.accountId, appId: newAppId, clientId, name: stored.name });
+      return { storedAppId: m.storedAppIdReplaced(account) };
+    }
     await deps.pix.listPixKeys(stored.appId);
     return { storedAppId: m.storedAppIdWorks(account) };
   } catch (err) {
-    if (err instanceof PixApiError && err.kind === 'http' && err.status === 401) {
+    if (!(err instanceof PixApiError && err.kind === 'http' && err.status === 401)) {
+      logFailure(deps, err, 'update or check the stored AppID of a rotated application');
+      return { ...(newAppId ? { shownAppId: newAppId } : {}), ...unchecked(err) };
+    }
+    try {
       await deps.store.accountApps.markStale(stored.accountId);
       return { storedAppId: m.storedAppIdStale({ account, accountId: stored.accountId }) };
+    } catch (storeErr) {
+      logFailure(deps, storeErr, 'mark the stored AppID of a rotated application stale');
+      return unchecked(err);
     }
-    return { storedAppId: m.storedAppIdUnchecked({ account, accountId: stored.accountId, problem: failureText(locale, err, 'checkAppId') }) };
   }
 }
 

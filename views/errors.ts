@@ -18,14 +18,17 @@ export function apiText(text: string): string {
 /**
  * A Pix API failure in words, the same way everywhere, in the reader's language: the API's own text
  * when it sent one (quoted as it came, never translated), "not found" for 404 (never "forbidden"),
- * the missing scope by name, and for no answer, that nothing was done (or, for a write, that it may
- * have been).
+ * the missing scope by name, and for no answer, that nothing was done (or, for a write that may have
+ * reached the service, that it may have been: PixApiError.mayHaveWritten).
  */
 export function pixErrorText(locale: Locale, err: PixApiError, actionKey: ActionKey, options: { write?: boolean } = {}): string {
   const m = messages(locale);
   const action = m.actions[actionKey];
   const e = m.pixErrors;
-  if (err.kind === 'network' || err.kind === 'timeout') return options.write ? e.noAnswerWrite(action) : e.unreachable(action);
+  // A write with no usable answer from the service itself (no answer, an unreadable one, a gateway's
+  // 502 or 504) may have happened: say so, whatever the kind.
+  if (options.write && err.mayHaveWritten) return e.noAnswerWrite(action);
+  if (err.kind === 'network' || err.kind === 'timeout') return e.unreachable(action);
   if (err.kind === 'invalid_response') return e.invalidResponse(action);
   const apiText = err.error ? quote(err.error) : undefined;
   const scope = err.missingScope;

@@ -114,6 +114,29 @@ describe('/pix scopes and /pix rotate-secret', () => {
     expect(h.sandbox.calls.slice(before).filter((c) => c.authorization === campaign.appId)).toEqual([]);
   });
 
+  test('the store failing after a rotation: the new secret is still shown, with what could not be done to the stored AppID', async () => {
+    const other = await createCampaign(h, ADMIN, 'Rotating, store down', CHANNEL);
+    secrets.push(other.appId, other.clientSecret);
+    await fetch(`${h.sandbox.url}/sandbox/applications/${encodeURIComponent(other.appId)}/active`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ active: false }),
+    });
+    // The store fails just where the refused AppID would be marked stale (after the rotation).
+    const repo = h.app.deps.store.accountApps;
+    const markStale = repo.markStale.bind(repo);
+    repo.markStale = () => Promise.reject(new Error('store down'));
+    try {
+      const text = messageText(await rotate(other.clientId));
+      const fresh = /```([^`]+)```/.exec(text)?.[1];
+      expect(fresh).toBeDefined();
+      secrets.push(fresh!);
+      expect(text).toContain(`I could not check whether the AppID stored for account \`${other.accountId}\` still works`);
+    } finally {
+      repo.markStale = markStale;
+    }
+  });
+
   test('an unknown client id is not found; a malformed one gets the usage', async () => {
     expect(messageText(await rotate('Client_Id_nobody'))).toContain('Could not rotate the secret: not found');
     const before = h.sandbox.calls.length;
