@@ -27,7 +27,7 @@ import {
   uncertainBlocks,
   type AppStatus,
 } from '../views/accounts';
-import { clip, context, section, type SlackMessage } from '../views/message';
+import { context, inlineErrorText, section, type SlackMessage } from '../views/message';
 import {
   auditMissedText,
   claimOnce,
@@ -46,7 +46,7 @@ import { pageTurner, parsePage } from './paging';
 import type { CommandRow } from '../src/entry/table';
 import type { Deps } from '../src/entry/deps';
 import { errorText } from '../src/runtime/error-text';
-import { API_TEXT_MAX, failureText } from '../views/errors';
+import { apiText, failureText } from '../views/errors';
 import { approvalsOn, askApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { exactClient } from '../src/slack/exact-client';
@@ -400,7 +400,7 @@ const createSubmitted: EntryRow = {
     }
     const masterAppId = deps.masterAppId;
     if (!masterAppId) {
-      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.masterMissing.replace(/`/g, '') } });
+      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: inlineErrorText(m.masterMissing) } });
       return;
     }
     if (!(await claimOnce(deps, `account-create:${view.id}`))) {
@@ -572,7 +572,6 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
 type LinkCheck = { ok: true } | { ok: false; problem: string };
 
 /** Inline modal errors are plain text. */
-const plainText = (text: string) => text.replace(/[`*_]/g, '');
 
 /** A read with the AppID: it must work and belong to that very account. Then it is stored, encrypted. */
 async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appId: string): Promise<LinkCheck> {
@@ -583,9 +582,9 @@ async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appI
   } catch (err) {
     logFailure(deps, err, 'check an AppID');
     if (err instanceof PixApiError && err.kind === 'http' && err.status === 401) {
-      return { ok: false, problem: m.appIdRefused(err.error === undefined ? undefined : clip(err.error, API_TEXT_MAX)) };
+      return { ok: false, problem: m.appIdRefused(err.error === undefined ? undefined : apiText(err.error)) };
     }
-    return { ok: false, problem: m.nothingStored(plainText(failureText(locale, err, 'checkAppId'))) };
+    return { ok: false, problem: m.nothingStored(inlineErrorText(failureText(locale, err, 'checkAppId'))) };
   }
   if (!bound) return { ok: false, problem: m.appIdNoAccount };
   if (bound !== accountId) return { ok: false, problem: m.appIdOtherAccount({ bound, accountId }) };
@@ -614,7 +613,7 @@ const linkSubmitted: EntryRow = {
   async handler({ ack, body, view }, ctx) {
     const { deps, locale } = ctx;
     const m = messages(locale).accounts;
-    const errors = (text: string) => ack({ response_action: 'errors', errors: { [APP_ID_BLOCK]: text } });
+    const errors = (text: string) => ack({ response_action: 'errors', errors: { [APP_ID_BLOCK]: inlineErrorText(text) } });
     const meta = readJson(view.private_metadata, parseWith(LinkMetaSchema));
     if (!meta) return errors(m.linkOutOfDate);
     const appId = (view.state.values[APP_ID_BLOCK]?.app_id?.value ?? '').trim();

@@ -5,11 +5,11 @@ import { refreshHome } from '../src/home';
 import { messages } from '../src/i18n';
 import { APPROVAL_ROW_ROLE } from '../src/domain/approvals';
 import { APPROVAL_ACTION_IDS, APPROVAL_REJECT_CALLBACK, REASON_BLOCK, REASON_MAX, rejectModal } from '../views/approvals';
-import { plain, section } from '../views/message';
+import { inlineErrorText, plain, section } from '../views/message';
 import { infoModal } from '../views/accounts';
 import { APPROVAL_KINDS } from './approval-kinds';
 import { readJson } from './account-shared';
-import { buttonValue } from './limit-status';
+import { buttonValue } from './confirm';
 
 // The approval buttons of a pending root (or of the Home tab) and the reject form. Their rows need the
 // lowest role any approval needs; whether this user may decide this approval (its action's role,
@@ -94,7 +94,7 @@ const rejectSubmitted: EntryRow = {
   async handler({ ack, view }, ctx) {
     const { deps, locale } = ctx;
     const m = messages(locale);
-    const errors = (text: string) => ack({ response_action: 'errors', errors: { [REASON_BLOCK]: text.replace(/[*`_]/g, '') } });
+    const errors = (text: string) => ack({ response_action: 'errors', errors: { [REASON_BLOCK]: inlineErrorText(text) } });
     const meta = readJson(view.private_metadata, (v) => RejectMetaSchema.safeParse(v).data);
     if (!meta) return errors(m.common.formOutOfDate);
     const reason = (view.state.values[REASON_BLOCK]?.reason?.value ?? '').trim();

@@ -8,7 +8,7 @@ import { pixErrorText } from '../views/errors';
 import { HOME_ACTIONS, keysModal } from '../views/home';
 import { plain } from '../views/message';
 import { openForm } from './limit-request';
-import { buttonValue } from './limit-status';
+import { buttonValue } from './confirm';
 
 // The Home tab's entry points: the tab itself (for anyone: without a role it shows only how to get
 // access) and its buttons. Building and publishing the tab is src/home's, which the poller uses too.

@@ -15,6 +15,7 @@ import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
 import { exclusive } from './account-shared';
+import { buttonValue } from './confirm';
 
 export const limitStatusCommand: CommandRow = {
   kind: 'command',
@@ -33,11 +34,6 @@ export const limitStatusCommand: CommandRow = {
     return limitStatusMessage(locale, { request, thread: tracked && { channel: tracked.channel, closed: tracked.closed } });
   },
 };
-
-
-export function buttonValue(action: ActionArgs['action']): string | undefined {
-  return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-}
 
 /** The thread root's data for a request filed elsewhere (in the Pix dashboard, or by the API). */
 function watchedRecord(request: LimitRequest, userId: string, channel: string): Omit<TrackedRequest, 'rootTs' | 'createdAt' | 'closed' | 'reply'> {

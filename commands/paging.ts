@@ -5,7 +5,7 @@ import { PixApiError } from '../src/pix/errors';
 import { errorText } from '../src/runtime/error-text';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
-import { buttonValue } from './limit-status';
+import { buttonValue } from './confirm';
 
 /** Far beyond any real list, and keeps a page's first index an exact integer. */
 const MAX_PAGE = 1_000_000;

@@ -6,7 +6,7 @@ import { PixApiError } from '../src/pix/errors';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
 import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, transactionMessage } from '../views/statement';
-import { buttonValue } from './limit-status';
+import { buttonValue } from './confirm';
 import { optionalAccountIdArg, PixIdSchema } from './parse';
 import { UsageError, type CommandRow } from '../src/entry/table';
 import { errorText } from '../src/runtime/error-text';

@@ -5,8 +5,8 @@ import type { PixClient } from '../src/pix/client';
 import type { Account } from '../src/pix/schemas';
 import { detectPixKey } from '../src/domain/pix-key-values';
 import { code } from '../views/accounts';
-import { failureText, pixErrorText } from '../views/errors';
-import { escapeMrkdwn, plain, section } from '../views/message';
+import { apiText, failureText, pixErrorText } from '../views/errors';
+import { plain, section } from '../views/message';
 import { keyAudit, WITHDRAW_KEY_CANCEL_ACTION_ID, WITHDRAW_KEY_CONFIRM_ACTION_ID, withdrawConfirmMessage, withdrawKeyResultMessage } from '../views/pix-keys';
 import { auditMissedText, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
@@ -46,7 +46,7 @@ export async function setWithdrawKey(pix: PixClient, appId: string, pixKey: stri
 
 function withdrawErrorText(locale: Locale, err: PixApiError, accountId: string): string {
   if (err.kind === 'http' && err.status === 403 && !err.missingScope) {
-    return messages(locale).pixKeys.withdrawNotEnabled({ account: code(accountId), ...(err.error ? { apiText: escapeMrkdwn(err.error) } : {}) });
+    return messages(locale).pixKeys.withdrawNotEnabled({ account: code(accountId), ...(err.error ? { apiText: apiText(err.error) } : {}) });
   }
   return pixErrorText(locale, err, 'setWithdrawKey', { write: true });
 }

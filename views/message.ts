@@ -114,3 +114,19 @@ export function pageOf(total: number, pageSize: number, page: number): { page: n
 export function balanceFieldsText(balance: { total: number; available: number; blocked: number }): string {
   return `total ${balance.total} · available ${balance.available} · blocked ${balance.blocked}`;
 }
+
+/**
+ * A mrkdwn text for a place that shows plain text only (a modal input's inline error): emphasis and
+ * code marks dropped, a mention or a link as its name, entities as their characters. Underscores
+ * inside words (scope names such as `FILE_POST`) stay.
+ */
+export function inlineErrorText(text: string): string {
+  return text
+    .replace(/<@([UW][A-Z0-9]+)>/g, '@$1')
+    .replace(/<[^|>]+\|([^>]+)>/g, '$1')
+    .replace(/[*`]/g, '')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s.,;:!?)])/g, '$1$2')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}

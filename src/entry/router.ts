@@ -2,7 +2,7 @@ import type { AnyMiddlewareArgs, Middleware, SlashCommand } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { pixErrorMessage } from '../../views/errors';
 import { refusalMessage, unknownCommandMessage, usageMessage } from '../../views/help';
-import { plain, presentMessage, type SlackMessage } from '../../views/message';
+import { inlineErrorText, plain, presentMessage, type SlackMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
 import { messages, type Locale } from '../i18n';
 import { userLocale } from '../slack/user-locale';
@@ -198,8 +198,7 @@ export class EntryRouter {
   }
 
   private async view(row: RowOf<'view'>, args: ViewArgs): Promise<void> {
-    // Inline errors are plain text: drop the mrkdwn emphasis.
-    await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), (refusal) => args.ack({ response_action: 'errors', errors: { [row.errorBlock]: refusal.text.replace(/\*/g, '') } }));
+    await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), (refusal) => args.ack({ response_action: 'errors', errors: { [row.errorBlock]: inlineErrorText(refusal.text) } }));
   }
 
   private async shortcut(row: RowOf<'shortcut'>, args: ShortcutArgs): Promise<void> {
