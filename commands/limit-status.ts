@@ -4,7 +4,7 @@ import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
 import { rootMetadata } from '../src/slack/thread-root';
 import { exactClient } from '../src/slack/exact-client';
-import { postOnce } from '../src/slack/post-once';
+import { postOnce, PostUnknownError } from '../src/slack/post-once';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from '../views/errors';
 import { limitRequestRootMessage } from '../views/limit-request';
@@ -79,30 +79,36 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       }
       if (request.status !== 'IN_REVIEW') return await say(answers.decided(request.id, request.status));
 
+      // Followed before its root is posted, so that a root whose answer is lost is never one nobody
+      // follows (the poller finds an unrecorded root by its metadata, else sends the decision by DM).
       const record = watchedRecord(request, userId, channel);
+      try {
+        await deps.store.trackedRequests.track(record);
+      } catch (err) {
+        deps.logger.error({ err: errorText(err) }, 'could not track a watched request');
+        return await say(answers.notSaved());
+      }
       // For everyone in the channel, in the language of the person who asked to follow it.
-      const root = ctx.present(limitRequestRootMessage(locale, { ...record, rootTs: '', createdAt: '', closed: false }, request.status));
-      let ts: string;
+      const root = ctx.present(limitRequestRootMessage(locale, { ...record, createdAt: '', closed: false }, request.status));
       let postedIn = channel;
       try {
         // Once: a post whose answer was lost is looked for before it is sent again.
         const posted = await postOnce(exactClient(deps), { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
-        ts = posted.ts;
         postedIn = posted.channel;
+        await deps.store.trackedRequests.attachRoot(request.id, posted).catch((err: unknown) => {
+          deps.logger.warn({ limitRequestId: request.id, err: errorText(err) }, 'root of a watched request not recorded; the poller finds it by its metadata');
+        });
       } catch (err) {
         const code = slackErrorCode(err);
-        deps.logger.warn({ channel, error: code ?? (errorText(err)) }, 'could not post a watched request');
-        if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
-        return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));
-      }
-
-      try {
-        await deps.store.trackedRequests.track({ ...record, channel: postedIn, rootTs: ts });
-      } catch (err) {
-        deps.logger.error({ err: errorText(err) }, 'could not track a watched request');
-        // A root nobody follows would promise a decision that never comes: take it back.
-        await deps.slack.chat.delete({ channel: postedIn, ts }).catch(() => undefined);
-        return await say(answers.notSaved());
+        deps.logger.warn({ channel, error: code ?? errorText(err) }, 'could not post a watched request');
+        // Maybe posted: it stays followed (see above).
+        if (!(err instanceof PostUnknownError)) {
+          await deps.store.trackedRequests.forget(request.id).catch((e: unknown) => {
+            deps.logger.warn({ limitRequestId: request.id, err: errorText(e) }, 'could not forget a watched request; its decision goes to the DM');
+          });
+          if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
+          return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));
+        }
       }
       deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
       await say(answers.followed(request.id, postedIn));

@@ -106,6 +106,12 @@ export class TrackedRequestsRepo {
     return record;
   }
 
+  /** Forgets a request followed by mistake (its root could not be posted): record and poll set. */
+  async forget(limitRequestId: string): Promise<void> {
+    await this.pollSet.delete(limitRequestId);
+    await this.records.delete(key(limitRequestId));
+  }
+
   /** Stops polling an id without touching its record (for an id whose record is gone). */
   async untrack(limitRequestId: string): Promise<void> {
     await this.pollSet.delete(limitRequestId);

@@ -76,6 +76,27 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     expect((await h.app.deps.store.trackedRequests.get(request.id))?.rootTs).toBe(rootsIn(h.slack, channel)[0]!.ts);
   });
 
+  test('a followed request whose root is in doubt (answer lost, the channel unreadable): it stays followed, and its decision still comes', async () => {
+    const channel = 'C0ONCE0006';
+    const main = h.sandbox.companies.main;
+    const accountId = await createAccount(h, main.masterAppId);
+    const request = await openLimitRequest(h, { appId: main.mainAppId, accountId, limits: { pixDayLimit: 700000, pixNightLimit: 100000 } });
+    h.slack.loseAnswers('chat.postMessage');
+    h.slack.on('conversations.history', () => ({ ok: false, error: 'internal_error' }));
+    try {
+      await blockAction(h, { userId: OPERATOR, actionId: 'limit_watch', value: request.id, channelId: channel, responseId: 'once-watch-doubt', blockId: 'limit_status_actions' });
+      await waitFor('the answer', () => h.slack.responsesTo('once-watch-doubt')[0], 10_000);
+    } finally {
+      h.slack.off('conversations.history');
+    }
+    expect(rootsIn(h.slack, channel)).toHaveLength(1);
+    expect(await h.app.deps.store.trackedRequests.get(request.id)).toMatchObject({ closed: false });
+    await approve(h.sandbox, request.id);
+    await h.app.poller.tick();
+    const decided = await h.app.deps.store.trackedRequests.get(request.id);
+    expect(decided).toMatchObject({ closed: true, rootTs: rootsIn(h.slack, channel)[0]!.ts });
+  });
+
   test('a decision sent to the requester’s DM: one message', async () => {
     const r = await fileTrackedRequest(h, { channel: 'C0ONCE0005' });
     await h.app.deps.slack.chat.delete({ channel: r.channel, ts: r.rootTs });
