@@ -86,7 +86,6 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
   'chat.postMessage': { any: ['chat:write'] },
   'chat.update': { any: ['chat:write'] },
   'chat.postEphemeral': { any: ['chat:write'] },
-  'chat.delete': { any: ['chat:write'] },
   // A DM with one user (the DM fallback of a thread root): im:write.
   'conversations.open': { any: ['im:write'] },
   'conversations.replies': { all: ['channels:history', 'groups:history', 'im:history', 'mpim:history'] },
