@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FakeSlack } from '../test/support/fake-slack';
+import { SlackStandIn } from '../src/slack-standin/web-api';
 import { BARE_BOLT, pairedAckRounds, pinCpus, startBotProcess, startSandboxProcess, type Figure } from './lib';
 
 const CONCURRENT = 200;
@@ -14,7 +14,7 @@ const BOUND = 1.2;
  */
 export async function ackLatency(): Promise<Figure[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-ack-'));
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   const sandbox = await startSandboxProcess();
   const common = { SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
   // The apps on one CPU, this process (the client) on the other, when the machine allows it.

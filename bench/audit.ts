@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuditEntry } from '../src/audit/entry';
 import { openStore } from '../src/store';
-import { FakeSlack } from '../test/support/fake-slack';
-import { FakeSlackUploads } from '../test/support/fake-slack-uploads';
+import { SlackStandIn } from '../src/slack-standin/web-api';
+import { SlackStandInUploads } from '../src/slack-standin/uploads';
 import { memoryFromNow, MiB, pairedAckRounds, percentile, pinCpus, residentMemory, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
 
 const CONCURRENT = 200;
@@ -35,7 +35,7 @@ async function countEntries(url: string): Promise<number> {
  */
 export async function auditAck(): Promise<Figure[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-audit-'));
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   const sandbox = await startSandboxProcess();
   const pinning = pinCpus();
   const env = (file: string) => ({
@@ -113,8 +113,8 @@ function sampleEntry(i: number): AuditEntry {
 export async function auditExport(): Promise<Figure[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-export-'));
   const url = `sqlite://${path.join(dir, 'store.sqlite')}`;
-  const slack = await new FakeSlack().start();
-  const uploads = await new FakeSlackUploads(slack).start();
+  const slack = await new SlackStandIn().start();
+  const uploads = await new SlackStandInUploads(slack).start();
   const sandbox = await startSandboxProcess();
   try {
     const seeding = await openStore({ url });

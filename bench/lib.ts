@@ -6,8 +6,8 @@ import { startPixOps, type RunningApp } from '../src/app';
 import { loadConfig } from '../src/runtime/config';
 import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';
-import { FakeSlack } from '../test/support/fake-slack';
-import { slackSignatureHeaders } from '../test/support/slack-signing';
+import { SlackStandIn } from '../src/slack-standin/web-api';
+import { slackSignatureHeaders } from '../src/slack-standin/signing';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
@@ -196,7 +196,7 @@ export interface Figure {
  */
 export async function startRig(operator: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-'));
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   slack.botToken = BOT_TOKEN;
   const sandbox = await startSandboxProcess();
   const bot = await startBotProcess({
@@ -232,7 +232,7 @@ export async function pairedAckRounds(input: {
   theirs: { port: number };
   userId: string;
   text: string;
-  slack: FakeSlack;
+  slack: SlackStandIn;
   rounds: number;
   concurrent: number;
 }): Promise<{ ratio(p: 50 | 99): number; pooled(p: 50 | 99): { ours: number; theirs: number } }> {

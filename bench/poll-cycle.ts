@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openStore, type Store } from '../src/store';
-import { FakeSlack } from '../test/support/fake-slack';
+import { SlackStandIn } from '../src/slack-standin/web-api';
 import { inBatches, logLines, MiB, sandboxControl, startBotInProcess, startBotProcess, startSandboxProcess, type Child, type Figure } from './lib';
 
 const REQUESTS = Number(process.env.BENCH_POLL_REQUESTS ?? 2_000);
@@ -86,7 +86,7 @@ function gcFunction(): () => void {
  * after a full GC at ticks 2..5 shows whether a tick leaves anything behind.
  */
 async function sqliteCycle(fx: Fixture): Promise<Figure[]> {
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   const app = await startBotInProcess({
     SLACK_API_URL: slack.apiUrl,
     PIX_API_URL: fx.sandbox.url,
@@ -140,7 +140,7 @@ async function redisCycle(fx: Fixture): Promise<Figure[]> {
   const namespace = `pix-ops-bench-${process.pid}-${Date.now().toString(36)}`;
   const secret = 'b'.repeat(40);
   const store = await openStore({ url: REDIS_URL, secret, namespace });
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   const bots: Child[] = [];
   try {
     await trackAll(store, fx.requests);

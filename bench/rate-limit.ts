@@ -1,7 +1,7 @@
 import type { RunningApp } from '../src/app';
 import { limitRequestRootMessage } from '../views/limit-request';
-import { FakeSlack, type SlackApiCall } from '../test/support/fake-slack';
-import type { RateRule } from '../test/support/fake-slack-rate-limit';
+import { SlackStandIn, type SlackApiCall } from '../src/slack-standin/web-api';
+import type { RateRule } from '../src/slack-standin/rate-limit';
 import { BOT_TOKEN, inBatches, sandboxControl, startBotInProcess, type Figure } from './lib';
 import { limitRequestsInReview } from './poll-cycle';
 
@@ -25,7 +25,7 @@ const ok = (call: SlackApiCall) => (call.response as { ok?: boolean } | undefine
  */
 export async function rateLimit(): Promise<Figure[]> {
   const fx = await limitRequestsInReview(BUSY + SPREAD);
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   slack.botToken = BOT_TOKEN;
   const app = await startBotInProcess({ SLACK_API_URL: slack.apiUrl, PIX_API_URL: fx.sandbox.url, PIX_APP_ID: fx.sandbox.main.mainAppId });
   try {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FakeSlack } from '../test/support/fake-slack';
+import { SlackStandIn } from '../src/slack-standin/web-api';
 import { BARE_BOLT, percentile, signedCommand, startBotProcess, startSandboxProcess, type Figure } from './lib';
 
 const ROUNDS = 7;
@@ -16,7 +16,7 @@ const RATIO_BOUND = 1.25;
  * time over the bare app's, and the figure is their median (this VM's speed drifts).
  */
 export async function startup(): Promise<Figure[]> {
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   const sandbox = await startSandboxProcess();
   const bot: number[] = [];
   const bare: number[] = [];

@@ -8,7 +8,7 @@ import { api, control } from '../sandbox/helpers';
 import { startAppProcess, type AppProcess } from '../support/app-process';
 import { makerFlows, processDriver, type FlowSetup } from '../support/approval-flows';
 import { answerOn, clickRoot, rootUpdates, type PendingRoot } from '../support/approvals';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { messageText, type Harness } from '../support/harness';
 import { requestsOf } from '../support/limit-form';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
@@ -55,7 +55,7 @@ const ACTIONS = Object.keys(WRITES) as ApprovalAction[];
  * second write: on restart the approval is resumed from the Pix side and its root updated.
  */
 describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   let sandbox: SandboxHandle;
   let store: Store;
   let cwd: string;
@@ -90,7 +90,7 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
   };
 
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
     sandbox = await startSandbox({ port: 0 });
     cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-approvals-'));
     store = await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace });

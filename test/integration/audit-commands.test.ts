@@ -1,6 +1,6 @@
 import type { AuditEntry, StoredAuditEntry } from '../../src/audit/entry';
 import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
-import { FakeSlackUploads } from '../support/fake-slack-uploads';
+import { SlackStandInUploads } from '../../src/slack-standin/uploads';
 import { messageText, startHarness, type Harness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { waitFor } from '../support/wait';
@@ -16,12 +16,12 @@ const seedUser = (i: number) => `U0SEED${String(i).padStart(3, '0')}`;
 
 describe('/pix audit and /pix audit export', () => {
   let h: Harness;
-  let uploads: FakeSlackUploads;
+  let uploads: SlackStandInUploads;
 
   beforeAll(async () => {
     h = await startHarness({ ACCESS_ADMINS: `${ADMIN},${ADMIN_PT}`, ACCESS_OPERATORS: OPERATOR });
     h.slack.locales.set(ADMIN_PT, 'pt-BR');
-    uploads = await new FakeSlackUploads(h.slack).start();
+    uploads = await new SlackStandInUploads(h.slack).start();
   });
   afterAll(async () => {
     await uploads.close();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import type { StoredAuditEntry } from '../../src/audit/entry';
 import { sandboxApi } from '../support/accounts-harness';
-import { FakeSlackUploads } from '../support/fake-slack-uploads';
+import { SlackStandInUploads } from '../../src/slack-standin/uploads';
 import { BOT_TOKEN, messageText, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
@@ -178,7 +178,7 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     expect(after.at(-1)).toMatchObject({ user: ADMIN, action: '/pix audit', outcome: 'ok' });
 
     // The export reads the same trail: every entry so far (all of today), the key masked.
-    const uploads = await new FakeSlackUploads(h.slack).start();
+    const uploads = await new SlackStandInUploads(h.slack).start();
     try {
       await entriesOf(h, ADMIN, '/pix audit export', () => h.slash(ADMIN, 'audit export'));
       const [upload] = uploads.sharedIn(`D${ADMIN.slice(1)}`);

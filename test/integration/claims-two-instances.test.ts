@@ -5,7 +5,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { openedModal, submitModal } from '../support/accounts-harness';
 import { startAppProcess, type AppProcess } from '../support/app-process';
 import { processDriver } from '../support/approval-flows';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
@@ -20,14 +20,14 @@ const CHANNEL = 'C0CLAIMS';
  * set of Pix writes.
  */
 describe('two instances on one Redis get the same submission at once', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   let sandbox: SandboxHandle;
   let cwd: string;
   const namespace = testNamespace('claims');
   const running: AppProcess[] = [];
 
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
     sandbox = await startSandbox({ port: 0 });
     cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-claims-'));
     const start = () =>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SlackApiCall } from '../support/fake-slack';
+import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { messageText, startHarness, type Harness } from '../support/harness';
 import { sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';

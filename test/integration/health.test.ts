@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/runtime/config';
 import { HealthCheck } from '../../src/runtime/health';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN, startHarness, type Harness } from '../support/harness';
 import { freePort } from '../support/redis-server';
 
@@ -39,7 +39,7 @@ describe('GET /healthz in HTTP mode (same port as /slack/events)', () => {
   });
 
   test('503 when the Pix API cannot be reached (and at once: no retries, a short time limit)', async () => {
-    const slack = await new FakeSlack().start();
+    const slack = await new SlackStandIn().start();
     const deadPort = await freePort();
     const result = loadConfig({
       SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -172,7 +172,7 @@ function readFrame(buf: Buffer): { opcode: number; payload: Buffer; length: numb
 
 describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
   test('served on HEALTH_PORT, with mode socket; closed when the app stops', async () => {
-    const slack = await new FakeSlack().start();
+    const slack = await new SlackStandIn().start();
     const socketMode = new FakeSocketMode();
     const wsUrl = await socketMode.start();
     slack.on('apps.connections.open', () => ({ ok: true, url: wsUrl }));

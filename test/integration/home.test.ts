@@ -1,9 +1,9 @@
 import { refreshHomesAfterDecision } from '../../src/home';
-import type { SlackApiCall } from '../support/fake-slack';
+import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { messageText, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
 import { createAccount, decideLimitRequest, openLimitRequest } from '../support/interactions';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
-import { slackSignatureHeaders } from '../support/slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from '../support/wait';
 
 const OPERATOR = 'U0HOMEOP1';

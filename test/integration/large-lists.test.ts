@@ -5,7 +5,7 @@ import { blockSuggestion, sendInteraction, submittedView, viewBlockAction } from
 import { waitFor } from '../support/wait';
 import { SAMPLES } from '../sandbox/helpers';
 import { SIGNING_SECRET } from '../support/harness';
-import { slackSignatureHeaders } from '../support/slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 
 // The company at the size the Pix API allows: 150 accounts, 100 Pix keys on one, 100 limit requests
 // with 10 documents of 255-character names and descriptions of 2,000 characters. Every answer goes

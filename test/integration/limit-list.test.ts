@@ -1,5 +1,5 @@
 import { startHarness, messageText, type Harness } from '../support/harness';
-import type { ResponseUrlCall } from '../support/fake-slack';
+import type { ResponseUrlCall } from '../../src/slack-standin/web-api';
 import { blockAction, clearFaults, decideLimitRequest, failPixApi, openLimitRequest } from '../support/interactions';
 import { waitFor } from '../support/wait';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { control } from '../sandbox/helpers';
 import { startAppProcess, type AppProcess } from '../support/app-process';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { messageText } from '../support/harness';
 import { addProof, modalTexts, openLimitForm, requestsOf, rootsIn, submitLimitForm, type AppUnderTest } from '../support/limit-form';
 import { approve, decisionReplies, newAccount } from '../support/limit-requests';
@@ -19,13 +19,13 @@ const OPERATOR = 'U0OPER001';
  * requests), posts its root once, and its decision reaches the thread.
  */
 describe('kill -9 while a limit request is being filed (sqlite store, one process at a time)', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   let sandbox: SandboxHandle;
   let dir: string;
   const procs: AppProcess[] = [];
 
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
     sandbox = await startSandbox({ port: 0 });
     dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-kill-'));
   });

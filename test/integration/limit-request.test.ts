@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { startHarness, messageText, type Harness } from '../support/harness';
-import type { SlackApiCall } from '../support/fake-slack';
+import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { messageShortcut, sendInteraction, submittedView, viewBlockAction, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 

@@ -1,7 +1,7 @@
 import { limitFieldLabel } from '../../src/domain/limit-fields';
 import { formatCents } from '../../src/domain/money';
 import { startHarness, messageText, type Harness } from '../support/harness';
-import { slackSignatureHeaders } from '../support/slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER1';

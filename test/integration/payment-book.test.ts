@@ -1,4 +1,4 @@
-import { FakeSlackUploads } from '../support/fake-slack-uploads';
+import { SlackStandInUploads } from '../../src/slack-standin/uploads';
 import { messageText, startHarness, type Harness } from '../support/harness';
 import { waitFor } from '../support/wait';
 
@@ -26,12 +26,12 @@ const bookCalls = (h: Harness, since: number) => h.sandbox.calls.slice(since).fi
 
 describe('/pix payment-book through the real app', () => {
   let h: Harness;
-  let uploads: FakeSlackUploads;
+  let uploads: SlackStandInUploads;
   let subscriptionId: string;
 
   beforeAll(async () => {
     h = await startHarness({ ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
-    uploads = await new FakeSlackUploads(h.slack).start();
+    uploads = await new SlackStandInUploads(h.slack).start();
     subscriptionId = h.sandbox.companies.main.subscriptionId;
   });
   afterAll(async () => {
@@ -168,7 +168,7 @@ describe('/pix payment-book through the real app', () => {
 describe('/pix payment-book in sandbox mode', () => {
   test('the file’s comment and the answer carry the SANDBOX badge', async () => {
     const h = await startHarness({}, { sandboxMode: true });
-    const uploads = await new FakeSlackUploads(h.slack).start();
+    const uploads = await new SlackStandInUploads(h.slack).start();
     try {
       const res = await h.slash('U0ANYONE1', `payment-book ${h.sandbox.companies.main.subscriptionId} 1 ${spYear}`, { channelId: CHANNEL });
       const answer = await waitFor('the answer', () => h.slack.responsesTo(res.responseId)[0], 10_000);

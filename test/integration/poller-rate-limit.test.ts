@@ -1,4 +1,4 @@
-import type { SlackApiCall } from '../support/fake-slack';
+import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { startHarness, messageText, type Harness } from '../support/harness';
 import { approve, decisionReplies, fileTrackedRequest, reject, threadPosts, type FiledRequest } from '../support/limit-requests';
 import { waitFor } from '../support/wait';

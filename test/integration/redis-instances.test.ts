@@ -7,7 +7,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { openStore, type Store } from '../../src/store';
 import { api } from '../sandbox/helpers';
 import { startAppProcess, type AppProcess } from '../support/app-process';
-import { FakeSlack, type SlackApiCall } from '../support/fake-slack';
+import { SlackStandIn, type SlackApiCall } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN } from '../support/harness';
 import { approve, fileTrackedRequest, reject, type FiledRequest } from '../support/limit-requests';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * (two applications of the same company), so the sandbox's call log tells which instance polled.
  */
 describe('several instances on one Redis (127.0.0.1:6379)', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   let sandbox: SandboxHandle;
   let store: Store;
   let cwd: string;
@@ -33,7 +33,7 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
   const appIdOf = new Map<AppProcess, string>();
 
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
     sandbox = await startSandbox({ port: 0 });
     cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-instances-'));
     const main = sandbox.companies.main;

@@ -7,10 +7,10 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { openStore, type Store } from '../../src/store';
 import { api } from '../sandbox/helpers';
 import { startAppProcess, type AppProcess } from '../support/app-process';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN, SIGNING_SECRET } from '../support/harness';
 import { approve, decisionReplies, fileTrackedRequest, type FiledRequest } from '../support/limit-requests';
-import { slackSignatureHeaders } from '../support/slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER7';
@@ -21,7 +21,7 @@ const VIEWER = 'U0VIEWER7';
  * picked up by the next run.
  */
 describe('graceful shutdown', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   let sandbox: SandboxHandle;
   let dir: string;
   let storeUrl: string;
@@ -29,7 +29,7 @@ describe('graceful shutdown', () => {
   const procs: AppProcess[] = [];
 
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
     sandbox = await startSandbox({ port: 0 });
     dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-shutdown-'));
     storeUrl = `sqlite://${path.join(dir, 'data', 'pix-ops.sqlite')}`;

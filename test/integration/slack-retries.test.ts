@@ -6,7 +6,7 @@ import { MemoryClaims } from '../../src/store/claims';
 import { StoreUnavailableError } from '../../src/store/errors';
 import { BOT_TOKEN, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
-import { slackSignatureHeaders } from '../support/slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from '../support/wait';
 
 const OPERATOR = 'U0OPERATR1';

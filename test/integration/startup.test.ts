@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FakeSlack } from '../support/fake-slack';
-import { slackSignatureHeaders } from '../support/slack-signing';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from '../support/wait';
 
 // `npm start` runs the compiled output (built by `prepare` and `pretest`); these tests run it the same way.
@@ -64,7 +64,7 @@ describe('npm start (the compiled entry point)', () => {
   });
 
   test('reads a .env file, starts in sandbox mode in HTTP mode, answers /pix help, and stops on SIGTERM', async () => {
-    const slack = await new FakeSlack().start();
+    const slack = await new SlackStandIn().start();
     const secret = 'start-test-signing-secret';
     writeFileSync(path.join(cwd, '.env'), `SLACK_SIGNING_SECRET=${secret}\n`);
     const r = run(

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox';
 import { messageText, startHarness, type Harness } from './harness';
-import type { SlackApiCall } from './fake-slack';
+import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { sendInteraction, submittedView, viewSubmission } from './slack-payloads';
 import { waitFor } from './wait';
 

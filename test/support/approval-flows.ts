@@ -2,7 +2,7 @@ import type { ApprovalAction } from '../../src/domain/approvals';
 import type { AppProcess } from './app-process';
 import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
 import { answerOn, pendingRoot, type PendingRoot } from './approvals';
-import type { FakeSlack } from './fake-slack';
+import type { SlackStandIn } from '../../src/slack-standin/web-api';
 import { messageText, poster, sendSlash, type Harness } from './harness';
 import { addProof, openLimitForm, submitLimitForm } from './limit-form';
 import { waitFor } from './wait';
@@ -98,7 +98,7 @@ export function makerFlows(h: Harness, s: FlowSetup) {
 }
 
 /** An app in a child process, driven like the harness's (the fake Slack and the sandbox are this process's). */
-export function processDriver(proc: AppProcess, slack: FakeSlack, sandbox: SandboxHandle): Harness {
+export function processDriver(proc: AppProcess, slack: SlackStandIn, sandbox: SandboxHandle): Harness {
   const post = poster(proc.eventsUrl, slack);
   const slash: Harness['slash'] = (userId, text, opts = {}) => sendSlash(post, slack, userId, text, opts, `proc-${++n}`);
   return { slack, sandbox, post, slash } as unknown as Harness;

@@ -1,6 +1,6 @@
 import type { Harness } from './harness';
 import { clickButton, openedModal, submitModal, type ModalView } from './accounts-harness';
-import type { SlackApiCall } from './fake-slack';
+import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { waitFor } from './wait';
 
 /** A pending approval's root as the app posted it: where it is, and the approval id its metadata names. */

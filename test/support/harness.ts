@@ -5,15 +5,15 @@ import { startPixOps, type RunningApp } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { FakeSlack } from './fake-slack';
-import { slackSignatureHeaders } from './slack-signing';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
 export const BOT_TOKEN = 'xoxb-test-bot-token-0123456789';
 
 export interface Harness {
   app: RunningApp;
-  slack: FakeSlack;
+  slack: SlackStandIn;
   sandbox: SandboxHandle;
   /** Every line the app logged, as written. */
   logs: string[];
@@ -28,7 +28,7 @@ export interface SlashResult {
   status: number;
   /** The acknowledgement's body (an ephemeral message, or empty). */
   ack: Record<string, unknown> | undefined;
-  /** The id of the response_url this command was given (see FakeSlack.responsesTo). */
+  /** The id of the response_url this command was given (see SlackStandIn.responsesTo). */
   responseId: string;
 }
 
@@ -39,7 +39,7 @@ let counter = 0;
  * on 127.0.0.1 (as an external service, through PIX_API_URL, unless `sandboxMode`).
  */
 export async function startHarness(env: Record<string, string> = {}, options: { sandboxMode?: boolean } = {}): Promise<Harness> {
-  const slack = await new FakeSlack().start();
+  const slack = await new SlackStandIn().start();
   const sandbox = options.sandboxMode ? undefined : await startSandbox({ port: 0 });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-ops-test-'));
   const result = loadConfig({
@@ -97,7 +97,7 @@ export function messageText(message: unknown): string {
 type Post = (body: string, headers: Record<string, string>) => Promise<{ status: number; text: string }>;
 
 /** Posts to an app's /slack/events; the acknowledgement is a payload too, judged as Slack judges it (a response_action, a command's answer). */
-export function poster(eventsUrl: string, slack: FakeSlack): Post {
+export function poster(eventsUrl: string, slack: SlackStandIn): Post {
   return async (body, headers) => {
     const res = await fetch(eventsUrl, { method: 'POST', body, headers });
     const text = await res.text();
@@ -107,7 +107,7 @@ export function poster(eventsUrl: string, slack: FakeSlack): Post {
 }
 
 /** `/pix <text>` as Slack sends it, signed; its answers come to the response_url `cmd-<id>`. */
-export async function sendSlash(post: Post, slack: FakeSlack, userId: string, text: string, opts: { channelId?: string }, id: string) {
+export async function sendSlash(post: Post, slack: SlackStandIn, userId: string, text: string, opts: { channelId?: string }, id: string) {
   const responseId = `cmd-${id}`;
   const body = new URLSearchParams({
     token: 'legacy-verification-token',

@@ -1,5 +1,5 @@
 import { SIGNING_SECRET, type Harness } from './harness';
-import { slackSignatureHeaders } from './slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { SAMPLES } from '../sandbox/helpers';
 
 let counter = 0;

@@ -1,9 +1,9 @@
 import type { SandboxHandle } from '../../src/sandbox';
 import { api } from '../sandbox/helpers';
-import type { FakeSlack, SlackApiCall } from './fake-slack';
+import type { SlackStandIn, SlackApiCall } from '../../src/slack-standin/web-api';
 import { messageText, SIGNING_SECRET } from './harness';
 import { submittedView, viewSubmission } from './slack-payloads';
-import { slackSignatureHeaders } from './slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from './wait';
 
 /**
@@ -12,7 +12,7 @@ import { waitFor } from './wait';
  * needs is the fake Slack and a way to post signed requests to the app.
  */
 export interface AppUnderTest {
-  slack: FakeSlack;
+  slack: SlackStandIn;
   post(body: string, headers: Record<string, string>): Promise<{ status: number; text: string }>;
 }
 
@@ -23,7 +23,7 @@ export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\nt
 let counter = 0;
 
 /** A PDF proof in the fake Slack, as the file input hands it over. */
-export function addProof(slack: FakeSlack, name = 'proof.pdf'): Record<string, unknown> {
+export function addProof(slack: SlackStandIn, name = 'proof.pdf'): Record<string, unknown> {
   return slack.fileObject(slack.addFile({ id: `F${++counter}FOLLOW`, name, mimetype: 'application/pdf', bytes: PDF }).id);
 }
 
@@ -73,12 +73,12 @@ export async function submitLimitForm(app: AppUnderTest, form: { view: FormView;
 }
 
 /** The texts the modal `viewId` was updated to, since call `from`. */
-export function modalTexts(slack: FakeSlack, viewId: string, from = 0): string[] {
+export function modalTexts(slack: SlackStandIn, viewId: string, from = 0): string[] {
   return slack.calls.slice(from).filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId).map((c) => messageText(c.args.view));
 }
 
 /** Thread roots of limit requests the bot posted in a channel (as the fake Slack keeps them). */
-export function rootsIn(slack: FakeSlack, channel: string) {
+export function rootsIn(slack: SlackStandIn, channel: string) {
   return slack.messages.filter((m) => m.channel === channel && m.thread_ts === undefined && m.metadata?.event_type === 'pix_limit_request');
 }
 

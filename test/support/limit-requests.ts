@@ -6,7 +6,7 @@ import type { SandboxHandle } from '../../src/sandbox';
 import type { TrackedRequest } from '../../src/store/tracked-requests';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { api, control, uploadProof } from '../sandbox/helpers';
-import type { SlackApiCall, StoredMessage } from './fake-slack';
+import type { SlackApiCall, StoredMessage } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN, SIGNING_SECRET, type Harness } from './harness';
 
 /** Limit requests as the bot would have filed and tracked them, made without the modal. */

@@ -1,6 +1,6 @@
 import type { Harness } from './harness';
 import { SIGNING_SECRET } from './harness';
-import { slackSignatureHeaders } from './slack-signing';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 
 let n = 0;
 

@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import {
   blocksRefusal,
   checkMessage,
@@ -9,7 +9,7 @@ import {
   problemText,
   viewsRefusal,
   type Problem,
-} from '../support/block-kit-rules';
+} from '../../src/slack-standin/block-kit-rules';
 
 // Each rule of the validator, at its limit (accepted) and one past it (refused, with the pointer).
 
@@ -323,10 +323,10 @@ describe('acknowledgements', () => {
 });
 
 describe('the fake Slack judges what it receives', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   let client: WebClient;
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
     client = new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
   });
   afterAll(() => slack.close());

@@ -1,15 +1,15 @@
 import { WebClient } from '@slack/web-api';
 import { PacedWebClient, SlackPaceError, SlackPacer, type PaceRule } from '../../src/poller/pacing';
-import { FakeSlack } from '../support/fake-slack';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 
 /**
  * The poller's paced client against the fake Slack's rate limiter (429 with Retry-After, as Slack
  * answers: https://docs.slack.dev/apis/web-api/rate-limits).
  */
 describe('PacedWebClient', () => {
-  let slack: FakeSlack;
+  let slack: SlackStandIn;
   beforeAll(async () => {
-    slack = await new FakeSlack().start();
+    slack = await new SlackStandIn().start();
   });
   afterAll(() => slack.close());
   afterEach(() => slack.rateLimit.clear());

@@ -1,4 +1,4 @@
-import { checkMessage, checkView, problemText } from '../support/block-kit-rules';
+import { checkMessage, checkView, problemText } from '../../src/slack-standin/block-kit-rules';
 import type { Locale } from '../../src/i18n';
 import { formMetaText, FormMetaSchema, type FormMeta } from '../../src/domain/limit-form';
 import { PixApiError } from '../../src/pix/errors';

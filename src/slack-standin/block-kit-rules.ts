@@ -1,6 +1,6 @@
 /**
- * Slack's documented Block Kit limits, as one validator: what real Slack refuses, the fake Slack
- * refuses too (see fake-slack.ts), so a payload that would fail in a real workspace fails a test.
+ * Slack's documented Block Kit limits, as one validator: what real Slack refuses, the Slack stand-in
+ * refuses too (see web-api.ts), so a payload that would fail in a real workspace fails a test.
  *
  * Each group of rules names the Slack page it comes from. A rule is never looser than that page; where
  * a page leaves something open (the exact wording of an error, for instance) the answer follows what

@@ -1,5 +1,5 @@
 /**
- * Slack's rate limits for the fake Slack, off unless a test sets a rule: per method, per channel (the
+ * Slack's rate limits for the Slack stand-in, off unless a test sets a rule: per method, per channel (the
  * call's `channel` argument; methods called without one share one bucket), each a token bucket of
  * `perSecond` with a burst of `burst`. A call past its bucket is answered as Slack answers it: HTTP 429,
  * `Retry-After` in whole seconds, `{"ok":false,"error":"ratelimited"}`, and nothing done.
@@ -32,7 +32,7 @@ interface Bucket {
   until: number;
 }
 
-export class FakeSlackRateLimit {
+export class SlackStandInRateLimit {
   readonly refusals: Refusal[] = [];
   /** Refused calls made again before their Retry-After had passed. */
   readonly ignored: Refusal[] = [];

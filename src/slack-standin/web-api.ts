@@ -1,20 +1,20 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blocksRefusal, checkMessage, checkOptionsAck, checkView, checkViewSubmissionAck, problemText, viewsRefusal, type Problem } from './block-kit-rules';
-import { FakeSlackRateLimit } from './fake-slack-rate-limit';
+import { SlackStandInRateLimit } from './rate-limit';
 
 export interface SlackApiCall {
   method: string;
   args: Record<string, unknown>;
   headers: http.IncomingHttpHeaders;
   at: number;
-  /** What the fake answered. */
+  /** What the stand-in answered. */
   response?: unknown;
   /** The answer never reached the caller (see loseAnswers). */
   lost?: boolean;
 }
 
-/** A message as the fake Slack keeps it, so threads can be read back like the real ones. */
+/** A message as the stand-in keeps it, so threads can be read back like the real ones. */
 export interface StoredMessage {
   channel: string;
   ts: string;
@@ -26,7 +26,7 @@ export interface StoredMessage {
   bot_id?: string;
 }
 
-export interface FakeFile {
+export interface StandInFile {
   id: string;
   name: string;
   mimetype: string;
@@ -43,7 +43,7 @@ export interface ResponseUrlCall {
   at: number;
 }
 
-/** A payload the fake refused as real Slack would (see block-kit-rules.ts): where, and why. */
+/** A payload the stand-in refused as real Slack would (see block-kit-rules.ts): where, and why. */
 export interface Refusal {
   /** The Web API method, `response_url`, or `ack:<payload type>` for an acknowledgement's body. */
   where: string;
@@ -62,32 +62,32 @@ type Handler = (args: Record<string, unknown>, call: SlackApiCall) => unknown | 
  * @slack/web-api client through SLACK_API_URL) and response URLs (`/respond/<id>`). It records every
  * call, answers with plausible defaults, and lets a test replace any method's answer.
  */
-export class FakeSlack {
+export class SlackStandIn {
   readonly calls: SlackApiCall[] = [];
   readonly responses: ResponseUrlCall[] = [];
   readonly userGroups = new Map<string, string[]>();
   /** Every message posted (and updated) through the Web API, by channel. */
   readonly messages: StoredMessage[] = [];
-  readonly files = new Map<string, FakeFile>();
+  readonly files = new Map<string, StandInFile>();
   /** Channels the bot is not in: posting, updating and reading answer `not_in_channel`. */
   readonly closedChannels = new Set<string>();
   /** Archived channels: readable, but posting and updating answer `is_archived`. */
   readonly archivedChannels = new Set<string>();
   /**
    * Each user's Slack locale, as `users.info` gives it with `include_locale` (`en-US`, `pt-BR`, …);
-   * users not set here are `en-US`, the default locale of this fake. Set one to `null` for a user
+   * users not set here are `en-US`, the default locale of this stand-in. Set one to `null` for a user
    * whose locale Slack does not give.
    */
   readonly locales = new Map<string, string | null>();
   defaultLocale = 'en-US';
   /** The bot token downloads must carry (as Slack requires for url_private_download). */
   botToken = 'xoxb-test-bot-token-0123456789';
-  /** Every payload this fake refused (Block Kit that real Slack would refuse), until taken. */
+  /** Every payload this stand-in refused (Block Kit that real Slack would refuse), until taken. */
   readonly refusals: Refusal[] = [];
-  /** Refusals of every fake not yet taken by a test: test/support/jest-setup.ts fails the test that caused one. */
+  /** Refusals of every stand-in not yet taken by a test: test/support/jest-setup.ts fails the test that caused one. */
   private static readonly untaken = new Set<Refusal>();
-  /** Slack's rate limits, off until a test sets a rule (see fake-slack-rate-limit.ts). */
-  readonly rateLimit = new FakeSlackRateLimit();
+  /** Slack's rate limits, off until a test sets a rule (see rate-limit.ts). */
+  readonly rateLimit = new SlackStandInRateLimit();
   private readonly handlers = new Map<string, Handler>();
   /** Methods whose next answers are lost: the call takes effect, then the connection drops. */
   private readonly losing = new Map<string, number>();
@@ -127,7 +127,7 @@ export class FakeSlack {
     this.losing.set(method, (this.losing.get(method) ?? 0) + count);
   }
 
-  /** What the fake answers by default (for a handler set with `on` that wraps it: delay it, drop it…). */
+  /** What the stand-in answers by default (for a handler set with `on` that wraps it: delay it, drop it…). */
   answerByDefault(method: string, args: Record<string, unknown>): unknown {
     return this.defaultAnswer(method, args);
   }
@@ -139,7 +139,7 @@ export class FakeSlack {
     return stored;
   }
 
-  addFile(file: FakeFile): FakeFile {
+  addFile(file: StandInFile): StandInFile {
     this.files.set(file.id, file);
     return file;
   }
@@ -147,7 +147,7 @@ export class FakeSlack {
   /** The file object Slack returns (files.info, message files, file_input state). */
   fileObject(id: string): Record<string, unknown> {
     const f = this.files.get(id);
-    if (!f) throw new Error(`no fake file ${id}`);
+    if (!f) throw new Error(`no such file ${id}`);
     const filetype = f.name.split('.').pop()?.toLowerCase() ?? 'binary';
     return {
       id: f.id,
@@ -174,17 +174,17 @@ export class FakeSlack {
     return this.responses.filter((r) => r.id === id);
   }
 
-  /** This fake's refusals so far, which no longer fail the test (for a test that expects one). */
+  /** This stand-in's refusals so far, which no longer fail the test (for a test that expects one). */
   takeRefusals(): Refusal[] {
     const taken = this.refusals.splice(0);
-    for (const r of taken) FakeSlack.untaken.delete(r);
+    for (const r of taken) SlackStandIn.untaken.delete(r);
     return taken;
   }
 
-  /** The refusals of every fake not taken yet; they are then taken. */
+  /** The refusals of every stand-in not taken yet; they are then taken. */
   static takeUntakenRefusals(): Refusal[] {
-    const taken = [...FakeSlack.untaken];
-    FakeSlack.untaken.clear();
+    const taken = [...SlackStandIn.untaken];
+    SlackStandIn.untaken.clear();
     return taken;
   }
 
@@ -296,7 +296,7 @@ export class FakeSlack {
     if (problems.length === 0) return false;
     const refusal: Refusal = { where, problems: problems.map(problemText), payload };
     this.refusals.push(refusal);
-    FakeSlack.untaken.add(refusal);
+    SlackStandIn.untaken.add(refusal);
     return true;
   }
 
@@ -420,7 +420,7 @@ function tsKey(ts: string): string {
   return `${seconds.padStart(12, '0')}.${fraction.padEnd(6, '0')}`;
 }
 
-function serveFileBytes(file: FakeFile, range: string | undefined, res: http.ServerResponse): void {
+function serveFileBytes(file: StandInFile, range: string | undefined, res: http.ServerResponse): void {
   const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
   if (!m) {
     res.writeHead(200, { 'content-type': file.mimetype, ...(file.chunked ? {} : { 'content-length': file.bytes.length }) }).end(file.bytes);

@@ -1,9 +1,9 @@
-import { FakeSlackRateLimit } from '../support/fake-slack-rate-limit';
+import { SlackStandInRateLimit } from '../../src/slack-standin/rate-limit';
 
 /** The fake Slack's rate limiter, on a clock of its own: what the rate-limit tests rely on. */
-describe('FakeSlackRateLimit', () => {
+describe('SlackStandInRateLimit', () => {
   let now = 0;
-  const limiter = () => new FakeSlackRateLimit(() => now);
+  const limiter = () => new SlackStandInRateLimit(() => now);
   beforeEach(() => (now = 1_000_000));
 
   test('off until a rule is set', () => {

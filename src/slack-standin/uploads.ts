@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FakeSlack } from './fake-slack';
+import type { SlackStandIn } from './web-api';
 
-/** A file as `files.uploadV2` left it in the fake Slack: its bytes, and where it was shared. */
+/** A file as `files.uploadV2` left it in the Slack stand-in: its bytes, and where it was shared. */
 export interface FakeUpload {
   fileId: string;
   filename: string;
@@ -14,18 +14,18 @@ export interface FakeUpload {
 }
 
 /**
- * `files.uploadV2` against the fake Slack, as @slack/web-api performs it:
+ * `files.uploadV2` against the Slack stand-in, as @slack/web-api performs it:
  * `files.getUploadURLExternal` (answered with an upload URL on a small server of its own), an HTTP
  * POST of the bytes to that URL (recorded), then `files.completeUploadExternal` (which shares the file
- * in `channel_id`, or answers `not_in_channel` for the fake's closed channels).
+ * in `channel_id`, or answers `not_in_channel` for the stand-in's closed channels).
  */
-export class FakeSlackUploads {
+export class SlackStandInUploads {
   readonly uploads = new Map<string, FakeUpload>();
   private server?: http.Server;
   private url = '';
   private counter = 0;
 
-  constructor(private readonly slack: FakeSlack) {}
+  constructor(private readonly slack: SlackStandIn) {}
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => void this.receive(req, res));
