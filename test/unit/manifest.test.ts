@@ -16,8 +16,9 @@ const readManifest = (): Manifest => parse(readFileSync(path.join(ROOT, 'manifes
 /**
  * Every limit Slack documents for a manifest, as problems (none for a good manifest). Sources: the
  * manifest reference, https://docs.slack.dev/reference/app-manifest (long description 174 to 4,000
- * characters), and the same page's limits as @slack/web-api's `Manifest` type carries them in its
- * comments (node_modules/@slack/web-api/dist/types/request/manifest.d.ts). The shortcut name's 24
+ * characters; a slash command's usage_hint "a short usage hint about the slash command for users.
+ * Maximum length is 1000 characters"), and the same page's limits as @slack/web-api's `Manifest`
+ * type carries them in its comments (node_modules/@slack/web-api/dist/types/request/manifest.d.ts). The shortcut name's 24
  * characters are not on that page: Slack refuses a longer one with "must be less than 25
  * characters" (https://github.com/agentconnect-md/agentconnect/pull/179,
  * https://github.com/1024pix/pix-bot/pull/149).
@@ -178,6 +179,19 @@ describe('manifest.yml and the code cannot drift apart', () => {
     expect(handled).toContain('app_home_opened');
     expect([...(m.settings?.event_subscriptions?.bot_events ?? [])].sort()).toEqual(handled);
     expect(m.features?.app_home?.home_tab_enabled).toBe(true);
+  });
+
+  it('shows every subcommand in the usage hint, with its arguments, in the order of /pix help', () => {
+    const subcommands = rows.filter((r) => r.kind === 'command').map((r) => [r.id, r.argsUsage].filter(Boolean).join(' '));
+    expect(subcommands.length).toBeGreaterThan(20);
+    expect(m.features?.slash_commands?.[0]?.usage_hint?.split(' | ')).toEqual(subcommands);
+  });
+
+  it('turns the Messages tab on, read-only, since the bot writes to direct messages', () => {
+    // The audit export, secrets and decisions whose thread is gone go to a DM (conversations.open);
+    // with the tab off, Slack shows people no conversation with the app to read them in.
+    expect(methodsUsed().has('conversations.open')).toBe(true);
+    expect(m.features?.app_home).toMatchObject({ messages_tab_enabled: true, messages_tab_read_only_enabled: true });
   });
 
   it('turns interactivity on for buttons, submissions and shortcuts, and an options load URL for external selects', () => {
