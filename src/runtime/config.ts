@@ -32,6 +32,18 @@ export function isLoopbackUrl(url: string): boolean {
   return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** The Redis client parses the URL itself; one it cannot parse would fail at start without naming STORE_URL. */
+function isRedisUrl(url: string): boolean {
+  try {
+    return new URL(url).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const CRON_HINT =
+  'not a valid node-cron expression: expected five fields, minute hour day-of-month month day-of-week (e.g. */5 * * * * for every 5 minutes), or six with seconds first (e.g. */30 * * * * * for every 30 seconds)';
+
 /** AppIDs travel in every request's Authorization header: never in clear text over a network. */
 const pixApiUrl = httpUrl
   .refine((u) => u.startsWith('https://') || isLoopbackUrl(u), 'expected an https URL (plain http only on a loopback address, such as the sandbox on http://127.0.0.1)')
@@ -53,7 +65,10 @@ const ConfigSchema = z
     PIX_TIMEOUT_MS: positiveInt(10_000, 120_000),
     STORE_URL: z.preprocess(
       (v) => blankToUndefined(v) ?? 'sqlite://data/pix-ops.sqlite',
-      z.string().regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH or redis://HOST:PORT'),
+      z
+        .string()
+        .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH, redis://HOST:PORT or rediss://HOST:PORT (Redis over TLS)')
+        .refine((u) => !/^rediss?:/.test(u) || isRedisUrl(u), 'expected redis://HOST:PORT or rediss://HOST:PORT (user and password allowed: redis://:PASSWORD@HOST:PORT)'),
     ),
     STORE_SECRET: optionalText,
     STORE_NAMESPACE: z.preprocess(
@@ -70,7 +85,7 @@ const ConfigSchema = z
     ),
     POLL_SCHEDULE: z.preprocess(
       (v) => blankToUndefined(v) ?? '* * * * *',
-      z.string().refine((s) => validateCron(s), 'not a valid node-cron expression'),
+      z.string().refine((s) => validateCron(s), CRON_HINT),
     ),
     POLL_CONCURRENCY: positiveInt(8, 256),
     POLL_CLAIM_TTL_MS: positiveInt(60_000, 3_600_000).refine((n) => n >= 1_000, 'expected at least 1000 (ms)'),
@@ -114,12 +129,60 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   const storeSecret = v('STORE_SECRET');
   if (bot && !bot.startsWith('xoxb-')) problems.push('SLACK_BOT_TOKEN: expected a bot token (xoxb-…)');
   if (appToken && !appToken.startsWith('xapp-')) problems.push('SLACK_APP_TOKEN: expected an app-level token (xapp-…)');
+  problems.push(...placeholderProblems(v));
   if (!appToken && !v('SLACK_SIGNING_SECRET')) {
     problems.push('SLACK_SIGNING_SECRET: required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (v('PIX_API_URL') && !v('PIX_APP_ID')) problems.push('PIX_APP_ID: required when PIX_API_URL is set');
   if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret) problems.push('STORE_SECRET: required when STORE_URL is redis://');
   if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
+  return problems;
+}
+
+// First run: the placeholders of .env.example and of the set-up help.
+/**
+ * What stands in for a value in .env.example and the set-up help (`xoxb-`, `xapp-`, `…`, `<token>`,
+ * `your-…`, `changeme`): it passes a check of the value's form, and the bot then fails far from the
+ * cause (`fetch failed` logged for ever), so it is refused at start with where the real value is.
+ * After a token's prefix, only dots, dashes, `x`s or stars: real tokens carry their ids there.
+ */
+function isPlaceholder(value: string, tokenPrefix?: string): boolean {
+  const rest = tokenPrefix && value.startsWith(tokenPrefix) ? value.slice(tokenPrefix.length) : value;
+  if ((tokenPrefix ? /^[\s.…*xX_-]*$/ : /^[\s.…*_-]*$/).test(rest)) return true;
+  return /^<.*>$|^\{\{.*\}\}$|^(?:your|my)[-_ ]|change[-_ ]?me|replace[-_ ]?me|placeholder/i.test(rest);
+}
+
+/** RFC 2606's example domains: no Pix service can ever live there (.env.example's PIX_API_URL is one). */
+const isExampleHost = (url: string): boolean => {
+  try {
+    return /(?:^|\.)(?:example|example\.com|example\.net|example\.org)\.?$/i.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+};
+
+const PLACEHOLDER_HINTS: Array<{ variable: string; tokenPrefix?: string; hint: string }> = [
+  { variable: 'SLACK_BOT_TOKEN', tokenPrefix: 'xoxb-', hint: "paste the app's Bot User OAuth Token (api.slack.com/apps → your app → OAuth & Permissions; xoxb- and more)" },
+  {
+    variable: 'SLACK_APP_TOKEN',
+    tokenPrefix: 'xapp-',
+    hint: 'paste an app-level token (Basic Information → App-Level Tokens → Generate, scope connections:write; xapp- and more), or remove the line for HTTP mode with SLACK_SIGNING_SECRET',
+  },
+  { variable: 'SLACK_SIGNING_SECRET', hint: "paste the app's Signing Secret (Basic Information → App Credentials)" },
+  { variable: 'PIX_APP_ID', hint: "paste the AppID of the company's main application, or leave PIX_API_URL and PIX_APP_ID unset for the built-in sandbox" },
+  { variable: 'PIX_MASTER_APP_ID', hint: 'paste the AppID of the MASTER application, or leave it unset' },
+  { variable: 'STORE_SECRET', hint: 'set a random key of 32 characters or more (e.g. openssl rand -hex 32)' },
+];
+
+function placeholderProblems(v: (name: string) => string | undefined): string[] {
+  const problems = PLACEHOLDER_HINTS.flatMap(({ variable, tokenPrefix, hint }) => {
+    const value = v(variable);
+    return value !== undefined && isPlaceholder(value, tokenPrefix) ? [`${variable}: still a placeholder (as in .env.example): ${hint}`] : [];
+  });
+  const pixUrl = v('PIX_API_URL');
+  if (pixUrl && isExampleHost(pixUrl)) {
+    problems.push("PIX_API_URL: still an example address (as in .env.example): set the Pix service's base URL, or leave it unset for the built-in sandbox");
+  }
   return problems;
 }
 

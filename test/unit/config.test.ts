@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
 import { loadConfig } from '../../src/runtime/config';
 
 const base = { SLACK_BOT_TOKEN: 'xoxb-1-abc', SLACK_SIGNING_SECRET: 'sig-secret-value' };
@@ -22,10 +25,10 @@ describe('loadConfig', () => {
   });
 
   test('Socket Mode needs no signing secret; a Pix URL turns sandbox mode off', () => {
-    const r = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', PIX_API_URL: 'https://pix.example/', PIX_APP_ID: 'app' });
+    const r = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', PIX_API_URL: 'https://pix.acme.test/', PIX_APP_ID: 'app' });
     expect(r.ok).toBe(true);
     expect(r.ok && r.config.sandboxMode).toBe(false);
-    expect(r.ok && r.config.pix.apiUrl).toBe('https://pix.example');
+    expect(r.ok && r.config.pix.apiUrl).toBe('https://pix.acme.test');
   });
 
   test('every problem is listed at once, each naming its variable, and no value is echoed', () => {
@@ -71,12 +74,12 @@ describe('loadConfig', () => {
 
   test('a plain-http PIX_API_URL is refused unless it is loopback (AppIDs travel in every request)', () => {
     const env = { ...base, PIX_APP_ID: 'app' };
-    for (const url of ['http://pix.example.com', 'http://10.0.0.5:8080', 'http://[fd00::2]:4010', 'http://127.0.0.1.example.com']) {
+    for (const url of ['http://pix.acme.test', 'http://10.0.0.5:8080', 'http://[fd00::2]:4010', 'http://127.0.0.1.acme.test']) {
       const r = loadConfig({ ...env, PIX_API_URL: url });
       expect(r.ok).toBe(false);
       expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^PIX_API_URL: expected an https URL/)]);
     }
-    for (const url of ['https://pix.example.com', 'http://127.0.0.1:4010', 'http://127.1.2.3', 'http://localhost:4010', 'http://[::1]:4010']) {
+    for (const url of ['https://pix.acme.test', 'http://127.0.0.1:4010', 'http://127.1.2.3', 'http://localhost:4010', 'http://[::1]:4010']) {
       const r = loadConfig({ ...env, PIX_API_URL: url });
       expect(r.ok && r.config.pix.apiUrl).toBe(url);
     }
@@ -123,5 +126,70 @@ describe('four-eyes approvals in the configuration', () => {
     ]);
     expect(r.problems.join('\n')).not.toMatch(/SUPERSECRET/);
     for (const ttl of ['0h', '1w', '-1h', '91d']) expect(loadConfig({ ...base, APPROVAL_TTL: ttl }).ok).toBe(false);
+  });
+});
+
+describe('first run: what a new user leaves or copies by mistake is refused with a hint', () => {
+  const envExample = readFileSync(path.resolve(__dirname, '../../.env.example'), 'utf8');
+
+  test('.env.example copied as it is: its token placeholders are refused, each saying where the real one is', () => {
+    const r = loadConfig(parseDotenv(envExample));
+    expect(r).toMatchObject({ ok: false, missingBotToken: false }); // a placeholder is a token: no playground
+    if (r.ok) return;
+    expect(r.problems).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN: still a placeholder .*OAuth & Permissions/),
+      expect.stringMatching(/^SLACK_APP_TOKEN: still a placeholder .*App-Level Tokens.*connections:write/),
+    ]);
+  });
+
+  test('its commented example lines, uncommented unchanged, are refused too (the example Pix address)', () => {
+    const uncommented = envExample.replace(/^# ?([A-Z_]+=)/gm, '$1');
+    const r = loadConfig({ ...parseDotenv(uncommented), SLACK_BOT_TOKEN: 'xoxb-1-abc', SLACK_APP_TOKEN: 'xapp-1-abc', PIX_APP_ID: 'app-id-1' });
+    expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^PIX_API_URL: still an example address .*leave it unset for the built-in sandbox/)]);
+  });
+
+  test.each([
+    ['SLACK_BOT_TOKEN', 'xoxb-…'],
+    ['SLACK_BOT_TOKEN', 'xoxb-xxxx-xxxx'],
+    ['SLACK_BOT_TOKEN', 'xoxb-<your-bot-token>'],
+    ['SLACK_APP_TOKEN', 'xapp-...'],
+    ['SLACK_SIGNING_SECRET', '…'],
+    ['SLACK_SIGNING_SECRET', '<signing secret>'],
+    ['PIX_APP_ID', 'your-app-id'],
+    ['PIX_MASTER_APP_ID', 'CHANGEME'],
+    ['STORE_SECRET', 'replace-me-with-32-characters-or-more'],
+    ['PIX_API_URL', 'https://api.pix.example.com'],
+  ])('%s=%s is a placeholder', (variable, value) => {
+    const r = loadConfig({ ...base, PIX_APP_ID: 'app-id-1', PIX_API_URL: 'https://pix.acme.test', [variable]: value });
+    expect(!r.ok && r.problems).toEqual([expect.stringMatching(new RegExp(`^${variable}: still (a placeholder|an example address)`))]);
+  });
+
+  test('real-looking values are not mistaken for placeholders', () => {
+    const r = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-start-test-token',
+      SLACK_APP_TOKEN: 'xapp-1-A0B1C2-0123456789',
+      PIX_API_URL: 'https://api.pix-service.com.br',
+      PIX_APP_ID: 'Q2xpZW50X0lkXzEyMzQ=',
+      STORE_SECRET: 'x'.repeat(40),
+    });
+    expect(r.ok).toBe(true);
+  });
+
+  test('a bad POLL_SCHEDULE is told what a good one looks like', () => {
+    const r = loadConfig({ ...base, POLL_SCHEDULE: 'every minute' });
+    expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^POLL_SCHEDULE: .*e\.g\. \*\/5 \* \* \* \* .*six with seconds first/)]);
+    for (const example of ['*/5 * * * *', '*/30 * * * * *']) expect(loadConfig({ ...base, POLL_SCHEDULE: example }).ok).toBe(true);
+  });
+
+  test('rediss:// (Redis over TLS) is accepted like redis://, and the STORE_URL hint names both; an unparsable Redis URL is refused at start', () => {
+    const url = 'rediss://:pass-SUPERSECRET@redis.acme.test:6380';
+    const r = loadConfig({ ...base, STORE_URL: url, STORE_SECRET: 's'.repeat(32) });
+    expect(r.ok && r.config.store.url).toBe(url);
+    expect(loadConfig({ ...base, STORE_URL: url }).ok).toBe(false); // a store secret is required, as for redis://
+    const bad = loadConfig({ ...base, STORE_URL: 'mongodb://db', STORE_SECRET: 's'.repeat(32) });
+    expect(!bad.ok && bad.problems).toEqual([expect.stringMatching(/^STORE_URL: expected sqlite:\/\/PATH, redis:\/\/HOST:PORT or rediss:\/\/HOST:PORT/)]);
+    const unparsable = loadConfig({ ...base, STORE_URL: 'redis://:::SUPERSECRET', STORE_SECRET: 's'.repeat(32) });
+    expect(!unparsable.ok && unparsable.problems).toEqual([expect.stringMatching(/^STORE_URL: expected redis:\/\/HOST:PORT/)]);
+    expect(!unparsable.ok && unparsable.problems.join('\n')).not.toContain('SUPERSECRET');
   });
 });
