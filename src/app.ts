@@ -15,7 +15,7 @@ import { userLocale } from './slack/user-locale';
 import { startPoller, type Poller } from './poller';
 import { EntryRouter } from './entry/router';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
-import { openStore } from './store';
+import { openStore, StoreLocationError } from './store';
 import { AppAudit } from './audit/recorder';
 import { runApprovalTick } from './approvals/engine';
 import { withDeadline } from './runtime/deadline';
@@ -81,6 +81,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       onDown: (reason) => logger.warn({ store: 'redis', reason }, "the store is unavailable: actions that need it are answered with a clear message until it is back"),
       onUp: () => logger.info({ store: 'redis' }, 'the store is back'),
     },
+  }).catch((err: unknown) => {
+    // A path that cannot hold the sqlite file: say which variable to fix.
+    throw err instanceof StoreLocationError ? new Error(`STORE_URL: ${err.message}`) : err;
   });
   const pix = new PixClient({
     baseUrl: pixUrl,

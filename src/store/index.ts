@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { AccountAppsRepo } from './account-apps';
@@ -13,8 +12,10 @@ import { TrackedRequestsRepo } from './tracked-requests';
 import { FilingIntentsRepo } from './filing-intents';
 import { SecretBox } from './secret-box';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
+import { checkSqliteFile } from './sqlite-file';
 
 export { StoreUnavailableError, isStoreUnavailable } from './errors';
+export { StoreLocationError } from './sqlite-file';
 
 export interface Store extends Claims {
   readonly kind: 'sqlite' | 'redis';
@@ -54,10 +55,14 @@ export const DEFAULT_NAMESPACE = 'pix-ops';
  * none fails silently (keyv's default is to swallow adapter errors and answer "not found").
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
+  const sqliteFile = sqlitePathOf(options.url);
+  // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
+  // alone takes ~150 ms to load). `require`, not `import()`: this is CommonJS, and jest runs it so.
+  const KeyvSqlite = sqliteFile === undefined ? undefined : (require('@keyv/sqlite') as typeof import('@keyv/sqlite')).default;
+  if (KeyvSqlite && sqliteFile !== undefined) await checkSqliteFile(KeyvSqlite, sqliteFile);
   const box = new SecretBox(resolveStoreSecret(options));
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const sqliteFile = sqlitePathOf(options.url);
   // Redis: a time limit on every operation. node-redis's own command timeout only covers a command
   // waiting to be written; one already sent to a server that hangs would wait for ever.
   const state: GuardState = { closed: false, timeoutMs: undefined };
@@ -71,11 +76,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let auditBackend: AuditBackend;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
-  // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
-  // alone takes ~150 ms to load). `require`, not `import()`: this is CommonJS, and jest runs it so.
-  if (sqliteFile !== undefined) {
-    const { default: KeyvSqlite } = require('@keyv/sqlite') as typeof import('@keyv/sqlite');
-    mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
+  if (KeyvSqlite && sqliteFile !== undefined) {
     const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
     keyv = openKeyv(adapter(), namespace, state);
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
@@ -11,6 +11,8 @@ const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
 
 interface Run {
   code: Promise<number | null>;
+  /** The exit code once the process has exited, undefined while it runs. */
+  exitCode: () => number | null | undefined;
   stdout: () => string;
   stderr: () => string;
   kill: (signal: NodeJS.Signals) => void;
@@ -20,10 +22,12 @@ function run(env: Record<string, string>, cwd: string): Run {
   const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
   let out = '';
   let err = '';
+  let exitCode: number | null | undefined;
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   return {
-    code: new Promise((resolve) => child.on('exit', (c) => resolve(c))),
+    code: new Promise((resolve) => child.on('exit', (c) => resolve((exitCode = c)))),
+    exitCode: () => exitCode,
     stdout: () => out,
     stderr: () => err,
     kill: (s) => child.kill(s),
@@ -61,6 +65,41 @@ describe('npm start (the compiled entry point)', () => {
     for (const v of ['PORT', 'STORE_SECRET', 'POLL_SCHEDULE', 'ACCESS_ADMINS', 'SLACK_SIGNING_SECRET']) expect(text).toContain(`${v}:`);
     expect(text).not.toContain('SECRET-VALUE');
     expect(text).not.toMatch(/\n\s+at /);
+  });
+
+  /** The exit code of a run that must stop by itself (a bot that keeps running fails the test, killed). */
+  async function exitOf(r: Run): Promise<number | null> {
+    try {
+      await waitFor('the process to exit by itself', () => r.exitCode() !== undefined, 15_000);
+    } finally {
+      r.kill('SIGKILL');
+    }
+    return r.code;
+  }
+
+  test('.env.example copied to .env unchanged: its placeholders are refused with where the real values are, exit 1', async () => {
+    copyFileSync(path.resolve(__dirname, '../../.env.example'), path.join(cwd, '.env'));
+    const r = run({}, cwd);
+    expect(await exitOf(r)).toBe(1); // not a bot logging `fetch failed` for ever
+    const text = r.stderr();
+    expect(text).toMatch(/SLACK_BOT_TOKEN: still a placeholder .*OAuth & Permissions/);
+    expect(text).toMatch(/SLACK_APP_TOKEN: still a placeholder .*App-Level Tokens/);
+    expect(r.stdout() + text).not.toContain('fetch failed');
+    expect(text).not.toMatch(/\n\s+at /);
+  });
+
+  test.each([
+    ['a file where a folder should be', 'package.json/x.sqlite', /^Pix Ops could not start: STORE_URL: a part of the path to the sqlite file is a file, not a folder$/m],
+    ['a folder where the file should be', 'a-folder', /^Pix Ops could not start: STORE_URL: the sqlite file cannot be opened/m],
+    ['a file that is not a database', 'package.json', /^Pix Ops could not start: STORE_URL: the file at that path is not a sqlite database$/m],
+  ])('a sqlite STORE_URL with %s: exit 1 naming STORE_URL, no system error, no stack trace', async (_what, file, expected) => {
+    writeFileSync(path.join(cwd, 'package.json'), '{}\n');
+    mkdirSync(path.join(cwd, 'a-folder'));
+    const r = run({ SLACK_BOT_TOKEN: 'xoxb-start-test-token', SLACK_SIGNING_SECRET: 'start-test-signing-secret', PORT: '0', STORE_URL: `sqlite://${file}` }, cwd);
+    expect(await exitOf(r)).toBe(1);
+    const text = r.stderr();
+    expect(text).toMatch(expected);
+    expect(text).not.toMatch(/EEXIST|ENOTDIR|SQLITE_|mkdir|\n\s+at /);
   });
 
   test('reads a .env file, starts in sandbox mode in HTTP mode, answers /pix help, and stops on SIGTERM', async () => {
