@@ -1,16 +1,25 @@
+import { z } from 'zod';
 import { DEFAULT_SEED, startSandbox, type SandboxCompany } from './index';
 import { errorText } from '../runtime/error-text';
 
-/** Runs the sandbox Pix API alone: `SANDBOX_PORT` (default 4010); `SANDBOX_SEED` (default: the bot's own) fixes the ids. */
+// `npm run sandbox`: the sandbox Pix API alone, on SANDBOX_PORT (default 4010), its ids derived from
+// SANDBOX_SEED (default: the seed of the bot's in-process sandbox, so the printed AppIDs are the bot's).
+const PORT_HINT = 'expected a port number, 0 to 65535 (0: any free port)';
+const SEED_HINT = 'expected at most 200 characters and no control characters (any text: the same seed gives the same ids on every start)';
+const orDefault = (fallback: string) => (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : fallback);
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined || value === '') return 4010;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`SANDBOX_PORT must be a port number (0-65535), got "${value}"\n`);
-    process.exit(1);
-  }
-  return port;
+// Like the bot's configuration: every problem at once, naming the variable, never quoting the value.
+const SandboxEnv = z.object({
+  SANDBOX_PORT: z.preprocess(orDefault('4010'), z.string().trim().regex(/^\d{1,5}$/, PORT_HINT).transform(Number).pipe(z.number().max(65535, PORT_HINT))),
+  SANDBOX_SEED: z.preprocess(orDefault(DEFAULT_SEED), z.string().max(200, SEED_HINT).regex(/^\P{Cc}*$/u, SEED_HINT)),
+});
+
+function readEnv(env: NodeJS.ProcessEnv): z.infer<typeof SandboxEnv> {
+  const parsed = SandboxEnv.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${String(issue.path[0])}: ${issue.message}`);
+  process.stderr.write(`Sandbox configuration problems:\n${problems.join('\n')}\n`);
+  process.exit(1);
 }
 
 function describe(label: string, c: SandboxCompany): string {
@@ -25,7 +34,8 @@ function describe(label: string, c: SandboxCompany): string {
 }
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port: parsePort(process.env.SANDBOX_PORT), seed: process.env.SANDBOX_SEED || DEFAULT_SEED });
+  const env = readEnv(process.env);
+  const sandbox = await startSandbox({ port: env.SANDBOX_PORT, seed: env.SANDBOX_SEED });
   process.stdout.write(
     [
       `Sandbox Pix API listening on ${sandbox.url}  (PIX_API_URL=${sandbox.url})`,
