@@ -114,6 +114,9 @@ const ConfigSchema = z
     ),
   });
 
+/** Every variable the bot reads (the README's tables must name each: test/unit/readme.test.ts). */
+export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
+
 /**
  * Checks that involve several variables. They read the raw text, so that they are reported together
  * with the problems of single variables instead of only once those are fixed.
