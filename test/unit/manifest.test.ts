@@ -154,7 +154,7 @@ describe('manifest.yml: within what Slack documents', () => {
     ]);
   });
 
-  it('names the message shortcut as the contract does', () => {
+  it('names the message shortcut as the contract (docs/product.md) does', () => {
     expect(readManifest().features?.shortcuts).toEqual([expect.objectContaining({ name: 'Request limit increase', type: 'message' })]);
   });
 });
