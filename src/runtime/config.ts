@@ -152,7 +152,7 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
 function isPlaceholder(value: string, tokenPrefix?: string): boolean {
   const rest = tokenPrefix && value.startsWith(tokenPrefix) ? value.slice(tokenPrefix.length) : value;
   if ((tokenPrefix ? /^[\s.…*xX_-]*$/ : /^[\s.…*_-]*$/).test(rest)) return true;
-  return /^<.*>$|^\{\{.*\}\}$|^(?:your|my)[-_ ]|change[-_ ]?me|replace[-_ ]?me|placeholder/i.test(rest);
+  return /^<.*>$|^\{\{.*\}\}$|^your[-_ ]|change[-_ ]?me|replace[-_ ]?me|placeholder/i.test(rest);
 }
 
 /** RFC 2606's example domains: no Pix service can ever live there (.env.example's PIX_API_URL is one). */
