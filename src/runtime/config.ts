@@ -137,7 +137,7 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
     problems.push('SLACK_SIGNING_SECRET: required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (v('PIX_API_URL') && !v('PIX_APP_ID')) problems.push('PIX_APP_ID: required when PIX_API_URL is set');
-  if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret) problems.push('STORE_SECRET: required when STORE_URL is redis://');
+  if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret) problems.push('STORE_SECRET: required when STORE_URL is redis:// or rediss://');
   if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
   return problems;
 }
