@@ -9,7 +9,7 @@ const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional()
 const SLACK_ID = /^[UWS][A-Z0-9]{2,}$/;
 const idList = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []),
-  z.array(z.string().regex(SLACK_ID, 'expected Slack user IDs (U…, W…) or user-group IDs (S…), comma-separated')),
+  z.array(z.string().regex(SLACK_ID, 'expected Slack user IDs (U…, W…) or user-group IDs (S…), comma-separated (a member ID: Slack profile → ⋮ More → Copy member ID; /pix help shows yours)')),
 );
 
 const port = (fallback: number) =>

@@ -175,6 +175,11 @@ describe('first run: what a new user leaves or copies by mistake is refused with
     expect(r.ok).toBe(true);
   });
 
+  test("the set-up help's ACCESS_ADMINS=U… is told where a member ID is found", () => {
+    const r = loadConfig({ ...base, ACCESS_ADMINS: 'U…' });
+    expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^ACCESS_ADMINS: entry 1 expected Slack user IDs .*Copy member ID; \/pix help shows yours\)$/)]);
+  });
+
   test('a bad POLL_SCHEDULE is told what a good one looks like', () => {
     const r = loadConfig({ ...base, POLL_SCHEDULE: 'every minute' });
     expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^POLL_SCHEDULE: .*e\.g\. \*\/5 \* \* \* \* .*six with seconds first/)]);
