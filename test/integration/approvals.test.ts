@@ -4,7 +4,7 @@ import type { ApprovalAction } from '../../src/domain/approvals';
 import { maskPixKey } from '../../src/domain/pix-key-mask';
 import { messageText, startHarness, type Harness } from '../support/harness';
 import { accountMadeElsewhere, clickButton, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
-import { answerOn, approvalRoots, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
+import { answerOn, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 import { makerFlows, type Asked } from '../support/approval-flows';
@@ -451,6 +451,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
     await shown();
     expect((await record(root.id))?.payload).toMatchObject({ pixKey: 'sealed-payload-check@example.com' });
     const files = readdirSync(h.dataDir).filter((f) => f.startsWith('pix-ops.sqlite'));
+    expect(files).toContain('pix-ops.sqlite');
     for (const f of files) expect(readFileSync(path.join(h.dataDir, f)).includes(Buffer.from('sealed-payload-check'))).toBe(false);
   });
 
@@ -490,7 +491,15 @@ describe('four-eyes approvals, each action (one instance)', () => {
   });
 
   test('every root posted by this file carries the approval’s id in its metadata', () => {
-    for (const c of approvalRoots(h)) expect(c.args.metadata).toEqual({ event_type: 'pix_approval', event_payload: { approval_id: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    // Roots found by their Approve button, not by the metadata under test.
+    const buttons = (c: { args: Record<string, unknown> }) => ((c.args.blocks ?? []) as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>).flatMap((b) => b.elements ?? []);
+    const roots = h.slack.calls.filter((c) => c.method === 'chat.postMessage' && buttons(c).some((e) => e.action_id === 'approval_approve'));
+    expect(roots.length).toBeGreaterThanOrEqual(cases.length);
+    for (const c of roots) {
+      const id = buttons(c).find((e) => e.action_id === 'approval_approve')!.value;
+      expect(c.args.metadata).toEqual({ event_type: 'pix_approval', event_payload: { approval_id: id } });
+      expect(id).toMatch(/^[0-9a-f]{16}$/);
+    }
   });
 });
 
