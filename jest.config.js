@@ -8,4 +8,6 @@ module.exports = {
   testTimeout: 30000,
   // Every payload the app sends the fake Slack is checked as Slack checks it: a refusal fails the test.
   setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
+  // The process-based suites run dist/src/main.js: rebuilt once here when older than its sources.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
 };

@@ -31,6 +31,8 @@ export interface RunningApp {
   sandbox?: SandboxHandle;
   deps: Deps;
   poller: Poller;
+  /** The Slack deliveries being handled. */
+  inFlight: InFlight;
   stop(): Promise<void>;
 }
 
@@ -205,6 +207,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     sandbox,
     deps,
     poller,
+    inFlight,
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
     stop: () => (stopped ??= stopInOrder()),
   };

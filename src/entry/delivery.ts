@@ -65,14 +65,21 @@ export interface DedupeOptions {
 /** Counts the deliveries being handled (listeners included), so a shutdown can wait for them. */
 export class InFlight {
   private count = 0;
+  private taken = 0;
   private waiters: Array<() => void> = [];
 
   get size(): number {
     return this.count;
   }
 
+  /** How many deliveries were taken in all: with `size`, tells when the ones sent so far are done (tests wait on it). */
+  get total(): number {
+    return this.taken;
+  }
+
   enter(): void {
     this.count++;
+    this.taken++;
   }
 
   leave(): void {

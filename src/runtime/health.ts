@@ -27,14 +27,15 @@ class CachedProbe {
   constructor(
     private readonly probe: () => Promise<boolean>,
     private readonly ttlMs: number,
+    private readonly now: () => number,
   ) {}
 
   get(): Promise<boolean> {
-    if (this.last && Date.now() - this.last.at < this.ttlMs) return Promise.resolve(this.last.ok);
+    if (this.last && this.now() - this.last.at < this.ttlMs) return Promise.resolve(this.last.ok);
     this.running ??= this.probe()
       .catch(() => false)
       .then((ok) => {
-        this.last = { at: Date.now(), ok };
+        this.last = { at: this.now(), ok };
         this.running = undefined;
         return ok;
       });
@@ -52,6 +53,8 @@ export interface HealthOptions {
   pixTimeoutMs?: number;
   pixCacheMs?: number;
   storeCacheMs?: number;
+  /** The clock the caches read (tests move it by hand). */
+  now?: () => number;
 }
 
 /**
@@ -72,8 +75,8 @@ export class HealthCheck {
     this.pix = new CachedProbe(async () => {
       await client.listScopes(options.mainAppId);
       return true;
-    }, options.pixCacheMs ?? PIX_CACHE_MS);
-    this.store = new CachedProbe(options.ping, options.storeCacheMs ?? STORE_CACHE_MS);
+    }, options.pixCacheMs ?? PIX_CACHE_MS, options.now ?? Date.now);
+    this.store = new CachedProbe(options.ping, options.storeCacheMs ?? STORE_CACHE_MS, options.now ?? Date.now);
   }
 
   async report(): Promise<HealthReport> {

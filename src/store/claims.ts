@@ -34,6 +34,11 @@ export class MemoryClaims implements Claims {
     this.held = held;
   }
 
+  /** How many claims are kept (lapsed ones too, until the next sweep). */
+  get size(): number {
+    return this.held.size;
+  }
+
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const now = this.now();
     this.sweep(now);

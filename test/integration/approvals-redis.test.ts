@@ -7,7 +7,7 @@ import { openStore, type Store } from '../../src/store';
 import { api, control } from '../sandbox/helpers';
 import { startAppProcess, type AppProcess } from '../support/app-process';
 import { makerFlows, processDriver, type FlowSetup } from '../support/approval-flows';
-import { answerOn, clickRoot, rootUpdates, type PendingRoot } from '../support/approvals';
+import { answerOn, APPROVAL_WRITES, clickRoot, rootUpdates, type PendingRoot } from '../support/approvals';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { messageText, type Harness } from '../support/harness';
 import { requestsOf } from '../support/limit-form';
@@ -20,16 +20,6 @@ const ADMIN = 'U0ADMIN01';
 const CHECKER_A = 'U0ADMIN02';
 const CHECKER_B = 'U0ADMIN03';
 const CHANNEL = 'C0APPROVALS';
-
-/** The Pix writes each action's approval makes, as `METHOD path` (a key's path cut at the key). */
-const WRITES: Record<ApprovalAction, string[]> = {
-  'limit-request': ['POST /api/v1/files', 'POST /api/v1/limits/request'],
-  'key-add': ['POST /api/v1/pix-keys'],
-  'key-delete': ['DELETE /api/v1/pix-keys/'],
-  'withdraw-key': ['POST /api/v1/pix-keys/withdraw'],
-  'account-create': ['POST /api/v1/account', 'POST /api/v1/application'],
-  'rotate-secret': ['POST /api/v1/application/rotate-secret'],
-};
 
 /**
  * The write whose answer is held back in the kill test: it takes effect on the Pix side, and the app
@@ -45,7 +35,7 @@ const KILLED_AFTER: Record<ApprovalAction, { method: string; pathPrefix: string 
   'rotate-secret': { method: 'POST', pathPrefix: '/api/v1/application/rotate-secret' },
 };
 
-const ACTIONS = Object.keys(WRITES) as ApprovalAction[];
+const ACTIONS = Object.keys(APPROVAL_WRITES) as ApprovalAction[];
 
 /**
  * Four-eyes approvals across instances: two app processes (`dist/src/main.js`, as `npm start` runs
@@ -158,7 +148,7 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
     const [clickA, clickB] = await Promise.all([clickRoot(a.h, CHECKER_A, root, 'approval_approve'), clickRoot(b.h, CHECKER_B, root, 'approval_approve')]);
     const record = await settled(root);
     expect(record.state).toBe('done');
-    expect(writesSince(since)).toEqual(WRITES[action]);
+    expect(writesSince(since)).toEqual(APPROVAL_WRITES[action]);
     const winner = record.checkerId!;
     expect([CHECKER_A, CHECKER_B]).toContain(winner);
     const [winnerClick, loserClick] = winner === CHECKER_A ? [clickA, clickB] : [clickB, clickA];
@@ -188,7 +178,7 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
     // The restart (and the other instance): whoever takes the approval once its claim lapses resumes it.
     a = await start();
     const record = await settled(root, 30_000);
-    expect(writesSince(since)).toEqual(WRITES[action]);
+    expect(writesSince(since)).toEqual(APPROVAL_WRITES[action]);
     // A rotation cannot be seen on the Pix side: not made again, and said so.
     expect(record.state).toBe(action === 'rotate-secret' ? 'failed' : 'done');
     // The resumption is the checker's approval running: recorded as theirs, with the maker.

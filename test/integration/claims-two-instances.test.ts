@@ -7,6 +7,7 @@ import { startAppProcess, type AppProcess } from '../support/app-process';
 import { processDriver } from '../support/approval-flows';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+import { messageText } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -66,6 +67,9 @@ describe('two instances on one Redis get the same submission at once', () => {
     const values = { name: { name: { type: 'plain_text_input', value: 'Twice' } } };
     const answers = await Promise.all([submitModal(a!, ADMIN, form, values), submitModal(b!, ADMIN, form, values)]);
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    // Each instance decided before it answered: one took the work (its progress view), the other
+    // answered without taking it, so no late duplicate can follow the writes awaited below.
+    expect(answers.filter((r) => messageText(r.body).includes('Creating the account…'))).toHaveLength(1);
 
     const writes = () => sandbox.calls.slice(pixFrom).filter((c) => c.method === 'POST').map((c) => c.path);
     await waitFor('the application created', () => writes().includes('/api/v1/application'));

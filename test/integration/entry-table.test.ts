@@ -57,7 +57,7 @@ describe('the entry table', () => {
     // A row without a role does not compile (tsc checks the tests before jest runs them).
     // @ts-expect-error: `role` is required
     const noRole: EntryRow = { kind: 'action', id: 'x', what: 'showHelp', handler: async () => undefined };
-    expect(noRole.kind).toBe('action');
+    void noRole;
 
     const keys = ENTRY_TABLE.map((r) => `${r.kind}:${r.id}`);
     expect(new Set(keys).size).toBe(keys.length);

@@ -49,8 +49,8 @@ describe('the 10 MiB cap is counted on the bytes streamed, not taken from Slackâ
     expect(shown).toContain('Nothing was attached to the dispute.');
     // The upload was started and cut short: the Pix API logged no file (no complete multipart body).
     const uploads = pix().filter((c) => c.path === '/api/v1/files');
-    expect(uploads.length).toBeLessThanOrEqual(1);
-    expect(uploads.every((c) => c.body === undefined)).toBe(true);
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]!.body).toBeUndefined();
     expect(pix().filter((c) => c.path === `/api/v1/dispute/${disputeId}/evidence`)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { control } from '../sandbox/helpers';
 import { startAppProcess, type AppProcess } from '../support/app-process';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { messageText } from '../support/harness';
+import { messageText, poster } from '../support/harness';
 import { addProof, modalTexts, openLimitForm, requestsOf, rootsIn, submitLimitForm, type AppUnderTest } from '../support/limit-form';
 import { approve, decisionReplies, newAccount } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
@@ -55,11 +55,7 @@ describe('kill -9 while a limit request is being filed (sqlite store, one proces
       LOG_LEVEL: 'info',
     });
     procs.push(proc);
-    const post = async (body: string, headers: Record<string, string>) => {
-      const res = await fetch(proc.eventsUrl, { method: 'POST', body, headers });
-      return { status: res.status, text: await res.text() };
-    };
-    return { proc, app: { slack, post } };
+    return { proc, app: { slack, post: poster(proc.eventsUrl, slack) } };
   };
 
   const killNine = async (proc: AppProcess) => {

@@ -256,7 +256,12 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
     });
   });
 
-  test('no AppID or token appears in the logs', () => {
+  test('no AppID or token appears in the logs', async () => {
+    // The app uses the AppID on the wire and logs its work here, whatever ran before: the logs had the chance to leak it.
+    const [logsBefore, pixBefore] = [h.logs.length, h.sandbox.calls.length];
+    await firstResponse((await status(VIEWER, `limit status ${inReview.id}`)).responseId);
+    expect(h.sandbox.calls.slice(pixBefore).map((c) => c.authorization)).toContain(main.mainAppId);
+    expect(h.logs.length).toBeGreaterThan(logsBefore);
     const all = h.logs.join('\n');
     expect(all).not.toContain(main.mainAppId);
     expect(all).not.toContain(main.masterAppId);

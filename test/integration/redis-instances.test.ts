@@ -95,14 +95,14 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
     for (const r of requests) if (!(await store.trackedRequests.get(r.id))?.closed) return false;
     return true;
   };
-  const ticksLogged = (p: AppProcess) => p.logs().filter((l) => l.msg === 'limit request poll tick' && (l.poll as { polled: number }).polled > 0).length;
 
   test('50 requests decided at random moments: exactly 50 thread replies, one each; one instance polls each tick', async () => {
-    const [a, b] = await Promise.all([start(appIds[0]), start(appIds[1])]);
+    await Promise.all([start(appIds[0]), start(appIds[1])]);
     const requests: FiledRequest[] = [];
     for (let i = 0; i < 50; i++) requests.push(await file(i));
     const since = sandbox.calls.length;
-    const started = Date.now();
+    // Both instances up and polling (each wins some tick slots), before anything is decided.
+    await waitFor('both instances polling', () => readsBy(appIds[0], since).length > 0 && readsBy(appIds[1], since).length > 0, 30_000);
 
     await Promise.all(
       requests.map(async (r, i) => {
@@ -111,18 +111,13 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
       }),
     );
     await waitFor('every decision delivered', () => allClosed(requests), 20_000);
-    const seconds = (Date.now() - started) / 1000;
 
     expect(decisionPosts(slack.calls)).toHaveLength(50);
     for (const r of requests) expect(postsFor(r)).toHaveLength(1);
     for (const r of requests) expect(slack.thread(r.channel, r.rootTs).filter((m) => m.metadata?.event_type === 'pix_limit_decision')).toHaveLength(1);
 
-    // Both instances were up and polling; together they ran about one tick a second, not two.
-    expect(readsBy(appIds[0], since).length + readsBy(appIds[1], since).length).toBeGreaterThan(0);
-    const ticks = ticksLogged(a) + ticksLogged(b);
-    expect(ticks).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
-    expect(ticks).toBeGreaterThanOrEqual(3);
-    // …and no request was read twice in one tick: at most one read per request and second, in all.
+    // One instance polls each tick (a slot a second): no request was read twice in one tick, by
+    // either instance (the sandbox's own clock: two instances polling one slot would read it twice).
     for (const r of requests) {
       const perSecond = new Map<number, number>();
       for (const c of sandbox.calls.slice(since)) {
@@ -147,25 +142,28 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
       const victim = running.find((p) => appIdOf.get(p) === victimAppId)!;
       const survivor = running.find((p) => p !== victim)!;
       // Its tick is under way: decide everything (some reads in flight now see the decision and
-      // start delivering), then kill it while it does.
+      // start delivering), then kill it once its first reply is posted, while it delivers the rest.
+      const slackSince = slack.calls.length;
       await Promise.all(requests.map((r) => approve(sandbox, r.id)));
-      await sleep(150 + Math.random() * 200);
+      await waitFor('the victim delivering', () => decisionPosts(slack.calls.slice(slackSince)).length > 0, 10_000);
       victim.kill('SIGKILL');
       const { signal } = await victim.exited;
       expect(signal).toBe('SIGKILL');
+      const killedAt = sandbox.calls.length;
       const records = await Promise.all(requests.map((r) => store.trackedRequests.get(r.id)));
       const leftOpen = requests.filter((_, i) => !records[i]?.closed).map((r) => r.id);
       expect(leftOpen.length).toBeGreaterThan(0); // it really died with work to do
 
       await waitFor('every decision delivered by the survivor', () => allClosed(requests), 20_000);
       for (const r of requests) expect(postsFor(r)).toHaveLength(1);
-      // The survivor finished work the victim left open (some only needed their root updated and
-      // their record closed: the victim had posted and recorded the reply before dying). Not
-      // necessarily all of `leftOpen`: a write the victim sent just before the kill can reach Redis
-      // after the read above, closing a request the survivor then never has to touch.
-      const finishedBySurvivor = new Set(survivor.logs().filter((l) => l.msg === 'limit request decision delivered').map((l) => String(l.limitRequestId)));
-      expect(leftOpen.filter((id) => finishedBySurvivor.has(id)).length).toBeGreaterThan(0);
-      expect(survivor.exited).toBeDefined();
+      // The survivor took over work the victim left open: it read those requests after the kill (some
+      // only needed their root updated and their record closed: the victim had posted the reply before
+      // dying). Not necessarily all of `leftOpen`: a write the victim sent just before the kill can
+      // reach Redis after the read above, closing a request the survivor then never has to touch.
+      const survivorAppId = appIdOf.get(survivor)!;
+      expect(survivorAppId).not.toBe(victimAppId);
+      const readBySurvivor = new Set(readsBy(survivorAppId, killedAt).map((c) => c.path.split('/').pop()));
+      expect(leftOpen.filter((id) => readBySurvivor.has(id)).length).toBeGreaterThan(0);
       expect(survivor.child.exitCode).toBeNull(); // still running
     } finally {
       await api(sandbox, 'DELETE', '/sandbox/faults');

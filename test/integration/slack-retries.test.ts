@@ -1,84 +1,59 @@
-import { startPixOps, type RunningApp } from '../../src/app';
-import { loadConfig } from '../../src/runtime/config';
+import type { RunningApp } from '../../src/app';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { deliveryMiddleware, InFlight } from '../../src/entry/delivery';
 import { MemoryClaims } from '../../src/store/claims';
 import { StoreUnavailableError } from '../../src/store/errors';
-import { BOT_TOKEN, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
+import { poster, signedForm, slashBody, startHarness, type Harness } from '../support/harness';
+import { startAppLike } from '../support/limit-requests';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
-import { waitFor } from '../support/wait';
+import { deliveriesDone, waitFor } from '../support/wait';
 
 const OPERATOR = 'U0OPERATR1';
 const CHANNEL = 'C0RETRIES1';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Slack's headers on a repeated delivery. */
 const retryHeaders = (n: number, reason = 'http_timeout') => ({ 'x-slack-retry-num': String(n), 'x-slack-retry-reason': reason });
 
-function commandBody(h: Pick<Harness, 'slack'>, text: string, triggerId: string, responseId: string): string {
-  return new URLSearchParams({
-    token: 'legacy-verification-token',
-    team_id: 'T0FAKE',
-    team_domain: 'fake',
-    channel_id: CHANNEL,
-    channel_name: 'finance',
-    user_id: OPERATOR,
-    user_name: 'operator',
-    command: '/pix',
-    text,
-    api_app_id: 'A0PIXOPS',
-    response_url: h.slack.responseUrl(responseId),
-    trigger_id: triggerId,
-  }).toString();
-}
+/** `/pix <text>` from the operator in the channel, as Slack sends it; its modal comes with trigger `trigger-<id>`. */
+const commandBody = (h: Pick<Harness, 'slack'>, text: string, id: string) => slashBody(h.slack, OPERATOR, text, { channelId: CHANNEL }, id).body;
 
-/**
- * Posts a body to an app, signed as Slack signs it (a fresh timestamp on every try, as Slack does);
- * the fake Slack judges the acknowledgement as Slack would.
- */
-async function deliver(h: Pick<Harness, 'slack'>, url: string, body: string, contentType: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': contentType, ...slackSignatureHeaders(body, SIGNING_SECRET), ...headers } });
-  const text = await res.text();
-  if (res.ok) h.slack.judgeAck(body, text);
-  return { status: res.status, text };
-}
-const FORM = 'application/x-www-form-urlencoded';
+/** Posts a form body to an app, signed as Slack signs it (a fresh timestamp on every try); the acknowledgement judged as Slack would. */
+const deliver = (h: Pick<Harness, 'slack'>, url: string, body: string, headers: Record<string, string> = {}) => poster(url, h.slack)(body, { ...signedForm(body), ...headers });
 
 describe("Slack's retries never perform an action twice (sqlite store, one instance)", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ ACCESS_OPERATORS: OPERATOR, POLL_SCHEDULE: '0 0 1 1 *' });
+    h = await startHarness({ ACCESS_OPERATORS: OPERATOR });
   });
   afterAll(() => h.close());
 
   test('a slash command repeated with x-slack-retry-num: acknowledged, the modal opened once', async () => {
-    const body = commandBody(h, 'limit request', 'trigger-retry-cmd-1', 'retry-cmd-1');
-    const first = await deliver(h, h.eventsUrl, body, FORM);
+    const body = commandBody(h, 'limit request', 'retry-cmd-1');
+    const first = await deliver(h, h.eventsUrl, body);
     expect(first.status).toBe(200);
     await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-1'));
 
+    const taken = h.app.inFlight.total;
     for (const n of [1, 2]) {
-      const again = await deliver(h, h.eventsUrl, body, FORM, retryHeaders(n));
+      const again = await deliver(h, h.eventsUrl, body, retryHeaders(n));
       expect(again.status).toBe(200);
       expect(again.text).toBe('');
     }
-    await sleep(300);
+    await deliveriesDone(h.app, taken + 2);
     expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-cmd-1')).toHaveLength(1);
-    expect(h.logs.some((l) => l.includes('repeated Slack delivery') && l.includes('"retryNum":2'))).toBe(true);
 
     // Another command (another trigger) is handled normally.
-    const other = await deliver(h, h.eventsUrl, commandBody(h, 'limit request', 'trigger-retry-cmd-2', 'retry-cmd-2'), FORM);
+    const other = await deliver(h, h.eventsUrl, commandBody(h, 'limit request', 'retry-cmd-2'));
     expect(other.status).toBe(200);
     await waitFor('the second modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-2'));
   });
 
   test('a retry that arrives while the first delivery is still being handled is skipped too', async () => {
-    const body = commandBody(h, 'limit request', 'trigger-retry-cmd-3', 'retry-cmd-3');
-    const [a, b] = await Promise.all([deliver(h, h.eventsUrl, body, FORM), deliver(h, h.eventsUrl, body, FORM, retryHeaders(1, 'http_error'))]);
+    const body = commandBody(h, 'limit request', 'retry-cmd-3');
+    const taken = h.app.inFlight.total;
+    const [a, b] = await Promise.all([deliver(h, h.eventsUrl, body), deliver(h, h.eventsUrl, body, retryHeaders(1, 'http_error'))]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-cmd-3'));
-    await sleep(300);
+    await deliveriesDone(h.app, taken + 2);
     expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-cmd-3')).toHaveLength(1);
   });
 
@@ -94,12 +69,14 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
     };
     const body = JSON.stringify(event);
     const published = () => h.slack.callsOf('views.publish').filter((c) => c.args.user_id === OPERATOR);
-    expect((await deliver(h, h.eventsUrl, body, 'application/json')).status).toBe(200);
+    const json = (headers: Record<string, string> = {}) => deliver(h, h.eventsUrl, body, { 'content-type': 'application/json', ...headers });
+    expect((await json()).status).toBe(200);
     await waitFor('the Home tab', () => published().length >= 1);
     const count = published().length;
-    expect((await deliver(h, h.eventsUrl, body, 'application/json', retryHeaders(1))).status).toBe(200);
-    expect((await deliver(h, h.eventsUrl, body, 'application/json', retryHeaders(2))).status).toBe(200);
-    await sleep(500);
+    const taken = h.app.inFlight.total;
+    expect((await json(retryHeaders(1))).status).toBe(200);
+    expect((await json(retryHeaders(2))).status).toBe(200);
+    await deliveriesDone(h.app, taken + 2);
     expect(published()).toHaveLength(count);
   });
 
@@ -120,10 +97,11 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
     const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
     const reads = () => h.sandbox.calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/limits/request').length;
     const readsBefore = reads();
-    expect((await deliver(h, h.eventsUrl, body, FORM)).status).toBe(200);
+    expect((await deliver(h, h.eventsUrl, body)).status).toBe(200);
     await waitFor('the answer', () => h.slack.responsesTo('retry-click-1')[0]);
-    expect((await deliver(h, h.eventsUrl, body, FORM, retryHeaders(1))).status).toBe(200);
-    await sleep(500);
+    const taken = h.app.inFlight.total;
+    expect((await deliver(h, h.eventsUrl, body, retryHeaders(1))).status).toBe(200);
+    await deliveriesDone(h.app, taken + 1);
     expect(h.slack.responsesTo('retry-click-1')).toHaveLength(1);
     expect(reads() - readsBefore).toBe(1);
   });
@@ -132,32 +110,18 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
 describe("Slack's retries across instances (Redis, 127.0.0.1:6379)", () => {
   test('the first delivery on one instance, its retry on another (a load balancer): the retry is skipped', async () => {
     const namespace = testNamespace('retries');
-    const h = await startHarness({ ACCESS_OPERATORS: OPERATOR, POLL_SCHEDULE: '0 0 1 1 *', STORE_URL: SHARED_REDIS_URL, STORE_SECRET: 'r'.repeat(40), STORE_NAMESPACE: namespace });
+    const env = { ACCESS_OPERATORS: OPERATOR, STORE_URL: SHARED_REDIS_URL, STORE_SECRET: 'r'.repeat(40), STORE_NAMESPACE: namespace };
+    const h = await startHarness(env);
     let other: RunningApp | undefined;
     try {
-      const result = loadConfig({
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        PORT: '0',
-        SLACK_API_URL: h.slack.apiUrl,
-        PIX_API_URL: h.sandbox.url,
-        PIX_APP_ID: h.sandbox.companies.main.mainAppId,
-        ACCESS_OPERATORS: OPERATOR,
-        POLL_SCHEDULE: '0 0 1 1 *',
-        STORE_URL: SHARED_REDIS_URL,
-        STORE_SECRET: 'r'.repeat(40),
-        STORE_NAMESPACE: namespace,
-      });
-      if (!result.ok) throw new Error(result.problems.join('; '));
-      const secrets = new SecretRegistry();
-      other = await startPixOps(result.config, { logger: createLogger({ level: 'silent', secrets }), secrets });
+      other = (await startAppLike(h, env)).app;
 
-      const body = commandBody(h, 'limit request', 'trigger-retry-lb-1', 'retry-lb-1');
-      expect((await deliver(h, h.eventsUrl, body, FORM)).status).toBe(200);
+      const body = commandBody(h, 'limit request', 'retry-lb-1');
+      expect((await deliver(h, h.eventsUrl, body)).status).toBe(200);
       await waitFor('the modal', () => h.slack.callsOf('views.open').find((c) => c.args.trigger_id === 'trigger-retry-lb-1'));
-      const again = await deliver(h, `http://127.0.0.1:${other.port}/slack/events`, body, FORM, retryHeaders(1));
+      const again = await deliver(h, `http://127.0.0.1:${other.port}/slack/events`, body, retryHeaders(1));
       expect(again.status).toBe(200);
-      await sleep(300);
+      await deliveriesDone(other, 1);
       expect(h.slack.callsOf('views.open').filter((c) => c.args.trigger_id === 'trigger-retry-lb-1')).toHaveLength(1);
     } finally {
       await other?.stop();

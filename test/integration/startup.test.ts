@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { assertFreshBuild } from '../support/dist-build';
+import { poster, slashBody } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 // `npm start` runs the compiled output (built by `prepare` and `pretest`); these tests run it the same way.
@@ -37,7 +39,7 @@ function run(env: Record<string, string>, cwd: string): Run {
 describe('npm start (the compiled entry point)', () => {
   let cwd: string;
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does it in pretest)`);
+    assertFreshBuild();
   });
   beforeEach(() => {
     cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-start-'));
@@ -114,13 +116,9 @@ describe('npm start (the compiled entry point)', () => {
       const line = await waitFor('the ready log line', () => r.stdout().split('\n').find((l) => l.includes('Pix Ops is running')), 15_000);
       expect(r.stdout()).toContain('SANDBOX mode');
       const port = (JSON.parse(line) as { port: number }).port;
-      const body = new URLSearchParams({ command: '/pix', text: 'help', user_id: 'U0ANYONE1', channel_id: 'C1', response_url: slack.responseUrl('x'), trigger_id: 't' }).toString();
-      const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, secret) },
-      });
-      const ack = (await res.json()) as { text: string };
+      const { body } = slashBody(slack, 'U0ANYONE1', 'help', {}, 'startup');
+      const res = await poster(`http://127.0.0.1:${port}/slack/events`, slack)(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, secret) });
+      const ack = JSON.parse(res.text) as { text: string };
       expect(ack.text).toContain('[SANDBOX]');
       expect(ack.text).toContain('admin'); // in sandbox mode everyone is admin
       r.kill('SIGTERM');

@@ -1,4 +1,5 @@
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { waitFor } from '../support/wait';
 import { api, control } from './helpers';
 
 describe('authentication, routing and the control routes', () => {
@@ -73,17 +74,18 @@ describe('authentication, routing and the control routes', () => {
 
   it('a late answer: the call is handled (the application exists) and answered only after the delay', async () => {
     const { masterAppId, defaultAccountId } = sb.companies.main;
-    await control(sb, 'POST', '/faults', { lateAnswer: { ms: 300, count: 1, method: 'POST', pathPrefix: '/api/v1/application' } });
+    await control(sb, 'POST', '/faults', { lateAnswer: { ms: 1_000, count: 1, method: 'POST', pathPrefix: '/api/v1/application' } });
     const started = Date.now();
-    const pending = api(sb, 'POST', '/api/v1/application', { appId: masterAppId, body: { accountId: defaultAccountId, application: { name: 'Late', type: 'API' } } });
+    let answered = false;
+    const pending = api(sb, 'POST', '/api/v1/application', { appId: masterAppId, body: { accountId: defaultAccountId, application: { name: 'Late', type: 'API' } } }).finally(() => (answered = true));
     // Before the answer comes, the back office already shows the new application.
-    let listed: Array<{ name: string }> = [];
-    while (!listed.some((a) => a.name === 'Late') && Date.now() - started < 2_000) {
-      listed = (await control(sb, 'GET', `/accounts/${defaultAccountId}/applications`)).json.applications;
-    }
-    expect(Date.now() - started).toBeLessThan(300);
+    const listed = await waitFor('the application listed', async () => {
+      const apps = (await control(sb, 'GET', `/accounts/${defaultAccountId}/applications`)).json.applications as Array<{ name: string }>;
+      return apps.some((a) => a.name === 'Late') ? apps : undefined;
+    });
+    expect(answered).toBe(false);
     expect((await pending).status).toBe(201);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     expect(listed.find((a) => a.name === 'Late')).toEqual({ name: 'Late', type: 'API', clientId: expect.any(String), appID: expect.any(String), isActive: true });
   });
 
@@ -123,11 +125,17 @@ describe('authentication, routing and the control routes', () => {
     await api(sb, 'GET', '/api/v1/account', { appId });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
 
+    // Until reset: a call made after it answers before a slow one made just before it.
+    await control(sb, 'POST', '/faults', { latencyMs: 1_000 });
+    const order: string[] = [];
+    const before = sb.calls.length;
+    const slow = api(sb, 'GET', '/api/v1/account', { appId }).then(() => order.push('slow'));
+    await waitFor('the slow call received', () => sb.calls.length > before);
     const reset = await control(sb, 'DELETE', '/faults');
     expect(reset.json).toEqual({ faults: { latencyMs: 0, fail: null, lateAnswer: null } });
-    const again = Date.now();
-    await api(sb, 'GET', '/api/v1/account', { appId });
-    expect(Date.now() - again).toBeLessThan(140);
+    await api(sb, 'GET', '/api/v1/account', { appId }).then(() => order.push('fast'));
+    await slow;
+    expect(order).toEqual(['fast', 'slow']);
   });
 
   it('refuses bad control bodies', async () => {

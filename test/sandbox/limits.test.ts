@@ -231,10 +231,17 @@ describe('account limits and limit requests', () => {
   });
 
   it('lists the company requests newest first, paginated', async () => {
+    // Four of its own, whatever ran before (one in review per account: each on a fresh account).
+    const mine: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const made = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: await freshAccount() }) });
+      mine.push(made.json.limitRequest.id);
+    }
     const all = await api(sb, 'GET', '/api/v1/limits/request', { appId });
     expect(all.status).toBe(200);
     const { limitRequests, total } = all.json;
     expect(total).toBeGreaterThanOrEqual(4);
+    expect(limitRequests.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining(mine));
     expect(limitRequests.length).toBe(Math.min(10, total));
     const created = limitRequests.map((r: { createdAt: string }) => Date.parse(r.createdAt));
     expect([...created].sort((a, b) => b - a)).toEqual(created);

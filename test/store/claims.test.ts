@@ -6,25 +6,47 @@ import { StoreRunCoordinator } from '../../src/poller/coordinator';
 import { openStore, StoreUnavailableError, type Store } from '../../src/store';
 import { MemoryClaims } from '../../src/store/claims';
 import { deleteKeys, OwnRedis, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+import { waitFor } from '../support/wait';
 
 const SECRET = 's'.repeat(40);
 const quiet = createLogger({ level: 'silent', secrets: new SecretRegistry() });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The same contract on both backends: one holder at a time, expiry, only the holder renews/releases. */
+/**
+ * The same contract on both backends: one holder at a time, expiry, only the holder renews/releases.
+ * Claims meant to be held are held for a minute (a slow moment must not lapse them); the one meant to
+ * lapse is waited for, the deadline a hang guard only.
+ */
 async function exerciseClaims(a: Store, b: Store): Promise<void> {
-  expect(await a.claim('k', 300)).toBe(true);
-  expect(await a.claim('k', 300)).toBe(false); // held, by anyone (itself included)
-  expect(await b.claim('k', 300)).toBe(false);
-  expect(await b.renew('k', 300)).toBe(false); // not b's
+  expect(await a.claim('k', 60_000)).toBe(true);
+  expect(await a.claim('k', 60_000)).toBe(false); // held, by anyone (itself included)
+  expect(await b.claim('k', 60_000)).toBe(false);
+  expect(await b.renew('k', 60_000)).toBe(false); // not b's
   await b.release('k'); // not b's: left alone
-  expect(await b.claim('k', 300)).toBe(false);
-  expect(await a.renew('k', 600)).toBe(true);
+  expect(await b.claim('k', 60_000)).toBe(false);
+  expect(await a.renew('k', 60_000)).toBe(true);
   await a.release('k');
   expect(await b.claim('k', 200)).toBe(true);
-  await sleep(350); // lapses on its own (a holder that died)
-  expect(await a.claim('k', 200)).toBe(true);
-  expect(await b.renew('k', 200)).toBe(false);
+  await waitFor('the claim to lapse on its own (a holder that died)', () => a.claim('k', 60_000));
+  expect(await b.renew('k', 60_000)).toBe(false);
+  await a.release('k');
+}
+
+/** A store's claims, counting the renewals that kept the claim; `dies()` stops renewing and releasing, as a killed process. */
+function watched(store: Store) {
+  let dead = false;
+  const claims = {
+    kept: 0,
+    claim: (key: string, ttlMs: number) => store.claim(key, ttlMs),
+    renew: async (key: string, ttlMs: number) => {
+      if (dead) return false;
+      const ok = await store.renew(key, ttlMs);
+      if (ok) claims.kept++;
+      return ok;
+    },
+    release: async (key: string) => (dead ? undefined : store.release(key)),
+    dies: () => void (dead = true),
+  };
+  return claims;
 }
 
 describe('claims', () => {
@@ -48,9 +70,13 @@ describe('claims', () => {
     let now = 0;
     const claims = new MemoryClaims(`space-${Date.now()}`, 'me', () => now);
     expect(await claims.claim('a', 10)).toBe(true);
+    expect(await claims.claim('c', 120_000)).toBe(true);
+    now = 30_000;
+    expect(await claims.claim('b', 10)).toBe(true); // no sweep yet: 'a' is still kept
+    expect(claims.size).toBe(3);
     now = 61_000;
-    expect(await claims.claim('b', 10)).toBe(true); // sweeps 'a'
-    expect((claims as unknown as { held: Map<string, unknown> }).held.has('a')).toBe(false);
+    expect(await claims.claim('d', 10)).toBe(true); // sweeps 'a' and 'b'
+    expect(claims.size).toBe(2);
   });
 
   test('on Redis (127.0.0.1:6379): SET NX PX under the namespace, cleaned up', async () => {
@@ -68,24 +94,27 @@ describe('claims', () => {
   test('the run coordinator: one instance per tick slot, none while another still polls', async () => {
     const namespace = testNamespace('coord');
     const stores = [await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }), await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace })];
-    const [a, b] = stores.map((s) => new StoreRunCoordinator(s, quiet, 500));
+    const claims = stores.map(watched);
+    const [a, b] = claims.map((c) => new StoreRunCoordinator(c, quiet, 500));
+    let slot = 0;
+    const next = () => `task:2030-01-01T00:00:${String(slot++).padStart(2, '0')}.000Z`;
     try {
-      const slot = 'task:2030-01-01T00:00:00.000Z';
-      const won = await Promise.all([a!.shouldRun(slot, 60_000), b!.shouldRun(slot, 60_000)]);
+      const first = next();
+      const won = await Promise.all([a!.shouldRun(first, 60_000), b!.shouldRun(first, 60_000)]);
       expect(won.filter(Boolean)).toHaveLength(1);
-      const [winner, loser] = won[0] ? [a!, b!] : [b!, a!];
-      // The next slot while the winner still runs: nobody (the lease is held, and renewed past its TTL).
-      await sleep(700);
-      expect(await loser.shouldRun('task:2030-01-01T00:00:01.000Z', 60_000)).toBe(false);
+      const [winner, loser, winnerClaims] = won[0] ? [a!, b!, claims[0]!] : [b!, a!, claims[1]!];
+      // The next slot while the winner still runs: nobody (the lease is held, and renewed past its
+      // TTL: four renewals, a third of the TTL apart, take longer than the TTL).
+      await waitFor('the lease renewed past its TTL', () => winnerClaims.kept >= 4);
+      expect(await loser.shouldRun(next(), 60_000)).toBe(false);
       await winner.onComplete();
-      expect(await loser.shouldRun('task:2030-01-01T00:00:02.000Z', 60_000)).toBe(true);
+      expect(await loser.shouldRun(next(), 60_000)).toBe(true);
       await loser.onComplete();
       // A holder that dies (no renewal, no release): its lease lapses within the TTL.
-      expect(await winner.shouldRun('task:2030-01-01T00:00:03.000Z', 60_000)).toBe(true);
-      (winner as unknown as { stopRenewal(): void }).stopRenewal();
-      expect(await loser.shouldRun('task:2030-01-01T00:00:04.000Z', 60_000)).toBe(false);
-      await sleep(600);
-      expect(await loser.shouldRun('task:2030-01-01T00:00:05.000Z', 60_000)).toBe(true);
+      expect(await winner.shouldRun(next(), 60_000)).toBe(true);
+      winnerClaims.dies();
+      expect(await loser.shouldRun(next(), 60_000)).toBe(false);
+      await waitFor('the dead holder’s lease to lapse', () => loser.shouldRun(next(), 60_000));
       await loser.onComplete();
     } finally {
       for (const s of stores) await s.close();
@@ -105,26 +134,21 @@ describe('store on a Redis that goes away', () => {
 
   test('stopped: every operation fails at once with StoreUnavailableError; restarted: it reconnects by itself, data intact', async () => {
     const events: string[] = [];
-    const store = await openStore({ url: redis.url, secret: SECRET, namespace: 'outage', events: { onDown: () => events.push('down'), onUp: () => events.push('up') } });
+    // A command time limit far past the test's own: waiting for a reconnection would outlast it.
+    const store = await openStore({ url: redis.url, secret: SECRET, namespace: 'outage', commandTimeoutMs: 120_000, events: { onDown: () => events.push('down'), onUp: () => events.push('up') } });
     try {
       await store.trackedRequests.track(record('r1'));
       await redis.stop();
 
-      const started = Date.now();
       await expect(store.trackedRequests.get('r1')).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.trackedRequests.openIds()).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.trackedRequests.track(record('r2'))).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.claim('x', 1_000)).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(await store.ping()).toBe(false);
-      expect(Date.now() - started).toBeLessThan(1_000); // no waiting for a reconnection
       expect(events).toEqual(['down']);
 
       await redis.resume();
-      const back = Date.now();
-      while (!(await store.ping())) {
-        if (Date.now() - back > 5_000) throw new Error('the store did not reconnect');
-        await sleep(50);
-      }
+      await waitFor('the store to reconnect', () => store.ping());
       expect(events).toEqual(['down', 'up']);
       expect((await store.trackedRequests.get('r1'))?.limitRequestId).toBe('r1');
       expect(await store.trackedRequests.openIds()).toEqual(['r1']);
@@ -138,9 +162,8 @@ describe('store on a Redis that goes away', () => {
     try {
       await store.trackedRequests.track(record('h1'));
       redis.pause();
-      const started = Date.now();
+      // A frozen Redis never answers: the rejection is the time limit's doing.
       await expect(store.trackedRequests.get('h1')).rejects.toBeInstanceOf(StoreUnavailableError);
-      expect(Date.now() - started).toBeLessThan(1_500);
       expect(await store.ping()).toBe(false);
       redis.unpause();
       expect((await store.trackedRequests.get('h1'))?.limitRequestId).toBe('h1');
@@ -157,11 +180,7 @@ describe('store on a Redis that goes away', () => {
     try {
       await expect(store.trackedRequests.get('x')).rejects.toBeInstanceOf(StoreUnavailableError);
       await redis.resume();
-      const back = Date.now();
-      while (!(await store.ping())) {
-        if (Date.now() - back > 5_000) throw new Error('the store did not connect');
-        await sleep(50);
-      }
+      await waitFor('the store to connect', () => store.ping());
       expect(await store.trackedRequests.get('x')).toBeUndefined();
     } finally {
       await store.close();

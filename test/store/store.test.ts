@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import { openStore } from '../../src/store';
 import { SecretBox } from '../../src/store/secret-box';
+import { deleteKeys, keysOf, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 
 const APP_ID = 'Q2xpZW50X0lkX3NlY3JldC1hcHAtaWQtZm9yLXRlc3Q=';
 
@@ -106,24 +107,51 @@ describe('SecretBox', () => {
 });
 
 // Needs the Redis server on 127.0.0.1:6379 (present on every machine of this project, CI included).
+// The same cases as on sqlite, each under a key prefix of its own (the server is shared).
 describe('store on Redis (127.0.0.1:6379)', () => {
+  let namespace: string;
+  beforeEach(() => {
+    namespace = testNamespace('store');
+  });
+  afterEach(() => deleteKeys(SHARED_REDIS_URL, namespace));
+  const open = (secret = 's'.repeat(40)) => openStore({ url: SHARED_REDIS_URL, secret, namespace });
+
   test('keeps AppIDs encrypted under its own key prefix', async () => {
-    const namespace = `pix-ops-test-${process.pid}-${Date.now()}`;
-    const store = await openStore({ url: 'redis://127.0.0.1:6379', secret: 's'.repeat(40), namespace });
-    const raw = createClient({ url: 'redis://127.0.0.1:6379' });
+    const store = await open();
+    const raw = createClient({ url: SHARED_REDIS_URL });
     await raw.connect();
     try {
-      await store.accountApps.save({ accountId: 'acc1', appId: APP_ID });
+      await store.accountApps.save({ accountId: 'acc1', appId: APP_ID, clientId: 'client-1' });
       expect((await store.accountApps.get('acc1'))?.appId).toBe(APP_ID);
-      const keys = await raw.keys(`${namespace}*`);
+      const keys = await keysOf(SHARED_REDIS_URL, namespace);
       expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) expect(String(await raw.get(key))).not.toContain(APP_ID);
+      const values = await Promise.all(keys.map(async (key) => String(await raw.get(key))));
+      expect(values.some((v) => v.includes('client-1'))).toBe(true); // Redis really holds the record…
+      for (const v of values) expect(v).not.toContain(APP_ID); // …but not the AppID in clear
       expect(await store.ping()).toBe(true);
-      await exerciseTracking(store);
     } finally {
-      for (const key of await raw.keys(`${namespace}*`)) await raw.del(key);
-      await raw.quit();
+      await raw.close();
       await store.close();
     }
+  });
+
+  test('tracked requests: the poll set holds exactly the open ones, across restarts', async () => {
+    const store = await open();
+    await exerciseTracking(store);
+    await store.accountApps.save({ accountId: 'acc1', appId: APP_ID });
+    await store.close();
+    const again = await open();
+    expect((await again.trackedRequests.openIds()).sort()).toEqual(['r1', 'r3']);
+    expect((await again.accountApps.get('acc1'))?.appId).toBe(APP_ID);
+    await again.close();
+  });
+
+  test('the wrong secret cannot read the AppIDs', async () => {
+    const a = await open('a'.repeat(40));
+    await a.accountApps.save({ accountId: 'acc1', appId: APP_ID });
+    await a.close();
+    const b = await open('b'.repeat(40));
+    await expect(b.accountApps.get('acc1')).rejects.toThrow();
+    await b.close();
   });
 });

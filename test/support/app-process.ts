@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { assertFreshBuild } from './dist-build';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness';
 import { waitFor } from './wait';
 
@@ -25,7 +25,7 @@ export interface AppProcess {
 
 /** Starts the bot in a child process in HTTP mode (PORT=0) and waits for its ready line. */
 export async function startAppProcess(env: Record<string, string>, options: { cwd?: string; readyTimeoutMs?: number } = {}): Promise<AppProcess> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does it in pretest)`);
+  assertFreshBuild();
   const child = spawn(process.execPath, [MAIN], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, PORT: '0', LOG_LEVEL: 'debug', ...env },

@@ -1,7 +1,18 @@
+import type { ApprovalAction } from '../../src/domain/approvals';
 import type { Harness } from './harness';
 import { clickButton, openedModal, submitModal, type ModalView } from './accounts-harness';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { waitFor } from './wait';
+
+/** The Pix writes each action's approval makes, in order, as `METHOD path` (a key's path cut at the key); one table for every approvals suite. */
+export const APPROVAL_WRITES: Record<ApprovalAction, string[]> = {
+  'limit-request': ['POST /api/v1/files', 'POST /api/v1/limits/request'],
+  'key-add': ['POST /api/v1/pix-keys'],
+  'key-delete': ['DELETE /api/v1/pix-keys/'],
+  'withdraw-key': ['POST /api/v1/pix-keys/withdraw'],
+  'account-create': ['POST /api/v1/account', 'POST /api/v1/application'],
+  'rotate-secret': ['POST /api/v1/application/rotate-secret'],
+};
 
 /** A pending approval's root as the app posted it: where it is, and the approval id its metadata names. */
 export interface PendingRoot {

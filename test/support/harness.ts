@@ -42,24 +42,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const slack = await new SlackStandIn().start();
   const sandbox = options.sandboxMode ? undefined : await startSandbox({ port: 0 });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-ops-test-'));
-  const result = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    PORT: '0',
-    SLACK_API_URL: slack.apiUrl,
-    ...(sandbox ? { PIX_API_URL: sandbox.url, PIX_APP_ID: sandbox.companies.main.mainAppId } : {}),
-    STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
-    PIX_TIMEOUT_MS: '3000',
-    // No scheduled poll unless a test asks for one (or calls poller.tick()): a tick landing in the
-    // middle of a test would add Pix calls to what the test asserts on.
-    POLL_SCHEDULE: '0 0 1 1 *',
-    ...env,
-  });
-  if (!result.ok) throw new Error(`bad test config: ${result.problems.join('; ')}`);
-  const logs: string[] = [];
-  const secrets = new SecretRegistry();
-  const logger = createLogger({ level: 'debug', secrets, destination: { write: (line: string) => void logs.push(line) } });
-  const app = await startPixOps(result.config, { logger, secrets });
+  const { app, logs } = await startLoggedApp(harnessEnv({ slack, sandbox, dataDir }, env));
   const eventsUrl = `http://127.0.0.1:${app.port}/slack/events`;
 
   const post = poster(eventsUrl, slack);
@@ -80,6 +63,37 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The environment of a test app on this fake Slack and sandbox (the sandbox built in when there is
+ * none), with its store in `dataDir`; `env` on top.
+ */
+export function harnessEnv(parts: { slack: SlackStandIn; sandbox?: SandboxHandle; dataDir: string }, env: Record<string, string> = {}): Record<string, string> {
+  const { slack, sandbox, dataDir } = parts;
+  return {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    PORT: '0',
+    SLACK_API_URL: slack.apiUrl,
+    ...(sandbox ? { PIX_API_URL: sandbox.url, PIX_APP_ID: sandbox.companies.main.mainAppId } : {}),
+    STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
+    PIX_TIMEOUT_MS: '3000',
+    // No scheduled poll unless a test asks for one (or calls poller.tick()): a tick landing in the
+    // middle of a test would add Pix calls to what the test asserts on.
+    POLL_SCHEDULE: '0 0 1 1 *',
+    ...env,
+  };
+}
+
+/** The app in this process on a test environment, its log lines kept (at debug). Stop it yourself. */
+export async function startLoggedApp(env: Record<string, string>): Promise<{ app: RunningApp; logs: string[] }> {
+  const result = loadConfig(env);
+  if (!result.ok) throw new Error(`bad test config: ${result.problems.join('; ')}`);
+  const logs: string[] = [];
+  const secrets = new SecretRegistry();
+  const logger = createLogger({ level: 'debug', secrets, destination: { write: (line: string) => void logs.push(line) } });
+  return { app: await startPixOps(result.config, { logger, secrets }), logs };
 }
 
 /** All the text of a message (its `text` and every text in its blocks), for assertions. */
@@ -108,6 +122,16 @@ export function poster(eventsUrl: string, slack: SlackStandIn): Post {
 
 /** `/pix <text>` as Slack sends it, signed; its answers come to the response_url `cmd-<id>`. */
 export async function sendSlash(post: Post, slack: SlackStandIn, userId: string, text: string, opts: { channelId?: string }, id: string) {
+  const { body, responseId } = slashBody(slack, userId, text, opts, id);
+  const res = await post(body, signedForm(body));
+  return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
+}
+
+/** The headers of a form body as Slack signs it (a fresh timestamp each time, as on each of Slack's tries). */
+export const signedForm = (body: string): Record<string, string> => ({ 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+
+/** The body of `/pix <text>` as Slack sends it (trigger `trigger-<id>`, response_url `cmd-<id>`), unsigned. */
+export function slashBody(slack: SlackStandIn, userId: string, text: string, opts: { channelId?: string }, id: string): { body: string; responseId: string } {
   const responseId = `cmd-${id}`;
   const body = new URLSearchParams({
     token: 'legacy-verification-token',
@@ -123,6 +147,5 @@ export async function sendSlash(post: Post, slack: SlackStandIn, userId: string,
     response_url: slack.responseUrl(responseId),
     trigger_id: `trigger-${id}`,
   }).toString();
-  const res = await post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
-  return { status: res.status, ack: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined, responseId };
+  return { body, responseId };
 }

@@ -1,9 +1,8 @@
 import type { SandboxHandle } from '../../src/sandbox';
 import { api } from '../sandbox/helpers';
 import type { SlackStandIn, SlackApiCall } from '../../src/slack-standin/web-api';
-import { messageText, SIGNING_SECRET } from './harness';
+import { messageText, signedForm, slashBody } from './harness';
 import { submittedView, viewSubmission } from './slack-payloads';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { waitFor } from './wait';
 
 /**
@@ -32,20 +31,8 @@ const inputBlocks = (view: FormView) => view.blocks.filter((b) => b.type === 'in
 /** `/pix limit request <accountId>` in `channelId`; the form once it is filled in. */
 export async function openLimitForm(app: AppUnderTest, input: { userId: string; accountId: string; channelId: string }) {
   const before = app.slack.calls.length;
-  const n = ++counter;
-  const body = new URLSearchParams({
-    team_id: 'T0FAKE',
-    channel_id: input.channelId,
-    channel_name: 'finance',
-    user_id: input.userId,
-    user_name: input.userId.toLowerCase(),
-    command: '/pix',
-    text: `limit request ${input.accountId}`,
-    api_app_id: 'A0PIXOPS',
-    response_url: app.slack.responseUrl(`form-${n}`),
-    trigger_id: `trigger-form-${n}`,
-  }).toString();
-  const res = await app.post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+  const { body } = slashBody(app.slack, input.userId, `limit request ${input.accountId}`, { channelId: input.channelId }, `form-${++counter}`);
+  const res = await app.post(body, signedForm(body));
   if (res.status !== 200) throw new Error(`the command answered ${res.status}`);
   const update = await waitFor('the form', () =>
     app.slack.calls.slice(before).find((c) => c.method === 'views.update' && inputBlocks(c.args.view as FormView).length > 0),
@@ -68,7 +55,7 @@ export async function submitLimitForm(app: AppUnderTest, form: { view: FormView;
   }
   const payload = viewSubmission(input.userId, submittedView(form.view as never, form.viewId, values));
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const res = await app.post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+  const res = await app.post(body, signedForm(body));
   return { status: res.status, body: res.text ? (JSON.parse(res.text) as Record<string, unknown>) : undefined };
 }
 

@@ -1,13 +1,10 @@
-import path from 'node:path';
-import { startPixOps, type RunningApp } from '../../src/app';
-import { loadConfig } from '../../src/runtime/config';
-import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import type { RunningApp } from '../../src/app';
 import type { SandboxHandle } from '../../src/sandbox';
 import type { TrackedRequest } from '../../src/store/tracked-requests';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { api, control, uploadProof } from '../sandbox/helpers';
 import type { SlackApiCall, StoredMessage } from '../../src/slack-standin/web-api';
-import { BOT_TOKEN, SIGNING_SECRET, type Harness } from './harness';
+import { harnessEnv, startLoggedApp, type Harness } from './harness';
 
 /** Limit requests as the bot would have filed and tracked them, made without the modal. */
 
@@ -114,20 +111,5 @@ export function readsOf(sandbox: SandboxHandle, id: string, since = 0): number {
  * after a restart. Stop it yourself.
  */
 export async function startAppLike(h: Harness, env: Record<string, string> = {}): Promise<{ app: RunningApp; logs: string[] }> {
-  const result = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    PORT: '0',
-    SLACK_API_URL: h.slack.apiUrl,
-    PIX_API_URL: h.sandbox.url,
-    PIX_APP_ID: h.sandbox.companies.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(h.dataDir, 'pix-ops.sqlite')}`,
-    PIX_TIMEOUT_MS: '3000',
-    ...env,
-  });
-  if (!result.ok) throw new Error(`bad test config: ${result.problems.join('; ')}`);
-  const logs: string[] = [];
-  const secrets = new SecretRegistry();
-  const logger = createLogger({ level: 'debug', secrets, destination: { write: (line: string) => void logs.push(line) } });
-  return { app: await startPixOps(result.config, { logger, secrets }), logs };
+  return startLoggedApp(harnessEnv(h, env));
 }

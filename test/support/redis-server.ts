@@ -13,6 +13,19 @@ export function testNamespace(label: string): string {
   return `pix-ops-test-${label}-${process.pid}-${Date.now().toString(36)}`;
 }
 
+/** Every key of a prefix (SCAN, not KEYS: KEYS blocks the shared server while it walks all of it). */
+export async function keysOf(url: string, prefix: string): Promise<string[]> {
+  const client = createClient({ url });
+  await client.connect();
+  const found: string[] = [];
+  try {
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) found.push(...keys);
+  } finally {
+    await client.close();
+  }
+  return found;
+}
+
 /** Deletes every key of a prefix (SCAN, not KEYS: the shared server may hold others' keys). */
 export async function deleteKeys(url: string, prefix: string): Promise<number> {
   const client = createClient({ url });

@@ -1,39 +1,64 @@
-import type { WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import { SlackPaceError } from '../../src/poller/pacing';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import { exactClient } from '../../src/slack/exact-client';
 import { noticeMetadata, postOnce } from '../../src/slack/post-once';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { BOT_TOKEN } from '../support/harness';
 
-/** A client whose every call is counted; chat.postMessage fails with `error`. */
-function failingClient(error: unknown) {
-  const calls: string[] = [];
-  const client = {
-    chat: {
-      postMessage: async () => {
-        calls.push('chat.postMessage');
-        throw error;
-      },
-    },
-    conversations: {
-      history: async () => {
-        calls.push('conversations.history');
-        return { ok: true, messages: [] };
-      },
-    },
-    auth: { test: async () => ({ ok: true, bot_id: 'B0PIXOPS' }) },
-  };
-  return { client: client as unknown as WebClient, calls };
-}
-
+/**
+ * postOnce through the app's exact client (no retries of its own) against the Slack stand-in: what
+ * reached Slack is read from the stand-in's calls, and what the channel holds from its messages.
+ */
 describe('postOnce', () => {
+  let slack: SlackStandIn;
+  let client: WebClient;
+  beforeAll(async () => {
+    slack = await new SlackStandIn().start();
+    const logger = createLogger({ level: 'silent', secrets: new SecretRegistry() });
+    client = exactClient({ slack: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }), botToken: BOT_TOKEN, logger });
+  });
+  afterAll(() => slack.close());
+  afterEach(() => slack.off('chat.postMessage'));
+
+  const methodsSince = (from: number, channel: string) =>
+    slack.calls.slice(from).filter((c) => c.args.channel === channel).map((c) => c.method);
+  const postsIn = (channel: string) => slack.messages.filter((m) => m.channel === channel);
+
   test('a post the pacer held back was never sent: it fails at once, nothing looked up or sent again', async () => {
     const held = new SlackPaceError('chat.postMessage', 'C0BUSY', 20_000);
-    const { client, calls } = failingClient(held);
-    await expect(postOnce(client, { channel: 'C0BUSY', text: 'hi' }, noticeMetadata())).rejects.toBe(held);
-    expect(calls).toEqual(['chat.postMessage']);
+    // The pacer throws before the call leaves; every other call goes to Slack.
+    const paced = Object.create(client) as WebClient;
+    Object.defineProperty(paced, 'chat', { value: { ...client.chat, postMessage: () => Promise.reject(held) } });
+    const from = slack.calls.length;
+    await expect(postOnce(paced, { channel: 'C0BUSY', text: 'hi' }, noticeMetadata())).rejects.toBe(held);
+    expect(slack.calls.slice(from)).toEqual([]);
   });
 
-  test('no answer leaves the post in doubt: the channel is looked at before it is sent again', async () => {
-    const { client, calls } = failingClient(Object.assign(new Error('socket hang up'), { code: 'slack_webapi_request_error' }));
-    await expect(postOnce(client, { channel: 'C0QUIET', text: 'hi' }, noticeMetadata())).rejects.toThrow('socket hang up');
-    expect(calls.slice(0, 3)).toEqual(['chat.postMessage', 'conversations.history', 'chat.postMessage']);
+  test('an answer lost after Slack took the post: the channel is looked at, the message found, nothing sent again', async () => {
+    const from = slack.calls.length;
+    slack.loseAnswers('chat.postMessage', 1);
+    const posted = await postOnce(client, { channel: 'C0LOST', text: 'hi' }, noticeMetadata());
+    expect(methodsSince(from, 'C0LOST')).toEqual(['chat.postMessage', 'conversations.history']);
+    expect(postsIn('C0LOST')).toHaveLength(1);
+    expect(posted).toEqual({ channel: 'C0LOST', ts: postsIn('C0LOST')[0]!.ts });
+  });
+
+  test('an in-doubt failure that posted nothing: looked at, then sent again, once', async () => {
+    let failures = 1;
+    slack.on('chat.postMessage', (args) => (failures-- > 0 ? { httpStatus: 500, body: { ok: false, error: 'internal_error' } } : slack.answerByDefault('chat.postMessage', args)));
+    const from = slack.calls.length;
+    const posted = await postOnce(client, { channel: 'C0QUIET', text: 'hi' }, noticeMetadata());
+    expect(methodsSince(from, 'C0QUIET')).toEqual(['chat.postMessage', 'conversations.history', 'chat.postMessage']);
+    expect(postsIn('C0QUIET')).toHaveLength(1);
+    expect(posted.ts).toBe(postsIn('C0QUIET')[0]!.ts);
+  });
+
+  test('in doubt every time: three posts at most, each after a look, then the error', async () => {
+    slack.on('chat.postMessage', () => ({ httpStatus: 500, body: { ok: false, error: 'internal_error' } }));
+    const from = slack.calls.length;
+    await expect(postOnce(client, { channel: 'C0DOWN', text: 'hi' }, noticeMetadata())).rejects.toThrow();
+    expect(methodsSince(from, 'C0DOWN')).toEqual(['chat.postMessage', 'conversations.history', 'chat.postMessage', 'conversations.history', 'chat.postMessage', 'conversations.history']);
+    expect(postsIn('C0DOWN')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { PacedWebClient, SlackPaceError, SlackPacer, type PaceRule } from '../../src/poller/pacing';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { waitFor } from '../support/wait';
 
 /**
  * The poller's paced client against the fake Slack's rate limiter (429 with Retry-After, as Slack
@@ -24,8 +25,11 @@ describe('PacedWebClient', () => {
     const c = client({ maxWaitMs: 5_000 });
     const since = slack.calls.length;
     await post(c, 'C0A');
-    const started = Date.now();
-    const [again] = await Promise.all([post(c, 'C0A'), post(c, 'C0B')]);
+    const sittingOut = post(c, 'C0A');
+    // Once C0A is refused, a post in C0B goes out while C0A sits out its Retry-After.
+    await waitFor('the refusal in C0A', () => slack.rateLimit.refusalsOf('chat.postMessage').length > 0);
+    await post(c, 'C0B');
+    const again = await sittingOut;
     expect(again.ok).toBe(true);
 
     const [first, refused, retried] = callsIn('C0A', since);
@@ -33,8 +37,9 @@ describe('PacedWebClient', () => {
     expect(retried!.at - refused!.at).toBeGreaterThanOrEqual(2_000);
     expect(callsIn('C0A', since)).toHaveLength(3);
     expect(first!.response).toMatchObject({ ok: true });
-    // C0B's post went out at once, while C0A sat out its Retry-After.
-    expect(callsIn('C0B', since)[0]!.at - started).toBeLessThan(1_000);
+    // C0B's post went out while C0A sat out its Retry-After: before C0A's retry (2 s after its refusal).
+    const order = slack.calls.slice(since);
+    expect(order.indexOf(callsIn('C0B', since)[0]!)).toBeLessThan(order.indexOf(retried!));
     expect(slack.rateLimit.ignored).toEqual([]);
   });
 

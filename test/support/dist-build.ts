@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+/** What tsconfig.build.json compiles into dist/ (the process-based suites run dist/src/main.js). */
+const COMPILED = ['src', 'commands', 'views', 'bench'];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(full);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The first source file whose compiled file in dist/ is missing or older than it, if any (relative to the repository). */
+export function staleSource(): string | undefined {
+  for (const dir of COMPILED) {
+    for (const source of sources(path.join(ROOT, dir))) {
+      const rel = path.relative(ROOT, source);
+      const out = path.join(ROOT, 'dist', rel.replace(/\.ts$/, '.js'));
+      if (!existsSync(out) || statSync(out).mtimeMs < statSync(source).mtimeMs) return rel;
+    }
+  }
+  return undefined;
+}
+
+/** Refuses to run the compiled app when dist/ is older than its sources: a test would judge yesterday's code. */
+export function assertFreshBuild(): void {
+  const stale = staleSource();
+  if (stale) throw new Error(`dist/ is stale (${stale} is newer than its build, or has none): run npm run build (npm test does it in pretest)`);
+}
+
+/** Rebuilds dist/ when it is stale (jest's globalSetup: once per run, before any worker starts). */
+export function rebuildIfStale(): void {
+  const stale = staleSource();
+  if (!stale) return;
+  process.stdout.write(`\ndist/ is stale (${stale}): rebuilding it (npm run build)\n`);
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+}
