@@ -4,6 +4,7 @@ import type { SlackStandIn, SlackApiCall } from '../../src/slack-standin/web-api
 import { messageText, SIGNING_SECRET } from './harness';
 import { submittedView, viewSubmission } from './slack-payloads';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { slashCommandBody } from '../../src/slack-standin/deliveries';
 import { waitFor } from './wait';
 
 /**
@@ -33,18 +34,13 @@ const inputBlocks = (view: FormView) => view.blocks.filter((b) => b.type === 'in
 export async function openLimitForm(app: AppUnderTest, input: { userId: string; accountId: string; channelId: string }) {
   const before = app.slack.calls.length;
   const n = ++counter;
-  const body = new URLSearchParams({
-    team_id: 'T0FAKE',
-    channel_id: input.channelId,
-    channel_name: 'finance',
-    user_id: input.userId,
-    user_name: input.userId.toLowerCase(),
-    command: '/pix',
+  const body = slashCommandBody({
+    userId: input.userId,
     text: `limit request ${input.accountId}`,
-    api_app_id: 'A0PIXOPS',
-    response_url: app.slack.responseUrl(`form-${n}`),
-    trigger_id: `trigger-form-${n}`,
-  }).toString();
+    channelId: input.channelId,
+    responseUrl: app.slack.responseUrl(`form-${n}`),
+    triggerId: `trigger-form-${n}`,
+  });
   const res = await app.post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
   if (res.status !== 200) throw new Error(`the command answered ${res.status}`);
   const update = await waitFor('the form', () =>
