@@ -169,6 +169,8 @@ export interface Delivered {
   status: number;
   /** The app's HTTP answer (the acknowledgement's body). */
   text: string;
+  /** Slack would refuse the acknowledgement (see SlackStandIn.judgeAck): it is not shown. */
+  refused: boolean;
 }
 
 /**
@@ -185,8 +187,8 @@ export class SlackDeliveries {
   async post(body: string, headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' }): Promise<Delivered> {
     const res = await fetch(this.eventsUrl, { method: 'POST', body, headers: { ...headers, ...slackSignatureHeaders(body, this.signingSecret) } });
     const text = await res.text();
-    if (res.ok) this.slack.judgeAck(body, text);
-    return { status: res.status, text };
+    const refused = res.ok && this.slack.judgeAck(body, text).length > 0;
+    return { status: res.status, text, refused };
   }
 
   slash(input: SlashCommandInput): Promise<Delivered> {

@@ -25,6 +25,8 @@ export interface StoredMessage {
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   user?: string;
   bot_id?: string;
+  /** Files shared with the message (Slack's file objects). */
+  files?: unknown[];
 }
 
 export interface StandInFile {
