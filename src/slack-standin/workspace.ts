@@ -99,6 +99,10 @@ export class SlackWorkspace {
     this.slack.on('views.update', (args) => this.viewsUpdate(args));
     this.slack.on('views.publish', (args) => this.viewsPublish(args));
     this.slack.on('chat.postEphemeral', (args) => this.postEphemeral(args));
+    // Like Slack: a message posted to a user ID goes to their DM with the bot.
+    this.slack.on('chat.postMessage', (args) =>
+      this.slack.answerByDefault('chat.postMessage', /^[UW]/.test(String(args.channel)) ? { ...args, channel: this.dmOf(String(args.channel)) } : args),
+    );
     this.slack.events.on('call', (call: SlackApiCall) => this.afterCall(call));
     this.slack.events.on('response', (r: ResponseUrlCall) => this.onResponse(r));
     this.slack.events.on('refusal', () => {

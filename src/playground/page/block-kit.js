@@ -21,6 +21,7 @@
     calendar: '📆', date: '📅', chart_with_upwards_trend: '📈', receipt: '🧾', scales: '⚖️', shield: '🛡️', tada: '🎉', thumbsup: '👍',
     '+1': '👍', thumbsdown: '👎', wave: '👋', house: '🏠', gear: '⚙️', zap: '⚡', repeat: '🔁', hourglass_done: '⌛', stop_sign: '🛑',
     heavy_plus_sign: '➕', heavy_minus_sign: '➖', pencil: '✏️', pencil2: '✏️', wastebasket: '🗑️', card_index: '📇', label: '🏷️',
+    alarm_clock: '⏰', arrow_down_small: '🔽', arrow_up_small: '🔼', heavy_multiplication_x: '✖️', raised_hand: '✋',
     construction: '🚧', question: '❓', exclamation: '❗', grey_question: '❔', sparkles: '✨', crossed_swords: '⚔️', envelope: '✉️',
   };
 
@@ -51,13 +52,13 @@
     return users && users[id] ? users[id] : id;
   }
 
-  /** One `<…>` control sequence: a link, a user or channel mention, a group, a special mention. */
+  /** One `<…>` control sequence: a link, a user or channel mention (`users` names both), a group, a special mention. */
   function controlSequence(inner, users) {
     var bar = inner.indexOf('|');
     var target = bar < 0 ? inner : inner.slice(0, bar);
     var label = bar < 0 ? undefined : inner.slice(bar + 1);
     if (target[0] === '@') return '<span class="mention">@' + escapeHtml(label || nameOf(users, target.slice(1))) + '</span>';
-    if (target[0] === '#') return '<span class="mention">#' + escapeHtml(label || target.slice(1)) + '</span>';
+    if (target[0] === '#') return '<span class="mention">#' + escapeHtml(label || nameOf(users, target.slice(1))) + '</span>';
     if (target[0] === '!') {
       var special = target.slice(1);
       if (special.indexOf('subteam^') === 0) return '<span class="mention">' + escapeSlackText(label || '@' + special.slice(8)) + '</span>';

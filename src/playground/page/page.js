@@ -40,6 +40,7 @@
 
   function users() {
     var map = { U0BOT: 'Pix Ops' };
+    if (ui.state) map[ui.state.channel.id] = ui.state.channel.name;
     ((ui.state && ui.state.personas) || []).forEach(function (p) {
       map[p.id] = p.name;
     });
@@ -506,12 +507,12 @@
       form.querySelectorAll('input[type=number]').forEach(function (i) {
         limits[i.name] = Number(i.value);
       });
-      sandboxPost('sandbox/limit-requests/' + encodeURIComponent(form.dataset.request) + '/' + decide.dataset.decide, decide.dataset.decide === 'approve' ? { limits: limits } : {}).then(drawSandbox);
+      sandboxPost('limit-requests/' + encodeURIComponent(form.dataset.request) + '/' + decide.dataset.decide, decide.dataset.decide === 'approve' ? { limits: limits } : {}).then(drawSandbox);
       return;
     }
     var withdraw = target.closest('[data-withdraw]');
     if (withdraw) {
-      sandboxPost('sandbox/accounts/' + encodeURIComponent(withdraw.dataset.withdraw) + '/withdraw-key-api', { enabled: withdraw.dataset.enabled === '1' }).then(drawSandbox);
+      sandboxPost('accounts/' + encodeURIComponent(withdraw.dataset.withdraw) + '/withdraw-key-api', { enabled: withdraw.dataset.enabled === '1' }).then(drawSandbox);
       return;
     }
     if (target.closest('[data-dispute-open]')) {
@@ -520,7 +521,7 @@
       ['type', 'value', 'reason'].forEach(function (k) {
         if (df.elements[k].value) body[k] = df.elements[k].value;
       });
-      sandboxPost('sandbox/disputes', body).then(function (r) {
+      sandboxPost('disputes', body).then(function (r) {
         if (r.status === 404) disputes.available = false;
         else if (r.status < 300) {
           var d = r.json.dispute || r.json;
@@ -532,7 +533,7 @@
     }
     var dispute = target.closest('[data-dispute]');
     if (dispute) {
-      sandboxPost('sandbox/disputes/' + encodeURIComponent(dispute.dataset.dispute) + '/decide', { status: dispute.dataset.status }).then(function (r) {
+      sandboxPost('disputes/' + encodeURIComponent(dispute.dataset.dispute) + '/decide', { status: dispute.dataset.status }).then(function (r) {
         if (r.status === 404) disputes.available = false;
         else if (r.status < 300) {
           disputes.opened.forEach(function (d) {
