@@ -105,6 +105,16 @@
     });
   }
 
+  /** Line breaks, and lines starting with "&gt; " as quotes, in text outside code blocks. */
+  function lines(html) {
+    return html
+      .split('\n')
+      .map(function (line) {
+        return line.indexOf('&gt; ') === 0 ? '<span class="quote">' + line.slice(5) + '</span>' : line;
+      })
+      .join('<br>');
+  }
+
   /** Slack's mrkdwn (https://docs.slack.dev/messaging/formatting-message-text) to HTML. */
   function mrkdwn(text, users) {
     var s = String(text == null ? '' : text);
@@ -112,22 +122,21 @@
     var re = /```([\s\S]*?)```|`([^`\n]+)`/g;
     var last = 0;
     var m;
+    var run = '';
+    // Inline code stays within its line; a code block breaks the lines around it.
     while ((m = re.exec(s))) {
-      out.push(prose(s.slice(last, m.index), users));
-      out.push(m[1] !== undefined ? '<pre class="code-block">' + escapeSlackText(m[1].replace(/^\n/, '')) + '</pre>' : '<code>' + escapeSlackText(m[2]) + '</code>');
+      run += prose(s.slice(last, m.index), users);
+      if (m[1] !== undefined) {
+        out.push(lines(run.replace(/\n$/, '')));
+        run = '';
+        out.push('<pre class="code-block">' + escapeSlackText(m[1].replace(/^\n/, '')) + '</pre>');
+      } else {
+        run += '<code>' + escapeSlackText(m[2]) + '</code>';
+      }
       last = re.lastIndex;
     }
-    out.push(prose(s.slice(last), users));
-    // Lines starting with "&gt; " are quotes.
-    return out
-      .join('')
-      .split('\n')
-      .map(function (line) {
-        return line.indexOf('&gt; ') === 0 ? '<span class="quote">' + line.slice(5) + '</span>' : line;
-      })
-      .join('<br>')
-      .replace(/<br>(<pre)/g, '$1')
-      .replace(/(<\/pre>)<br>/g, '$1');
+    out.push(lines(run + prose(s.slice(last), users)));
+    return out.join('');
   }
 
   /** A text object: mrkdwn, or plain text (with emoji shortcodes unless `emoji: false`). */

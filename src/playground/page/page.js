@@ -132,7 +132,8 @@
         return e.channel === channel && (threadTs ? e.thread_ts === threadTs : !e.thread_ts);
       })
       .map(function (e) {
-        return Object.assign({}, e, { ephemeralId: e.id });
+        // Slack shows an app's ephemeral message as the app's, to the one person.
+        return Object.assign({}, e, { ephemeralId: e.id, user: 'U0BOT', bot_id: 'B0BOT' });
       });
   }
 
@@ -192,9 +193,11 @@
       })
       .concat(ephemeralsIn(c.id, ui.thread))
       .sort(byTs);
-    $('#thread-messages').innerHTML = region('thread', function (ctx) {
+    var list = $('#thread-messages');
+    list.innerHTML = region('thread', function (ctx) {
       return items.map(function (m) { return messageHtml(m, ctx, { inThread: true }); }).join('');
     });
+    list.scrollTop = list.scrollHeight;
   }
 
   function drawHome() {
@@ -288,7 +291,7 @@
                 })
                 .join('')
             : '<p class="empty">No limit request in review.</p>') +
-          decided.map(function (r) { return '<div class="sb-decided">' + esc(r.id.slice(-6)) + ' · ' + esc(r.status) + '</div>'; }).join('');
+          decided.map(function (r) { return '<div class="sb-decided">' + esc(r.id) + ' · ' + esc(r.status) + '</div>'; }).join('');
         $('#sandbox-accounts').innerHTML = sb.accounts
           .map(function (a) {
             var on = Boolean(a.withdrawKeyApiEnabled);
