@@ -27,13 +27,21 @@ export interface PageServerOptions {
  * they are read from the source tree, next to this file or, compiled, from `src/playground/page`.
  */
 const PAGE_DIR = [path.join(__dirname, 'page'), path.join(__dirname, '..', '..', '..', 'src', 'playground', 'page')].find((d) => existsSync(d))!;
-const ASSETS: Record<string, string> = {
-  '/': 'index.html',
-  '/page.css': 'page.css',
-  '/page.js': 'page.js',
-  '/block-kit.js': 'block-kit.js',
-};
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+/**
+ * One response: the page's style and scripts inlined into its HTML at start, so that the page is
+ * parsed and run without another round trip (DOMContentLoaded; see bench/playground.ts).
+ */
+function pageHtml(): Buffer {
+  const read = (file: string) => readFileSync(path.join(PAGE_DIR, file), 'utf8');
+  // A script's text must not close its own element.
+  const script = (file: string) => `<script>${read(file).replace(/<\/script/gi, '<\\/script')}</script>`;
+  return Buffer.from(
+    read('index.html')
+      .replace('<!-- style -->', () => `<style>${read('page.css')}</style>`)
+      .replace('<!-- scripts -->', () => `${script('block-kit.js')}\n${script('page.js')}`),
+  );
+}
+
 /** The files a person shares from the page (Slack's own limit is 1 GB; the playground keeps to 20 MB). */
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -65,10 +73,24 @@ const Bodies = {
 
 export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
   const { workspace, slack, sandbox } = options;
-  const assets = new Map(Object.entries(ASSETS).map(([route, file]) => [route, { body: readFileSync(path.join(PAGE_DIR, file)), type: TYPES[path.extname(file)]! }]));
-  const clients = new Set<http.ServerResponse>();
-  const onChange = (version: number) => {
-    for (const res of clients) res.write(`data: ${version}\n\n`);
+  const page = pageHtml();
+  /** What `user` sees, as the page draws it. */
+  const stateOf = (user: string) => JSON.stringify({ ...workspace.viewOf(user), personas: PERSONAS, shortcuts: SHORTCUTS });
+  // Each page's event stream carries its person's whole state, so a change is drawn without another request.
+  const clients = new Map<http.ServerResponse, string>();
+  let pushing = false;
+  const onChange = () => {
+    if (pushing) return;
+    pushing = true;
+    // The changes of one delivery (a view opened, then updated…) go out once.
+    setImmediate(() => {
+      pushing = false;
+      const byUser = new Map<string, string>();
+      for (const [res, user] of clients) {
+        if (!byUser.has(user)) byUser.set(user, stateOf(user));
+        res.write(`data: ${byUser.get(user)}\n\n`);
+      }
+    });
   };
   workspace.events.on('change', onChange);
 
@@ -120,22 +142,22 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const asset = req.method === 'GET' ? assets.get(url.pathname) : undefined;
-    if (asset) {
-      res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache' }).end(asset.body);
+    if (req.method === 'GET' && url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(page);
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/api/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-      res.write(`data: ${workspace.version}\n\n`);
-      clients.add(res);
-      req.on('close', () => clients.delete(res));
-      return;
-    }
-    if (req.method === 'GET' && url.pathname === '/api/state') {
+    if (req.method === 'GET' && (url.pathname === '/api/events' || url.pathname === '/api/state')) {
       const user = userId.safeParse(url.searchParams.get('user'));
       if (!user.success) return json(res, 400, { error: 'user: expected a Slack user ID' });
-      return json(res, 200, { ...workspace.viewOf(user.data), personas: PERSONAS, shortcuts: SHORTCUTS });
+      if (url.pathname === '/api/state') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(stateOf(user.data));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.write(`data: ${stateOf(user.data)}\n\n`);
+      clients.set(res, user.data);
+      req.on('close', () => clients.delete(res));
+      return;
     }
     const file = /^\/files\/([^/]+)\//.exec(url.pathname);
     if (req.method === 'GET' && file) {
@@ -192,7 +214,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     async close() {
       workspace.events.off('change', onChange);
-      for (const res of clients) res.end();
+      for (const res of clients.keys()) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

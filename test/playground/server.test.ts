@@ -98,15 +98,23 @@ test('the Home tab: app_home_opened delivered, views.publish shown to that perso
   expect((await state('U0VIEWER')).home).toBeUndefined();
 });
 
-test('changes are pushed to the page as server-sent events', async () => {
+test("changes are pushed to the page as server-sent events: the person's whole state", async () => {
   const controller = new AbortController();
-  const res = await fetch(new URL('/api/events', pg.url), { signal: controller.signal });
+  const res = await fetch(new URL('/api/events?user=U0ADMIN', pg.url), { signal: controller.signal });
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   const reader = res.body!.getReader();
-  const first = new TextDecoder().decode((await reader.read()).value);
-  expect(first).toMatch(/^data: \d+\n\n$/);
-  await post('/api/say', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'hello' });
-  const next = new TextDecoder().decode((await reader.read()).value);
-  expect(Number(/data: (\d+)/.exec(next)![1])).toBeGreaterThan(Number(/data: (\d+)/.exec(first)![1]));
+  let buffered = '';
+  const next = async (): Promise<State & { version: number }> => {
+    while (!buffered.includes('\n\n')) buffered += new TextDecoder().decode((await reader.read()).value);
+    const [event, ...rest] = buffered.split('\n\n');
+    buffered = rest.join('\n\n');
+    expect(event).toMatch(/^data: \{/);
+    return JSON.parse(event!.slice('data: '.length));
+  };
+  const first = await next();
+  await post('/api/say', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'hello over SSE' });
+  const pushed = await next();
+  expect(pushed.version).toBeGreaterThan(first.version);
+  expect(pushed.channel.messages.at(-1)).toMatchObject({ user: 'U0ADMIN', text: 'hello over SSE' });
   controller.abort();
 });

@@ -37,7 +37,7 @@ test('no token and no Pix URL: the playground on 127.0.0.1, its address beside t
     expect(p.out()).toContain('manifest.yml');
     const page = await fetch(url);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<script src="/page.js"');
+    expect(await page.text()).toContain('root.BlockKit = factory()');
     const state = (await (await fetch(`${url}api/state?user=U0ADMIN`)).json()) as { personas: Array<{ id: string }> };
     expect(state.personas.map((x) => x.id)).toEqual(['U0ADMIN', 'U0OPERATOR', 'U0VIEWER', 'U0APPROVER', 'U0NOBODY']);
     p.child.kill('SIGTERM');

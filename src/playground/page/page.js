@@ -47,27 +47,34 @@
     return map;
   }
 
-  function refresh() {
-    return fetch('/api/state?user=' + encodeURIComponent(ui.me))
-      .then(function (r) {
-        return r.json();
-      })
-      .then(function (state) {
-        ui.state = state;
-        draw();
-        document.body.dataset.version = String(state.version);
-      });
+  /** What the person sees, pushed by the server whenever it changes (server-sent events). */
+  var stream = null;
+  function follow() {
+    if (stream) stream.close();
+    stream = new EventSource('/api/events?user=' + encodeURIComponent(ui.me));
+    stream.onmessage = function (e) {
+      var first = !ui.state;
+      ui.state = JSON.parse(e.data);
+      draw();
+      document.body.dataset.version = String(ui.state.version);
+      if (first && ui.tab === 'home') api('home', { user: ui.me });
+      if (ui.sandboxOpen) sandboxSoon();
+    };
   }
 
-  var pending = false;
-  function scheduleRefresh() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(function () {
-      pending = false;
-      refresh();
-      if (ui.sandboxOpen) drawSandbox();
-    });
+  /** The panel reads the sandbox again after a change, at most twice a second. */
+  var sandboxTimer = null;
+  function sandboxSoon() {
+    if (sandboxTimer) return;
+    sandboxTimer = setTimeout(function () {
+      sandboxTimer = null;
+      drawSandbox();
+    }, 500);
+  }
+
+  /** Draws again what is on screen (the person's own moves, such as opening a thread). */
+  function refresh() {
+    if (ui.state) draw();
   }
 
   // ---- drawing -------------------------------------------------------------------------------
@@ -570,8 +577,8 @@
       ui.thread = null;
       ui.modalKey = '';
       ui.modalErrors = {};
-      if (ui.tab === 'home') api('home', { user: ui.me });
-      refresh();
+      ui.state = null;
+      follow();
       return;
     }
     if (target.id === 'attach') {
@@ -636,7 +643,6 @@
     var channel = conversation().id;
     var m = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
     if (m && m[1] === 'pix') {
-      window.__commandSentAt = performance.now();
       api('command', { user: ui.me, channel: channel, text: m[2] });
       return;
     }
@@ -661,9 +667,6 @@
     }
   });
 
-  new EventSource('/api/events').onmessage = scheduleRefresh;
-  refresh().then(function () {
-    if (ui.tab === 'home') api('home', { user: ui.me });
-  });
+  follow();
   drawSandbox();
 })();
