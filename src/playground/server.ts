@@ -74,8 +74,23 @@ const Bodies = {
 export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
   const { workspace, slack, sandbox } = options;
   const page = pageHtml();
+  let decisions = 0;
+  /**
+   * Changes when what the sandbox panel shows may have: a write to the Pix API (the bot filing a
+   * request…) or a decision taken in the panel. The page reads the panel again only then.
+   */
+  const sandboxVersion = () => {
+    let lastWrite = 0;
+    for (let i = sandbox.calls.length - 1; i >= 0; i--) {
+      if (sandbox.calls[i]!.method !== 'GET') {
+        lastWrite = sandbox.calls[i]!.at;
+        break;
+      }
+    }
+    return `${lastWrite}.${decisions}`;
+  };
   /** What `user` sees, as the page draws it. */
-  const stateOf = (user: string) => JSON.stringify({ ...workspace.viewOf(user), personas: PERSONAS, shortcuts: SHORTCUTS });
+  const stateOf = (user: string) => JSON.stringify({ ...workspace.viewOf(user), personas: PERSONAS, shortcuts: SHORTCUTS, sandboxVersion: sandboxVersion() });
   // Each page's event stream carries its person's whole state, so a change is drawn without another request.
   const clients = new Map<http.ServerResponse, string>();
   let pushing = false;
@@ -183,7 +198,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       const answer = await fetch(`${sandbox.url}${control}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body || '{}' });
       const text = await answer.text();
       // The decision reaches its thread on the next tick: ask for one now rather than in 5 s.
-      if (answer.ok) void options.tick().catch(() => undefined);
+      if (answer.ok) {
+        decisions++;
+        void options.tick().catch(() => undefined);
+      }
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
       return;
     }

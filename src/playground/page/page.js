@@ -58,7 +58,10 @@
       draw();
       document.body.dataset.version = String(ui.state.version);
       if (first && ui.tab === 'home') api('home', { user: ui.me });
-      if (ui.sandboxOpen) sandboxSoon();
+      if (ui.sandboxOpen && ui.state.sandboxVersion !== ui.sandboxVersion) {
+        ui.sandboxVersion = ui.state.sandboxVersion;
+        sandboxSoon();
+      }
     };
   }
 
@@ -178,13 +181,52 @@
     $('#conversation-title').textContent = c.name;
     var list = $('#messages');
     var atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    list.innerHTML = region('messages', function (ctx) {
-      return items.length
-        ? items.map(function (m) { return messageHtml(m, ctx, { replies: replyCount(m.ts) }); }).join('')
-        : '<p class="empty">No messages yet. Type <code>/pix help</code> below and press Enter.</p>';
-    });
+    drawMessages(list, items, replyCount);
     if (atBottom) list.scrollTop = list.scrollHeight;
     drawThread(c, all);
+  }
+
+  /**
+   * The channel's messages, each drawn once and kept while it is the same (a push carries the whole
+   * state; redrawing every message on each would grow with the channel). Each message holds its own
+   * interactive elements (region `m:<key>`).
+   */
+  var drawn = new Map();
+  function drawMessages(list, items, replyCount) {
+    if (!items.length) {
+      list.innerHTML = '<p class="empty">No messages yet. Type <code>/pix help</code> below and press Enter.</p>';
+      drawn.clear();
+      return;
+    }
+    var keep = new Map();
+    var nodes = items.map(function (m) {
+      var key = 'm:' + (m.ephemeralId || m.channel + '/' + m.ts);
+      var sig = JSON.stringify([m.text, m.blocks, m.files, replyCount(m.ts), ui.me]);
+      var old = drawn.get(key);
+      if (old && old.sig === sig) {
+        keep.set(key, old);
+        return old.node;
+      }
+      var holder = document.createElement('div');
+      holder.innerHTML = region(key, function (ctx) {
+        return messageHtml(m, ctx, { replies: replyCount(m.ts) });
+      });
+      var node = holder.firstChild;
+      node.dataset.region = key;
+      keep.set(key, { sig: sig, node: node });
+      return node;
+    });
+    drawn.forEach(function (v, key) {
+      if (!keep.has(key)) delete ui.regions[key];
+    });
+    drawn = keep;
+    var empty = list.querySelector('.empty');
+    if (empty) empty.remove();
+    // Put the nodes in order, moving only those out of place.
+    nodes.forEach(function (node, i) {
+      if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
+    });
+    while (list.children.length > nodes.length) list.lastChild.remove();
   }
 
   function drawThread(c, all) {
@@ -341,7 +383,8 @@
   function elementOf(node) {
     var holder = node.closest('[data-el]');
     if (!holder) return null;
-    var where = holder.closest('#messages') ? 'messages' : holder.closest('#thread-messages') ? 'thread' : holder.closest('#home') ? 'home' : 'modal';
+    var own = holder.closest('[data-region]');
+    var where = own ? own.dataset.region : holder.closest('#thread-messages') ? 'thread' : holder.closest('#home') ? 'home' : 'modal';
     var entry = ui.regions[where][Number(holder.dataset.el)];
     return entry ? { node: holder, def: entry.element, blockId: entry.blockId, where: where } : null;
   }
