@@ -118,3 +118,16 @@ test("changes are pushed to the page as server-sent events: the person's whole s
   expect(pushed.channel.messages.at(-1)).toMatchObject({ user: 'U0ADMIN', text: 'hello over SSE' });
   controller.abort();
 });
+
+test("a file the bot uploads (files.uploadV2) lands in the person's DM with the bot, and is served", async () => {
+  await post('/api/command', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'audit export' });
+  const shared = await waitFor('the CSV in the DM', async () => {
+    const { dm } = await state('U0ADMIN');
+    return (dm.messages as Array<{ files?: Array<{ id: string; name: string }> }>).flatMap((m) => m.files ?? []).find((f) => f.name.endsWith('.csv'));
+  });
+  expect((await state('U0ADMIN')).dm.id).toBe('D0ADMIN');
+  const served = await fetch(new URL(`/files/${shared.id}/${shared.name}`, pg.url));
+  expect(served.status).toBe(200);
+  expect(await served.text()).toMatch(/^\uFEFF?[^\n]*,/);
+  expect((await state('U0VIEWER')).dm.messages).toEqual([]);
+});

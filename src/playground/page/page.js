@@ -271,6 +271,9 @@
       return;
     }
     box.hidden = false;
+    // Like Slack: an updated view keeps what was typed in inputs whose block_id and action_id it still has.
+    var current = box.querySelector('.modal[data-view-id]');
+    var typed = current && current.dataset.viewId === top.id ? collectValues(current, 'modal') : {};
     var t = function (o) {
       return o ? BK.text(o, users()) : '';
     };
@@ -280,6 +283,7 @@
       '<div class="modal-body">' + region('modal', function (ctx) { ctx.errors = ui.modalErrors; return BK.renderBlocks(top.blocks, ctx); }) + '</div>' +
       '<div class="modal-foot"><button class="bk-button" data-close="' + esc(top.id) + '">' + (t(top.close) || 'Cancel') + '</button>' +
       (top.submit ? '<button class="bk-button primary" data-submit="' + esc(top.id) + '">' + t(top.submit) + '</button>' : '') + '</div></div>';
+    restoreValues(box.querySelector('.modal'), typed);
     // Files already picked in this modal stay listed after a redraw.
     Object.keys(ui.modalFiles).forEach(function (k) {
       var parts = k.split('/');
@@ -441,6 +445,23 @@
       values[entry.blockId][def.action_id] = v;
     });
     return values;
+  }
+
+  /** Puts back what was typed or picked (`values`, as collectValues gives them) into a redrawn view. */
+  function restoreValues(container, values) {
+    container.querySelectorAll('[data-el]').forEach(function (node) {
+      var entry = ui.regions.modal[Number(node.dataset.el)];
+      var v = entry && values[entry.blockId] && values[entry.blockId][entry.element.action_id];
+      if (!v || v.type !== entry.element.type) return;
+      if ('value' in v && v.value !== null) node.value = v.value;
+      else if (v.selected_date) node.value = v.selected_date;
+      else if (v.selected_option && node.tagName === 'SELECT') node.value = v.selected_option.value;
+      else if (v.selected_option && v.type === 'external_select') {
+        var input = node.querySelector('input');
+        input.value = v.selected_option.text.text;
+        input.dataset.value = v.selected_option.value;
+      }
+    });
   }
 
   /** Slack's confirmation dialog of an element with a `confirm` object; resolves true to go on. */
