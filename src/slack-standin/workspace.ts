@@ -28,7 +28,7 @@ import type { ResponseUrlCall, SlackApiCall, SlackStandIn, StoredMessage } from 
 
 /** Slack keeps a stack of at most three views per modal (https://docs.slack.dev/surfaces/modals). */
 const MAX_VIEW_STACK = 3;
-/** What a long-running workspace keeps of the stand-in's call log (the app never reads it). */
+/** What a long-running workspace keeps of the stand-in's logs of calls and response_url posts (the app never reads them). */
 const KEPT_CALLS = 2_000;
 /** Triggers live three seconds in Slack (https://docs.slack.dev/interactivity/handling-user-interaction). */
 const TRIGGER_TTL_MS = 3_000;
@@ -445,6 +445,7 @@ export class SlackWorkspace {
 
   /** A post to a response_url: a new ephemeral (or channel) message, or the original replaced or deleted. */
   private onResponse(r: ResponseUrlCall): void {
+    if (this.slack.responses.length > KEPT_CALLS) this.slack.responses.splice(0, this.slack.responses.length - KEPT_CALLS);
     const target = this.responseTargets.get(r.id);
     if (!target) return;
     const body = r.body as { text?: string; blocks?: unknown; response_type?: string; replace_original?: boolean | string; delete_original?: boolean | string };

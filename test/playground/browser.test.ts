@@ -103,11 +103,12 @@ test('a limit request from the command to the decision in its thread, approved b
   // With an approval, the approval's message becomes the request's thread root, in review.
   await waitFor('the root in review', () => /in review/i.test(messageText(playground.slack.messages.find((m) => m.ts === pending.ts))));
   await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("in review")`);
+  // The sandbox panel lists it, in review.
+  const form = page.locator('[data-request]').first();
+  await form.waitFor();
   await shot('04-approved-and-filed');
 
   // The service decides in the sandbox panel: approved, with a smaller day limit than asked.
-  const form = page.locator('[data-request]').first();
-  await form.waitFor();
   await form.locator('input[name="pixDayLimit"]').fill('600000');
   await shot('05-sandbox-panel');
   await form.locator('[data-decide="approve"]').click();
@@ -135,4 +136,15 @@ test('the persona with no role is refused, and only they see it', async () => {
 
   await become(ADMIN);
   await page.waitForFunction(`![...document.querySelectorAll('.message.ephemeral')].some((e) => /role/i.test(e.textContent))`);
+});
+
+test('the Home tab: opening it delivers app_home_opened, and the view the bot publishes is drawn', async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const published = playground.slack.callsOf('views.publish').length;
+  await page.click('.tab[data-tab="home"]');
+  await page.waitForSelector('#home [data-view-id] .bk-block');
+  expect(playground.slack.callsOf('views.publish').length).toBeGreaterThan(published);
+  expect(playground.slack.callsOf('views.publish').at(-1)!.args.user_id).toBe(ADMIN);
+  await shot('08-home-tab');
 });
