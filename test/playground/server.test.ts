@@ -131,3 +131,24 @@ test("a file the bot uploads (files.uploadV2) lands in the person's DM with the 
   expect(await served.text()).toMatch(/^\uFEFF?[^\n]*,/);
   expect((await state('U0VIEWER')).dm.messages).toEqual([]);
 });
+
+test('an external select offers what the bot answers to block_suggestion, for what was typed', async () => {
+  // Over 100 accounts: the form's account select searches them through the options load URL.
+  const master = pg.sandbox.companies.main.masterAppId;
+  const created: string[] = [];
+  for (let i = 0; i < 101; i++) {
+    const res = await fetch(`${pg.sandbox.url}/api/v1/account`, { method: 'POST', headers: { authorization: master } });
+    created.push(((await res.json()) as { account: { accountId: string } }).account.accountId);
+  }
+  await post('/api/command', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'limit request' });
+  const modal = await waitFor('the form with a searchable account select', async () =>
+    (await state('U0OPERATOR')).modals.find((v) => JSON.stringify(v.blocks).includes('"external_select"')),
+  );
+  const block = (modal.blocks as Array<{ block_id: string; element?: { type: string; action_id: string } }>).find((b) => b.element?.type === 'external_select')!;
+  const wanted = created[57]!;
+  const answer = await post('/api/suggest', { user: 'U0OPERATOR', viewId: modal.id, actionId: block.element!.action_id, blockId: block.block_id, value: wanted.slice(-10) });
+  const options = (answer.json.options ?? (answer.json.option_groups ?? []).flatMap((g: { options: unknown[] }) => g.options)) as Array<{ value: string }>;
+  expect(options.map((o) => o.value)).toContain(wanted);
+  expect(options.length).toBeLessThanOrEqual(100);
+  await post('/api/close', { user: 'U0OPERATOR', viewId: modal.id });
+});
