@@ -158,7 +158,13 @@ export class SlackWorkspace {
     const ack = await this.deliveries.post(slashCommandBody({ userId: user, text, channelId: channel, channelName: this.channelName(channel), responseUrl, triggerId }));
     if (ack.status !== 200) return this.deliveryFailed(`/pix ${text}`, ack.status);
     const body = parseJson(ack.text) as Record<string, unknown> | undefined;
-    if (body && (body.text || body.blocks) && !ack.refused) this.addEphemeral({ channel, user, text: body.text as string, blocks: body.blocks, thread_ts });
+    if (!body || !(body.text || body.blocks) || ack.refused) return;
+    if (body.response_type === 'in_channel') {
+      this.slack.addMessage({ channel, thread_ts, text: body.text as string | undefined, blocks: body.blocks, user: BOT_USER_ID, bot_id: BOT_ID });
+      this.changed();
+    } else {
+      this.addEphemeral({ channel, user, text: body.text as string, blocks: body.blocks, thread_ts });
+    }
   }
 
   /** A click on a message's (or an ephemeral's) element. */
@@ -379,6 +385,8 @@ export class SlackWorkspace {
     for (const stack of this.stacks.values()) {
       const at = stack.findIndex((v) => v.id === viewId || (args.external_id !== undefined && v.external_id === args.external_id));
       if (at < 0) continue;
+      // Like Slack: an update made from a view that changed since is refused (https://docs.slack.dev/reference/methods/views.update).
+      if (args.hash !== undefined && args.hash !== stack[at]!.hash) return { ok: false, error: 'hash_conflict' };
       const view = this.storeView(args.view as Record<string, unknown>, stack[at]!.id);
       stack[at] = view;
       this.changed();
@@ -386,6 +394,7 @@ export class SlackWorkspace {
     }
     for (const [user, home] of this.homes) {
       if (home.id !== viewId) continue;
+      if (args.hash !== undefined && args.hash !== home.hash) return { ok: false, error: 'hash_conflict' };
       const view = this.storeView(args.view as Record<string, unknown>, home.id);
       this.homes.set(user, view);
       this.changed();
