@@ -131,7 +131,7 @@ export class SlackWorkspace {
       dm: { id: dm, messages: this.messagesIn(dm) },
       ephemerals: this.ephemerals.filter((e) => e.user === user),
       home: this.homes.get(user),
-      modals: this.stacks.get(user) ?? [],
+      modals: [...(this.stacks.get(user) ?? [])],
       refusals: this.refusals,
     };
   }
