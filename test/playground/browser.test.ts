@@ -20,6 +20,9 @@ const ADMIN = 'U0ADMIN';
 const APPROVER = 'U0APPROVER';
 const NOBODY = 'U0NOBODY';
 
+// A browser and the whole app on a shared machine: more time than the default 30 s per test.
+jest.setTimeout(90_000);
+
 let playground: Playground;
 let browser: Browser;
 let page: Page;
@@ -48,7 +51,7 @@ beforeAll(async () => {
   playground = await startPlayground({ port: 0, logLevel: 'silent' });
   browser = await launchBrowser();
   page = await browser.context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(20_000);
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });
 
@@ -86,6 +89,7 @@ test('a limit request from the command to the decision in its thread, approved b
   // APPROVALS=limit-request: nothing reaches the Pix API until a second person approves.
   const pending = await waitFor('the approval request in the channel', () =>
     playground.slack.messages.find((m) => m.channel === 'C0FINANCE' && /approve/i.test(messageText(m.blocks))),
+    15_000,
   );
   expect(pixCalls('POST', '/api/v1/limits/request')).toHaveLength(0);
   await page.waitForSelector(`[data-ts="${pending.ts}"]`);
@@ -97,11 +101,11 @@ test('a limit request from the command to the decision in its thread, approved b
   if (await page.locator('#confirm').isVisible()) await page.click('#confirm [data-answer="yes"]');
 
   // Approved: the request is filed with the PDF and the day limit typed (cents), and its root posted.
-  const filed = await waitFor('the limit request filed', () => pixCalls('POST', '/api/v1/limits/request')[0]);
+  const filed = await waitFor('the limit request filed', () => pixCalls('POST', '/api/v1/limits/request')[0], 15_000);
   expect(filed.body).toMatchObject({ pixDayLimit: 750_000 });
   expect(pixCalls('POST', '/api/v1/files')).toHaveLength(1);
   // With an approval, the approval's message becomes the request's thread root, in review.
-  await waitFor('the root in review', () => /in review/i.test(messageText(playground.slack.messages.find((m) => m.ts === pending.ts))));
+  await waitFor('the root in review', () => /in review/i.test(messageText(playground.slack.messages.find((m) => m.ts === pending.ts))), 15_000);
   await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("in review")`);
   // The sandbox panel lists it, in review.
   const form = page.locator('[data-request]').first();
