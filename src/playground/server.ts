@@ -224,7 +224,9 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`PLAYGROUND_PORT: port ${options.port} of 127.0.0.1 is in use (choose another, or 0 for any free port)`) : err),
+    );
     // Loopback only: the page drives a bot that holds AppIDs.
     server.listen(options.port, '127.0.0.1', resolve);
   });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,4 +66,16 @@ test('a bad PLAYGROUND_PORT is named, without its value', async () => {
   expect(await p.exited).toBe(1);
   expect(p.err()).toContain('PLAYGROUND_PORT: expected a port number');
   expect(p.err()).not.toContain('eighty');
+});
+
+test('a PLAYGROUND_PORT in use is named, exit 1, nothing left running', async () => {
+  const taken = http.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  try {
+    const p = run({ PLAYGROUND_PORT: String((taken.address() as AddressInfo).port) });
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(/PLAYGROUND_PORT: port \d+ of 127\.0\.0\.1 is in use/);
+  } finally {
+    taken.close();
+  }
 });
