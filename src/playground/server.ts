@@ -219,7 +219,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) json(res, 500, { error: err instanceof Error ? err.message : String(err) });
+      if (!res.headersSent) json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof Error ? err.message : String(err) });
       else res.end();
     });
   });
@@ -256,12 +256,18 @@ function parseJson(text: string): unknown {
   }
 }
 
+class TooLarge extends Error {
+  constructor(max: number) {
+    super(`the body is over ${max} bytes`);
+  }
+}
+
 async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > max) throw new Error(`body over ${max} bytes`);
+    if (size > max) throw new TooLarge(max);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

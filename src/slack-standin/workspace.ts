@@ -138,7 +138,7 @@ export class SlackWorkspace {
 
   /** A message typed in the channel or the DM (a person's, not the bot's); `files` are file ids. */
   say(user: string, input: { channel: string; text: string; thread_ts?: string; files?: string[] }): StoredMessage {
-    const files = (input.files ?? []).map((id) => this.slack.fileObject(id));
+    const files = (input.files ?? []).filter((id) => this.slack.files.has(id)).map((id) => this.slack.fileObject(id));
     const message = this.slack.addMessage({ channel: input.channel, user, text: input.text, thread_ts: input.thread_ts, ...(files.length ? { files } : {}) });
     this.changed();
     return message;

@@ -34,6 +34,7 @@ test('bad input is refused with 400 naming the field, and nothing reaches the bo
   expect((await post('/api/submit', { user: 'U0ADMIN' })).status).toBe(400);
   expect((await fetch(new URL('/api/state?user=x', pg.url))).status).toBe(400);
   expect((await post('/api/nothing', {})).status).toBe(404);
+  expect((await post('/api/say', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'x'.repeat(1024 * 1024) })).status).toBe(413);
   expect(answered()).toBe(before);
 });
 
