@@ -8,6 +8,7 @@ import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { slackSignatureHeaders } from '../src/slack-standin/signing';
+import { interactionBody, slashCommandBody } from '../src/slack-standin/deliveries';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
@@ -133,15 +134,7 @@ export function signedCommand(port: number, userId: string, text: string, respon
 
 /** A signed `/pix` slash command, ready to send (a fresh trigger_id each: Slack makes one per command). */
 export function signedCommandRequest(port: number, userId: string, text: string, responseUrl: string, triggerId = `trigger-${Math.random().toString(36).slice(2)}`) {
-  const body = new URLSearchParams({
-    command: '/pix',
-    text,
-    user_id: userId,
-    channel_id: 'C0BENCH',
-    team_id: 'T0FAKE',
-    response_url: responseUrl,
-    trigger_id: triggerId,
-  }).toString();
+  const body = slashCommandBody({ userId, text, channelId: 'C0BENCH', responseUrl, triggerId });
   return {
     url: `http://127.0.0.1:${port}/slack/events`,
     init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) } },
@@ -149,7 +142,7 @@ export function signedCommandRequest(port: number, userId: string, text: string,
 }
 
 export function signedInteraction(port: number, payload: unknown) {
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  const body = interactionBody(payload);
   return fetch(`http://127.0.0.1:${port}/slack/events`, {
     method: 'POST',
     body,

@@ -1,11 +1,12 @@
 import './runtime/zod-without-locales';
 import { config as loadDotenv } from 'dotenv';
 import { startPixOps } from './app';
-import { loadConfig, SETUP_HELP } from './runtime/config';
+import { loadConfig, loadPlaygroundConfig, playgroundHelp, SETUP_HELP, wantsPlayground } from './runtime/config';
 import { errorText } from './runtime/error-text';
 
 async function main(): Promise<void> {
   loadDotenv({ quiet: true });
+  if (wantsPlayground(process.env)) return playground();
   const result = loadConfig(process.env);
   if (!result.ok) {
     if (result.missingBotToken) process.stderr.write(`${SETUP_HELP}\n\n`);
@@ -27,6 +28,31 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** No Slack token and no Pix API URL: the playground, until stopped. */
+async function playground(): Promise<void> {
+  const result = loadPlaygroundConfig(process.env);
+  if (!result.ok) {
+    process.stderr.write(`Configuration problems:\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  // Loaded only in this mode: a deployment's start-up does not pay for it.
+  const { startPlayground } = require('./playground') as typeof import('./playground');
+  const running = await startPlayground({ port: result.port, logLevel: result.logLevel });
+  process.stdout.write(`${playgroundHelp(running.url)}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {

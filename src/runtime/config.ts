@@ -300,3 +300,34 @@ export const SETUP_HELP = `Pix Ops for Slack is not set up yet: SLACK_BOT_TOKEN 
   4. Run npm start again. With no PIX_API_URL the bot uses its built-in sandbox Pix API.
 
 See README.md for every variable.`;
+
+// The playground (`npm start` with neither a Slack bot token nor a Pix API URL): see src/playground/.
+
+/** Never a playground when either is set: a deployment missing the rest is told what is missing. */
+export function wantsPlayground(env: NodeJS.ProcessEnv): boolean {
+  return !blankToUndefined(env.SLACK_BOT_TOKEN) && !blankToUndefined(env.PIX_API_URL);
+}
+
+export type PlaygroundConfigResult = { ok: true; port: number; logLevel?: string } | { ok: false; problems: string[] };
+
+const PlaygroundSchema = z.object({
+  PLAYGROUND_PORT: port(3000),
+  // Unset: `warn` (the page is where the playground is watched).
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+export function loadPlaygroundConfig(env: NodeJS.ProcessEnv): PlaygroundConfigResult {
+  const parsed = PlaygroundSchema.safeParse({ PLAYGROUND_PORT: env.PLAYGROUND_PORT, LOG_LEVEL: blankToUndefined(env.LOG_LEVEL) });
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${String(i.path[0])}: ${describe(i)}`) };
+  return { ok: true, port: parsed.data.PLAYGROUND_PORT, logLevel: parsed.data.LOG_LEVEL };
+}
+
+/** Printed when the playground is up: its address, beside the steps for a real workspace. */
+export function playgroundHelp(url: string): string {
+  return `Pix Ops for Slack — playground: ${url}
+  The whole app in your browser, against a local Slack stand-in and the sandbox Pix API
+  (no workspace, no tokens). Ctrl+C stops it.
+
+To run it in a real workspace instead:
+${SETUP_HELP.split('\n').slice(2).join('\n')}`;
+}

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blocksRefusal, checkMessage, checkOptionsAck, checkView, checkViewSubmissionAck, problemText, viewsRefusal, type Problem } from './block-kit-rules';
@@ -24,6 +25,8 @@ export interface StoredMessage {
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   user?: string;
   bot_id?: string;
+  /** Files shared with the message (Slack's file objects). */
+  files?: unknown[];
 }
 
 export interface StandInFile {
@@ -63,6 +66,11 @@ type Handler = (args: Record<string, unknown>, call: SlackApiCall) => unknown | 
  * call, answers with plausible defaults, and lets a test replace any method's answer.
  */
 export class SlackStandIn {
+  /**
+   * `call` (a Web API call, once answered), `response` (a response_url post taken) and `refusal`:
+   * what a workspace built on this stand-in (see workspace.ts) follows.
+   */
+  readonly events = new EventEmitter();
   readonly calls: SlackApiCall[] = [];
   readonly responses: ResponseUrlCall[] = [];
   readonly userGroups = new Map<string, string[]>();
@@ -245,7 +253,9 @@ export class SlackStandIn {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_blocks');
         return;
       }
-      this.responses.push({ id: decodeURIComponent(respondMatch[1]!), body: raw ? JSON.parse(raw) : {}, at: Date.now() });
+      const response: ResponseUrlCall = { id: decodeURIComponent(respondMatch[1]!), body, at: Date.now() };
+      this.responses.push(response);
+      this.events.emit('response', response);
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       return;
     }
@@ -263,6 +273,7 @@ export class SlackStandIn {
     const handler = this.handlers.get(method);
     const answer = refused ?? (handler ? await handler(args, call) : this.defaultAnswer(method, args));
     call.response = answer;
+    this.events.emit('call', call);
     const losing = this.losing.get(method) ?? 0;
     if (losing > 0) {
       this.losing.set(method, losing - 1);
@@ -297,6 +308,7 @@ export class SlackStandIn {
     const refusal: Refusal = { where, problems: problems.map(problemText), payload };
     this.refusals.push(refusal);
     SlackStandIn.untaken.add(refusal);
+    this.events.emit('refusal', refusal);
     return true;
   }
 

@@ -46,8 +46,9 @@ describe('npm start (the compiled entry point)', () => {
   });
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
-  test('with no SLACK_BOT_TOKEN it explains the set-up and exits 1', async () => {
-    const r = run({}, cwd);
+  // With neither a token nor PIX_API_URL it starts the playground instead (test/playground/start.test.ts).
+  test('with PIX_API_URL and no SLACK_BOT_TOKEN it explains the set-up and exits 1', async () => {
+    const r = run({ PIX_API_URL: 'https://pix.example.com', PIX_APP_ID: 'app' }, cwd);
     expect(await r.code).toBe(1);
     const text = r.stderr();
     expect(text).toContain('manifest.yml');

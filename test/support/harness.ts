@@ -7,6 +7,7 @@ import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { slashCommandBody } from '../../src/slack-standin/deliveries';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
 export const BOT_TOKEN = 'xoxb-test-bot-token-0123456789';
@@ -133,19 +134,6 @@ export const signedForm = (body: string): Record<string, string> => ({ 'content-
 /** The body of `/pix <text>` as Slack sends it (trigger `trigger-<id>`, response_url `cmd-<id>`), unsigned. */
 export function slashBody(slack: SlackStandIn, userId: string, text: string, opts: { channelId?: string }, id: string): { body: string; responseId: string } {
   const responseId = `cmd-${id}`;
-  const body = new URLSearchParams({
-    token: 'legacy-verification-token',
-    team_id: 'T0FAKE',
-    team_domain: 'fake',
-    channel_id: opts.channelId ?? 'C0CHANNEL',
-    channel_name: 'finance',
-    user_id: userId,
-    user_name: userId.toLowerCase(),
-    command: '/pix',
-    text,
-    api_app_id: 'A0PIXOPS',
-    response_url: slack.responseUrl(responseId),
-    trigger_id: `trigger-${id}`,
-  }).toString();
+  const body = slashCommandBody({ userId, text, channelId: opts.channelId ?? 'C0CHANNEL', responseUrl: slack.responseUrl(responseId), triggerId: `trigger-${id}` });
   return { body, responseId };
 }

@@ -1,6 +1,7 @@
 import { SIGNING_SECRET, type Harness } from './harness';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { SAMPLES } from '../sandbox/helpers';
+import { interactionBody, messageBlockActionPayload } from '../../src/slack-standin/deliveries';
 
 let counter = 0;
 
@@ -19,37 +20,22 @@ export interface BlockActionInput {
 /** Clicks a button: a `block_actions` payload posted to the app, signed exactly as Slack signs it. */
 export async function blockAction(h: Harness, input: BlockActionInput): Promise<{ status: number; text: string }> {
   const n = ++counter;
-  const actionTs = `${Math.floor(Date.now() / 1000)}.${String(n).padStart(6, '0')}`;
-  const payload = {
-    type: 'block_actions',
-    user: { id: input.userId, username: input.userId.toLowerCase(), name: input.userId.toLowerCase(), team_id: 'T0FAKE' },
-    api_app_id: 'A0PIXOPS',
-    token: 'legacy-verification-token',
-    container: {
-      type: 'message',
-      message_ts: `1700000000.${String(n).padStart(6, '0')}`,
-      channel_id: input.channelId,
-      is_ephemeral: input.ephemeral ?? true,
+  const payload = messageBlockActionPayload({
+    userId: input.userId,
+    channelId: input.channelId,
+    messageTs: `1700000000.${String(n).padStart(6, '0')}`,
+    isEphemeral: input.ephemeral ?? true,
+    responseUrl: h.slack.responseUrl(input.responseId),
+    triggerId: `trigger-action-${n}`,
+    action: {
+      action_id: input.actionId,
+      block_id: input.blockId ?? 'block',
+      text: { type: 'plain_text', text: 'button', emoji: true },
+      value: input.value,
+      type: 'button',
     },
-    trigger_id: `trigger-action-${n}`,
-    team: { id: 'T0FAKE', domain: 'fake' },
-    enterprise: null,
-    is_enterprise_install: false,
-    channel: { id: input.channelId, name: 'finance' },
-    state: { values: {} },
-    response_url: h.slack.responseUrl(input.responseId),
-    actions: [
-      {
-        action_id: input.actionId,
-        block_id: input.blockId ?? 'block',
-        text: { type: 'plain_text', text: 'button', emoji: true },
-        value: input.value,
-        type: 'button',
-        action_ts: actionTs,
-      },
-    ],
-  };
-  const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  });
+  const body = interactionBody(payload);
   return h.post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
 }
 

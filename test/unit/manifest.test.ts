@@ -117,7 +117,8 @@ function methodsUsed(): Map<string, string[]> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (file !== path.join(ROOT, 'src', 'sandbox')) walk(file);
+        // The stand-ins of the other side (the Pix sandbox, Slack's stand-in and the playground on it) are not the bot's calls.
+        if (!['sandbox', 'slack-standin', 'playground'].some((d) => file === path.join(ROOT, 'src', d))) walk(file);
       } else if (entry.name.endsWith('.ts')) {
         for (const match of readFileSync(file, 'utf8').matchAll(CALL)) {
           found.set(match[1]!, [...(found.get(match[1]!) ?? []), path.relative(ROOT, file)]);

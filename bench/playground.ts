@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { SlackStandIn } from '../src/slack-standin/web-api';
+import { percentile, signedCommand, spawnNode, startBotProcess, until, type Child, type Figure } from './lib';
+
+const ROUNDS = 5;
+const START_RATIO_BOUND = 1.5;
+const DCL_BOUND_MS = 300;
+const PAGE_LOADS = 10;
+const COMMAND_BOUND_MS = 150;
+const COMMANDS = 30;
+/** The system's Chromium, as in the browser tests (never a downloaded one). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** `npm start` with no tokens: spawned until its page is served. */
+async function startPlaygroundProcess(): Promise<Child & { url: string; ms: number }> {
+  const started = Date.now();
+  const child = spawnNode('src/main.js', { PLAYGROUND_PORT: '0' });
+  const url = await until('the playground', () => /playground: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(child.output())?.[1], 30_000);
+  const res = await fetch(url);
+  if (res.status !== 200) throw new Error(`the page answered ${res.status}`);
+  await res.text();
+  return { ...child, url, ms: Date.now() - started };
+}
+
+/**
+ * The playground: from spawning `npm start` with no tokens to its page served, against the bot's own
+ * start (`npm start` with a token, sandbox mode, to its first answer: a signed `/pix help`), in paired
+ * rounds of alternating order (median ratio); then, in the system's Chromium, the page's
+ * DOMContentLoaded (a tab of a running browser loading it again and again), and a slash command
+ * typed (Enter) to its answer rendered (`/pix limits`, which reads the sandbox Pix API and answers
+ * through the response_url).
+ */
+export async function playground(): Promise<Figure[]> {
+  const slack = await new SlackStandIn().start();
+  const own: number[] = [];
+  const pg: number[] = [];
+  const ratios: number[] = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-pg-'));
+      const runBot = async () => {
+        const started = Date.now();
+        const child = await startBotProcess({ SLACK_API_URL: slack.apiUrl, STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}` });
+        const res = await signedCommand(child.port, 'U0BENCH', 'help', slack.responseUrl('pg-bench'));
+        if (res.status !== 200) throw new Error(`the bot answered ${res.status}`);
+        const ms = Date.now() - started;
+        await child.stop();
+        return ms;
+      };
+      const runPlayground = async () => {
+        const child = await startPlaygroundProcess();
+        await child.stop();
+        return child.ms;
+      };
+      let b: number;
+      let p: number;
+      if (i % 2 === 0) {
+        b = await runBot();
+        p = await runPlayground();
+      } else {
+        p = await runPlayground();
+        b = await runBot();
+      }
+      own.push(b);
+      pg.push(p);
+      ratios.push(p / b);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    await slack.close();
+  }
+
+  const child = await startPlaygroundProcess();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const dcl: number[] = [];
+  const commands: number[] = [];
+  try {
+    // Loads of the page in a running browser, one tab (the page is served `no-cache`, with no validator: each load fetches it whole).
+    const loads = await browser.newPage();
+    for (let i = 0; i < PAGE_LOADS + 1; i++) {
+      await loads.goto(child.url, { waitUntil: 'load' });
+      // The first warms up the tab (its renderer process).
+      if (i > 0) dcl.push(await loads.evaluate<number>(`performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd`));
+    }
+    await loads.close();
+    const page = await browser.newPage();
+    await page.goto(child.url);
+    await page.waitForSelector('body[data-version]', { state: 'attached' });
+    for (let i = 0; i < COMMANDS + 2; i++) {
+      // Timed inside the page: from the Enter key to the answer drawn.
+      // Timed inside the page: from the Enter key to the answer drawn. (Text: this project compiles without the DOM's types.)
+      const ms = await page.evaluate<number>(`new Promise((resolve) => {
+        const count = () => document.querySelectorAll('#messages .message.ephemeral').length;
+        const before = count();
+        const box = document.querySelector('#composer');
+        let t0 = 0;
+        const observer = new MutationObserver(() => {
+          if (count() > before) {
+            observer.disconnect();
+            resolve(performance.now() - t0);
+          }
+        });
+        observer.observe(document.querySelector('#messages'), { childList: true, subtree: true });
+        box.value = '/pix limits';
+        t0 = performance.now();
+        box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      })`);
+      // The first two warm up the bot and the page (Bolt's first delivery, the first look-ups).
+      if (i >= 2) commands.push(ms);
+    }
+  } finally {
+    await browser.close();
+    await child.stop();
+  }
+  const ratio = percentile(ratios, 50);
+  const dclP95 = percentile(dcl, 95);
+  const cmdP95 = percentile(commands, 95);
+  return [
+    {
+      name: `playground start to page served / bot start to first answer (median of ${ROUNDS} paired rounds)`,
+      value: `${ratio.toFixed(2)}× (${percentile(pg, 50)} ms / ${percentile(own, 50)} ms)`,
+      bound: `≤ ${START_RATIO_BOUND}×`,
+      ok: ratio <= START_RATIO_BOUND,
+    },
+    { name: `playground page DOMContentLoaded (p95 of ${PAGE_LOADS} loads in a tab)`, value: `${dclP95.toFixed(0)} ms`, bound: `≤ ${DCL_BOUND_MS} ms`, ok: dclP95 <= DCL_BOUND_MS },
+    {
+      name: `playground /pix limits typed to its answer rendered (p95 of ${COMMANDS})`,
+      value: `${cmdP95.toFixed(0)} ms (p50 ${percentile(commands, 50).toFixed(0)} ms)`,
+      bound: `≤ ${COMMAND_BOUND_MS} ms`,
+      ok: cmdP95 <= COMMAND_BOUND_MS,
+    },
+  ];
+}

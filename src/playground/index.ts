@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startPixOps, type RunningApp } from '../app';
+import { loadConfig } from '../runtime/config';
+import { DEFAULT_SEED, startSandbox, type SandboxHandle } from '../sandbox';
+import { SlackDeliveries } from '../slack-standin/deliveries';
+import { SlackStandInUploads } from '../slack-standin/uploads';
+import { SlackStandIn } from '../slack-standin/web-api';
+import { SlackWorkspace } from '../slack-standin/workspace';
+import { PLAYGROUND_ACCESS } from './personas';
+import { startPageServer, type PageServer } from './server';
+
+export interface Playground {
+  /** The page's address, `http://127.0.0.1:<port>/`. */
+  url: string;
+  app: RunningApp;
+  slack: SlackStandIn;
+  sandbox: SandboxHandle;
+  workspace: SlackWorkspace;
+  stop(): Promise<void>;
+}
+
+export interface PlaygroundOptions {
+  port: number;
+  /** The bot's LOG_LEVEL (default `warn`: the page is where things are seen). */
+  logLevel?: string;
+}
+
+/** The channel the page shows. */
+export const PLAYGROUND_CHANNEL = { id: 'C0FINANCE', name: 'finance' };
+
+/**
+ * The whole app without a workspace: the sandbox Pix API, the Slack stand-in (Web API, uploads,
+ * deliveries), the bot as in production (HTTP mode on a loopback port of its own, pointed at both),
+ * and the page on 127.0.0.1.
+ *
+ * The bot gets the sandbox through PIX_API_URL rather than its own sandbox mode, in which everyone is
+ * admin: here the personas' roles must hold (a viewer is refused a write, the four-eyes flow shows).
+ */
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const [slack, sandbox] = await Promise.all([new SlackStandIn().start(), startSandbox({ port: 0, seed: DEFAULT_SEED })]);
+  const uploads = await new SlackStandInUploads(slack).start();
+  // Fresh secrets and store each run: the sandbox starts from its seed every time, so must the state.
+  slack.botToken = `xoxb-playground-${randomBytes(12).toString('hex')}`;
+  const signingSecret = randomBytes(16).toString('hex');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-ops-playground-'));
+  const cleanUp = async () => {
+    await Promise.all([uploads.close(), sandbox.close()]);
+    await slack.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let app: RunningApp;
+  try {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      PORT: '0',
+      SLACK_API_URL: slack.apiUrl,
+      PIX_API_URL: sandbox.url,
+      PIX_APP_ID: sandbox.companies.main.mainAppId,
+      PIX_MASTER_APP_ID: sandbox.companies.main.masterAppId,
+      STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
+      // Every 5 s, so a decision made in the sandbox panel reaches its thread soon (the panel also asks for a tick).
+      POLL_SCHEDULE: '*/5 * * * * *',
+      LOG_LEVEL: options.logLevel ?? 'warn',
+      ...PLAYGROUND_ACCESS,
+    });
+    if (!config.ok) throw new Error(`the playground's own configuration is refused: ${config.problems.join('; ')}`);
+    app = await startPixOps(config.config);
+  } catch (err) {
+    await cleanUp();
+    throw err;
+  }
+  const deliveries = new SlackDeliveries(slack, `http://127.0.0.1:${app.port}/slack/events`, signingSecret);
+  const workspace = new SlackWorkspace({ slack, uploads, deliveries, channel: PLAYGROUND_CHANNEL });
+  let page: PageServer;
+  try {
+    page = await startPageServer({ port: options.port, workspace, slack, sandbox, tick: () => app.poller.tick() });
+  } catch (err) {
+    await app.stop();
+    await cleanUp();
+    throw err;
+  }
+  return {
+    url: page.url,
+    app,
+    slack,
+    sandbox,
+    workspace,
+    async stop() {
+      await page.close();
+      await app.stop();
+      await cleanUp();
+    },
+  };
+}

@@ -1,0 +1,274 @@
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+import type { SandboxHandle } from '../sandbox';
+import type { SlackStandIn } from '../slack-standin/web-api';
+import type { SlackWorkspace } from '../slack-standin/workspace';
+import { PERSONAS } from './personas';
+
+export interface PageServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface PageServerOptions {
+  port: number;
+  workspace: SlackWorkspace;
+  slack: SlackStandIn;
+  sandbox: SandboxHandle;
+  /** Asks the bot's poller for a tick now (after a decision in the sandbox panel). */
+  tick: () => Promise<unknown>;
+}
+
+/**
+ * The page's files are plain HTML, CSS and JS (no build step), so tsc does not copy them to dist/:
+ * they are read from the source tree, next to this file or, compiled, from `src/playground/page`.
+ */
+const PAGE_DIR = [path.join(__dirname, 'page'), path.join(__dirname, '..', '..', '..', 'src', 'playground', 'page')].find((d) => existsSync(d))!;
+/**
+ * One response: the page's style and scripts inlined into its HTML at start, so that the page is
+ * parsed and run without another round trip (DOMContentLoaded; see bench/playground.ts).
+ */
+function pageHtml(): Buffer {
+  const read = (file: string) => readFileSync(path.join(PAGE_DIR, file), 'utf8');
+  // A script's text must not close its own element.
+  const script = (file: string) => `<script>${read(file).replace(/<\/script/gi, '<\\/script')}</script>`;
+  return Buffer.from(
+    read('index.html')
+      .replace('<!-- style -->', () => `<style>${read('page.css')}</style>`)
+      .replace('<!-- scripts -->', () => `${script('block-kit.js')}\n${script('page.js')}`),
+  );
+}
+
+/** The files a person shares from the page (Slack's own limit is 1 GB; the playground keeps to 20 MB). */
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+const MAX_JSON_BYTES = 1024 * 1024;
+
+/** The sandbox control routes the panel may reach (decisions, the withdraw key, disputes once they exist). */
+const SANDBOX_CONTROL = [
+  /^\/sandbox\/limit-requests\/[^/]+\/(approve|reject)$/,
+  /^\/sandbox\/accounts\/[^/]+\/withdraw-key-api$/,
+  /^\/sandbox\/disputes$/,
+  /^\/sandbox\/disputes\/[^/]+\/decide$/,
+];
+
+const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
+const values = z.record(z.string(), z.record(z.string(), z.unknown()));
+const ref = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ephemeral'), id: z.string() }),
+  z.object({ kind: z.literal('message'), channel: z.string(), ts: z.string() }),
+]);
+const Bodies = {
+  command: z.object({ user: userId, channel: z.string(), text: z.string().max(4000), thread_ts: z.string().optional() }),
+  say: z.object({ user: userId, channel: z.string(), text: z.string().max(40000), thread_ts: z.string().optional(), files: z.array(z.string()).max(10).optional() }),
+  click: z.object({ user: userId, ref: ref.optional(), viewId: z.string().optional(), action: z.record(z.string(), z.unknown()), values: values.optional() }),
+  submit: z.object({ user: userId, viewId: z.string(), values }),
+  close: z.object({ user: userId, viewId: z.string() }),
+  suggest: z.object({ user: userId, viewId: z.string(), actionId: z.string(), blockId: z.string(), value: z.string().max(200) }),
+  shortcut: z.object({ user: userId, callbackId: z.string(), channel: z.string(), ts: z.string() }),
+  home: z.object({ user: userId }),
+};
+
+export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
+  const { workspace, slack, sandbox } = options;
+  const page = pageHtml();
+  let decisions = 0;
+  /**
+   * Changes when what the sandbox panel shows may have: a write to the Pix API (the bot filing a
+   * request…) or a decision taken in the panel. The page reads the panel again only then.
+   */
+  const sandboxVersion = () => {
+    let lastWrite = 0;
+    for (let i = sandbox.calls.length - 1; i >= 0; i--) {
+      if (sandbox.calls[i]!.method !== 'GET') {
+        lastWrite = sandbox.calls[i]!.at;
+        break;
+      }
+    }
+    return `${lastWrite}.${decisions}`;
+  };
+  /** What `user` sees, as the page draws it. */
+  const stateOf = (user: string) => JSON.stringify({ ...workspace.viewOf(user), personas: PERSONAS, shortcuts: SHORTCUTS, sandboxVersion: sandboxVersion() });
+  // Each page's event stream carries its person's whole state, so a change is drawn without another request.
+  const clients = new Map<http.ServerResponse, string>();
+  let pushing = false;
+  const onChange = () => {
+    if (pushing) return;
+    pushing = true;
+    // The changes of one delivery (a view opened, then updated…) go out once.
+    setImmediate(() => {
+      pushing = false;
+      const byUser = new Map<string, string>();
+      for (const [res, user] of clients) {
+        if (!byUser.has(user)) byUser.set(user, stateOf(user));
+        res.write(`data: ${byUser.get(user)}\n\n`);
+      }
+    });
+  };
+  workspace.events.on('change', onChange);
+
+  const pix = async (pathName: string) => {
+    const res = await fetch(`${sandbox.url}${pathName}`, { headers: { authorization: sandbox.companies.main.mainAppId } });
+    return res.ok ? ((await res.json()) as Record<string, unknown>) : {};
+  };
+
+  const api: Record<string, (body: unknown) => Promise<unknown>> = {
+    command: async (b) => {
+      const c = Bodies.command.parse(b);
+      await workspace.command(c.user, c.channel, c.text, c.thread_ts);
+      return {};
+    },
+    say: async (b) => {
+      const c = Bodies.say.parse(b);
+      workspace.say(c.user, c);
+      return {};
+    },
+    click: async (b) => {
+      const c = Bodies.click.parse(b);
+      if (c.viewId) await workspace.clickInView(c.user, c.viewId, c.action, c.values);
+      else if (c.ref) await workspace.clickInMessage(c.user, c.ref, c.action, c.values);
+      return {};
+    },
+    submit: async (b) => {
+      const c = Bodies.submit.parse(b);
+      return workspace.submit(c.user, c.viewId, c.values);
+    },
+    close: async (b) => {
+      const c = Bodies.close.parse(b);
+      await workspace.closeView(c.user, c.viewId);
+      return {};
+    },
+    suggest: async (b) => {
+      const c = Bodies.suggest.parse(b);
+      return workspace.suggest(c.user, c.viewId, c);
+    },
+    shortcut: async (b) => {
+      const c = Bodies.shortcut.parse(b);
+      await workspace.shortcut(c.user, c.callbackId, c.channel, c.ts);
+      return {};
+    },
+    home: async (b) => {
+      await workspace.openHome(Bodies.home.parse(b).user);
+      return {};
+    },
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(page);
+      return;
+    }
+    if (req.method === 'GET' && (url.pathname === '/api/events' || url.pathname === '/api/state')) {
+      const user = userId.safeParse(url.searchParams.get('user'));
+      if (!user.success) return json(res, 400, { error: 'user: expected a Slack user ID' });
+      if (url.pathname === '/api/state') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(stateOf(user.data));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.write(`data: ${stateOf(user.data)}\n\n`);
+      clients.set(res, user.data);
+      req.on('close', () => clients.delete(res));
+      return;
+    }
+    const file = /^\/files\/([^/]+)\//.exec(url.pathname);
+    if (req.method === 'GET' && file) {
+      const f = slack.files.get(decodeURIComponent(file[1]!));
+      if (!f) return json(res, 404, { error: 'no such file' });
+      res.writeHead(200, { 'content-type': f.mimetype, 'content-length': f.bytes.length }).end(f.bytes);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/api/upload') {
+      const bytes = await readBody(req, MAX_UPLOAD_BYTES);
+      const name = (url.searchParams.get('name') ?? 'file').slice(0, 255);
+      const type = url.searchParams.get('type') || 'application/octet-stream';
+      const id = workspace.addFile(name, type, bytes);
+      return json(res, 200, { id, file: slack.fileObject(id) });
+    }
+    if (req.method === 'GET' && url.pathname === '/api/sandbox') {
+      const [requests, accounts] = await Promise.all([pix('/api/v1/limits/request?limit=20&skip=0'), pix('/api/v1/account')]);
+      return json(res, 200, { limitRequests: requests.limitRequests ?? [], accounts: accounts.accounts ?? [] });
+    }
+    const control = url.pathname.replace(/^\/api/, '');
+    if (req.method === 'POST' && SANDBOX_CONTROL.some((r) => r.test(control))) {
+      const body = (await readBody(req, MAX_JSON_BYTES)).toString('utf8');
+      const answer = await fetch(`${sandbox.url}${control}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body || '{}' });
+      const text = await answer.text();
+      // The decision reaches its thread on the next tick: ask for one now rather than in 5 s.
+      if (answer.ok) {
+        decisions++;
+        void options.tick().catch(() => undefined);
+      }
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+      return;
+    }
+    const action = req.method === 'POST' ? /^\/api\/(\w+)$/.exec(url.pathname)?.[1] : undefined;
+    const run = action ? api[action] : undefined;
+    if (!run) return json(res, 404, { error: 'not found' });
+    const body = parseJson((await readBody(req, MAX_JSON_BYTES)).toString('utf8'));
+    try {
+      return json(res, 200, await run(body));
+    } catch (err) {
+      if (err instanceof z.ZodError) return json(res, 400, { error: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+      throw err;
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof Error ? err.message : String(err) });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`PLAYGROUND_PORT: port ${options.port} of 127.0.0.1 is in use (choose another, or 0 for any free port)`) : err),
+    );
+    // Loopback only: the page drives a bot that holds AppIDs.
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    async close() {
+      workspace.events.off('change', onChange);
+      for (const res of clients.keys()) res.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The app's message shortcuts, from manifest.yml (what Slack lists in a message's "More actions"). */
+const SHORTCUTS = [{ callbackId: 'limit_request_with_files', name: 'Request limit increase' }];
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return undefined;
+  }
+}
+
+class TooLarge extends Error {
+  constructor(max: number) {
+    super(`the body is over ${max} bytes`);
+  }
+}
+
+async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) throw new TooLarge(max);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,154 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startPlayground, type Playground } from '../../src/playground';
+import { DECISION_EVENT_TYPE } from '../../src/poller/deliver';
+import { messageText } from '../support/harness';
+import { PDF } from '../support/limit-form';
+import { launchBrowser, type Browser } from '../support/browser';
+import { waitFor } from '../support/wait';
+
+/**
+ * The playground driven in a real browser (the system's Chromium, headless), as a newcomer would:
+ * a whole limit request, its four-eyes approval by a second persona, the decision from the sandbox
+ * panel, and a refusal for the persona with no role. Each step's screenshot goes to docs/screenshots
+ * (README's walkthrough) when UPDATE_SCREENSHOTS=1; otherwise nothing is written.
+ */
+
+const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
+const ADMIN = 'U0ADMIN';
+const APPROVER = 'U0APPROVER';
+const NOBODY = 'U0NOBODY';
+
+// A browser and the whole app on a shared machine: more time than the default 30 s per test.
+jest.setTimeout(90_000);
+
+let playground: Playground;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function shot(name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+async function type(text: string): Promise<void> {
+  await page.fill('#composer', text);
+  await page.press('#composer', 'Enter');
+}
+
+async function become(userId: string): Promise<void> {
+  await page.selectOption('#persona', userId);
+  // The page's own code runs in the browser; as text here, since this project compiles without the DOM's types.
+  await page.waitForFunction(`document.querySelector('#persona').value === '${userId}' && document.querySelector('#persona option:checked')`);
+}
+
+const pixCalls = (method: string, route: string) => playground.sandbox.calls.filter((c) => c.method === method && c.path.startsWith(route));
+
+beforeAll(async () => {
+  playground = await startPlayground({ port: 0, logLevel: 'silent' });
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await playground?.stop();
+});
+
+afterEach(() => {
+  // Nothing the bot sent was refused (the page would show it as an error instead), and the page's script never threw.
+  expect(playground.workspace.refusals).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a limit request from the command to the decision in its thread, approved by a second person', async () => {
+  await page.goto(playground.url);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  expect(await page.inputValue('#persona')).toBe(ADMIN);
+  await shot('01-playground');
+
+  // The command opens the form (views.open, then views.update once the accounts and limits are read).
+  await type('/pix limit request');
+  await page.waitForSelector('.modal [data-block-id="pixDayLimit"] input');
+  const dayLimit = page.locator('.modal [data-block-id="pixDayLimit"] input');
+  await dayLimit.fill('7500.00');
+  await page.setInputFiles('.modal input[type=file]', { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await page.waitForSelector('.modal .bk-file-list:has-text("1 file")');
+  await shot('02-limit-request-form');
+  await page.click('.modal [data-submit]');
+  // The modal now says the request waits for approval; closing it is the person's move.
+  await page.waitForSelector('.modal:has-text("waiting for approval")');
+  await page.click('.modal-foot [data-close]');
+  await page.waitForSelector('#modal', { state: 'hidden' });
+
+  // APPROVALS=limit-request: nothing reaches the Pix API until a second person approves.
+  const pending = await waitFor('the approval request in the channel', () =>
+    playground.slack.messages.find((m) => m.channel === 'C0FINANCE' && /approve/i.test(messageText(m.blocks))),
+    15_000,
+  );
+  expect(pixCalls('POST', '/api/v1/limits/request')).toHaveLength(0);
+  await page.waitForSelector(`[data-ts="${pending.ts}"]`);
+  await shot('03-waiting-for-approval');
+
+  await become(APPROVER);
+  const approve = page.locator(`[data-ts="${pending.ts}"] button.bk-button`, { hasText: /^Approve/ });
+  await approve.click();
+  if (await page.locator('#confirm').isVisible()) await page.click('#confirm [data-answer="yes"]');
+
+  // Approved: the request is filed with the PDF and the day limit typed (cents), and its root posted.
+  const filed = await waitFor('the limit request filed', () => pixCalls('POST', '/api/v1/limits/request')[0], 15_000);
+  expect(filed.body).toMatchObject({ pixDayLimit: 750_000 });
+  expect(pixCalls('POST', '/api/v1/files')).toHaveLength(1);
+  // With an approval, the approval's message becomes the request's thread root, in review.
+  await waitFor('the root in review', () => /in review/i.test(messageText(playground.slack.messages.find((m) => m.ts === pending.ts))), 15_000);
+  await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("in review")`);
+  // The sandbox panel lists it, in review.
+  const form = page.locator('[data-request]').first();
+  await form.waitFor();
+  await shot('04-approved-and-filed');
+
+  // The service decides in the sandbox panel: approved, with a smaller day limit than asked.
+  await form.locator('input[name="pixDayLimit"]').fill('600000');
+  await shot('05-sandbox-panel');
+  await form.locator('[data-decide="approve"]').click();
+
+  const reply = await waitFor('the decision in the thread', () => playground.slack.messages.find((m) => m.thread_ts === pending.ts && m.metadata?.event_type === DECISION_EVENT_TYPE), 15_000);
+  await page.click(`[data-thread="${pending.ts}"]`);
+  await page.waitForSelector(`#thread-messages [data-ts="${reply.ts}"]`);
+  expect(await page.textContent(`#thread-messages [data-ts="${reply.ts}"]`)).toMatch(/6,000\.00/);
+  await shot('06-decision-in-thread');
+});
+
+test('the persona with no role is refused, and only they see it', async () => {
+  await page.goto(`${playground.url}?as=${NOBODY}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const writes = () => playground.sandbox.calls.filter((c) => c.method !== 'GET').length;
+  const before = writes();
+  const opened = playground.slack.callsOf('views.open').length;
+  await type('/pix limit request');
+  const refusal = page.locator('.message.ephemeral', { hasText: /role/i }).last();
+  await refusal.waitFor();
+  expect(await refusal.textContent()).toMatch(/Only visible to you/);
+  expect(writes()).toBe(before);
+  expect(playground.slack.callsOf('views.open')).toHaveLength(opened);
+  await shot('07-refused-without-a-role');
+
+  await become(ADMIN);
+  await page.waitForFunction(`![...document.querySelectorAll('.message.ephemeral')].some((e) => /role/i.test(e.textContent))`);
+});
+
+test('the Home tab: opening it delivers app_home_opened, and the view the bot publishes is drawn', async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const published = playground.slack.callsOf('views.publish').length;
+  await page.click('.tab[data-tab="home"]');
+  await page.waitForSelector('#home [data-view-id] .bk-block');
+  expect(playground.slack.callsOf('views.publish').length).toBeGreaterThan(published);
+  expect(playground.slack.callsOf('views.publish').at(-1)!.args.user_id).toBe(ADMIN);
+  await shot('08-home-tab');
+});

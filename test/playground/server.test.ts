@@ -1,0 +1,155 @@
+import { startPlayground, type Playground } from '../../src/playground';
+import { messageText } from '../support/harness';
+import { PDF } from '../support/limit-form';
+import { waitFor } from '../support/wait';
+
+/**
+ * The playground's page server and its workspace over HTTP, without a browser: what the page posts
+ * becomes Slack's signed deliveries to the real bot, and what the bot calls back shows in the state.
+ */
+
+let pg: Playground;
+beforeAll(async () => {
+  pg = await startPlayground({ port: 0, logLevel: 'silent' });
+});
+afterAll(() => pg?.stop());
+
+const post = async (route: string, body: unknown) => {
+  const res = await fetch(new URL(route, pg.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+};
+type State = { ephemerals: Array<{ text?: string; blocks?: unknown }>; modals: Array<Record<string, any>>; home?: Record<string, any>; refusals: Array<{ problems: string[] }>; channel: { messages: Array<Record<string, any>> }; dm: { id: string; messages: unknown[] } };
+const state = async (user: string) => (await (await fetch(new URL(`/api/state?user=${user}`, pg.url))).json()) as State;
+
+test('it listens on loopback only', () => {
+  expect(pg.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+});
+
+test('bad input is refused with 400 naming the field, and nothing reaches the bot', async () => {
+  const answered = () => pg.slack.calls.filter((c) => /^(chat|views)\./.test(c.method)).length + pg.slack.responses.length;
+  const before = answered();
+  const bad = await post('/api/command', { user: 'not-a-user', channel: 'C0FINANCE', text: 'help' });
+  expect(bad.status).toBe(400);
+  expect(bad.json.error).toMatch(/^user:/);
+  expect((await post('/api/submit', { user: 'U0ADMIN' })).status).toBe(400);
+  expect((await fetch(new URL('/api/state?user=x', pg.url))).status).toBe(400);
+  expect((await post('/api/nothing', {})).status).toBe(404);
+  expect((await post('/api/say', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'x'.repeat(1024 * 1024) })).status).toBe(413);
+  expect(answered()).toBe(before);
+});
+
+test('the panel reaches only the sandbox control routes it needs (not its faults or call log)', async () => {
+  const faults = await post('/api/sandbox/faults', { fail: { status: 503, count: 5 } });
+  expect(faults.status).toBe(404);
+  const answer = await post('/api/sandbox/limit-requests/000000000000000000000000/approve', {});
+  expect(answer.status).toBe(404);
+  expect(JSON.stringify(answer.json)).toMatch(/not found/i);
+});
+
+test('a viewer is refused a write, in an ephemeral only they see', async () => {
+  await post('/api/command', { user: 'U0VIEWER', channel: 'C0FINANCE', text: 'account create' });
+  const mine = await state('U0VIEWER');
+  expect(messageText(mine.ephemerals.at(-1))).toMatch(/admin.*role/i);
+  expect(messageText((await state('U0ADMIN')).ephemerals)).not.toMatch(/account create/);
+});
+
+test('the Pix API failing: the person is told, nothing is left half shown', async () => {
+  await fetch(`${pg.sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail: { status: 503, count: 20 } }) });
+  try {
+    const before = (await state('U0OPERATOR')).ephemerals.length;
+    await post('/api/command', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'limits' });
+    const told = await waitFor('the failure told', async () => (await state('U0OPERATOR')).ephemerals.slice(before).find((e) => /could not|unavailable|try again/i.test(messageText(e))));
+    expect(messageText(told)).not.toMatch(/undefined|\[object/);
+  } finally {
+    await fetch(`${pg.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+  }
+});
+
+test('a payload Slack would refuse is listed as an error on the page, and not shown', async () => {
+  const before = (await state('U0ADMIN')).ephemerals.length;
+  // What the bot could post to a response_url: a section with neither text nor fields.
+  const res = await fetch(pg.slack.responseUrl('pg-refused'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ type: 'section' }] }) });
+  expect(res.status).toBe(400);
+  const after = await state('U0ADMIN');
+  expect(after.refusals.at(-1)?.problems.join(' ')).toMatch(/missing required field: text/);
+  expect(after.ephemerals).toHaveLength(before);
+  pg.workspace.refusals.length = 0;
+});
+
+test('a file shared in the channel, then the message shortcut on it: the form opens with that file as proof', async () => {
+  const up = await fetch(new URL('/api/upload?name=proof.pdf&type=application%2Fpdf', pg.url), { method: 'POST', body: PDF });
+  const { id } = (await up.json()) as { id: string };
+  await post('/api/say', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'the proofs', files: [id] });
+  const message = (await state('U0OPERATOR')).channel.messages.find((m) => m.text === 'the proofs')!;
+  expect(message.files[0]).toMatchObject({ id, name: 'proof.pdf', mimetype: 'application/pdf' });
+  const served = await fetch(new URL(`/files/${id}/proof.pdf`, pg.url));
+  expect(Buffer.from(await served.arrayBuffer())).toEqual(PDF);
+
+  await post('/api/shortcut', { user: 'U0OPERATOR', callbackId: 'limit_request_with_files', channel: 'C0FINANCE', ts: message.ts });
+  const modal = await waitFor('the form', async () => (await state('U0OPERATOR')).modals.find((v) => messageText(v.blocks).includes('proof.pdf')));
+  expect(modal.callback_id).toBe('limit_request');
+  await post('/api/close', { user: 'U0OPERATOR', viewId: modal.id });
+  expect((await state('U0OPERATOR')).modals).toEqual([]);
+});
+
+test('the Home tab: app_home_opened delivered, views.publish shown to that person alone', async () => {
+  await post('/api/home', { user: 'U0ADMIN' });
+  const home = await waitFor('the Home tab', async () => (await state('U0ADMIN')).home);
+  expect(home.type).toBe('home');
+  expect((await state('U0VIEWER')).home).toBeUndefined();
+});
+
+test("changes are pushed to the page as server-sent events: the person's whole state", async () => {
+  const controller = new AbortController();
+  const res = await fetch(new URL('/api/events?user=U0ADMIN', pg.url), { signal: controller.signal });
+  expect(res.headers.get('content-type')).toBe('text/event-stream');
+  const reader = res.body!.getReader();
+  let buffered = '';
+  const next = async (): Promise<State & { version: number }> => {
+    while (!buffered.includes('\n\n')) buffered += new TextDecoder().decode((await reader.read()).value);
+    const [event, ...rest] = buffered.split('\n\n');
+    buffered = rest.join('\n\n');
+    expect(event).toMatch(/^data: \{/);
+    return JSON.parse(event!.slice('data: '.length));
+  };
+  const first = await next();
+  await post('/api/say', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'hello over SSE' });
+  const pushed = await next();
+  expect(pushed.version).toBeGreaterThan(first.version);
+  expect(pushed.channel.messages.at(-1)).toMatchObject({ user: 'U0ADMIN', text: 'hello over SSE' });
+  controller.abort();
+});
+
+test("a file the bot uploads (files.uploadV2) lands in the person's DM with the bot, and is served", async () => {
+  await post('/api/command', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'audit export' });
+  const shared = await waitFor('the CSV in the DM', async () => {
+    const { dm } = await state('U0ADMIN');
+    return (dm.messages as Array<{ files?: Array<{ id: string; name: string }> }>).flatMap((m) => m.files ?? []).find((f) => f.name.endsWith('.csv'));
+  });
+  expect((await state('U0ADMIN')).dm.id).toBe('D0ADMIN');
+  const served = await fetch(new URL(`/files/${shared.id}/${shared.name}`, pg.url));
+  expect(served.status).toBe(200);
+  expect(await served.text()).toMatch(/^\uFEFF?[^\n]*,/);
+  expect((await state('U0VIEWER')).dm.messages).toEqual([]);
+});
+
+test('an external select offers what the bot answers to block_suggestion, for what was typed', async () => {
+  // Over 100 accounts: the form's account select searches them through the options load URL.
+  const master = pg.sandbox.companies.main.masterAppId;
+  const created: string[] = [];
+  for (let i = 0; i < 101; i++) {
+    const res = await fetch(`${pg.sandbox.url}/api/v1/account`, { method: 'POST', headers: { authorization: master } });
+    created.push(((await res.json()) as { account: { accountId: string } }).account.accountId);
+  }
+  await post('/api/command', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'limit request' });
+  const modal = await waitFor('the form with a searchable account select', async () =>
+    (await state('U0OPERATOR')).modals.find((v) => JSON.stringify(v.blocks).includes('"external_select"')),
+  );
+  const block = (modal.blocks as Array<{ block_id: string; element?: { type: string; action_id: string } }>).find((b) => b.element?.type === 'external_select')!;
+  const wanted = created[57]!;
+  const answer = await post('/api/suggest', { user: 'U0OPERATOR', viewId: modal.id, actionId: block.element!.action_id, blockId: block.block_id, value: wanted.slice(-10) });
+  const options = (answer.json.options ?? (answer.json.option_groups ?? []).flatMap((g: { options: unknown[] }) => g.options)) as Array<{ value: string }>;
+  expect(options.map((o) => o.value)).toContain(wanted);
+  expect(options.length).toBeLessThanOrEqual(100);
+  await post('/api/close', { user: 'U0OPERATOR', viewId: modal.id });
+});
