@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPixOps, type RunningApp } from '../app';
 import { loadConfig } from '../runtime/config';
-import { DEFAULT_SEED, startSandbox, type SandboxHandle } from '../sandbox';
+import type { SandboxHandle } from '../sandbox';
 import { SlackDeliveries } from '../slack-standin/deliveries';
 import { SlackStandInUploads } from '../slack-standin/uploads';
 import { SlackStandIn } from '../slack-standin/web-api';
@@ -36,18 +36,18 @@ export const PLAYGROUND_CHANNEL = { id: 'C0FINANCE', name: 'finance' };
  * deliveries), the bot as in production (HTTP mode on a loopback port of its own, pointed at both),
  * and the page on 127.0.0.1.
  *
- * The bot gets the sandbox through PIX_API_URL rather than its own sandbox mode, in which everyone is
- * admin: here the personas' roles must hold (a viewer is refused a write, the four-eyes flow shows).
+ * The bot runs in its own sandbox mode (no PIX_API_URL: it starts the sandbox, its messages say
+ * SANDBOX); the access lists are set, so the personas' roles hold as they would in production.
  */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
-  const [slack, sandbox] = await Promise.all([new SlackStandIn().start(), startSandbox({ port: 0, seed: DEFAULT_SEED })]);
+  const slack = await new SlackStandIn().start();
   const uploads = await new SlackStandInUploads(slack).start();
   // Fresh secrets and store each run: the sandbox starts from its seed every time, so must the state.
   slack.botToken = `xoxb-playground-${randomBytes(12).toString('hex')}`;
   const signingSecret = randomBytes(16).toString('hex');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-ops-playground-'));
   const cleanUp = async () => {
-    await Promise.all([uploads.close(), sandbox.close()]);
+    await uploads.close();
     await slack.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -58,9 +58,6 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       SLACK_SIGNING_SECRET: signingSecret,
       PORT: '0',
       SLACK_API_URL: slack.apiUrl,
-      PIX_API_URL: sandbox.url,
-      PIX_APP_ID: sandbox.companies.main.mainAppId,
-      PIX_MASTER_APP_ID: sandbox.companies.main.masterAppId,
       STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
       // Every 5 s, so a decision made in the sandbox panel reaches its thread soon (the panel also asks for a tick).
       POLL_SCHEDULE: '*/5 * * * * *',
@@ -73,6 +70,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     await cleanUp();
     throw err;
   }
+  // Sandbox mode always starts one (config without PIX_API_URL).
+  const sandbox = app.sandbox!;
   const deliveries = new SlackDeliveries(slack, `http://127.0.0.1:${app.port}/slack/events`, signingSecret);
   const workspace = new SlackWorkspace({ slack, uploads, deliveries, channel: PLAYGROUND_CHANNEL });
   let page: PageServer;
