@@ -50,7 +50,7 @@ import { apiText, failureText } from '../views/errors';
 import { approvalsOn, askApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postOnce } from '../src/slack/post-once';
+import { noticeMetadata, postToUser } from '../src/slack/post-once';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -215,7 +215,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   if (await postEphemeral(deps, step.locale, step.channel, step.userId, message)) return;
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
-  await postOnce(exactClient(deps), { channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }, noticeMetadata()).catch(() => undefined);
+  await postToUser(exactClient(deps), step.userId, present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }), noticeMetadata()).catch(() => undefined);
 }
 
 /** Why a creation that got no clear answer may have happened all the same, in words. */
@@ -453,6 +453,8 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
   async execute(run, p) {
     const masterAppId = run.deps.masterAppId;
     if (!masterAppId) return { ok: false, problem: messages(run.locale).accounts.masterMissing };
+    // The client secret goes to the maker's DM: unless it opens, nothing is created.
+    if (!(await run.makerReachable())) return { ok: false, problem: messages(run.locale).approvalRules.makerUnreachable(`<@${run.record.makerId}>`) };
     return fromCampaign(await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId)));
   },
   async resume(run, p, intent) {
