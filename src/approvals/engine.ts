@@ -365,9 +365,10 @@ async function decidable(deps: Deps, id: string, actor: Actor): Promise<Answer> 
   }
   // Allowed to decide: the checker from here on (a refused user is no checker).
   auditAbout(deps, record, actor.userId);
-  if (record.state !== 'pending' || !record.rootTs) return { answer: alreadyDecided(deps, decidedText(actor.locale, record)) };
-  if (isPastExpiry(record, Date.now())) {
-    // Expired under the claim (recorded and shown) before the clicker is told; nothing waits on whoever holds it.
+  if (record.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(actor.locale, record)) };
+  if (!record.rootTs || isPastExpiry(record, Date.now())) {
+    // Under the claim: its root being recorded (busy), never recorded, or expired (recorded and shown
+    // before the clicker is told). Nothing waits on whoever holds it.
     return (await whilePending(deps, id, actor.locale, false, async () => undefined)) ?? { record };
   }
   return { record };
@@ -674,11 +675,11 @@ export async function runApprovalTick(
               deps.logger.info({ approval: id, action: fresh.action }, 'approval expired');
               report.expired++;
             } else if (fresh.state === 'pending' && fresh.remindAt && Date.parse(fresh.remindAt) <= now) {
-              if (deps.approvals.remindAfterMs > 0) {
+              if (deps.approvals.remindAfterMs > 0 && (fresh.reminders ?? 0) < MAX_REMINDERS) {
                 await remind(deps, held, fresh);
                 report.reminded++;
               } else {
-                // Reminders turned off since it was asked: only its expiry is left.
+                // Reminders turned off since it was asked, or all posted: only its expiry is left.
                 await write(deps, held, id, ({ remindAt: _off, ...rest }) => rest);
               }
             } else if (fresh.state === 'approving') {
