@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { openStore } from '../../src/store';
 import { BOT_TOKEN, SIGNING_SECRET, messageText, type Harness } from '../support/harness';
-import { accountMadeElsewhere, clickButton, openedModal, startHarnessWithMaster, submitModal } from '../support/accounts-harness';
+import { accountMadeElsewhere, clickButton, openedModal, sandboxApi, startHarnessWithMaster, submitModal } from '../support/accounts-harness';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { answerOn, clickRoot, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { makerFlows } from '../support/approval-flows';
@@ -351,5 +351,42 @@ describe('a failure once the pending root is posted', () => {
     const update = await waitFor('the root disowned', () => h.slack.calls.slice(from).find((c) => c.method === 'chat.update' && c.args.ts === ts));
     expect(JSON.stringify(update.args.blocks)).not.toContain('approval_approve');
     expect(messageText(update.args)).toContain('was not registered');
+  });
+});
+
+describe('a lapsed claim', () => {
+  let h: Harness;
+  let flows: Flows;
+  beforeAll(async () => {
+    ({ h, flows } = await setUp({ POLL_CLAIM_TTL_MS: '1000' }));
+  });
+  afterAll(() => h.close());
+
+  test('the claim lapses while the proofs upload and another instance takes it: the run stops before the filing', async () => {
+    const a = await flows['limit-request']();
+    await a.shown();
+    // The proof's upload is held back (the sandbox answers it 1.5 s late).
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, { lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/files', ms: 1_500 } });
+    const since = h.sandbox.calls.length;
+    await clickRoot(h, OPERATOR_CHECKER, a.root, 'approval_approve');
+    await waitFor('the upload', () => h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/files'));
+    // The instance stalls past its claim's life (a long pause, as a stopped VM makes), and another takes it.
+    const stalledUntil = Date.now() + 1_200;
+    while (Date.now() < stalledUntil);
+    const other = await openStore({ url: `sqlite://${h.dataDir}/pix-ops.sqlite` });
+    try {
+      expect(await other.claim(`approval:${a.root.id}`, 60_000)).toBe(true);
+      await waitFor(
+        'the approval given up',
+        async () => (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find((e) => e.action === 'action:approval_approve' && e.outcome === 'approved' && e.detail === 'in doubt'),
+        10_000,
+      );
+      expect(h.sandbox.calls.slice(since).filter((c) => c.path === '/api/v1/limits/request')).toEqual([]);
+      // Left `approving` for the instance that holds it now, which resumes it.
+      expect((await h.app.deps.store.approvals.get(a.root.id))?.state).toBe('approving');
+    } finally {
+      await other.release(`approval:${a.root.id}`);
+      await other.close();
+    }
   });
 });
