@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Figure } from './lib';
 import { ackLatency } from './ack-latency';
+import { approvalReminders } from './approvals';
 import { auditAck, auditExport } from './audit';
 import { modalLatency } from './modal-latency';
 import { pollCycle } from './poll-cycle';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     ['start-up', startup],
     ['audit trail on vs off: slash-command acknowledgement', auditAck],
     ['audit export of 100,000 entries', auditExport],
+    ['approval reminders (200 due, 2 instances on Redis)', approvalReminders],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

@@ -145,20 +145,24 @@ interface Held {
 async function holding<T>(deps: Deps, id: string, work: (held: Held) => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
   const key = claimKey(id);
   const ttl = deps.approvals.claimTtlMs;
+  // When the claim was last known to be ours: taken or renewed by a call sent at that moment, so it
+  // holds until at least `ttl` after it (the store counts from when the call arrives).
+  let confirmedAt = Date.now();
   if (!(await deps.store.claim(key, ttl))) return { ran: false };
   let lost = false;
+  const renew = async () => {
+    const sentAt = Date.now();
+    if (await deps.store.renew(key, ttl)) confirmedAt = sentAt;
+    else lost = true;
+  };
   const renewal = setInterval(() => {
-    deps.store
-      .renew(key, ttl)
-      .then((kept) => {
-        if (!kept) lost = true;
-      })
-      .catch((err: unknown) => deps.logger.warn({ approval: id, err: errorText(err) }, 'could not renew an approval claim'));
+    renew().catch((err: unknown) => deps.logger.warn({ approval: id, err: errorText(err) }, 'could not renew an approval claim'));
   }, Math.max(100, Math.floor(ttl / 3)));
   renewal.unref();
   const held: Held = {
     async check() {
-      if (!lost && !(await deps.store.renew(key, ttl))) lost = true;
+      // More than half its life left since it was last confirmed: still ours, no round trip needed.
+      if (!lost && Date.now() - confirmedAt > ttl / 2) await renew();
       if (lost) {
         deps.logger.warn({ approval: id }, 'the approval claim lapsed: stopping before the next write');
         throw new ClaimLost(id);
@@ -173,10 +177,10 @@ async function holding<T>(deps: Deps, id: string, work: (held: Held) => Promise<
   }
 }
 
-/** A change of the record under its claim: the claim checked first. */
-async function write(deps: Deps, held: Held, id: string, change: (r: ApprovalRecord) => ApprovalRecord): Promise<ApprovalRecord> {
+/** A change of the record under its claim: the claim checked first. `known`: the record as this holder has it (not read again). */
+async function write(deps: Deps, held: Held, id: string, change: (r: ApprovalRecord) => ApprovalRecord, known?: ApprovalRecord): Promise<ApprovalRecord> {
   await held.check();
-  return deps.store.approvals.update(id, change);
+  return deps.store.approvals.update(id, change, known);
 }
 
 const isPastExpiry = (record: ApprovalRecord, now: number) => Date.parse(record.expiresAt) <= now;
@@ -607,13 +611,13 @@ async function directMessage(deps: Deps, record: ApprovalRecord, message: SlackM
 async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<void> {
   const n = (record.reminders ?? 0) + 1;
   const lookFirst = record.reminding === n;
-  if (!lookFirst) await write(deps, held, record.id, (r) => ({ ...r, reminding: n }));
+  // Read under this claim just now: written from what is known, not read again.
+  const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, reminding: n }), record);
   const now = new Date();
   const mentions = deps.access.approverMentions(APPROVAL_ROLE[record.action], record.makerId);
   const message = present(deps, record, reminderMessage(record.makerLocale, record, { mentions, now, n, max: MAX_REMINDERS }));
   let threadGone = false;
   try {
-    await held.check();
     await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks }, noticeOf(record, `reminder-${n}`), {
       lookFirst,
       since: Date.parse(record.createdAt),
@@ -626,10 +630,16 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
   const interval = deps.approvals.remindAfterMs;
   const nextAt = Math.max(Date.parse(record.createdAt) + (n + 1) * interval, now.getTime() + interval);
   const more = !threadGone && n < MAX_REMINDERS && nextAt < Date.parse(record.expiresAt);
-  await write(deps, held, record.id, (r) => {
-    const { reminding: _posted, remindAt: _due, ...rest } = r;
-    return { ...rest, reminders: n, ...(more ? { remindAt: new Date(nextAt).toISOString() } : {}) };
-  });
+  await write(
+    deps,
+    held,
+    record.id,
+    (r) => {
+      const { reminding: _posted, remindAt: _due, ...rest } = r;
+      return { ...rest, reminders: n, ...(more ? { remindAt: new Date(nextAt).toISOString() } : {}) };
+    },
+    marked,
+  );
 }
 
 /** A pending record without a root (its maker's flow failed or died before recording it): its root, if one was posted, says so; the record is cancelled. */

@@ -118,9 +118,12 @@ export class ApprovalsRepo {
     return this.index.due(now, MAX_LISTED);
   }
 
-  /** Changes a record (under its claim) and keeps the index in step with its state. */
-  async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord): Promise<ApprovalRecord> {
-    const current = await this.get(id);
+  /**
+   * Changes a record (under its claim) and keeps the index in step with its state. `known`: the
+   * record as the claim's holder last wrote or read it, which spares reading it again.
+   */
+  async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord, known?: ApprovalRecord): Promise<ApprovalRecord> {
+    const current = known ?? (await this.get(id));
     if (!current) throw new Error(`Approval ${id} does not exist`);
     const next = { ...change(current), updatedAt: new Date().toISOString() };
     await this.records.set(key(id), this.seal(next));
