@@ -74,7 +74,7 @@ async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   try {
     const stored = await deps.store.accountApps.get(account.accountId);
     if (stored && isPending(stored)) return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
-    if (stored) return { kind: 'stored', name: stored.name, clientId: stored.clientId };
+    if (stored) return { kind: stored.staleSince ? 'stale' : 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
     deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
   }

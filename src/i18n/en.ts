@@ -835,6 +835,9 @@ export const en = {
       `:warning: The new client secret could not be delivered to ${p.maker} privately, and it is shown nowhere else. Rotate it again: \`/pix rotate-secret ${p.clientId}\`.`,
     notRegistered: ':x: This approval request was not registered (the app’s storage failed): its buttons do nothing, and nothing will be sent. Ask again.',
     notRegisteredAnswer: 'This approval request was never registered, so nothing will be done. Ask again.',
+    /** `/pix accounts` (issue 19, item 4): a stored AppID the Pix API refused since its secret's rotation. */
+    appStale: (p: { clientId?: string; accountId: string }) =>
+      `:warning: AppID stored${p.clientId ? ` (application ${p.clientId})` : ''} but *stale*: the Pix API refused it after its secret was rotated, so it is not used. An admin can link the new one with \`/pix account link ${p.accountId}\``,
   },
 };
 

@@ -792,5 +792,7 @@ export const ptBR: Catalogue = {
       `:warning: O novo client secret não pôde ser entregue a ${p.maker} em particular, e não aparece em nenhum outro lugar. Gere-o de novo: \`/pix rotate-secret ${p.clientId}\`.`,
     notRegistered: ':x: Este pedido de aprovação não foi registrado (o armazenamento do app falhou): seus botões não fazem nada, e nada será enviado. Peça de novo.',
     notRegisteredAnswer: 'Este pedido de aprovação nunca foi registrado, então nada será feito. Peça de novo.',
+    appStale: (p) =>
+      `:warning: AppID guardado${p.clientId ? ` (aplicação ${p.clientId})` : ''}, mas *obsoleto*: a API Pix o recusou depois que o segredo foi trocado, então não é usado. Um admin pode vincular o novo com \`/pix account link ${p.accountId}\``,
   },
 };

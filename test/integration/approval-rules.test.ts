@@ -390,3 +390,23 @@ describe('a lapsed claim', () => {
     }
   });
 });
+
+describe('/pix accounts and a stale AppID', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_VIEWERS: 'U0VIEWER1' });
+  });
+  afterAll(() => h.close());
+
+  test('an AppID the Pix API refused after a rotation is shown as stale, not as stored', async () => {
+    const fresh = await accountMadeElsewhere(h, 'Fresh');
+    const stale = await accountMadeElsewhere(h, 'Stale');
+    await h.app.deps.store.accountApps.save({ ...fresh, name: 'Fresh' });
+    await h.app.deps.store.accountApps.save({ ...stale, name: 'Stale' });
+    await h.app.deps.store.accountApps.markStale(stale.accountId);
+    const res = await h.slash('U0VIEWER1', 'accounts');
+    const text = messageText(res.ack ?? (await answerOn(h, res.responseId)));
+    expect(text).toMatch(new RegExp(`${stale.accountId}[\\s\\S]*AppID stored \\(application \`${stale.clientId}\`\\) but \\*stale\\*`));
+    expect(text).toContain(`AppID stored (encrypted), application \`${fresh.clientId}\``);
+  });
+});

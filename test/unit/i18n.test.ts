@@ -269,6 +269,7 @@ const samples: Samples = {
     makerLostRole: [[{ maker: '<@U1>', role: 'admin' }]],
     makerUnreachable: [['<@U1>']],
     secretUndelivered: [[{ maker: '<@U1>', clientId: 'Client_Id_1' }]],
+    appStale: [[{ clientId: '`Client_Id_1`', accountId: '6840aeca23c0d1fe48c856a3' }], [{ accountId: '6840aeca23c0d1fe48c856a3' }]],
   },
   approvals: {
     actionTitle: [['limit-request'], ['key-add'], ['key-delete'], ['withdraw-key'], ['account-create'], ['rotate-secret']],
