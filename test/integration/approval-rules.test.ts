@@ -10,7 +10,9 @@ import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { answerOn, clickRoot, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
 import { makerFlows } from '../support/approval-flows';
 import { addProof, openLimitForm, submitLimitForm } from '../support/limit-form';
+import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 
 // Issue 19: reminders, the threshold of limit requests, the maker's standing, and the review's
 // findings, each driven as Slack drives the app, asserting on what reached Slack and the Pix API.
@@ -408,5 +410,78 @@ describe('/pix accounts and a stale AppID', () => {
     const text = messageText(res.ack ?? (await answerOn(h, res.responseId)));
     expect(text).toMatch(new RegExp(`${stale.accountId}[\\s\\S]*AppID stored \\(application \`${stale.clientId}\`\\) but \\*stale\\*`));
     expect(text).toContain(`AppID stored (encrypted), application \`${fresh.clientId}\``);
+  });
+});
+
+describe('reminders on one Redis: two instances, and a run cut short after its post', () => {
+  const namespace = testNamespace('reminders');
+  const slack = new SlackStandIn();
+  const apps: RunningApp[] = [];
+  const secrets = new SecretRegistry();
+
+  beforeAll(async () => {
+    await slack.start();
+    for (let i = 0; i < 2; i++) {
+      const result = loadConfig({
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        PORT: '0',
+        SLACK_API_URL: slack.apiUrl,
+        STORE_URL: SHARED_REDIS_URL,
+        STORE_SECRET: 'r'.repeat(40),
+        STORE_NAMESPACE: namespace,
+        POLL_SCHEDULE: '0 0 1 1 *',
+        APPROVALS: 'key-add',
+        ACCESS_APPROVERS: 'S0CHECKERS',
+      });
+      if (!result.ok) throw new Error(result.problems.join('; '));
+      apps.push(await startPixOps(result.config, { logger: createLogger({ level: 'silent', secrets }), secrets }));
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.stop()));
+    await slack.close();
+    await deleteKeys(SHARED_REDIS_URL, namespace);
+  });
+
+  /** A pending approval with its root in the channel, as a maker's flow leaves it. */
+  async function pending(n: number): Promise<{ id: string; ts: string }> {
+    const store = apps[0]!.deps.store;
+    const id = `${n}`.padStart(16, 'a');
+    await store.approvals.create({
+      id,
+      makerId: OPERATOR,
+      makerLocale: 'en',
+      channel: CHANNEL,
+      payload: { action: 'key-add', accountId: '6840aeca23c0d1fe48c856a3', pixKey: `reminded-${n}@example.com`, type: 'EMAIL' },
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const root = slack.addMessage({ channel: CHANNEL, text: 'approval root', bot_id: 'B0BOT', user: 'U0BOT' });
+    await store.approvals.update(id, (r) => ({ ...r, rootTs: root.ts }));
+    return { id, ts: root.ts };
+  }
+  const remindersIn = (ts: string) => slack.messages.filter((m) => m.thread_ts === ts && m.metadata?.event_type === 'pix_approval_notice');
+  const tickBoth = () => Promise.all(apps.flatMap((a) => [a.deps, a.deps]).map((deps) => runApprovalTick(deps, APPROVAL_KINDS, { stopping: () => false })));
+
+  test('20 approvals, both instances ticking twice at once for each reminder: every reminder posted once', async () => {
+    const approvals = await Promise.all(Array.from({ length: 20 }, (_, i) => pending(i + 1)));
+    for (let round = 1; round <= 3; round++) {
+      const due = new Date(Date.now() - 1_000).toISOString();
+      for (const a of approvals) await apps[0]!.deps.store.approvals.update(a.id, (r) => ({ ...r, remindAt: due }));
+      await tickBoth();
+      for (const a of approvals) expect(remindersIn(a.ts).map((m) => m.metadata?.event_payload?.notice)).toEqual(Array.from({ length: round }, (_, i) => `reminder-${i + 1}`));
+    }
+    expect(messageText(remindersIn(approvals[0]!.ts)[0])).toContain('<!subteam^S0CHECKERS>');
+  });
+
+  test('an instance that died after posting a reminder, before recording it: the next tick finds it and does not post it again', async () => {
+    const a = await pending(99);
+    // What the dead instance left: the reminder's number recorded as about to be posted, and the post made.
+    await apps[0]!.deps.store.approvals.update(a.id, (r) => ({ ...r, reminding: 1, remindAt: new Date(Date.now() - 1_000).toISOString() }));
+    slack.addMessage({ channel: CHANNEL, thread_ts: a.ts, text: 'reminder', bot_id: 'B0BOT', user: 'U0BOT', metadata: { event_type: 'pix_approval_notice', event_payload: { approval_id: a.id, notice: 'reminder-1' } } });
+    await tickBoth();
+    expect(remindersIn(a.ts)).toHaveLength(1);
+    expect(await apps[1]!.deps.store.approvals.get(a.id)).toMatchObject({ reminders: 1 });
+    expect((await apps[1]!.deps.store.approvals.get(a.id))?.reminding).toBeUndefined();
   });
 });
