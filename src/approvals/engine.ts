@@ -552,6 +552,10 @@ async function settle(deps: Deps, record: ApprovalRecord, kind?: ApprovalKind, h
       await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, ...present(deps, record, reply) }, noticeOf(record, record.state), {
         lookFirst: true,
         since: Date.parse(record.createdAt),
+      }).catch((err: unknown) => {
+        // A thread gone for good (the root deleted, the bot removed) is not retried on every tick.
+        if (!isUnreachable(err)) throw err;
+        deps.logger.warn({ approval: record.id, slackError: slackErrorCode(err) }, 'the approval thread is gone: its settling reply is not posted');
       });
     }
     const custom = record.state === 'done' && kind?.doneRoot ? await kind.doneRoot(deps, record) : undefined;

@@ -278,6 +278,17 @@ describe('the review’s findings', () => {
     expect(threadPosts(h, root).filter((c) => messageText(c.args).includes('rejected this'))).toHaveLength(1);
   });
 
+  test('a rejection whose root was deleted meanwhile is settled all the same, not retried on every tick', async () => {
+    const { root } = await asked(flows, 'key-add');
+    h.slack.messages.splice(h.slack.messages.findIndex((m) => m.channel === root.channel && m.ts === root.ts), 1);
+    const from = h.slack.calls.length;
+    await clickRoot(h, OPERATOR_CHECKER, root, 'approval_reject');
+    const modal = await openedModal(h, from, 'approval_reject_reason');
+    await submitModal(h, OPERATOR_CHECKER, modal, { reason: { reason: { type: 'plain_text_input', value: 'gone' } } });
+    expect(await waitFor('settled', async () => (await h.app.deps.store.approvals.get(root.id))?.settled)).toBe(true);
+    expect(await h.app.deps.store.approvals.openIds()).not.toContain(root.id);
+  });
+
   test('cancel past the expiry: told it expired, the root says expired; nothing is cancelled', async () => {
     const { root } = await asked(flows, 'key-add');
     await expire(root);
