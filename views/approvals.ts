@@ -186,10 +186,15 @@ export function notRegisteredRootMessage(locale: Locale, record: ApprovalRecord)
   };
 }
 
-/** A reminder in the root's thread: who may approve (mentioned), how long it has waited, when it expires. */
-export function reminderMessage(locale: Locale, record: ApprovalRecord, input: { mentions: string[]; now: Date; n: number; max: number }): SlackMessage {
+/**
+ * A reminder in the root's thread: who may approve (mentioned), how long it has waited, when it
+ * expires. `approversListed`: the mentions are ACCESS_APPROVERS; else they are the role's lists, and
+ * the role is named beside them.
+ */
+export function reminderMessage(locale: Locale, record: ApprovalRecord, input: { mentions: string[]; approversListed: boolean; now: Date; n: number; max: number }): SlackMessage {
   const m = messages(locale);
-  const who = input.mentions.length > 0 ? input.mentions.join(', ') : m.approvalRules.anyoneWithRole(m.common.role(APPROVAL_ROLE[record.action]));
+  const role = m.approvalRules.anyoneWithRole(m.common.role(APPROVAL_ROLE[record.action]));
+  const who = input.mentions.length === 0 ? role : input.approversListed ? input.mentions.join(', ') : `${input.mentions.join(', ')} (${role})`;
   const text = m.approvalRules.reminder({
     who,
     title: m.approvals.actionTitle(record.action),

@@ -619,7 +619,7 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
   const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, reminding: n }), record);
   const now = new Date();
   const mentions = deps.access.approverMentions(APPROVAL_ROLE[record.action], record.makerId);
-  const message = present(deps, record, reminderMessage(record.makerLocale, record, { mentions, now, n, max: MAX_REMINDERS }));
+  const message = present(deps, record, reminderMessage(record.makerLocale, record, { mentions, approversListed: deps.access.approversListed, now, n, max: MAX_REMINDERS }));
   let threadGone = false;
   try {
     await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks }, noticeOf(record, `reminder-${n}`), {

@@ -233,6 +233,14 @@ describe('the maker’s standing and the secret’s delivery', () => {
     const thread = threadPosts(h, root).map((c) => messageText(c.args));
     expect(thread.some((t) => t.includes('could not be delivered') && t.includes('/pix rotate-secret'))).toBe(true);
   });
+  test('without ACCESS_APPROVERS, a reminder mentions the lists of the roles that may approve (not the maker) and names the role', async () => {
+    const { root } = await asked(flows, 'key-add');
+    await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, remindAt: new Date(Date.now() - 1_000).toISOString() }));
+    await h.app.poller.tick();
+    const [reminder] = threadPosts(h, root).filter(isReminder);
+    expect(/:bell: (.*?): \*/.exec(messageText(reminder!.args))![1]).toBe(`<!subteam^S0ADMINS>, <@${ADMIN_CHECKER}>, <@${OPERATOR_CHECKER}> (anyone with the operator role)`);
+  });
+
   // Last: the group's members, once looked up afresh, stay cached as they are now.
   test('a maker removed from the admins’ group before the approval: nothing is written, the root and the thread say why', async () => {
     const { root } = await asked(flows, 'rotate-secret');
