@@ -120,9 +120,10 @@ function rootOf(deps: Deps, record: ApprovalRecord): SlackMessage {
   return present(deps, record, approvalRootMessage(record.makerLocale, record, { approversListed: deps.access.approversListed }));
 }
 
-/** The metadata of a post an approval makes in its thread or a DM: derived from its id, so a resend is recognized. */
-const noticeOf = (record: ApprovalRecord, key: string): OnceMetadata => ({ event_type: APPROVAL_NOTICE_EVENT_TYPE, event_payload: { approval_id: record.id, notice: key } });
+/** `event_type` of the posts an approval makes in its thread or a DM (reminders, replies, records, secrets). */
 const APPROVAL_NOTICE_EVENT_TYPE = 'pix_approval_notice';
+/** The metadata of one such post: derived from the approval's id and what the post is, so a resend is recognized. */
+const noticeOf = (record: ApprovalRecord, key: string): OnceMetadata => ({ event_type: APPROVAL_NOTICE_EVENT_TYPE, event_payload: { approval_id: record.id, notice: key } });
 
 /** The claim lapsed (or is someone else's now): whatever was under way stops before its next write. */
 class ClaimLost extends Error {
