@@ -277,12 +277,24 @@ export async function askApproval(deps: Deps, input: Parameters<typeof requestAp
   }
 }
 
-/** Why this user may not approve or reject this approval, or undefined when they may. */
+/**
+ * Why this user may not approve or reject this approval, or undefined when they may. Their groups are
+ * asked of Slack afresh (a group changed while the approval waited counts at once); when Slack does
+ * not answer, the router's cached answer stands.
+ */
 async function checkerRefusal(deps: Deps, record: ApprovalRecord, actor: Actor): Promise<ApprovalRefusal | undefined> {
   if (record.makerId === actor.userId) return { kind: 'own' };
   const needed = APPROVAL_ROLE[record.action];
-  if (!roleAllows(actor.role, needed)) return { kind: 'role', role: needed, action: record.action };
-  if (!(await deps.access.mayApprove(actor.userId))) return { kind: 'not-approver', userId: actor.userId };
+  let role: Role | undefined;
+  let approver: boolean;
+  try {
+    [role, approver] = await Promise.all([deps.access.roleOf(actor.userId, { fresh: true }), deps.access.mayApprove(actor.userId, { fresh: true })]);
+  } catch (err) {
+    deps.logger.warn({ user: actor.userId, err: errorText(err) }, 'could not look the checker’s groups up afresh');
+    [role, approver] = [actor.role, await deps.access.mayApprove(actor.userId)];
+  }
+  if (role === undefined || !roleAllows(role, needed)) return { kind: 'role', role: needed, action: record.action };
+  if (!approver) return { kind: 'not-approver', userId: actor.userId };
   return undefined;
 }
 

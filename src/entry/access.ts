@@ -96,12 +96,12 @@ export class AccessControl {
    * listed by name or through a group, or anyone when the list is empty. The action's role is checked
    * apart. The list narrows approvers in sandbox mode too, where everyone is admin.
    */
-  async mayApprove(userId: string): Promise<boolean> {
+  async mayApprove(userId: string, options: { fresh?: boolean } = {}): Promise<boolean> {
     const ids = this.options.approvers ?? [];
     if (ids.length === 0 || ids.includes(userId)) return true;
     const groups = ids.filter((id) => id.startsWith('S'));
     if (groups.length === 0) return false;
-    const members = await Promise.all(groups.map((id) => this.members(id)));
+    const members = await Promise.all(groups.map((id) => (options.fresh ? this.freshMembers(id) : this.members(id))));
     return members.some((set) => set.has(userId));
   }
 

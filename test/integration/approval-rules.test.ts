@@ -504,3 +504,30 @@ describe('reminders on one Redis: two instances, and a run cut short after its p
     expect((await apps[1]!.deps.store.approvals.get(a.id))?.reminding).toBeUndefined();
   });
 });
+
+describe('approvers through a user group that changes while the approval waits', () => {
+  let h: Harness;
+  let flows: Flows;
+  beforeAll(async () => {
+    ({ h, flows } = await setUp({ ACCESS_APPROVERS: 'S0CHECKERS' }));
+    h.slack.userGroups.set('S0CHECKERS', [OPERATOR_CHECKER]);
+  });
+  afterAll(() => h.close());
+
+  test('a checker taken out of the group is refused at once (no cached membership); put back, they approve', async () => {
+    const { root } = await asked(flows, 'key-add');
+    // The checker's membership is looked up (and cached) by a first click.
+    const from = h.slack.calls.length;
+    await clickRoot(h, OPERATOR_CHECKER, root, 'approval_reject');
+    await openedModal(h, from, 'approval_reject_reason');
+    h.slack.userGroups.set('S0CHECKERS', []);
+    const since = h.sandbox.calls.length;
+    const refused = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    expect(messageText(await answerOn(h, refused.responseId))).toContain('Only the approvers listed in `ACCESS_APPROVERS`');
+    expect(writesSince(h, since)).toEqual([]);
+    h.slack.userGroups.set('S0CHECKERS', [OPERATOR_CHECKER]);
+    await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
+    await waitFor('settled', async () => (await h.app.deps.store.approvals.get(root.id))?.settled);
+    expect((await h.app.deps.store.approvals.get(root.id))?.state).toBe('done');
+  });
+});
