@@ -634,6 +634,8 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
   const mentions = deps.access.approverMentions(APPROVAL_ROLE[record.action], record.makerId);
   const message = present(deps, record, reminderMessage(record.makerLocale, record, { mentions, approversListed: deps.access.approversListed, now, n, max: MAX_REMINDERS }));
   let threadGone = false;
+  // A post is a write too: the claim checked first (a round trip only past half its life).
+  await held.check();
   try {
     await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks }, noticeOf(record, `reminder-${n}`), {
       lookFirst,
