@@ -428,8 +428,12 @@ const AccountsSnapshotSchema = z.object({ accounts: z.array(z.string()) });
 
 const fromCampaign = (result: CampaignResult): ApprovalResult => (result.ok ? { ok: true } : { ok: false, problem: result.problem });
 
-/** The approved `account create`: the same two steps; the client secret (or the retry button) goes to the maker's DM. */
-function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string): CampaignJob {
+/**
+ * The approved `account create`: the same two steps; the client secret (or the retry button) goes to
+ * the maker's DM. `undelivered` learns when that DM failed (nothing else is tried: an ephemeral
+ * message reaches only a Slack window open at that moment); the thread then says so.
+ */
+function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string, undelivered: () => void = () => undefined): CampaignJob {
   const { deps, locale, record } = run;
   const m = messages(locale);
   return {
@@ -438,7 +442,11 @@ function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, master
     threadTs: record.rootTs || undefined,
     name: p.name,
     masterAppId,
-    answer: (blocks) => run.toMaker({ text: m.approvals.secretLead(m.approvals.actionTitle('account-create')), blocks: [section(m.approvals.secretLead(m.approvals.actionTitle('account-create'))), ...blocks] }),
+    async answer(blocks) {
+      const lead = m.approvals.secretLead(m.approvals.actionTitle('account-create'));
+      if (!(await run.toMaker({ text: lead, blocks: [section(lead), ...blocks] }))) undelivered();
+      return true;
+    },
     async beforeWrite(step, accountId) {
       if (step === 'application') return run.intent('application', { accountId });
       // The accounts before the write tell the new one apart, should the app stop before it learns its id.
@@ -454,8 +462,16 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
     const masterAppId = run.deps.masterAppId;
     if (!masterAppId) return { ok: false, problem: messages(run.locale).accounts.masterMissing };
     // The client secret goes to the maker's DM: unless it opens, nothing is created.
-    if (!(await run.makerReachable())) return { ok: false, problem: messages(run.locale).approvalRules.makerUnreachable(`<@${run.record.makerId}>`) };
-    return fromCampaign(await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId)));
+    const m = messages(run.locale).approvalRules;
+    if (!(await run.makerReachable())) return { ok: false, problem: m.makerUnreachable(`<@${run.record.makerId}>`) };
+    let undelivered = false;
+    const result = await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId, () => (undelivered = true)));
+    if (result.ok && undelivered) {
+      // Never lost silently: the thread says so, and what to do.
+      const text = m.secretUndelivered({ maker: `<@${run.record.makerId}>`, clientId: result.clientId ?? '<clientId>' });
+      await run.inThread({ text, blocks: [section(text)] }, 'secret-undelivered');
+    }
+    return fromCampaign(result);
   },
   async resume(run, p, intent) {
     const { deps, locale, record } = run;

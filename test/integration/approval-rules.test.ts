@@ -28,7 +28,7 @@ const ALL = 'limit-request,key-add,key-delete,withdraw-key,account-create,rotate
 type Flows = ReturnType<typeof makerFlows>;
 
 /** A maker's flow to its end: the root posted and recorded (the maker told). */
-const asked = async (flows: Flows, action: 'key-add' | 'rotate-secret') => {
+const asked = async (flows: Flows, action: 'key-add' | 'rotate-secret' | 'account-create') => {
   const a = await flows[action]();
   await a.shown();
   return a;
@@ -233,6 +233,17 @@ describe('the maker’s standing and the secret’s delivery', () => {
     const thread = threadPosts(h, root).map((c) => messageText(c.args));
     expect(thread.some((t) => t.includes('could not be delivered') && t.includes('/pix rotate-secret'))).toBe(true);
   });
+  test('a campaign account whose client secret cannot reach the maker’s DM: created, and the thread says the secret was not delivered', async () => {
+    const { root } = await asked(flows, 'account-create');
+    h.slack.on('chat.postMessage', (args) => (String(args.channel).startsWith('D') ? { ok: false, error: 'channel_not_found' } : h.slack.answerByDefault('chat.postMessage', args)));
+    const since = h.sandbox.calls.length;
+    await clickRoot(h, ADMIN_CHECKER, root, 'approval_approve');
+    await waitFor('settled', async () => (await h.app.deps.store.approvals.get(root.id))?.settled);
+    expect(writesSince(h, since).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/account', 'POST /api/v1/application']);
+    const thread = threadPosts(h, root).map((c) => messageText(c.args));
+    expect(thread.some((t) => t.includes('could not be delivered') && t.includes('/pix rotate-secret'))).toBe(true);
+  });
+
   test('without ACCESS_APPROVERS, a reminder mentions the lists of the roles that may approve (not the maker) and names the role', async () => {
     const { root } = await asked(flows, 'key-add');
     await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, remindAt: new Date(Date.now() - 1_000).toISOString() }));
