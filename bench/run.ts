@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Figure } from './lib';
 import { ackLatency } from './ack-latency';
+import { approvalReminders } from './approvals';
 import { auditAck, auditExport } from './audit';
 import { modalLatency } from './modal-latency';
 import { playground } from './playground';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     ['audit trail on vs off: slash-command acknowledgement', auditAck],
     ['audit export of 100,000 entries', auditExport],
     ['playground: start, page load, a command typed to its answer', playground],
+    ['approval reminders (200 due, 2 instances on Redis)', approvalReminders],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

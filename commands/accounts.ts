@@ -50,7 +50,7 @@ import { apiText, failureText } from '../views/errors';
 import { approvalsOn, askApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
 import type { PayloadOf } from '../src/domain/approvals';
 import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postOnce } from '../src/slack/post-once';
+import { noticeMetadata, postToUser } from '../src/slack/post-once';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -74,7 +74,7 @@ async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   try {
     const stored = await deps.store.accountApps.get(account.accountId);
     if (stored && isPending(stored)) return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
-    if (stored) return { kind: 'stored', name: stored.name, clientId: stored.clientId };
+    if (stored) return { kind: stored.staleSince ? 'stale' : 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
     deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
   }
@@ -215,7 +215,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   if (await postEphemeral(deps, step.locale, step.channel, step.userId, message)) return;
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
-  await postOnce(exactClient(deps), { channel: step.userId, ...present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }) }, noticeMetadata()).catch(() => undefined);
+  await postToUser(exactClient(deps), step.userId, present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }), noticeMetadata()).catch(() => undefined);
 }
 
 /** Why a creation that got no clear answer may have happened all the same, in words. */
@@ -428,8 +428,12 @@ const AccountsSnapshotSchema = z.object({ accounts: z.array(z.string()) });
 
 const fromCampaign = (result: CampaignResult): ApprovalResult => (result.ok ? { ok: true } : { ok: false, problem: result.problem });
 
-/** The approved `account create`: the same two steps; the client secret (or the retry button) goes to the maker's DM. */
-function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string): CampaignJob {
+/**
+ * The approved `account create`: the same two steps; the client secret (or the retry button) goes to
+ * the maker's DM. `undelivered` learns when that DM failed (nothing else is tried: an ephemeral
+ * message reaches only a Slack window open at that moment); the thread then says so.
+ */
+function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string, undelivered: () => void = () => undefined): CampaignJob {
   const { deps, locale, record } = run;
   const m = messages(locale);
   return {
@@ -438,7 +442,11 @@ function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, master
     threadTs: record.rootTs || undefined,
     name: p.name,
     masterAppId,
-    answer: (blocks) => run.toMaker({ text: m.approvals.secretLead(m.approvals.actionTitle('account-create')), blocks: [section(m.approvals.secretLead(m.approvals.actionTitle('account-create'))), ...blocks] }),
+    async answer(blocks) {
+      const lead = m.approvals.secretLead(m.approvals.actionTitle('account-create'));
+      if (!(await run.toMaker({ text: lead, blocks: [section(lead), ...blocks] }))) undelivered();
+      return true;
+    },
     async beforeWrite(step, accountId) {
       if (step === 'application') return run.intent('application', { accountId });
       // The accounts before the write tell the new one apart, should the app stop before it learns its id.
@@ -453,7 +461,17 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
   async execute(run, p) {
     const masterAppId = run.deps.masterAppId;
     if (!masterAppId) return { ok: false, problem: messages(run.locale).accounts.masterMissing };
-    return fromCampaign(await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId)));
+    // The client secret goes to the maker's DM: unless it opens, nothing is created.
+    const m = messages(run.locale).approvalRules;
+    if (!(await run.makerReachable())) return { ok: false, problem: m.makerUnreachable(`<@${run.record.makerId}>`) };
+    let undelivered = false;
+    const result = await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId, () => (undelivered = true)));
+    if (result.ok && undelivered) {
+      // Never lost silently: the thread says so, and what to do.
+      const text = m.secretUndelivered({ maker: `<@${run.record.makerId}>`, clientId: result.clientId ?? '<clientId>' });
+      await run.inThread({ text, blocks: [section(text)] }, 'secret-undelivered');
+    }
+    return fromCampaign(result);
   },
   async resume(run, p, intent) {
     const { deps, locale, record } = run;

@@ -172,12 +172,19 @@ export const rotateSecretApproval: ApprovalKind<'rotate-secret'> = {
     const { deps, locale, record } = run;
     const m = messages(locale);
     if (!deps.masterAppId) return { ok: false, problem: m.applications.masterMissing };
+    // The new secret can only go to the maker's DM: unless it opens, nothing is rotated.
+    if (!(await run.makerReachable())) return { ok: false, problem: m.approvalRules.makerUnreachable(`<@${record.makerId}>`) };
     const rotated = await rotateSecret(deps, locale, deps.masterAppId, p, () => run.intent('rotate'));
     if (!rotated.ok) return rotated;
     // The new secret to the maker alone, in a direct message; the thread only says it was rotated.
     const lead = m.approvals.secretLead(m.approvals.actionTitle('rotate-secret'));
-    await run.toMaker({ text: lead, blocks: [section(lead), ...rotated.message.blocks] });
+    const delivered = await run.toMaker({ text: lead, blocks: [section(lead), ...rotated.message.blocks] });
     await run.inThread(applicationAudit(locale).rotated({ userId: record.makerId, clientId: p.clientId }));
+    if (!delivered) {
+      // Never lost silently: the thread says so, and what to do.
+      const text = m.approvalRules.secretUndelivered({ maker: `<@${record.makerId}>`, clientId: p.clientId });
+      await run.inThread({ text, blocks: [section(text)] }, 'secret-undelivered');
+    }
     return { ok: true };
   },
   async resume(run, p, intent) {

@@ -9,6 +9,7 @@ import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
 import { AUDIT_MAX_DAYS, AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, AuditPageRefSchema, auditPageMessage, type AuditPageRef } from '../views/audit';
 import { pageTurner } from './paging';
 import { plain, presentMessage, type SlackMessage } from '../views/message';
+import { openDm } from '../src/slack/post-once';
 
 /** Entries a page: two lines each, well within a message's 50 blocks. */
 export const AUDIT_PAGE_SIZE = 15;
@@ -112,9 +113,7 @@ function auditExportCommand(now: Clock): CommandRow {
         const filename = `pix-ops-audit-${fromIso}-to-${toIso}.csv`;
         try {
           // files.completeUploadExternal shares in a channel: the admin's direct message with the bot.
-          const dm = await deps.slack.conversations.open({ users: userId });
-          const channelId = dm.channel?.id;
-          if (!channelId) throw new Error('conversations.open gave no channel');
+          const channelId = await openDm(deps.slack, userId);
           await uploadFile(deps.slack, {
             channelId,
             filename,

@@ -12,7 +12,7 @@ import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/sl
 import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postOnce } from '../src/slack/post-once';
+import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import type { FilingIntent } from '../src/store/filing-intents';
 import { FILING_CLAIM_MS, filingClaimKey, followFiled, type FollowOutcome } from '../src/poller/follow';
 import { describeError } from '../src/poller/errors';
@@ -153,7 +153,7 @@ const submitted: EntryRow = {
       ...(read.form.description ? { description: read.form.description } : {}),
       ...(read.form.limitRequestReason ? { limitRequestReason: read.form.limitRequestReason } : {}),
     };
-    if (approvalsOn(ctx.deps, 'limit-request')) {
+    if (approvalsOn(ctx.deps, 'limit-request') && needsApproval(ctx.deps, payload)) {
       const m = messages(locale);
       await ack({ response_action: 'update', view: messageModal(locale, m.limitForm.title, plain(m.approvals.requesting)) });
       const told = await askApproval(ctx.deps, { maker: { userId: body.user.id, locale }, channel: meta.channelId, payload });
@@ -164,6 +164,17 @@ const submitted: EntryRow = {
     await fileRequest(ctx, { viewId: view.id, userId: body.user.id, channel: meta.channelId, payload, proofs: checked.files });
   },
 };
+
+/**
+ * APPROVAL_LIMIT_ABOVE: a limit request waits for approval only when some requested field is above
+ * it. One below is filed at once, and its audit entry says why no approval was needed.
+ */
+function needsApproval(deps: Deps, payload: PayloadOf<'limit-request'>): boolean {
+  const above = deps.approvals.limitAboveCents;
+  if (above === undefined || Object.values(payload.limits).some((cents) => cents > above)) return true;
+  deps.audit.note('no approval: below APPROVAL_LIMIT_ABOVE');
+  return false;
+}
 
 /** What a filing is: who asks, where its root goes, what is asked, the checked proofs. */
 interface FilingJob {
@@ -258,7 +269,7 @@ async function fileRequest(ctx: EntryContext, job: { viewId: string } & Omit<Fil
   /** In the modal; in a DM when the modal was closed and the news is not all good. */
   const tell = async (text: string, options: { dmIfClosed: boolean }) => {
     if (!(await show(messageModal(locale, m.limitForm.title, { text, blocks: [section(text)] }))) && options.dmIfClosed) {
-      await postOnce(exactClient(deps), { channel: job.userId, ...ctx.present(plain(text)) }, noticeMetadata()).catch(() => undefined);
+      await postToUser(exactClient(deps), job.userId, ctx.present(plain(text)), noticeMetadata()).catch(() => undefined);
     }
   };
   const outcome = await fileLimitRequest(deps, locale, {

@@ -134,7 +134,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     sandboxMode: config.sandboxMode,
     slack: app.client,
     botToken: config.slack.botToken,
-    approvals: { actions: new Set(config.approvals.actions), ttlMs: config.approvals.ttlMs, claimTtlMs: config.pollClaimTtlMs },
+    approvals: {
+      actions: new Set(config.approvals.actions),
+      ttlMs: config.approvals.ttlMs,
+      claimTtlMs: config.pollClaimTtlMs,
+      remindAfterMs: config.approvals.remindAfterMs,
+      ...(config.approvals.limitAboveCents === undefined ? {} : { limitAboveCents: config.approvals.limitAboveCents }),
+    },
     audit: new AppAudit({ sink: options.auditTrail === false ? { append: async () => undefined } : store.audit, scrub: (text) => secrets.scrub(text), logger }),
   };
   // One global middleware, and no Bolt listener: it drops Slack's repeats of a delivery, routes it to

@@ -25,6 +25,8 @@ export const NAME_MAX = 100;
 /** How the bot reaches an account's Pix keys: the AppID it knows for it, if any. */
 export type AppStatus =
   | { kind: 'stored'; name?: string; clientId?: string }
+  /** Stored, but refused by the Pix API since its application's secret was rotated: not used. */
+  | { kind: 'stale'; name?: string; clientId?: string }
   | { kind: 'pending'; name?: string }
   | { kind: 'uncertain'; name?: string }
   | { kind: 'main' }
@@ -79,6 +81,8 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
   switch (app.kind) {
     case 'stored':
       return m.appStored(app.clientId ? code(app.clientId) : undefined);
+    case 'stale':
+      return messages(locale).approvalRules.appStale({ clientId: app.clientId ? code(app.clientId) : undefined, accountId: escapeMrkdwn(accountId) });
     case 'pending':
       return m.appPending(escapeMrkdwn(accountId));
     case 'uncertain':
@@ -91,7 +95,7 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
 }
 
 function campaignName(app: AppStatus): string | undefined {
-  return app.kind === 'stored' || app.kind === 'pending' || app.kind === 'uncertain' ? app.name : undefined;
+  return app.kind === 'stored' || app.kind === 'stale' || app.kind === 'pending' || app.kind === 'uncertain' ? app.name : undefined;
 }
 
 function accountTitle(locale: Locale, account: Account, app: AppStatus): string {

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
 import { code } from './accounts';
-import { context, escapeMrkdwn, section, sections, TEXT_MAX, type SlackMessage } from './message';
+import { confirmMessage, context, escapeMrkdwn, section, sections, TEXT_MAX, type SlackMessage } from './message';
 
 export interface ScopeGroup {
   group: string;
@@ -151,18 +151,11 @@ export function applicationAudit(locale: Locale) {
 /** Asked before a rotation: the current secret stops working at once. Only Confirm (admin) rotates. */
 export function rotateConfirmMessage(locale: Locale, clientId: string): SlackMessage {
   const m = messages(locale).confirmations;
-  return {
+  return confirmMessage(locale, {
     text: m.rotateText(clientId),
-    blocks: [
-      section(`:warning: ${m.rotate(code(clientId))}`),
-      {
-        type: 'actions',
-        block_id: 'rotate_secret_confirm',
-        elements: [
-          { type: 'button', action_id: ROTATE_SECRET_CONFIRM_ACTION_ID, style: 'danger', text: { type: 'plain_text', text: m.rotateButton }, value: clientId },
-          { type: 'button', action_id: ROTATE_SECRET_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
-        ],
-      },
-    ],
-  };
+    warning: m.rotate(code(clientId)),
+    blockId: 'rotate_secret_confirm',
+    confirm: { actionId: ROTATE_SECRET_CONFIRM_ACTION_ID, text: m.rotateButton, value: clientId },
+    cancelActionId: ROTATE_SECRET_CANCEL_ACTION_ID,
+  });
 }

@@ -1,5 +1,6 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
-import { APPROVAL_ROLE, type ApprovalPayload } from '../src/domain/approvals';
+import { APPROVAL_ROLE, type ApprovalAction, type ApprovalPayload } from '../src/domain/approvals';
+import type { Role } from '../src/domain/roles';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { maskPixKey } from '../src/domain/pix-key-mask';
 import { formatCents } from '../src/domain/money';
@@ -128,6 +129,82 @@ export function approvalRootMessage(locale: Locale, record: ApprovalRecord, opti
     blocks.push(buttons(locale, record), context(m.whoMayApprove({ role: messages(locale).common.role(APPROVAL_ROLE[record.action]), listed: options.approversListed })));
   }
   return { text: `${title}: ${m.stateWord(record.state)}`, blocks };
+}
+
+/** Why a user may not decide (or cancel) an approval: the engine's refusals, as data. */
+export type ApprovalRefusal =
+  | { kind: 'own' }
+  | { kind: 'role'; role: Role; action: ApprovalAction }
+  | { kind: 'not-approver'; userId: string }
+  | { kind: 'not-maker'; makerId: string }
+  | { kind: 'standing-unknown' };
+
+/** A refusal in the clicker's words. */
+export function refusalText(locale: Locale, refusal: ApprovalRefusal): string {
+  const m = messages(locale).approvals;
+  switch (refusal.kind) {
+    case 'own':
+      return m.selfRefused;
+    case 'role':
+      return m.roleRefused({ role: messages(locale).common.role(refusal.role), title: m.actionTitle(refusal.action) });
+    case 'not-approver':
+      return m.notApprover(refusal.userId);
+    case 'not-maker':
+      return m.onlyMakerCancels(`<@${refusal.makerId}>`);
+    case 'standing-unknown':
+      return messages(locale).approvalRules.makerStandingUnknown;
+  }
+}
+
+/** Where an approval stands, for someone who clicks it once it left `pending` (or never had a root). */
+export function decidedText(locale: Locale, record: ApprovalRecord | undefined): string {
+  const m = messages(locale).approvals;
+  if (!record) return m.notFound;
+  const checker = `<@${record.checkerId ?? ''}>`;
+  switch (record.state) {
+    case 'pending':
+      return messages(locale).approvalRules.notRegisteredAnswer;
+    case 'rejected':
+      return m.alreadyRejected({ checker, at: when(locale, record.decidedAt) });
+    case 'cancelled':
+      return record.rootTs ? m.alreadyCancelled(when(locale, record.decidedAt)) : messages(locale).approvalRules.notRegisteredAnswer;
+    case 'expired':
+      return m.alreadyExpired(when(locale, record.decidedAt));
+    default:
+      return m.alreadyApproved({ checker, at: when(locale, record.decidedAt) });
+  }
+}
+
+/** A pending root whose record could not be kept: no buttons, and why nothing will happen. */
+export function notRegisteredRootMessage(locale: Locale, record: ApprovalRecord): SlackMessage {
+  const m = messages(locale).approvals;
+  const title = m.actionTitle(record.action);
+  const text = messages(locale).approvalRules.notRegistered;
+  return {
+    text: `${title}: ${text}`,
+    blocks: [section(`*${title}*`), section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')), section(text), context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) }))],
+  };
+}
+
+/**
+ * A reminder in the root's thread: who may approve (mentioned), how long it has waited, when it
+ * expires. `approversListed`: the mentions are ACCESS_APPROVERS; else they are the role's lists, and
+ * the role is named beside them.
+ */
+export function reminderMessage(locale: Locale, record: ApprovalRecord, input: { mentions: string[]; approversListed: boolean; now: Date; n: number; max: number }): SlackMessage {
+  const m = messages(locale);
+  const role = m.approvalRules.anyoneWithRole(m.common.role(APPROVAL_ROLE[record.action]));
+  const who = input.mentions.length === 0 ? role : input.approversListed ? input.mentions.join(', ') : `${input.mentions.join(', ')} (${role})`;
+  const text = m.approvalRules.reminder({
+    who,
+    title: m.approvals.actionTitle(record.action),
+    maker: `<@${record.makerId}>`,
+    age: ageText(record.createdAt, input.now, locale),
+    expires: when(locale, record.expiresAt),
+    n: input.n,
+    max: input.max,
+  });
+  return { text, blocks: [section(text)] };
 }
 
 /** The reply in the root's thread that tells the maker (mentioned) of a failure or a rejection. */

@@ -130,3 +130,27 @@ export function inlineErrorText(text: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 }
+
+/**
+ * The ask before an irreversible action (a key's deletion, the withdraw key, a secret's rotation):
+ * the warning, then Confirm (danger style, carrying `value`) and Cancel. Only Confirm acts.
+ */
+export function confirmMessage(
+  locale: Locale,
+  input: { text: string; warning: string; blockId: string; confirm: { actionId: string; text: string; value: string }; cancelActionId: string },
+): SlackMessage {
+  return {
+    text: input.text,
+    blocks: [
+      section(`:warning: ${input.warning}`),
+      {
+        type: 'actions',
+        block_id: input.blockId,
+        elements: [
+          { type: 'button', action_id: input.confirm.actionId, style: 'danger', text: { type: 'plain_text', text: input.confirm.text }, value: input.confirm.value },
+          { type: 'button', action_id: input.cancelActionId, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
+        ],
+      },
+    ],
+  };
+}

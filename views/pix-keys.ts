@@ -4,7 +4,7 @@ import type { Account, PixKey } from '../src/pix/schemas';
 import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { maskPixKey } from '../src/domain/pix-key-mask';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
-import { balanceFieldsText, context, pageButtons, pageOf, section, type SlackMessage } from './message';
+import { balanceFieldsText, confirmMessage, context, pageButtons, pageOf, section, type SlackMessage } from './message';
 import { modalTitle } from './modal';
 
 export const KEY_ADD_CALLBACK = 'pix_key_add';
@@ -122,51 +122,25 @@ export function keyAddModal(locale: Locale, input: { accountId: string; privateM
 /** Asked before any deletion: only Confirm (admin, checked again) deletes. */
 export function deleteConfirmMessage(locale: Locale, input: { accountId: string; pixKey: string }): SlackMessage {
   const m = messages(locale).pixKeys;
-  return {
+  return confirmMessage(locale, {
     text: m.deleteConfirmText({ key: input.pixKey, accountId: input.accountId }),
-    blocks: [
-      section(`:warning: ${m.deleteConfirm({ key: code(input.pixKey), account: code(input.accountId) })}`),
-      {
-        type: 'actions',
-        block_id: 'pix_key_delete_confirm',
-        elements: [
-          {
-            type: 'button',
-            action_id: KEY_DELETE_CONFIRM_ACTION_ID,
-            style: 'danger',
-            text: { type: 'plain_text', text: m.deleteButton },
-            value: keyButtonValue(input.accountId, input.pixKey),
-          },
-          { type: 'button', action_id: KEY_DELETE_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
-        ],
-      },
-    ],
-  };
+    warning: m.deleteConfirm({ key: code(input.pixKey), account: code(input.accountId) }),
+    blockId: 'pix_key_delete_confirm',
+    confirm: { actionId: KEY_DELETE_CONFIRM_ACTION_ID, text: m.deleteButton, value: keyButtonValue(input.accountId, input.pixKey) },
+    cancelActionId: KEY_DELETE_CANCEL_ACTION_ID,
+  });
 }
 
 /** Asked before the withdraw key is set: withdrawals go to it from then on. Only Confirm (admin) sets it. */
 export function withdrawConfirmMessage(locale: Locale, input: { accountId: string; pixKey: string }): SlackMessage {
   const m = messages(locale).confirmations;
-  return {
+  return confirmMessage(locale, {
     text: m.withdrawText({ key: input.pixKey, accountId: input.accountId }),
-    blocks: [
-      section(`:warning: ${m.withdraw({ key: code(input.pixKey), account: code(input.accountId) })}`),
-      {
-        type: 'actions',
-        block_id: 'withdraw_key_confirm',
-        elements: [
-          {
-            type: 'button',
-            action_id: WITHDRAW_KEY_CONFIRM_ACTION_ID,
-            style: 'danger',
-            text: { type: 'plain_text', text: m.withdrawButton },
-            value: keyButtonValue(input.accountId, input.pixKey),
-          },
-          { type: 'button', action_id: WITHDRAW_KEY_CANCEL_ACTION_ID, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
-        ],
-      },
-    ],
-  };
+    warning: m.withdraw({ key: code(input.pixKey), account: code(input.accountId) }),
+    blockId: 'withdraw_key_confirm',
+    confirm: { actionId: WITHDRAW_KEY_CONFIRM_ACTION_ID, text: m.withdrawButton, value: keyButtonValue(input.accountId, input.pixKey) },
+    cancelActionId: WITHDRAW_KEY_CANCEL_ACTION_ID,
+  });
 }
 
 export function withdrawKeyResultMessage(locale: Locale, input: { account: Account; accountId: string; pixKey: string; via: Array<'POST' | 'PUT'> }): SlackMessage {

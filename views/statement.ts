@@ -1,7 +1,7 @@
-import type { Button, KnownBlock } from '@slack/types';
+import type { KnownBlock } from '@slack/types';
 import { messages, type Locale } from '../src/i18n';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
-import { context, escapeMrkdwn, fields, section, type SlackMessage } from './message';
+import { context, escapeMrkdwn, fields, pageButtons, pageOf, section, type SlackMessage } from './message';
 
 // The statement and transaction reads have no documented shape (section 4.6): everything here reads
 // whatever JSON comes back, shows the fields that are there, and never throws on an odd value. Nor is
@@ -154,13 +154,8 @@ export function pageValue(page: number, accountId?: string): string {
   return JSON.stringify(accountId ? { p: page, a: accountId } : { p: page });
 }
 
-function navButton(actionId: string, label: string, page: number, accountId?: string): Button {
-  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: label }, value: pageValue(page, accountId) };
-}
-
 /** A page of the statement, whatever its shape, with Previous / Next when there is somewhere to go. */
 export function statementMessage(locale: Locale, { body, page, accountId }: StatementPageInput): SlackMessage {
-  const c = messages(locale).common;
   const m = messages(locale).statement;
   const whose = accountId ? m.account(`\`${escapeMrkdwn(accountId)}\``) : m.mainAccount;
   const whoseText = accountId ? m.account(accountId) : m.mainAccount;
@@ -178,10 +173,8 @@ export function statementMessage(locale: Locale, { body, page, accountId }: Stat
   }
 
   const total = found.entries.length;
-  const pages = Math.max(1, Math.ceil(total / STATEMENT_PAGE_SIZE));
-  const current = Math.min(Math.max(1, page), pages);
-  const start = (current - 1) * STATEMENT_PAGE_SIZE;
-  const shown = found.entries.slice(start, start + STATEMENT_PAGE_SIZE);
+  const { page: current, pages, start, end } = pageOf(total, STATEMENT_PAGE_SIZE, page);
+  const shown = found.entries.slice(start, end);
 
   const blocks: KnownBlock[] = [];
   if (total === 0) {
@@ -194,10 +187,9 @@ export function statementMessage(locale: Locale, { body, page, accountId }: Stat
   if (extra) blocks.push(context(clip(m.alsoInAnswer(extra), MAX_TEXT)));
   blocks.push(context(`${m.amountsNote} ${m.order}${found.path ? ` ${m.readFrom(`\`${escapeMrkdwn(found.path)}\``)}` : ''}`));
 
-  const buttons: Button[] = [];
-  if (current > 1) buttons.push(navButton(STATEMENT_PREV_ACTION_ID, c.previous, current - 1, accountId));
-  if (current < pages) buttons.push(navButton(STATEMENT_NEXT_ACTION_ID, c.next, current + 1, accountId));
-  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'statement_nav', elements: buttons });
+  blocks.push(
+    ...pageButtons(locale, { blockId: 'statement_nav', prev: STATEMENT_PREV_ACTION_ID, next: STATEMENT_NEXT_ACTION_ID, page: current, pages, value: (p) => pageValue(p, accountId) }),
+  );
 
   return {
     text: total === 0 ? m.textEmpty(whoseText) : m.textPage({ whose: whoseText, page: current, pages }),

@@ -46,6 +46,8 @@ export interface AuditLog {
   approval(people: { maker: string; checker?: string }): void;
   /** The action's outcome when it is not what the router sees (`pending`, `approved`, `refused`…). */
   outcome(outcome: AuditOutcome, detail?: string): void;
+  /** A word on the entry point's entry whatever its outcome, unless the outcome has one of its own (why no approval was needed). */
+  note(detail: string): void;
   /** One more entry, now (never rejects: a failure to store it is logged). */
   record(input: AuditInput): Promise<void>;
   /** The log of one delivery, by `actor` (made by the router). */
@@ -67,6 +69,7 @@ export class AppAudit implements AuditLog {
   about(): void {}
   approval(): void {}
   outcome(): void {}
+  note(): void {}
 
   record(input: AuditInput & { user: string; role: AuditRole; action: string }): Promise<void> {
     return write(this.setup, input as AuditInput & AuditActor);
@@ -119,6 +122,7 @@ export class DeliveryAudit implements AuditLog {
   private readonly seen: AuditTarget = {};
   private people: { maker?: string; checker?: string } = {};
   private told: { outcome: AuditOutcome; detail?: string } | undefined;
+  private noted: string | undefined;
   private lastCallFailed = false;
   private readonly writes = new Set<Promise<void>>();
 
@@ -137,6 +141,10 @@ export class DeliveryAudit implements AuditLog {
 
   outcome(outcome: AuditOutcome, detail?: string): void {
     this.told = { outcome, ...(detail ? { detail } : {}) };
+  }
+
+  note(detail: string): void {
+    this.noted = detail;
   }
 
   record(input: AuditInput): Promise<void> {
@@ -176,7 +184,7 @@ export class DeliveryAudit implements AuditLog {
    */
   async finish(seen: { outcome: AuditOutcome; detail?: string }): Promise<void> {
     const auto = seen.outcome === 'ok' && this.lastCallFailed ? { outcome: 'failed' as const } : seen;
-    const { outcome, detail } = this.told && seen.outcome === 'ok' ? this.told : auto;
+    const { outcome, detail = this.noted } = this.told && seen.outcome === 'ok' ? this.told : auto;
     void this.record({ target: { ...this.seen, ...this.named }, outcome, ...(detail ? { detail } : {}) });
     await Promise.all([...this.writes]);
   }

@@ -49,7 +49,7 @@ export class AccessControl {
    * The highest role the user has, listed directly or through any group (a viewer by name who is in
    * an admins' group is an admin). Groups are asked of Slack at once, not one after another.
    */
-  async roleOf(userId: string): Promise<Role | undefined> {
+  async roleOf(userId: string, options: { fresh?: boolean } = {}): Promise<Role | undefined> {
     // The contract: "with no access lists configured nobody is authorized, except in sandbox mode, where
     // everyone is admin"; lists that are set hold in the sandbox too (the playground's personas).
     if (this.options.sandboxMode && !this.configured) return 'admin';
@@ -58,10 +58,34 @@ export class AccessControl {
       if (ids.includes(userId)) return role;
       const groups = ids.filter((id) => id.startsWith('S'));
       if (groups.length === 0) continue;
-      const members = await Promise.all(groups.map((id) => this.members(id)));
+      const members = await Promise.all(groups.map((id) => (options.fresh ? this.freshMembers(id) : this.members(id))));
       if (members.some((set) => set.has(userId))) return role;
     }
     return undefined;
+  }
+
+  /**
+   * Who may approve an action needing `role`, as Slack mentions (`<@U…>`, `<!subteam^S…>`): the
+   * ACCESS_APPROVERS entries, else the lists of every role that allows it; never `exceptUser` (the
+   * maker). Empty when nobody is listed but them.
+   */
+  approverMentions(role: Role, exceptUser: string): string[] {
+    const ids = this.approversListed
+      ? (this.options.approvers ?? [])
+      : ROLES_HIGH_FIRST.slice(0, ROLES_HIGH_FIRST.indexOf(role) + 1).flatMap((r) => this.options.lists[r]);
+    return [...new Set(ids)].filter((id) => id !== exceptUser).map((id) => (id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`));
+  }
+
+  /**
+   * A group's members as Slack says now, not from the cache (a maker's standing before an approved
+   * action runs); the answer refreshes the cache. Rejects when Slack does not answer.
+   */
+  private async freshMembers(groupId: string): Promise<Set<string>> {
+    let entry = this.groups.get(groupId);
+    if (!entry) this.groups.set(groupId, (entry = {}));
+    const members = new Set(await this.options.groupMembers(groupId));
+    entry.known = { members, at: this.now() };
+    return members;
   }
 
   /** Whether ACCESS_APPROVERS narrows who may approve. */
@@ -74,12 +98,12 @@ export class AccessControl {
    * listed by name or through a group, or anyone when the list is empty. The action's role is checked
    * apart. The list narrows approvers in sandbox mode too, where everyone is admin.
    */
-  async mayApprove(userId: string): Promise<boolean> {
+  async mayApprove(userId: string, options: { fresh?: boolean } = {}): Promise<boolean> {
     const ids = this.options.approvers ?? [];
     if (ids.length === 0 || ids.includes(userId)) return true;
     const groups = ids.filter((id) => id.startsWith('S'));
     if (groups.length === 0) return false;
-    const members = await Promise.all(groups.map((id) => this.members(id)));
+    const members = await Promise.all(groups.map((id) => (options.fresh ? this.freshMembers(id) : this.members(id))));
     return members.some((set) => set.has(userId));
   }
 

@@ -13,6 +13,10 @@ export interface ApprovalSettings {
   ttlMs: number;
   /** How long an approval is held while it runs; if its instance dies, the poller's tick resumes it after this. */
   claimTtlMs: number;
+  /** APPROVAL_REMIND_AFTER: the interval of a pending approval's reminders; 0: none. */
+  remindAfterMs: number;
+  /** APPROVAL_LIMIT_ABOVE, in cents: a limit request needs approval only when a requested field is above it. */
+  limitAboveCents?: number;
 }
 
 /** What the entry points work with; built once at start. */

@@ -116,6 +116,6 @@ export async function readPendingApprovals(deps: Deps): Promise<Part<ApprovalRec
   return part(deps, 'readApprovals', async () => {
     const ids = [...new Set(await deps.store.approvals.openIds())].slice(0, MAX_APPROVAL_READS);
     const records = await Promise.all(ids.map((id) => deps.store.approvals.get(id).catch(() => undefined)));
-    return records.filter((r): r is ApprovalRecord => r?.state === 'pending').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return records.filter((r): r is ApprovalRecord => r?.state === 'pending' && r.rootTs !== '').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   });
 }

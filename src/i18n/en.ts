@@ -823,6 +823,22 @@ export const en = {
     filedAfterApproval: (p: { checker: string; at: string }) => `:white_check_mark: Filed once ${p.checker} approved it, on ${p.at}.`,
     notFiled: 'The app stopped while filing it, and the request is not among the company’s: it was not filed. Ask again.',
   },
+  /** Approval reminders, thresholds and the maker's standing (issue 19). */
+  approvalRules: {
+    reminder: (p: { who: string; title: string; maker: string; age: string; expires: string; n: number; max: number }) =>
+      `:bell: ${p.who}: *${p.title}*, asked by ${p.maker} ${p.age}, still waits for approval (reminder ${p.n} of ${p.max}). It expires on ${p.expires}.`,
+    anyoneWithRole: (role: string) => `anyone with the ${role} role`,
+    makerLostRole: (p: { maker: string; role: string }) => `${p.maker} no longer has the *${p.role}* role this action needs, so nothing was sent to the Pix API.`,
+    makerStandingUnknown: 'I could not check the maker’s role just now (Slack did not answer), so nothing was done. Try again in a moment.',
+    makerUnreachable: (maker: string) => `I could not open a direct message with ${maker}, where the new secret would go, so nothing was sent to the Pix API.`,
+    secretUndelivered: (p: { maker: string; clientId: string }) =>
+      `:warning: The new client secret could not be delivered to ${p.maker} privately, and it is shown nowhere else. Rotate it again: \`/pix rotate-secret ${p.clientId}\`.`,
+    notRegistered: ':x: This approval request was not registered (the app’s storage failed): its buttons do nothing, and nothing will be sent. Ask again.',
+    notRegisteredAnswer: 'This approval request was never registered, so nothing will be done. Ask again.',
+    /** `/pix accounts` (issue 19, item 4): a stored AppID the Pix API refused since its secret's rotation. */
+    appStale: (p: { clientId?: string; accountId: string }) =>
+      `:warning: AppID stored${p.clientId ? ` (application ${p.clientId})` : ''} but *stale*: the Pix API refused it after its secret was rotated, so it is not used. An admin can link the new one with \`/pix account link ${p.accountId}\``,
+  },
 };
 
 /** The shape both catalogues have: the same groups, the same keys, the same parameters. */

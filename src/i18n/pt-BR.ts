@@ -781,4 +781,18 @@ export const ptBR: Catalogue = {
     filedAfterApproval: (p) => `:white_check_mark: Enviada depois que ${p.checker} aprovou, em ${p.at}.`,
     notFiled: 'O app parou enquanto a enviava, e a solicitação não está entre as da empresa: não foi enviada. Peça de novo.',
   },
+  approvalRules: {
+    reminder: (p) =>
+      `:bell: ${p.who}: *${p.title}*, pedido por ${p.maker} ${p.age}, ainda espera aprovação (lembrete ${p.n} de ${p.max}). Expira em ${p.expires}.`,
+    anyoneWithRole: (role) => `quem tem o papel ${role}`,
+    makerLostRole: (p) => `${p.maker} não tem mais o papel *${p.role}* que esta ação exige, então nada foi enviado à API Pix.`,
+    makerStandingUnknown: 'Não consegui conferir o papel de quem pediu agora (o Slack não respondeu), então nada foi feito. Tente de novo em instantes.',
+    makerUnreachable: (maker) => `Não consegui abrir uma mensagem direta com ${maker}, para onde iria o novo segredo, então nada foi enviado à API Pix.`,
+    secretUndelivered: (p) =>
+      `:warning: O novo client secret não pôde ser entregue a ${p.maker} em particular, e não aparece em nenhum outro lugar. Gere-o de novo: \`/pix rotate-secret ${p.clientId}\`.`,
+    notRegistered: ':x: Este pedido de aprovação não foi registrado (o armazenamento do app falhou): seus botões não fazem nada, e nada será enviado. Peça de novo.',
+    notRegisteredAnswer: 'Este pedido de aprovação nunca foi registrado, então nada será feito. Peça de novo.',
+    appStale: (p) =>
+      `:warning: AppID guardado${p.clientId ? ` (aplicação ${p.clientId})` : ''}, mas *obsoleto*: a API Pix o recusou depois que o segredo foi trocado, então não é usado. Um admin pode vincular o novo com \`/pix account link ${p.accountId}\``,
+  },
 };

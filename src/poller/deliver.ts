@@ -8,7 +8,7 @@ import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-reque
 import type { DecisionStatus } from '../pix/schemas';
 import { isDecisionStatus, type Decision } from './decision';
 import { slackErrorCode } from '../slack/error-code';
-import { findOwnMessage, postOnce } from '../slack/post-once';
+import { findOwnMessage, postToUser } from '../slack/post-once';
 import { findThreadRoot, isUnreachable, UNREACHABLE_CODES } from '../slack/thread-root';
 
 /** `event_type` of the metadata of a decision reply: how a reply is recognized in its thread. */
@@ -139,18 +139,12 @@ async function inThread(ctx: DeliveryContext, record: TrackedRequest, locale: Lo
 /** The decision in the requester's DM, once: an earlier one there (a run cut short) is taken as it. */
 async function inDm(ctx: DeliveryContext, record: TrackedRequest, locale: Locale, decision: Decision): Promise<Posted> {
   return step('post-dm', async () => {
-    const dm = await ctx.slack.conversations.open({ users: record.requesterId });
-    const channel = dm.channel?.id;
-    if (!channel) throw new Error('conversations.open gave no channel');
     const reply = decisionReplyMessage(locale, record, decision.status, decision.approved);
     const why = messages(locale).tracking.decisionByDm(Boolean(record.rootTs));
     const message = badged(ctx, locale, { text: reply.text, blocks: [...(reply.blocks ?? []), context(why)] });
     const since = Date.parse(record.createdAt) || 0;
-    const posted = await postOnce(ctx.slack, { channel, text: message.text, blocks: message.blocks }, decisionMetadata(record.limitRequestId, decision.status), {
-      lookFirst: true,
-      since,
-    });
-    ctx.logger.info({ limitRequestId: record.limitRequestId, channel, replyTs: posted.ts }, 'decision sent to the requester’s DM');
+    const posted = await postToUser(ctx.slack, record.requesterId, message, decisionMetadata(record.limitRequestId, decision.status), { lookFirst: true, since });
+    ctx.logger.info({ limitRequestId: record.limitRequestId, channel: posted.channel, replyTs: posted.ts }, 'decision sent to the requester’s DM');
     return { ts: posted.ts, channel: posted.channel, status: decision.status };
   });
 }

@@ -4,7 +4,7 @@ import type { Deps } from '../entry/deps';
 import { messages, type Locale } from '../i18n';
 import type { LimitRequest } from '../pix/schemas';
 import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
-import { postOnce } from '../slack/post-once';
+import { postToUser } from '../slack/post-once';
 import { localeResolverFor } from '../slack/user-locale';
 import type { FilingIntent } from '../store/filing-intents';
 import { describeError } from './errors';
@@ -105,9 +105,7 @@ async function tellNotFiled(deps: Deps, slack: WebClient, intent: FilingIntent, 
   const m = messages(locale).tracking;
   const text = m.notFiled({ account: `\`${escapeMrkdwn(intent.accountId)}\``, when: formatSaoPauloDateTime(intent.createdAt, locale) ?? intent.createdAt });
   const message = presentMessage({ text: m.notFiledText, blocks: [section(text)] }, locale, deps.sandboxMode);
-  const dm = await slack.conversations.open({ users: intent.requesterId });
-  if (!dm.channel?.id) throw new Error('conversations.open gave no channel');
-  await postOnce(slack, { channel: dm.channel.id, text: message.text, blocks: message.blocks }, { event_type: NOT_FILED_EVENT_TYPE, event_payload: { intent_id: intent.intentId } }, {
+  await postToUser(slack, intent.requesterId, message, { event_type: NOT_FILED_EVENT_TYPE, event_payload: { intent_id: intent.intentId } }, {
     lookFirst: true,
     since: Date.parse(intent.createdAt),
   });

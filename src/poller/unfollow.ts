@@ -3,7 +3,7 @@ import { limitRequestRootMessage } from '../../views/limit-request';
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
 import { messages } from '../i18n';
 import { localeResolverFor } from '../slack/user-locale';
-import { postOnce, type PostedMessage } from '../slack/post-once';
+import { postOnce, postToUser, type PostedMessage } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { DeliveryError, updateRoot, type DeliveryContext } from './deliver';
@@ -58,9 +58,7 @@ export async function unfollow(ctx: DeliveryContext, record: TrackedRequest, unr
   }
   if (!posted) {
     try {
-      const dm = await ctx.slack.conversations.open({ users: record.requesterId });
-      if (!dm.channel?.id) throw new Error('conversations.open gave no channel');
-      posted = await post(dm.channel.id);
+      posted = await postToUser(ctx.slack, record.requesterId, message, metadata, { lookFirst: true, since });
     } catch (err) {
       throw new DeliveryError('post-dm', err);
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
 import { APPROVAL_ACTIONS, parseDuration, type ApprovalAction } from '../domain/approvals';
+import { parseReais } from '../domain/money';
 import type { Role } from '../domain/roles';
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -107,6 +108,28 @@ const ConfigSchema = z
           return ms ?? 0;
         })
         .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
+    ),
+    // Approval reminders and the limit requests' threshold (issue 19).
+    APPROVAL_REMIND_AFTER: z.preprocess(
+      (v) => blankToUndefined(v) ?? '4h',
+      z.string().transform((s, ctx) => {
+        if (s.trim() === '0') return 0;
+        const ms = parseDuration(s);
+        if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 4h or 1d, or 0 for no reminders' });
+        return ms ?? 0;
+      }),
+    ),
+    APPROVAL_LIMIT_ABOVE: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .transform((s, ctx) => {
+          // The project's money parser, read as pt-BR: `100000`, `100.000` and `100.000,00` are all a hundred thousand reais.
+          const parsed = parseReais(s, 'pt-BR');
+          if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
+          return parsed.ok ? parsed.cents : 0;
+        })
+        .optional(),
     ),
     LOG_LEVEL: z.preprocess(
       (v) => blankToUndefined(v) ?? 'info',
@@ -227,7 +250,15 @@ export interface Config {
    * once), who may approve (`approvers`, user or group IDs; empty: anyone with the action's role), and
    * how long a pending action waits.
    */
-  approvals: { actions: ApprovalAction[]; approvers: string[]; ttlMs: number };
+  approvals: {
+    actions: ApprovalAction[];
+    approvers: string[];
+    ttlMs: number;
+    /** APPROVAL_REMIND_AFTER: the interval of a pending approval's reminders (at most 3); 0: none. */
+    remindAfterMs: number;
+    /** APPROVAL_LIMIT_ABOVE in cents: a limit request needs approval only when a requested field is above it. */
+    limitAboveCents?: number;
+  };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
 }
@@ -272,7 +303,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
       pollClaimTtlMs: c.POLL_CLAIM_TTL_MS,
       access: { viewer: c.ACCESS_VIEWERS, operator: c.ACCESS_OPERATORS, admin: c.ACCESS_ADMINS },
-      approvals: { actions: [...new Set(c.APPROVALS as ApprovalAction[])], approvers: c.ACCESS_APPROVERS, ttlMs: c.APPROVAL_TTL },
+      approvals: {
+        actions: [...new Set(c.APPROVALS as ApprovalAction[])],
+        approvers: c.ACCESS_APPROVERS,
+        ttlMs: c.APPROVAL_TTL,
+        remindAfterMs: c.APPROVAL_REMIND_AFTER,
+        ...(c.APPROVAL_LIMIT_ABOVE === undefined ? {} : { limitAboveCents: c.APPROVAL_LIMIT_ABOVE }),
+      },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,
     },

@@ -115,6 +115,32 @@ export async function postOnce(
 }
 
 /**
+ * The bot's direct-message channel with one user (`conversations.open`): its `D…` id. A post, and the
+ * look-up that makes it once, must name this channel: `conversations.history` takes no user ID.
+ */
+export async function openDm(slack: WebClient, userId: string): Promise<string> {
+  const dm = await slack.conversations.open({ users: userId });
+  if (!dm.channel?.id) throw new Error('conversations.open gave no channel');
+  return dm.channel.id;
+}
+
+/**
+ * `postOnce` in a user's direct message with the bot: the DM channel opened first, so that a look-up
+ * after a lost answer (and `lookFirst`) reads that channel. Rejects like `postOnce`, or when the DM
+ * cannot be opened.
+ */
+export async function postToUser(
+  slack: WebClient,
+  userId: string,
+  message: { text: string; blocks?: unknown[] },
+  metadata: OnceMetadata,
+  options: { lookFirst?: boolean; since?: number } = {},
+): Promise<PostedMessage> {
+  const channel = await openDm(slack, userId);
+  return postOnce(slack, { channel, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) }, metadata, options);
+}
+
+/**
  * The message of this bot (its `bot_id`) whose metadata has this event type and every field of this
  * payload, posted since `since` (ms) in the channel (top level), or in the thread of `thread_ts`.
  * Slack returns metadata only with `include_all_metadata`.

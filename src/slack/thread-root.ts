@@ -3,7 +3,7 @@ import type { Logger } from '../runtime/logger';
 import type { SlackMessage } from '../../views/message';
 import { errorText } from '../runtime/error-text';
 import { slackErrorCode } from './error-code';
-import { findOwnMessage, postOnce, PostUnknownError, type OnceMetadata, type PostedMessage } from './post-once';
+import { findOwnMessage, openDm, postOnce, postToUser, PostUnknownError, type OnceMetadata, type PostedMessage } from './post-once';
 
 export const ROOT_EVENT_TYPE = 'pix_limit_request';
 
@@ -33,12 +33,9 @@ export async function postRootMessage(
   logger: Logger,
   input: { channel: string; userId: string; message: SlackMessage; metadata: OnceMetadata; lookFirst?: { since: number } },
 ): Promise<(PostedMessage & { dm: boolean }) | undefined> {
-  const post = async (channel: string, dm: boolean) => ({
-    ...(await postOnce(slack, { channel, ...input.message }, input.metadata, input.lookFirst ? { lookFirst: true, since: input.lookFirst.since } : {})),
-    dm,
-  });
+  const once = input.lookFirst ? { lookFirst: true, since: input.lookFirst.since } : {};
   try {
-    return await post(input.channel, false);
+    return { ...(await postOnce(slack, { channel: input.channel, ...input.message }, input.metadata, once)), dm: false };
   } catch (err) {
     if (err instanceof PostUnknownError) {
       logger.warn({ channel: input.channel, err: errorText(err.cause) }, 'the thread root may have been posted; it will be looked for again');
@@ -47,8 +44,7 @@ export async function postRootMessage(
     logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
   }
   try {
-    const dm = await slack.conversations.open({ users: input.userId });
-    return dm.channel?.id ? await post(dm.channel.id, true) : undefined;
+    return { ...(await postToUser(slack, input.userId, input.message, input.metadata, once)), dm: true };
   } catch (err) {
     logger.warn({ user: input.userId, err: errorText(err instanceof PostUnknownError ? err.cause : err) }, 'cannot post the thread root');
     return undefined;
@@ -77,9 +73,9 @@ export async function findThreadRoot(slack: WebClient, input: { channel: string;
     throw err;
   });
   if (inChannel) return { channel: inChannel.channel, ts: inChannel.ts };
-  const dm = await slack.conversations.open({ users: input.userId });
-  if (!dm.channel?.id || dm.channel.id === input.channel) return undefined;
-  const inDm = await findOwnMessage(slack, { channel: dm.channel.id }, metadata, input.since);
+  const dm = await openDm(slack, input.userId);
+  if (dm === input.channel) return undefined;
+  const inDm = await findOwnMessage(slack, { channel: dm }, metadata, input.since);
   return inDm && { channel: inDm.channel, ts: inDm.ts };
 }
 

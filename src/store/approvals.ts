@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { APPROVAL_ACTIONS, ApprovalPayloadSchema, type ApprovalPayload } from '../domain/approvals';
+import type { ApprovalIndex } from './approval-index';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -41,6 +42,12 @@ const StoredApprovalSchema = z.object({
   outcome: z.object({ problem: z.string().optional(), limitRequestId: z.string().optional() }).optional(),
   /** The root (and, for a failure or a rejection, its thread) shows the final state: nothing left to do. */
   settled: z.boolean().optional(),
+  /** Reminders posted in the root's thread so far (APPROVAL_REMIND_AFTER). */
+  reminders: z.number().int().min(0).optional(),
+  /** When the next reminder is due while pending; unset: none (off, or all were posted). */
+  remindAt: z.string().optional(),
+  /** The reminder about to be posted: set before the post, so a run cut short looks for it before posting again. */
+  reminding: z.number().int().min(1).optional(),
   /** The payload (Pix keys, names, amounts), sealed like stored AppIDs. */
   sealedPayload: z.string(),
   updatedAt: z.string(),
@@ -54,25 +61,43 @@ export interface ApprovalIntent {
 }
 
 export type ApprovalRecord = Omit<StoredApproval, 'sealedPayload' | 'intent'> & { payload: ApprovalPayload; intent?: ApprovalIntent };
-export type NewApproval = Pick<ApprovalRecord, 'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt'>;
+export type NewApproval = Pick<ApprovalRecord, 'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt'>;
+
+/**
+ * When a record next needs a tick: a pending one at its expiry or its next reminder (at once while
+ * it has no root: an orphan whose maker's flow failed); one being run or not settled, at once.
+ */
+function dueMs(record: ApprovalRecord): number {
+  if (record.state !== 'pending') return 0;
+  if (!record.rootTs) return Date.parse(record.createdAt);
+  const expiry = Date.parse(record.expiresAt);
+  return record.remindAt ? Math.min(expiry, Date.parse(record.remindAt)) : expiry;
+}
+
+/** Ids read at most by one listing (a tick, a Home tab). */
+const MAX_LISTED = 1_000;
 
 /**
  * Pending approvals and their outcome. Records live under `approval:<id>`; the ids with something
- * left to do (pending, approving, or ended with the root not yet showing it) live in a namespace of
- * their own, so a tick reads exactly those.
+ * left to do (pending, approving, or ended with the root not yet showing it) are in an index by the
+ * time each next needs attention, so a tick reads exactly those that are due.
  */
 export class ApprovalsRepo {
+  private adopted?: Promise<void>;
+
   constructor(
     private readonly records: Keyv,
-    private readonly openSet: Keyv,
+    private readonly index: ApprovalIndex,
     private readonly box: SecretBox,
+    /** Where earlier versions listed open ids (a keyv namespace, scanned): adopted once into the index. */
+    private readonly formerOpenSet?: Keyv,
   ) {}
 
   async create(input: NewApproval, now = new Date()): Promise<ApprovalRecord> {
     const at = now.toISOString();
     const record: ApprovalRecord = { ...input, action: input.payload.action, rootTs: '', state: 'pending', createdAt: at, updatedAt: at };
     await this.records.set(key(record.id), this.seal(record));
-    await this.openSet.set(record.id, true);
+    await this.index.put(record.id, dueMs(record));
     return record;
   }
 
@@ -81,27 +106,51 @@ export class ApprovalsRepo {
     return raw === undefined ? undefined : this.open(StoredApprovalSchema.parse(raw));
   }
 
-  /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), in no particular order. */
+  /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), earliest due first. */
   async openIds(): Promise<string[]> {
-    const ids: string[] = [];
-    if (!this.openSet.iterator) throw new Error('This store cannot list keys');
-    for await (const [id] of this.openSet.iterator(undefined)) ids.push(String(id));
-    return ids;
+    await this.adoptFormer();
+    return this.index.all(MAX_LISTED);
   }
 
-  /** Changes a record (under its claim) and keeps the open set in step with its state. */
-  async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord): Promise<ApprovalRecord> {
-    const current = await this.get(id);
+  /** Ids of the approvals that need a tick now (an expiry, a reminder, a run to resume, a root to settle), earliest first. */
+  async dueIds(now = Date.now()): Promise<string[]> {
+    await this.adoptFormer();
+    return this.index.due(now, MAX_LISTED);
+  }
+
+  /**
+   * Changes a record (under its claim) and keeps the index in step with its state. `known`: the
+   * record as the claim's holder last wrote or read it, which spares reading it again.
+   */
+  async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord, known?: ApprovalRecord): Promise<ApprovalRecord> {
+    const current = known ?? (await this.get(id));
     if (!current) throw new Error(`Approval ${id} does not exist`);
     const next = { ...change(current), updatedAt: new Date().toISOString() };
     await this.records.set(key(id), this.seal(next));
-    if (!OPEN_STATES.includes(next.state) && next.settled) await this.openSet.delete(id);
+    if (!OPEN_STATES.includes(next.state) && next.settled) await this.index.remove(id);
+    else await this.index.put(id, dueMs(next));
     return next;
   }
 
   /** Stops listing an id whose record is gone. */
   async forget(id: string): Promise<void> {
-    await this.openSet.delete(id);
+    await this.index.remove(id);
+  }
+
+  /** Once per process: ids an earlier version listed in its keyv namespace move to the index (due at once). A failure is tried again next time. */
+  private adoptFormer(): Promise<void> {
+    const former = this.formerOpenSet;
+    if (!former?.iterator) return Promise.resolve();
+    this.adopted ??= (async () => {
+      for await (const [id] of former.iterator!(undefined)) {
+        await this.index.put(String(id), 0);
+        await former.delete(String(id));
+      }
+    })().catch((err: unknown) => {
+      this.adopted = undefined;
+      throw err;
+    });
+    return this.adopted;
   }
 
   private seal(record: ApprovalRecord): StoredApproval {

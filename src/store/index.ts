@@ -3,6 +3,7 @@ import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { AccountAppsRepo } from './account-apps';
 import { ApprovalsRepo } from './approvals';
+import { RedisApprovalIndex, SqliteApprovalIndex, type ApprovalIndex } from './approval-index';
 import { AuditTrail, RedisAuditBackend, SqliteAuditBackend, type AuditBackend } from './audit-trail';
 import { MemoryClaims, RedisClaims, type Claims } from './claims';
 import { withDeadline } from '../runtime/deadline';
@@ -72,6 +73,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let pollSet: Keyv;
   let intents: Keyv;
   let approvalSet: Keyv;
+  let approvalIndex: ApprovalIndex;
   let claims: Claims;
   let auditBackend: AuditBackend;
   let ping: () => Promise<unknown>;
@@ -83,12 +85,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
+    const indexAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
+    approvalIndex = new SqliteApprovalIndex((sql, params) => indexAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     // A connection of its own: appends never wait behind the app's reads and writes.
     const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
     auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), auditAdapter.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), indexAdapter.disconnect(), auditAdapter.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -105,6 +109,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     intents = openKeyv(redisAdapter(client), `${namespace}-intents`, state);
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
+    approvalIndex = new RedisApprovalIndex(client, `${namespace}:approvals:due`);
     auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
@@ -117,7 +122,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
     filingIntents: new FilingIntentsRepo(intents),
-    approvals: new ApprovalsRepo(keyv, approvalSet, box),
+    approvals: new ApprovalsRepo(keyv, guardedIndex(approvalIndex, guard), box, approvalSet),
     audit,
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
@@ -137,6 +142,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       state.closed = true;
       await closeBackend();
     },
+  };
+}
+
+/** The approvals' index with every operation guarded like the keyv ones (a time limit, StoreUnavailableError). */
+function guardedIndex(index: ApprovalIndex, guard: <T>(operation: string, run: () => Promise<T>) => Promise<T>): ApprovalIndex {
+  return {
+    put: (id, dueMs) => guard('approvals index', () => index.put(id, dueMs)),
+    remove: (id) => guard('approvals index', () => index.remove(id)),
+    due: (nowMs, limit) => guard('approvals index', () => index.due(nowMs, limit)),
+    all: (limit) => guard('approvals index', () => index.all(limit)),
   };
 }
 

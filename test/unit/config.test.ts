@@ -100,15 +100,47 @@ describe('loadConfig', () => {
   });
 });
 
+describe('approval reminders and the limit requests’ threshold in the configuration', () => {
+  test('APPROVAL_REMIND_AFTER: 4h by default, a duration, 0 for none', () => {
+    for (const [value, ms] of [['1h', 3_600_000], ['0', 0], ['30m', 1_800_000]] as const) {
+      const r = loadConfig({ ...base, APPROVAL_REMIND_AFTER: value });
+      expect(r.ok && r.config.approvals.remindAfterMs).toBe(ms);
+    }
+  });
+
+  test('APPROVAL_LIMIT_ABOVE: reais read by the money parser, `100000` and `100.000,00` alike; unset by default', () => {
+    for (const value of ['100000', '100.000,00', '100.000', 'R$ 100.000,00', '100000,00']) {
+      const r = loadConfig({ ...base, APPROVAL_LIMIT_ABOVE: value });
+      expect(r.ok && r.config.approvals.limitAboveCents).toBe(10_000_000);
+    }
+    const r = loadConfig({ ...base, APPROVAL_LIMIT_ABOVE: '1.234,5' });
+    expect(r.ok && r.config.approvals.limitAboveCents).toBe(123_450);
+    const none = loadConfig(base);
+    expect(none.ok && 'limitAboveCents' in none.config.approvals).toBe(false);
+  });
+
+  test('bad values are refused at start, naming the variable, without echoing the value', () => {
+    const r = loadConfig({ ...base, APPROVAL_REMIND_AFTER: 'soon-SUPERSECRET', APPROVAL_LIMIT_ABOVE: 'lots-SUPERSECRET' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toEqual([
+      'APPROVAL_REMIND_AFTER: expected a duration such as 30m, 4h or 1d, or 0 for no reminders',
+      'APPROVAL_LIMIT_ABOVE: expected an amount in reais such as 100000 or 100.000,00',
+    ]);
+    expect(r.problems.join('\n')).not.toMatch(/SUPERSECRET/);
+    for (const value of ['-5', '1,234', '100.00.0', '12,345']) expect(loadConfig({ ...base, APPROVAL_LIMIT_ABOVE: value }).ok).toBe(false);
+  });
+});
+
 describe('four-eyes approvals in the configuration', () => {
   test('off by default: no action waits, anyone with the role approves, a pending action waits 24h', () => {
     const r = loadConfig(base);
-    expect(r.ok && r.config.approvals).toEqual({ actions: [], approvers: [], ttlMs: 24 * 3_600_000 });
+    expect(r.ok && r.config.approvals).toEqual({ actions: [], approvers: [], ttlMs: 24 * 3_600_000, remindAfterMs: 4 * 3_600_000 });
   });
 
   test('APPROVALS names actions (trimmed, once each); ACCESS_APPROVERS takes users and groups; APPROVAL_TTL a duration', () => {
     const r = loadConfig({ ...base, APPROVALS: ' key-add, limit-request,key-add ', ACCESS_APPROVERS: 'U0CHECK1, S0CHECKERS', APPROVAL_TTL: '30m' });
-    expect(r.ok && r.config.approvals).toEqual({ actions: ['key-add', 'limit-request'], approvers: ['U0CHECK1', 'S0CHECKERS'], ttlMs: 30 * 60_000 });
+    expect(r.ok && r.config.approvals).toEqual({ actions: ['key-add', 'limit-request'], approvers: ['U0CHECK1', 'S0CHECKERS'], ttlMs: 30 * 60_000, remindAfterMs: 4 * 3_600_000 });
     for (const [ttl, ms] of [['2d', 2 * 86_400_000], ['24h', 86_400_000], ['45s', 45_000]] as const) {
       const t = loadConfig({ ...base, APPROVAL_TTL: ttl });
       expect(t.ok && t.config.approvals.ttlMs).toBe(ms);

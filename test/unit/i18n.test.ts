@@ -263,6 +263,14 @@ const samples: Samples = {
     ],
     unfollowedText: [['6840aeca23c0d1fe48c856a3']],
   },
+  approvalRules: {
+    reminder: [[{ who: '<@U1>, <!subteam^S1>', title: 'Add a Pix key', maker: '<@U2>', age: '4 hours ago', expires: '06/03/2026, 14:30', n: 1, max: 3 }]],
+    anyoneWithRole: [['admin']],
+    makerLostRole: [[{ maker: '<@U1>', role: 'admin' }]],
+    makerUnreachable: [['<@U1>']],
+    secretUndelivered: [[{ maker: '<@U1>', clientId: 'Client_Id_1' }]],
+    appStale: [[{ clientId: '`Client_Id_1`', accountId: '6840aeca23c0d1fe48c856a3' }], [{ accountId: '6840aeca23c0d1fe48c856a3' }]],
+  },
   approvals: {
     actionTitle: [['limit-request'], ['key-add'], ['key-delete'], ['withdraw-key'], ['account-create'], ['rotate-secret']],
     pendingHead: [['Add a Pix key']],
