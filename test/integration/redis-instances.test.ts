@@ -97,12 +97,22 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
   };
 
   test('50 requests decided at random moments: exactly 50 thread replies, one each; one instance polls each tick', async () => {
-    await Promise.all([start(appIds[0]), start(appIds[1])]);
+    const instances = await Promise.all([start(appIds[0]), start(appIds[1])]);
+    // Both instances poll: whichever reads a first request is paused until the other has read it too
+    // (which one wins a tick slot is a race that one of them may win every time on a busy machine).
+    await file(0);
+    const probeSince = sandbox.calls.length;
+    const first = await waitFor('an instance polling', () => appIds.findIndex((id) => readsBy(id, probeSince).length > 0) + 1, 10_000);
+    const paused = instances[first - 1]!;
+    paused.kill('SIGSTOP');
+    try {
+      await waitFor('the other instance polling', () => readsBy(appIds[2 - first]!, probeSince).length > 0, 15_000);
+    } finally {
+      paused.kill('SIGCONT');
+    }
     const requests: FiledRequest[] = [];
     for (let i = 0; i < 50; i++) requests.push(await file(i));
     const since = sandbox.calls.length;
-    // Both instances up and polling (each wins some tick slots), before anything is decided.
-    await waitFor('both instances polling', () => readsBy(appIds[0], since).length > 0 && readsBy(appIds[1], since).length > 0, 30_000);
 
     await Promise.all(
       requests.map(async (r, i) => {

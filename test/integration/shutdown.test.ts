@@ -89,7 +89,7 @@ describe('graceful shutdown', () => {
     for (const r of requests) expect(decisionReplies(slack.messages, r)).toHaveLength(1);
     next.kill('SIGINT');
     expect((await next.exited).code).toBe(0);
-  });
+  }, 60_000); // two app start-ups: a hang guard for a busy machine
 
   test('SIGINT while a command is being answered: the answer still goes out before the process exits 0', async () => {
     const app = await start();

