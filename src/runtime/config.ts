@@ -93,6 +93,18 @@ const ConfigSchema = z
         })
         .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
     ),
+    // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
+    PIX_EVENTS_CHANNEL: z.preprocess(blankToUndefined, z.string().trim().regex(/^[CGD][A-Z0-9]{2,}$/, 'expected a Slack channel ID (C…, G…)').optional()),
+    PIX_WEBHOOK_PATH: z.preprocess(
+      (v) => blankToUndefined(v) ?? '/pix/webhooks',
+      z.string().trim().regex(/^\/[A-Za-z0-9._~\/-]{0,200}$/, 'expected a path starting with / (letters, digits, . _ ~ - /)').refine((p) => !['/slack/events', '/healthz'].includes(p), 'must not be /slack/events or /healthz'),
+    ),
+    PIX_EVENTS: z.preprocess(
+      (v) => (blankToUndefined(v) ?? 'DISPUTE_*') as string,
+      z.string().transform((s) => s.split(',').map((k) => k.trim().toUpperCase()).filter(Boolean)).pipe(
+        z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)')),
+      ),
+    ),
     LOG_LEVEL: z.preprocess(
       (v) => blankToUndefined(v) ?? 'info',
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -164,6 +176,11 @@ export interface Config {
   approvals: { actions: ApprovalAction[]; approvers: string[]; ttlMs: number };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
+  /**
+   * Pix events: the receiver (on `PORT` at `webhookPath`) is on when `channel` is set; `kinds` are
+   * the event kinds posted (a trailing `*` matches any suffix).
+   */
+  pixEvents: { channel?: string; webhookPath: string; kinds: string[] };
 }
 
 export type ConfigResult =
@@ -209,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       approvals: { actions: [...new Set(c.APPROVALS as ApprovalAction[])], approvers: c.ACCESS_APPROVERS, ttlMs: c.APPROVAL_TTL },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,
+      pixEvents: { channel: c.PIX_EVENTS_CHANNEL, webhookPath: c.PIX_WEBHOOK_PATH, kinds: c.PIX_EVENTS },
     },
   };
 }

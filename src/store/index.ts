@@ -12,6 +12,7 @@ import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { FilingIntentsRepo } from './filing-intents';
 import { SecretBox } from './secret-box';
+import { RedisPixEvents, SqlitePixEvents, type PixEventsRepo } from './pix-events';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
 export { StoreUnavailableError, isStoreUnavailable } from './errors';
@@ -26,6 +27,8 @@ export interface Store extends Claims {
   approvals: ApprovalsRepo;
   /** Who did what: append-only (see audit-trail.ts). */
   audit: AuditTrail;
+  /** The Pix events outbox and the disputes seen (pix-events.ts). */
+  pixEvents: PixEventsRepo;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -69,6 +72,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let approvalSet: Keyv;
   let claims: Claims;
   let auditBackend: AuditBackend;
+  let pixEvents: PixEventsRepo;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
   // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
@@ -85,9 +89,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // A connection of its own: appends never wait behind the app's reads and writes.
     const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
     auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
+    const eventsAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
+    pixEvents = new SqlitePixEvents((sql, params) => eventsAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), auditAdapter.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), auditAdapter.disconnect(), eventsAdapter.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {
@@ -105,6 +111,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
+    pixEvents = new RedisPixEvents(client, namespace);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
   }
@@ -118,6 +125,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     filingIntents: new FilingIntentsRepo(intents),
     approvals: new ApprovalsRepo(keyv, approvalSet, box),
     audit,
+    pixEvents: guardedRepo(pixEvents, guard),
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),
@@ -137,6 +145,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       await closeBackend();
     },
   };
+}
+
+/** Every operation of a repository that works on the backend directly, guarded like keyv's. */
+function guardedRepo<T extends object>(repo: T, guard: <R>(operation: string, run: () => Promise<R>) => Promise<R>): T {
+  return new Proxy(repo, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => guard(`pixEvents.${String(name)}`, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+    },
+  });
 }
 
 interface GuardState {

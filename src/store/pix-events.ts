@@ -1,0 +1,227 @@
+import type { RedisClientType } from '@keyv/redis';
+import { z } from 'zod';
+
+/**
+ * The Pix events outbox (see design.md, "record first, answer, then post"): every listed event the
+ * receiver verified, keyed by the SHA-256 of its raw body, so a redelivery (the same bytes) is the
+ * same key and is told from a new event by an insert-if-absent; the events not yet posted; and the
+ * disputes seen, with their thread root. No raw body is kept: only the digest the receiver made of it,
+ * personal data already masked (events/digest.ts).
+ */
+
+export const DisputeDigestSchema = z.object({
+  endToEndId: z.string(),
+  /** The dispute's id at the service, when the event carries one (for the evidence form). */
+  id: z.string().optional(),
+  status: z.string().optional(),
+  type: z.string().optional(),
+  /** Cents. */
+  value: z.number().int().optional(),
+  reason: z.string().optional(),
+  name: z.string().optional(),
+  /** Masked (pix-key-mask.ts). */
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  taxId: z.string().optional(),
+});
+export type DisputeDigest = z.infer<typeof DisputeDigestSchema>;
+
+export const OtherDigestSchema = z.object({
+  /** Cents. */
+  value: z.number().int().optional(),
+  correlationId: z.string().optional(),
+  status: z.string().optional(),
+  name: z.string().optional(),
+  /** Masked. */
+  taxId: z.string().optional(),
+});
+export type OtherDigest = z.infer<typeof OtherDigestSchema>;
+
+export const PixEventRecordSchema = z.object({
+  hash: z.string(),
+  /** The part of `event` after the colon, upper case: `DISPUTE_CREATED`. */
+  kind: z.string(),
+  receivedAt: z.string(),
+  dispute: DisputeDigestSchema.optional(),
+  other: OtherDigestSchema.optional(),
+  /** When a post of it was first tried (a later try looks for it in Slack first). */
+  attemptedAt: z.string().optional(),
+  /** When it was posted (its root or reply, or its compact message). */
+  postedAt: z.string().optional(),
+});
+export type PixEventRecord = z.infer<typeof PixEventRecordSchema>;
+
+export const DisputeRecordSchema = DisputeDigestSchema.extend({
+  channel: z.string(),
+  rootTs: z.string().optional(),
+  /** A final status was seen (accepted, rejected, canceled): no longer listed on the Home tab. */
+  closed: z.boolean(),
+  /** When its first event arrived (where a look-up for a root lost in a crash starts). */
+  firstAt: z.string(),
+  updatedAt: z.string(),
+});
+export type DisputeRecord = z.infer<typeof DisputeRecordSchema>;
+
+/** How long a posted event's key is kept: far longer than the service's retries (8, 10·2ⁿ s: about 85 minutes). */
+export const EVENT_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface PixEventsRepo {
+  /** Records a new event; false when one with this hash is recorded already (a redelivery). */
+  add(record: PixEventRecord): Promise<boolean>;
+  get(hash: string): Promise<PixEventRecord | undefined>;
+  /** Replaces a recorded event's record (one already recorded; its key's lifetime kept). */
+  update(record: PixEventRecord): Promise<void>;
+  /** The hashes of the events not posted yet, oldest first. */
+  pending(): Promise<string[]>;
+  markPosted(hash: string): Promise<void>;
+  dispute(endToEndId: string): Promise<DisputeRecord | undefined>;
+  saveDispute(record: DisputeRecord): Promise<void>;
+  /** The disputes not closed, most recently updated first. */
+  openDisputes(): Promise<DisputeRecord[]>;
+}
+
+const parse = <T>(schema: z.ZodType<T>, text: unknown): T | undefined => {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const byUpdate = (a: DisputeRecord, b: DisputeRecord) => b.updatedAt.localeCompare(a.updatedAt);
+
+/** Redis: one string per event (`SET NX PX`), a sorted set of the pending ones, a hash of the disputes. */
+export class RedisPixEvents implements PixEventsRepo {
+  constructor(
+    private readonly client: RedisClientType,
+    private readonly prefix: string,
+  ) {}
+
+  private key = (hash: string) => `${this.prefix}:pix-event:${hash}`;
+  private get pendingKey() {
+    return `${this.prefix}:pix-events-pending`;
+  }
+  private get disputesKey() {
+    return `${this.prefix}:pix-disputes`;
+  }
+
+  async add(record: PixEventRecord): Promise<boolean> {
+    const reply = await this.client.set(this.key(record.hash), JSON.stringify(record), { condition: 'NX', expiration: { type: 'PX', value: EVENT_KEEP_MS } });
+    if (reply !== 'OK') return false;
+    await this.client.zAdd(this.pendingKey, { score: Date.parse(record.receivedAt), value: record.hash });
+    return true;
+  }
+
+  async get(hash: string) {
+    return parse(PixEventRecordSchema, await this.client.get(this.key(hash)));
+  }
+
+  async update(record: PixEventRecord) {
+    await this.client.set(this.key(record.hash), JSON.stringify(record), { condition: 'XX', expiration: 'KEEPTTL' });
+  }
+
+  async pending() {
+    return this.client.zRange(this.pendingKey, 0, -1);
+  }
+
+  async markPosted(hash: string) {
+    const record = await this.get(hash);
+    if (record && !record.postedAt) await this.update({ ...record, postedAt: new Date().toISOString() });
+    await this.client.zRem(this.pendingKey, hash);
+  }
+
+  async dispute(endToEndId: string) {
+    return parse(DisputeRecordSchema, await this.client.hGet(this.disputesKey, endToEndId));
+  }
+
+  async saveDispute(record: DisputeRecord) {
+    await this.client.hSet(this.disputesKey, record.endToEndId, JSON.stringify(record));
+  }
+
+  async openDisputes() {
+    const all = await this.client.hVals(this.disputesKey);
+    return all.map((t) => parse(DisputeRecordSchema, t)).filter((d): d is DisputeRecord => d !== undefined && !d.closed).sort(byUpdate);
+  }
+}
+
+type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS pix_events (ns TEXT NOT NULL, hash TEXT NOT NULL, received_at TEXT NOT NULL, posted INTEGER NOT NULL DEFAULT 0, json TEXT NOT NULL, PRIMARY KEY (ns, hash))`,
+  `CREATE INDEX IF NOT EXISTS pix_events_pending ON pix_events (ns, posted, received_at)`,
+  `CREATE TABLE IF NOT EXISTS pix_disputes (ns TEXT NOT NULL, e2e TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (ns, e2e))`,
+];
+
+/** sqlite: a table with the hash as its key (`INSERT … ON CONFLICT DO NOTHING RETURNING`: the insert-if-absent). */
+export class SqlitePixEvents implements PixEventsRepo {
+  private readonly ready: Promise<void>;
+
+  constructor(
+    private readonly query: Query,
+    private readonly ns: string,
+  ) {
+    this.ready = (async () => {
+      for (const sql of SCHEMA) await query(sql);
+    })();
+    this.ready.catch(() => undefined);
+  }
+
+  async add(record: PixEventRecord): Promise<boolean> {
+    await this.ready;
+    const rows = await this.query(
+      'INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES (?, ?, ?, 0, ?) ON CONFLICT (ns, hash) DO NOTHING RETURNING hash',
+      [this.ns, record.hash, record.receivedAt, JSON.stringify(record)],
+    );
+    // Old posted events go in passing: their retries are long over.
+    await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [this.ns, new Date(Date.now() - EVENT_KEEP_MS).toISOString()]);
+    return rows.length === 1;
+  }
+
+  async get(hash: string) {
+    await this.ready;
+    const [row] = await this.query('SELECT json FROM pix_events WHERE ns = ? AND hash = ?', [this.ns, hash]);
+    return parse(PixEventRecordSchema, row?.json);
+  }
+
+  async update(record: PixEventRecord) {
+    await this.ready;
+    await this.query('UPDATE pix_events SET json = ? WHERE ns = ? AND hash = ?', [JSON.stringify(record), this.ns, record.hash]);
+  }
+
+  async pending() {
+    await this.ready;
+    const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
+    return rows.map((r) => String(r.hash));
+  }
+
+  async markPosted(hash: string) {
+    await this.ready;
+    const record = await this.get(hash);
+    if (!record) return;
+    await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [JSON.stringify({ ...record, postedAt: record.postedAt ?? new Date().toISOString() }), this.ns, hash]);
+  }
+
+  async dispute(endToEndId: string) {
+    await this.ready;
+    const [row] = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND e2e = ?', [this.ns, endToEndId]);
+    return parse(DisputeRecordSchema, row?.json);
+  }
+
+  async saveDispute(record: DisputeRecord) {
+    await this.ready;
+    await this.query('INSERT INTO pix_disputes (ns, e2e, open, json) VALUES (?, ?, ?, ?) ON CONFLICT (ns, e2e) DO UPDATE SET open = excluded.open, json = excluded.json', [
+      this.ns,
+      record.endToEndId,
+      record.closed ? 0 : 1,
+      JSON.stringify(record),
+    ]);
+  }
+
+  async openDisputes() {
+    await this.ready;
+    const rows = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND open = 1', [this.ns]);
+    return rows.map((r) => parse(DisputeRecordSchema, r.json)).filter((d): d is DisputeRecord => d !== undefined).sort(byUpdate);
+  }
+}
