@@ -11,7 +11,8 @@ import { disputeStatusOf } from './kinds';
  * `name`, `email`, `phoneNumber`, `value` in cents, `disputeReason`).
  */
 
-const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().trim().min(1).max(500)).optional().catch(undefined);
+const someText = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().trim().min(1).max(500));
+const text = someText.optional().catch(undefined);
 const cents = z.number().int().safe().optional().catch(undefined);
 
 const CustomerSchema = z
@@ -20,7 +21,7 @@ const CustomerSchema = z
     email: text,
     phone: text,
     // The service nests it as `{ taxID, type }` on customers.
-    taxID: z.union([text, z.looseObject({ taxID: text })]).optional().catch(undefined),
+    taxID: z.union([someText, z.looseObject({ taxID: text })]).optional().catch(undefined),
   })
   .optional()
   .catch(undefined);

@@ -31,6 +31,8 @@ export class PublicKeys {
   private keys: KeyObject[] = [];
   private fetchedAt = -Infinity;
   private lastAttempt = -Infinity;
+  /** The last refresh made because a signature matched no cached key. */
+  private lastMissRefresh = -Infinity;
   private inFlight: Promise<void> | undefined;
   private readonly now: () => number;
 
@@ -48,7 +50,8 @@ export class PublicKeys {
     const stale = this.now() - this.fetchedAt >= KEYS_TTL_MS;
     if (stale) await this.refresh();
     if (this.matches(body, sig)) return true;
-    if (stale || this.now() - this.lastAttempt < REFRESH_FLOOR_MS) return false;
+    if (stale || this.now() - this.lastMissRefresh < REFRESH_FLOOR_MS) return false;
+    this.lastMissRefresh = this.now();
     await this.refresh();
     return this.matches(body, sig);
   }
@@ -66,7 +69,7 @@ export class PublicKeys {
   /** One fetch at a time, and at most one a minute (a service that is down is not asked on every event). */
   private refresh(): Promise<void> {
     if (this.inFlight) return this.inFlight;
-    if (this.now() - this.lastAttempt < REFRESH_FLOOR_MS) return Promise.resolve();
+    if (this.now() - this.lastAttempt < REFRESH_FLOOR_MS && this.lastAttempt > this.fetchedAt) return Promise.resolve();
     this.inFlight ??= this.fetchKeys().finally(() => {
       this.inFlight = undefined;
     });
