@@ -266,11 +266,11 @@ const samples: Samples = {
   pixEvents: {
     disputeTitle: [['open']],
     disputeText: [[{ status: 'open', value: MONEY, e2e: 'E3524a995bbd54034b6d07c1c36014557' }]],
-    status: [['OPENED'], ['ACCEPTED'], ['REJECTED'], ['CANCELED'], ['IN_REVIEW'], ['SOMETHING']],
-    type: [['MED'], ['CHARGEBACK'], ['OTHER']],
+    status: [['SOMETHING'], ['ACCEPTED'], ['REJECTED'], ['CANCELED'], ['IN_REVIEW'], ['OPENED']],
+    type: [['OTHER'], ['CHARGEBACK'], ['MED']],
     replyText: [[{ status: 'accepted', e2e: 'E3524a995bbd54034b6d07c1c36014557' }]],
     replyLine: [['accepted']],
-    kindWords: [['CHARGE_COMPLETED'], ['SOME_NEW_KIND']],
+    kindWords: [['SOME_NEW_KIND'], ['CHARGE_COMPLETED']],
     otherLine: [[{ kind: 'Charge paid', parts: [MONEY, 'correlation ID `abc`'] }]],
     correlation: [['`abc`']],
     customer: [['Maria']],
@@ -419,6 +419,9 @@ describe('the message catalogues', () => {
         'home.granted', // `Pix day *R$ 1.234,56*`: only the label and the amount
         'home.header',
         'limits.fieldWord',
+        'pixEvents.emailLabel',
+        'pixEvents.homeLine', // ids, amounts and words given, joined with dots
+        'pixEvents.otherLine',
         'pixKeys.typeCnpj',
         'pixKeys.typeCpf',
         'pixKeys.typeEmail',
