@@ -3,6 +3,7 @@ import type { Figure } from './lib';
 import { ackLatency } from './ack-latency';
 import { auditAck, auditExport } from './audit';
 import { modalLatency } from './modal-latency';
+import { pixEvents } from './pix-events';
 import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
 import { rateLimit } from './rate-limit';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     ['start-up', startup],
     ['audit trail on vs off: slash-command acknowledgement', auditAck],
     ['audit export of 100,000 entries', auditExport],
+    ['pix events (60 dispute webhooks in one second)', pixEvents],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

@@ -1,7 +1,11 @@
 import { DEFAULT_SEED, startSandbox, type SandboxCompany } from './index';
 import { errorText } from '../runtime/error-text';
 
-/** Runs the sandbox Pix API alone: `SANDBOX_PORT` (default 4010); `SANDBOX_SEED` (default: the bot's own) fixes the ids. */
+/**
+ * Runs the sandbox Pix API alone: `SANDBOX_PORT` (default 4010); `SANDBOX_SEED` (default: the bot's own)
+ * fixes the ids; `SANDBOX_WEBHOOK_RETRY_MS` (default 100) is the unit of its webhook retries (the
+ * service's is 10000: retries 10·2ⁿ s apart).
+ */
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 4010;
@@ -25,7 +29,13 @@ function describe(label: string, c: SandboxCompany): string {
 }
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port: parsePort(process.env.SANDBOX_PORT), seed: process.env.SANDBOX_SEED || DEFAULT_SEED });
+  const retry = process.env.SANDBOX_WEBHOOK_RETRY_MS;
+  const retryUnitMs = retry ? Number(retry) : undefined;
+  if (retryUnitMs !== undefined && !(Number.isInteger(retryUnitMs) && retryUnitMs >= 1 && retryUnitMs <= 10_000)) {
+    process.stderr.write('SANDBOX_WEBHOOK_RETRY_MS must be a whole number of milliseconds from 1 to 10000\n');
+    process.exit(1);
+  }
+  const sandbox = await startSandbox({ port: parsePort(process.env.SANDBOX_PORT), seed: process.env.SANDBOX_SEED || DEFAULT_SEED, webhookRetryUnitMs: retryUnitMs });
   process.stdout.write(
     [
       `Sandbox Pix API listening on ${sandbox.url}  (PIX_API_URL=${sandbox.url})`,
@@ -34,7 +44,7 @@ async function main(): Promise<void> {
       '',
       describe('other', sandbox.companies.other),
       '',
-      `Control routes: ${sandbox.url}/sandbox/info, /sandbox/limit-requests/:id/approve, ...`,
+      `Control routes: ${sandbox.url}/sandbox/info, /sandbox/limit-requests/:id/approve, /sandbox/disputes, /sandbox/webhooks/target, ...`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),

@@ -81,7 +81,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const { default: KeyvSqlite } = require('@keyv/sqlite') as typeof import('@keyv/sqlite');
     mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
     const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
-    keyv = openKeyv(adapter(), namespace, state);
+    const mainAdapter = adapter();
+    keyv = openKeyv(mainAdapter, namespace, state);
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
@@ -89,11 +90,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // A connection of its own: appends never wait behind the app's reads and writes.
     const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
     auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
-    const eventsAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
-    pixEvents = new SqlitePixEvents((sql, params) => eventsAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
+    // The main connection: a second one would wait on the file's lock (busy-timeout sleeps) whenever
+    // the other writes, and the receiver's answer waits on this insert.
+    pixEvents = new SqlitePixEvents((sql, params) => (mainAdapter as InstanceType<typeof KeyvSqlite>).query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), auditAdapter.disconnect(), eventsAdapter.disconnect()]);
+      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), auditAdapter.disconnect()]);
     };
   } else {
     const events: ConnectionEvents = {

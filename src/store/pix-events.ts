@@ -174,8 +174,6 @@ export class SqlitePixEvents implements PixEventsRepo {
       'INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES (?, ?, ?, 0, ?) ON CONFLICT (ns, hash) DO NOTHING RETURNING hash',
       [this.ns, record.hash, record.receivedAt, JSON.stringify(record)],
     );
-    // Old posted events go in passing: their retries are long over.
-    await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [this.ns, new Date(Date.now() - EVENT_KEEP_MS).toISOString()]);
     return rows.length === 1;
   }
 
@@ -192,6 +190,8 @@ export class SqlitePixEvents implements PixEventsRepo {
 
   async pending() {
     await this.ready;
+    // Old posted events go in passing (once a drain): their retries are long over.
+    await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [this.ns, new Date(Date.now() - EVENT_KEEP_MS).toISOString()]);
     const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
     return rows.map((r) => String(r.hash));
   }
