@@ -13,6 +13,12 @@ const CHANNEL = 'C0DISPUTES';
 const RULE: RateRule = { perSecond: 1, burst: 3 };
 const PACE_TARGET = 1.2;
 
+const disputeEvent = (endToEndId: string, value: number) =>
+  JSON.stringify({
+    event: 'OPENPIX:DISPUTE_CREATED',
+    dispute: { status: 'OPENED', endToEndId, name: 'Cliente', email: 'c@example.com', phoneNumber: '+5511900000000', value, disputeReason: 'Golpe' },
+  });
+
 const ok = (call: SlackApiCall) => (call.response as { ok?: boolean } | undefined)?.ok === true;
 
 /**
@@ -45,8 +51,10 @@ export async function pixEvents(): Promise<Figure[]> {
       await res.text();
       return { status: res.status, ms: performance.now() - t };
     };
-    // Warm-up: the keys fetched, the connections open (not counted).
-    await send(JSON.stringify({ event: 'OPENPIX:CHARGE_CREATED', charge: { value: 1 } }));
+    // Warm-up, not counted: the keys fetched, the connections open, one dispute's root posted (the
+    // code, the catalogue and the R$ format loaded once, as in any bot that has run a while).
+    await send(disputeEvent('E54811417202611251200benchwarmup', 1));
+    await until('the warm-up root', () => (slack.callsOf('chat.postMessage').some((c) => ok(c)) ? true : undefined), 30_000);
     slack.rateLimit.limit('chat.postMessage', RULE);
     const before = memoryFromNow(bot.pid);
     const ids = Array.from({ length: EVENTS }, (_, i) => `E54811417202611251200bench${String(i).padStart(5, '0')}`);
@@ -55,11 +63,7 @@ export async function pixEvents(): Promise<Figure[]> {
     const answers = await Promise.all(
       ids.map(async (id, i) => {
         await new Promise((r) => setTimeout(r, Math.floor((i * 1000) / EVENTS)));
-        const body = JSON.stringify({
-          event: 'OPENPIX:DISPUTE_CREATED',
-          dispute: { status: 'OPENED', endToEndId: id, name: 'Cliente', email: 'c@example.com', phoneNumber: '+5511900000000', value: 1000 + i, disputeReason: 'Golpe' },
-        });
-        return send(body);
+        return send(disputeEvent(id, 1000 + i));
       }),
     );
     const rootsOf = () => slack.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && ok(c) && c.args.channel === CHANNEL && !c.args.thread_ts);

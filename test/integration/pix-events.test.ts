@@ -1,4 +1,13 @@
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startPixOps, type RunningApp } from '../../src/app';
+import { loadConfig } from '../../src/runtime/config';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import { startSandbox } from '../../src/sandbox';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { BOT_TOKEN, messageText, startHarness, type Harness } from '../support/harness';
+import { FakeSocketMode } from '../support/socket-mode';
 import { blockAction } from '../support/interactions';
 import { waitFor } from '../support/wait';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
@@ -236,5 +245,91 @@ describe('Pix events when the Pix API cannot give its keys', () => {
     expect((await sendSigned(h, disputeBody('DISPUTE_CREATED', id))).status).toBe(401);
     expect(await h.app.deps.store.pixEvents.pending()).toEqual([]);
     await control(h, 'DELETE', '/sandbox/faults');
+  });
+});
+
+describe('Pix events in sandbox mode: the sandbox and the bot wired together with no configuration', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ PIX_EVENTS_CHANNEL: CHANNEL }, { sandboxMode: true });
+  });
+  afterAll(() => h.close());
+
+  test('a dispute opened and decided on the sandbox reaches the channel, marked SANDBOX', async () => {
+    expect(h.sandbox.webhooks.targetUrl).toBe(`http://127.0.0.1:${h.app.port}/pix/webhooks`);
+    const opened = await control(h, 'POST', '/sandbox/disputes', { value: 5000 });
+    const root = await waitFor('the root', () => rootsOf(h, CHANNEL, opened.json.dispute.endToEndId)[0]);
+    expect(messageText(root)).toContain('SANDBOX');
+    expect(messageText(root)).toContain('R$ 50,00');
+    await control(h, 'POST', `/sandbox/disputes/${opened.json.dispute.id}/decide`, { status: 'REJECTED' });
+    await waitFor('the reply', () => repliesOf(h, root).length === 1);
+    expect(h.sandbox.webhooks.deliveries.map((d) => [d.event, d.status])).toEqual([
+      ['OPENPIX:DISPUTE_CREATED', 200],
+      ['OPENPIX:DISPUTE_REJECTED', 200],
+    ]);
+  });
+
+  test('a receiver that does not answer gets the event again, with the service’s retry rule (shortened)', async () => {
+    const receiver = h.sandbox.webhooks.targetUrl;
+    await control(h, 'POST', '/sandbox/webhooks/target', { url: 'http://127.0.0.1:9/nobody' });
+    try {
+      const opened = await control(h, 'POST', '/sandbox/disputes', {});
+      expect(opened.status).toBe(201);
+      const attemptsOf = () => h.sandbox.webhooks.deliveries.filter((d) => d.event === 'OPENPIX:DISPUTE_CREATED' && d.status === 0);
+      await waitFor('three attempts', () => attemptsOf().length >= 3);
+      const attempts = attemptsOf();
+      expect(attempts.map((a) => a.attempt).slice(0, 3)).toEqual([0, 1, 2]);
+      // 100 ms, then 200 ms apart (the service: 10 s, then 20 s).
+      expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(100);
+      expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(200);
+      expect(rootsOf(h, CHANNEL, opened.json.dispute.endToEndId)).toEqual([]);
+    } finally {
+      await control(h, 'POST', '/sandbox/webhooks/target', { url: receiver });
+    }
+  });
+});
+
+describe('Pix events in Socket Mode: the receiver on a listener of its own', () => {
+  test('PORT serves the webhook path alone; a signed event is posted', async () => {
+    const slack = await new SlackStandIn().start();
+    const socketMode = new FakeSocketMode();
+    slack.on('apps.connections.open', async () => ({ ok: true, url: await wsUrl }));
+    const wsUrl = socketMode.start();
+    const sandbox = await startSandbox({ port: 0 });
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-events-socket-'));
+    const result = loadConfig({
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_APP_TOKEN: 'xapp-1-test-app-token-0123456789',
+      SLACK_API_URL: slack.apiUrl,
+      PIX_API_URL: sandbox.url,
+      PIX_APP_ID: sandbox.companies.main.mainAppId,
+      STORE_URL: `sqlite://${path.join(dir, 's.sqlite')}`,
+      POLL_SCHEDULE: '0 0 1 1 *',
+      PORT: '0',
+      PIX_EVENTS_CHANNEL: CHANNEL,
+      PIX_WEBHOOK_PATH: '/hooks/pix',
+    });
+    if (!result.ok) throw new Error(result.problems.join('; '));
+    const secrets = new SecretRegistry();
+    let app: RunningApp | undefined;
+    try {
+      app = await startPixOps(result.config, { logger: createLogger({ level: 'silent', secrets }), secrets });
+      const port = app.pixEvents!.port!;
+      expect(port).toEqual(expect.any(Number));
+      expect((await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', body: '{}' })).status).toBe(404);
+      const id = e2e();
+      const body = disputeBody('DISPUTE_CREATED', id);
+      const res = await sendWebhook(`http://127.0.0.1:${port}/hooks/pix`, body, signWith(await sandbox.webhooks.currentPrivateKey(), body));
+      expect(res.status).toBe(200);
+      await waitFor('the root', () => slack.messages.some((m) => m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === id));
+      await app.stop();
+      await expect(fetch(`http://127.0.0.1:${port}/hooks/pix`, { method: 'POST', body })).rejects.toThrow();
+    } finally {
+      await app?.stop();
+      await socketMode.close();
+      await sandbox.close();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
