@@ -154,6 +154,9 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS pix_disputes (ns TEXT NOT NULL, e2e TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (ns, e2e))`,
 ];
 
+/** At most this many events in one insert (sqlite allows 32,766 parameters; 4 each). */
+const ADD_BATCH = 500;
+
 /** sqlite: a table with the hash as its key (`INSERT … ON CONFLICT DO NOTHING RETURNING`: the insert-if-absent). */
 export class SqlitePixEvents implements PixEventsRepo {
   private readonly ready: Promise<void>;
@@ -168,13 +171,43 @@ export class SqlitePixEvents implements PixEventsRepo {
     this.ready.catch(() => undefined);
   }
 
-  async add(record: PixEventRecord): Promise<boolean> {
-    await this.ready;
-    const rows = await this.query(
-      'INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES (?, ?, ?, 0, ?) ON CONFLICT (ns, hash) DO NOTHING RETURNING hash',
-      [this.ns, record.hash, record.receivedAt, JSON.stringify(record)],
-    );
-    return rows.length === 1;
+  /**
+   * Group commit: each insert is a transaction, and a transaction on a file costs its syncs (about 20 ms
+   * on a plain disk); the events that arrive while one commits go in the next, as one statement. A burst
+   * of webhooks is then answered in a few commits instead of waiting in line for one each.
+   */
+  add(record: PixEventRecord): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ record, resolve, reject });
+      if (!this.committing) void this.commit();
+    });
+  }
+
+  private readonly waiting: Array<{ record: PixEventRecord; resolve: (added: boolean) => void; reject: (err: unknown) => void }> = [];
+  private committing = false;
+
+  private async commit(): Promise<void> {
+    this.committing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, ADD_BATCH);
+      try {
+        await this.ready;
+        const rows = await this.query(
+          `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, 0, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
+          batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, JSON.stringify(record)]),
+        );
+        const inserted = new Set(rows.map((r) => String(r.hash)));
+        // The same bytes twice in one batch: the first is the new event, the second its repeat.
+        const seen = new Set<string>();
+        for (const { record, resolve } of batch) {
+          resolve(inserted.has(record.hash) && !seen.has(record.hash));
+          seen.add(record.hash);
+        }
+      } catch (err) {
+        for (const { reject } of batch) reject(err);
+      }
+    }
+    this.committing = false;
   }
 
   async get(hash: string) {
