@@ -22,8 +22,12 @@ export const disputeMetadata = (endToEndId: string): OnceMetadata => ({ event_ty
 
 /** How long an instance holds a dispute (or an event) while it posts it; another takes over after. */
 const CLAIM_TTL_MS = 60_000;
-/** After a drain that left events unposted (Slack or the store failing), the next one is this soon. */
+/**
+ * After a drain that left events unposted (Slack or the store failing), the next one is this soon,
+ * twice as long after each further failing drain (up to RETRY_MAX_MS), back to it after one that works.
+ */
 const RETRY_AFTER_MS = 5_000;
+const RETRY_MAX_MS = 5 * 60_000;
 
 export interface OutboxOptions {
   events: PixEventsRepo;
@@ -56,6 +60,7 @@ export class EventOutbox {
   private readonly runner = new SerialRunner(() => this.drainOnce());
   private stopping = false;
   private retry: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_AFTER_MS;
   private disputesChanged = false;
 
   constructor(private readonly o: OutboxOptions) {}
@@ -86,8 +91,9 @@ export class EventOutbox {
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.nudge();
-    }, RETRY_AFTER_MS);
+    }, this.retryMs);
     this.retry.unref();
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   private async drainOnce(): Promise<DrainReport> {
@@ -103,6 +109,7 @@ export class EventOutbox {
       }
     }
     if (report.failed > 0) this.later();
+    else this.retryMs = RETRY_AFTER_MS;
     if (report.posted + report.failed > 0) this.o.logger.info({ pixEvents: report }, 'Pix events drained');
     this.o.onDrained?.(this.disputesChanged);
     return report;
@@ -163,9 +170,9 @@ export class EventOutbox {
         since: Date.parse(dispute.firstAt) || 0,
       });
       dispute = { ...dispute, channel: posted.channel, rootTs: posted.ts };
+      await events.saveDispute(dispute);
       // A root found rather than posted shows what the run that posted it knew: brought up to date.
       if (known) await this.o.slack.chat.update({ channel: dispute.channel, ts: posted.ts, text: root.text, blocks: root.blocks });
-      await events.saveDispute(dispute);
       this.o.logger.info({ kind: record.kind, rootTs: posted.ts }, 'Pix dispute root posted');
     } else {
       const reply = this.present(

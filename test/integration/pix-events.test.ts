@@ -210,6 +210,15 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       expect(view.blocks.some((b) => b.block_id === 'dispute_id')).toBe(true);
     });
 
+    test('a button value that is not ours: the form opens and asks for the id (nothing read from the Pix API)', async () => {
+      const before = h.slack.calls.length;
+      const pixBefore = h.sandbox.calls.length;
+      await blockAction(h, { userId: OPERATOR, actionId: 'dispute_send_evidence', value: '{"e2e":', channelId: CHANNEL, responseId: 'ev-bad', ephemeral: false });
+      const open = await waitFor('views.open', () => h.slack.calls.slice(before).find((c) => c.method === 'views.open'));
+      expect((open.args.view as { blocks: Array<{ block_id?: string }> }).blocks.some((b) => b.block_id === 'dispute_id')).toBe(true);
+      expect(h.sandbox.calls.slice(pixBefore)).toEqual([]);
+    });
+
     test('a viewer is refused, naming the operator role, and no form opens', async () => {
       const before = h.slack.calls.length;
       await blockAction(h, { userId: VIEWER, actionId: 'dispute_send_evidence', value: valueOf(root.blocks), channelId: CHANNEL, responseId: 'ev-view', ephemeral: false });
