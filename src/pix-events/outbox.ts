@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/recorder';
 import { DEFAULT_LOCALE } from '../i18n';
 import type { Logger } from '../runtime/logger';
 import { errorText } from '../runtime/error-text';
+import { slackErrorCode } from '../slack/error-code';
 import { postOnce, type OnceMetadata } from '../slack/post-once';
 import type { Claims } from '../store/claims';
 import type { DisputeRecord, PixEventRecord, PixEventsRepo } from '../store/pix-events';
@@ -154,7 +155,7 @@ export class EventOutbox {
     const known = await events.dispute(event.endToEndId);
     const status = mergedStatus(known?.status, event.status);
     const details = Object.fromEntries(Object.entries(event).filter(([k, v]) => k !== 'status' && v !== undefined));
-    let dispute: DisputeRecord = {
+    const dispute: DisputeRecord = {
       ...(known ?? { channel: this.o.channel, firstAt: record.receivedAt }),
       ...details,
       endToEndId: event.endToEndId,
@@ -164,31 +165,47 @@ export class EventOutbox {
     } as DisputeRecord;
     const root = this.present(disputeRootMessage(DEFAULT_LOCALE, dispute));
     if (!dispute.rootTs) {
-      await events.saveDispute(dispute);
-      const posted = await postOnce(this.o.slack, { channel: dispute.channel, ...root }, disputeMetadata(dispute.endToEndId), {
-        lookFirst: known !== undefined,
-        since: Date.parse(dispute.firstAt) || 0,
-      });
-      dispute = { ...dispute, channel: posted.channel, rootTs: posted.ts };
-      await events.saveDispute(dispute);
-      // A root found rather than posted shows what the run that posted it knew: brought up to date.
-      if (known) await this.o.slack.chat.update({ channel: dispute.channel, ts: posted.ts, text: root.text, blocks: root.blocks });
-      this.o.logger.info({ kind: record.kind, rootTs: posted.ts }, 'Pix dispute root posted');
+      await this.postRoot(record, dispute, root, known !== undefined);
     } else {
       const reply = this.present(
         disputeReplyMessage(DEFAULT_LOCALE, { e2e: dispute.endToEndId, status: event.status ?? status ?? 'OPENED', late: event.status === 'OPENED' && isFinalStatus(known?.status) }),
       );
-      await postOnce(
-        this.o.slack,
-        { channel: dispute.channel, thread_ts: dispute.rootTs, ...reply },
-        { event_type: DISPUTE_REPLY_EVENT_TYPE, event_payload: { end_to_end_id: dispute.endToEndId, event: record.hash.slice(0, 32) } },
-        { lookFirst: true, since: Date.parse(record.receivedAt) || 0 },
-      );
-      await this.o.slack.chat.update({ channel: dispute.channel, ts: dispute.rootTs, text: root.text, blocks: root.blocks });
+      try {
+        await postOnce(
+          this.o.slack,
+          { channel: dispute.channel, thread_ts: dispute.rootTs, ...reply },
+          { event_type: DISPUTE_REPLY_EVENT_TYPE, event_payload: { end_to_end_id: dispute.endToEndId, event: record.hash.slice(0, 32) } },
+          { lookFirst: true, since: Date.parse(record.receivedAt) || 0 },
+        );
+        await this.o.slack.chat.update({ channel: dispute.channel, ts: dispute.rootTs, text: root.text, blocks: root.blocks });
+      } catch (err) {
+        const code = slackErrorCode(err);
+        if (code !== 'thread_not_found' && code !== 'message_not_found') throw err;
+        // Its root was deleted: a new one, with everything known so far, takes its place.
+        this.o.logger.warn({ kind: record.kind, slackError: code }, 'the Pix dispute root is gone; a new root is posted');
+        await this.postRoot(record, { ...dispute, rootTs: undefined }, root, false);
+        this.disputesChanged = true;
+        return;
+      }
       await events.saveDispute(dispute);
       this.o.logger.info({ kind: record.kind, rootTs: dispute.rootTs }, 'Pix dispute event posted in its thread');
     }
     this.disputesChanged = true;
+  }
+
+  /**
+   * The dispute recorded, then its root posted (`lookFirst`: an earlier run may have posted it without
+   * recording it; found, it is brought up to date), then the root recorded.
+   */
+  private async postRoot(record: PixEventRecord, dispute: DisputeRecord, root: SlackMessage, lookFirst: boolean): Promise<void> {
+    await this.o.events.saveDispute(dispute);
+    const posted = await postOnce(this.o.slack, { channel: dispute.channel, ...root }, disputeMetadata(dispute.endToEndId), {
+      lookFirst,
+      since: Date.parse(dispute.firstAt) || 0,
+    });
+    await this.o.events.saveDispute({ ...dispute, channel: posted.channel, rootTs: posted.ts });
+    if (lookFirst) await this.o.slack.chat.update({ channel: posted.channel, ts: posted.ts, text: root.text, blocks: root.blocks });
+    this.o.logger.info({ kind: record.kind, rootTs: posted.ts }, 'Pix dispute root posted');
   }
 
   /** One compact message; looked for first only when an earlier attempt may have posted it. */

@@ -142,6 +142,18 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     expect(messageText(repliesOf(h, root!)[0])).toContain('chegou depois');
   });
 
+  test('a root deleted in Slack: the next event of its dispute posts a new root with what is known', async () => {
+    const id = e2e();
+    expect((await sendSigned(h, disputeBody('DISPUTE_CREATED', id))).status).toBe(200);
+    const first = await waitFor('the root', () => rootsOf(h, CHANNEL, id)[0]);
+    h.slack.messages.splice(h.slack.messages.indexOf(first), 1);
+    expect((await sendSigned(h, disputeBody('DISPUTE_CANCELED', id))).status).toBe(200);
+    const second = await waitFor('a new root', () => rootsOf(h, CHANNEL, id)[0]);
+    expect(second.ts).not.toBe(first.ts);
+    expect(messageText(second)).toContain('cancelada');
+    expect((await h.app.deps.store.pixEvents.dispute(id))?.rootTs).toBe(second.ts);
+  });
+
   test('other kinds: a listed one is one compact message (R$, correlation ID, masked tax id); an unlisted one is answered 200 and dropped', async () => {
     const listed = JSON.stringify({
       event: 'woovi:CHARGE_COMPLETED',
