@@ -21,7 +21,7 @@ import { AppAudit } from './audit/recorder';
 import { runApprovalTick } from './approvals/engine';
 import { withDeadline } from './runtime/deadline';
 import { errorText } from './runtime/error-text';
-import { startPixEvents, type PixEvents } from './pix-events';
+import type { PixEvents } from './pix-events';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -159,8 +159,14 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
 
   // Pix events: the receiver (a route of Bolt's server in HTTP mode; a listener of its own on PORT in
   // Socket Mode) and the outbox that posts what it records.
+  // Loaded only when configured (start-up time), like the sandbox.
   const pixEvents = config.pixEvents.channel
-    ? await startPixEvents(deps, { ...config.pixEvents, channel: config.pixEvents.channel, pixBaseUrl: pixUrl, ownPort: mode === 'socket' ? config.slack.port : undefined })
+    ? await (require('./pix-events') as typeof import('./pix-events')).startPixEvents(deps, {
+        ...config.pixEvents,
+        channel: config.pixEvents.channel,
+        pixBaseUrl: pixUrl,
+        ownPort: mode === 'socket' ? config.slack.port : undefined,
+      })
     : undefined;
   webhookRoute = pixEvents?.handler;
 
