@@ -112,6 +112,12 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     expect(messageText(reply)).toContain('aceita');
     await waitFor('the root updated', () => messageText(rootsOf(h, CHANNEL, endToEndId)[0]).includes('aceita'));
     expect(rootsOf(h, CHANNEL, endToEndId)).toHaveLength(1);
+    // Personal data reached neither the log nor the store whole.
+    const logs = h.logs.join('\n');
+    for (const whole of ['ana.lima@example.com', '98765432100', '+5511912345678']) {
+      expect(logs).not.toContain(whole);
+      expect(JSON.stringify(await h.app.deps.store.pixEvents.dispute(endToEndId))).not.toContain(whole);
+    }
     // The sandbox delivered each event once (answered 200 the first time).
     const deliveries = h.sandbox.webhooks.deliveries.filter((d) => d.event.startsWith('OPENPIX:DISPUTE_'));
     expect(deliveries.every((d) => d.status === 200 && d.attempt === 0)).toBe(true);
