@@ -62,6 +62,9 @@ export const DisputeRecordSchema = DisputeDigestSchema.extend({
 });
 export type DisputeRecord = z.infer<typeof DisputeRecordSchema>;
 
+/** How long a closed dispute is kept (on Redis; sqlite keeps it): long after any late event of it. */
+export const DISPUTE_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
+
 /** How long a posted event's key is kept: far longer than the service's retries (8, 10·2ⁿ s: about 85 minutes). */
 export const EVENT_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -92,7 +95,7 @@ const parse = <T>(schema: z.ZodType<T>, text: unknown): T | undefined => {
 
 const byUpdate = (a: DisputeRecord, b: DisputeRecord) => b.updatedAt.localeCompare(a.updatedAt);
 
-/** Redis: one string per event (`SET NX PX`), a sorted set of the pending ones, a hash of the disputes. */
+/** Redis: one string per event (`SET NX PX`), a sorted set of the pending ones, one string per dispute and a set of the open ones. */
 export class RedisPixEvents implements PixEventsRepo {
   constructor(
     private readonly client: RedisClientType,
@@ -103,8 +106,9 @@ export class RedisPixEvents implements PixEventsRepo {
   private get pendingKey() {
     return `${this.prefix}:pix-events-pending`;
   }
-  private get disputesKey() {
-    return `${this.prefix}:pix-disputes`;
+  private disputeKey = (endToEndId: string) => `${this.prefix}:pix-dispute:${endToEndId}`;
+  private get openKey() {
+    return `${this.prefix}:pix-disputes-open`;
   }
 
   async add(record: PixEventRecord): Promise<boolean> {
@@ -133,16 +137,26 @@ export class RedisPixEvents implements PixEventsRepo {
   }
 
   async dispute(endToEndId: string) {
-    return parse(DisputeRecordSchema, await this.client.hGet(this.disputesKey, endToEndId));
+    return parse(DisputeRecordSchema, await this.client.get(this.disputeKey(endToEndId)));
   }
 
+  /** A closed dispute is kept DISPUTE_KEEP_MS more (a late event still finds its root), an open one for good. */
   async saveDispute(record: DisputeRecord) {
-    await this.client.hSet(this.disputesKey, record.endToEndId, JSON.stringify(record));
+    const key = this.disputeKey(record.endToEndId);
+    if (record.closed) {
+      await this.client.set(key, JSON.stringify(record), { expiration: { type: 'PX', value: DISPUTE_KEEP_MS } });
+      await this.client.sRem(this.openKey, record.endToEndId);
+    } else {
+      await this.client.set(key, JSON.stringify(record));
+      await this.client.sAdd(this.openKey, record.endToEndId);
+    }
   }
 
   async openDisputes() {
-    const all = await this.client.hVals(this.disputesKey);
-    return all.map((t) => parse(DisputeRecordSchema, t)).filter((d): d is DisputeRecord => d !== undefined && !d.closed).sort(byUpdate);
+    const ids = await this.client.sMembers(this.openKey);
+    if (ids.length === 0) return [];
+    const texts = await this.client.mGet(ids.map(this.disputeKey));
+    return texts.map((t) => parse(DisputeRecordSchema, t)).filter((d): d is DisputeRecord => d !== undefined && !d.closed).sort(byUpdate);
   }
 }
 
@@ -152,6 +166,7 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS pix_events (ns TEXT NOT NULL, hash TEXT NOT NULL, received_at TEXT NOT NULL, posted INTEGER NOT NULL DEFAULT 0, json TEXT NOT NULL, PRIMARY KEY (ns, hash))`,
   `CREATE INDEX IF NOT EXISTS pix_events_pending ON pix_events (ns, posted, received_at)`,
   `CREATE TABLE IF NOT EXISTS pix_disputes (ns TEXT NOT NULL, e2e TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (ns, e2e))`,
+  `CREATE INDEX IF NOT EXISTS pix_disputes_open ON pix_disputes (ns, open)`,
 ];
 
 /** At most this many events in one insert (sqlite allows 32,766 parameters; 4 each). */
