@@ -29,6 +29,11 @@ const CLAIM_TTL_MS = 60_000;
  */
 const RETRY_AFTER_MS = 5_000;
 const RETRY_MAX_MS = 5 * 60_000;
+/**
+ * After a drain that found events held by another instance: that one may have listed the pending
+ * events before they were recorded, so they are tried again this soon rather than left to a tick.
+ */
+const HELD_RETRY_MS = 1_000;
 
 export interface OutboxOptions {
   events: PixEventsRepo;
@@ -45,8 +50,10 @@ export interface OutboxOptions {
 
 export interface DrainReport {
   posted: number;
-  /** Held by another instance (or this one's earlier drain): left to it. */
+  /** Posted already (by another instance, or an earlier drain). */
   skipped: number;
+  /** Its dispute (or itself) held by another instance at that moment: tried again shortly. */
+  held: number;
   failed: number;
 }
 
@@ -77,7 +84,7 @@ export class EventOutbox {
     return this.runner.fresh().catch((err: unknown) => {
       this.o.logger.warn({ err: errorText(err) }, 'could not list the Pix events to post; a later drain tries again');
       this.later();
-      return { posted: 0, skipped: 0, failed: 1 };
+      return { posted: 0, skipped: 0, held: 0, failed: 1 };
     });
   }
 
@@ -87,18 +94,19 @@ export class EventOutbox {
     await this.runner.idle();
   }
 
-  private later(): void {
+  /** A drain later: after `ms`, or after the failure backoff (which then doubles). */
+  private later(ms?: number): void {
     if (this.stopping || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.nudge();
-    }, this.retryMs);
+    }, ms ?? this.retryMs);
     this.retry.unref();
-    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+    if (ms === undefined) this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   private async drainOnce(): Promise<DrainReport> {
-    const report: DrainReport = { posted: 0, skipped: 0, failed: 0 };
+    const report: DrainReport = { posted: 0, skipped: 0, held: 0, failed: 0 };
     this.disputesChanged = false;
     for (const hash of await this.o.events.pending()) {
       if (this.stopping) break;
@@ -110,20 +118,23 @@ export class EventOutbox {
       }
     }
     if (report.failed > 0) this.later();
-    else this.retryMs = RETRY_AFTER_MS;
+    else {
+      this.retryMs = RETRY_AFTER_MS;
+      if (report.held > 0) this.later(HELD_RETRY_MS);
+    }
     if (report.posted + report.failed > 0) this.o.logger.info({ pixEvents: report }, 'Pix events drained');
     this.o.onDrained?.(this.disputesChanged);
     return report;
   }
 
-  private async postOne(hash: string): Promise<'posted' | 'skipped'> {
+  private async postOne(hash: string): Promise<'posted' | 'skipped' | 'held'> {
     const first = await this.o.events.get(hash);
     if (!first || first.postedAt) {
       await this.o.events.markPosted(hash);
       return 'skipped';
     }
     const claimKey = first.dispute ? `pix-dispute:${first.dispute.endToEndId}` : `pix-event:${hash}`;
-    if (!(await this.o.claims.claim(claimKey, CLAIM_TTL_MS))) return 'skipped';
+    if (!(await this.o.claims.claim(claimKey, CLAIM_TTL_MS))) return 'held';
     try {
       // Read again under the claim: whoever held it before may have posted it meanwhile.
       const record = await this.o.events.get(hash);
