@@ -169,6 +169,8 @@ const SCHEMA = [
   `CREATE INDEX IF NOT EXISTS pix_disputes_open ON pix_disputes (ns, open)`,
 ];
 
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 /** At most this many events in one insert (sqlite allows 32,766 parameters; 4 each). */
 const ADD_BATCH = 500;
 
@@ -236,10 +238,15 @@ export class SqlitePixEvents implements PixEventsRepo {
     await this.query('UPDATE pix_events SET json = ? WHERE ns = ? AND hash = ?', [JSON.stringify(record), this.ns, record.hash]);
   }
 
+  private prunedAt = 0;
+
   async pending() {
     await this.ready;
-    // Old posted events go in passing (once a drain): their retries are long over.
-    await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [this.ns, new Date(Date.now() - EVENT_KEEP_MS).toISOString()]);
+    // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [this.ns, new Date(Date.now() - EVENT_KEEP_MS).toISOString()]);
+    }
     const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
     return rows.map((r) => String(r.hash));
   }
