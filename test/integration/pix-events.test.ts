@@ -56,6 +56,8 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
   });
 
   test('forged, unsigned, not JSON, too large: refused, nothing recorded or posted, the body never logged', async () => {
+    // What the previous test recorded is posted (and marked) first: what is pending after is this test's.
+    await waitFor('nothing pending', async () => (await h.app.deps.store.pixEvents.pending()).length === 0);
     const marker = `secret-marker-${Date.now()}`;
     const body = disputeBody('DISPUTE_CREATED', e2e(), { name: marker });
     const postsBefore = channelPosts().length;
