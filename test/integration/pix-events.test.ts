@@ -257,7 +257,11 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     expect(text).toContain('Open Pix disputes');
     const open = await h.app.deps.store.pixEvents.openDisputes();
     expect(open.length).toBeGreaterThan(0);
-    expect(text).toContain(open[0]!.endToEndId);
+    expect(open.slice(0, 10).some((d) => text.includes(d.endToEndId))).toBe(true);
+    // Closed ones are not listed.
+    const closed = h.slack.messages.filter((m) => m.metadata?.event_type === 'pix_dispute' && messageText(m).includes('aceita'));
+    expect(closed.length).toBeGreaterThan(0);
+    for (const m of closed) expect(text).not.toContain(String(m.metadata!.event_payload.end_to_end_id));
   });
 });
 
