@@ -5,6 +5,7 @@ import { approvalReminders } from './approvals';
 import { auditAck, auditExport } from './audit';
 import { modalLatency } from './modal-latency';
 import { playground } from './playground';
+import { pixEvents } from './pix-events';
 import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
 import { rateLimit } from './rate-limit';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     ['audit export of 100,000 entries', auditExport],
     ['playground: start, page load, a command typed to its answer', playground],
     ['approval reminders (200 due, 2 instances on Redis)', approvalReminders],
+    ['pix events (60 dispute webhooks in one second)', pixEvents],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

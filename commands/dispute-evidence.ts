@@ -26,7 +26,7 @@ import { noticeMetadata, postOnce } from '../src/slack/post-once';
 
 export const FEATURE_ERROR_CODE = 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED';
 
-const MetaSchema = z.object({ channelId: z.string().min(1), disputeId: PixIdSchema });
+const MetaSchema = z.object({ channelId: z.string().min(1), disputeId: PixIdSchema.optional() });
 
 export const disputeEvidenceCommand: CommandRow = {
   kind: 'command',
@@ -75,12 +75,19 @@ const submitted: EntryRow = {
   async handler({ ack, body, view }, ctx) {
     const { locale } = ctx;
     const m = messages(locale);
-    const meta = readMeta(view.private_metadata);
-    if (!meta) {
+    const read = readMeta(view.private_metadata);
+    if (!read) {
       await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.common.formOutOfDate } });
       return;
     }
     const values = view.state.values as Record<string, Record<string, unknown>>;
+    // Opened from a dispute's root that did not say the dispute's id: the form asked for it.
+    const disputeId = read.disputeId ?? element(values, EVIDENCE_BLOCK.disputeId).value?.trim();
+    if (!disputeId || !PixIdSchema.safeParse(disputeId).success) {
+      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.disputeId]: m.pixEvents.disputeIdRequired } });
+      return;
+    }
+    const meta = { channelId: read.channelId, disputeId };
     const files = element(values, EVIDENCE_BLOCK.documents).files ?? [];
     if (files.length === 0) {
       await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.evidence.attachEvidence } });
@@ -106,7 +113,7 @@ const submitted: EntryRow = {
  * After the acknowledgement: streams each file from Slack into `POST /api/v1/files` (purpose
  * DISPUTE_EVIDENCE), then attaches them all with `documents: [{ fileId }]` (never a url beside it).
  */
-async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: string; meta: EvidenceMeta; files: CheckedFile[]; note?: string }): Promise<void> {
+async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: string; meta: Required<EvidenceMeta>; files: CheckedFile[]; note?: string }): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
   const show = modalUpdater(deps.slack, job.viewId);

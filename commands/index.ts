@@ -13,6 +13,7 @@ import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { paymentBookRows } from './payment-book';
 import { pixKeyRows } from './pix-keys';
+import { pixEventRows } from './pix-events';
 import { statementRows } from './statement';
 
 /**
@@ -32,6 +33,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...applicationRows,
   ...paymentBookRows,
   ...disputeEvidenceRows,
+  ...pixEventRows,
   ...statementRows,
   ...auditRows(),
   ...homeRows,

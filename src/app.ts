@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LogLevel } from '@slack/web-api';
 import { AccessControl } from './entry/access';
@@ -20,6 +21,7 @@ import { AppAudit } from './audit/recorder';
 import { runApprovalTick } from './approvals/engine';
 import { withDeadline } from './runtime/deadline';
 import { errorText } from './runtime/error-text';
+import type { PixEvents } from './pix-events';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -30,6 +32,8 @@ export interface RunningApp {
   healthAddress?: string;
   sandbox?: SandboxHandle;
   deps: Deps;
+  /** The Pix events receiver and outbox, when PIX_EVENTS_CHANNEL is set. */
+  pixEvents?: PixEvents;
   poller: Poller;
   /** The Slack deliveries being handled. */
   inFlight: InFlight;
@@ -97,6 +101,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
   const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode });
 
+  // The webhook receiver's handler is known once the deps are (below); Bolt takes its route now.
+  let webhookRoute: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const pixEventsRoutes =
+    mode === 'http' && config.pixEvents.channel
+      ? [{ path: config.pixEvents.webhookPath, method: ['POST'], handler: (req: IncomingMessage, res: ServerResponse) => webhookRoute!(req, res) }]
+      : [];
+
   const App = loadBoltApp(mode);
   const app = new App({
     token: config.slack.botToken,
@@ -111,7 +122,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     convoStore: false,
     // HTTP mode: /healthz on the same port. (Socket Mode would open a server on a port of Bolt's
     // choosing for custom routes; it gets HEALTH_PORT instead, below.)
-    ...(mode === 'http' ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }] } : {}),
+    ...(mode === 'http' ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }, ...pixEventsRoutes] } : {}),
   });
 
   const access = new AccessControl({
@@ -132,6 +143,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     masterAppId,
     secrets,
     sandboxMode: config.sandboxMode,
+    ...(config.pixEvents.channel ? { pixEventsChannel: config.pixEvents.channel } : {}),
     slack: app.client,
     botToken: config.slack.botToken,
     approvals: {
@@ -156,6 +168,19 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
   });
 
+  // Pix events: the receiver (a route of Bolt's server in HTTP mode; a listener of its own on PORT in
+  // Socket Mode) and the outbox that posts what it records.
+  // Loaded only when configured (start-up time), like the sandbox.
+  const pixEvents = config.pixEvents.channel
+    ? await (require('./pix-events') as typeof import('./pix-events')).startPixEvents(deps, {
+        ...config.pixEvents,
+        channel: config.pixEvents.channel,
+        pixBaseUrl: pixUrl,
+        ownPort: mode === 'socket' ? config.slack.port : undefined,
+      })
+    : undefined;
+  webhookRoute = pixEvents?.handler;
+
   let port: number | undefined;
   if (config.slack.appToken) {
     await app.start();
@@ -165,11 +190,17 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     port = (server.address() as AddressInfo).port;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
+  if (pixEvents && sandbox) {
+    // Sandbox mode: the sandbox's webhooks go to this bot's own receiver, with no configuration.
+    const receiverPort = pixEvents.port ?? port;
+    sandbox.webhooks.setTarget(`http://127.0.0.1:${receiverPort}${config.pixEvents.webhookPath}`);
+    logger.info({ path: config.pixEvents.webhookPath }, 'SANDBOX mode: the sandbox delivers its webhooks to this bot');
+  }
   let healthServer: HealthServer | undefined;
   if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, config.health.host, health, logger);
   const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis',
     // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
-    alsoOnTick: (slack, stopping) => runApprovalTick({ ...deps, slack }, APPROVAL_KINDS, { stopping }),
+    alsoOnTick: (slack, stopping) => Promise.all([runApprovalTick({ ...deps, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
   });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
@@ -188,6 +219,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     await Promise.all([
       withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly')),
       healthServer?.close(),
+      pixEvents && withDeadline(pixEvents.close(), STOP_DRAIN_MS).catch(() => logger.warn('the Pix events outbox did not stop in time; what it left is posted by the next run')),
     ]);
     const left = () => Math.max(0, STOP_DRAIN_MS - (Date.now() - started));
     const [drained, tickDone] = await Promise.all([
@@ -214,6 +246,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     deps,
     poller,
     inFlight,
+    ...(pixEvents ? { pixEvents } : {}),
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
     stop: () => (stopped ??= stopInOrder()),
   };

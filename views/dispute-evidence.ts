@@ -6,20 +6,33 @@ import { context, escapeClipped, escapeMrkdwn, sandboxNoteBlocks, section, secti
 import { modalTitle } from './modal';
 
 export const EVIDENCE_CALLBACK = 'dispute_evidence';
-export const EVIDENCE_BLOCK = { documents: 'documents', note: 'note' } as const;
+export const EVIDENCE_BLOCK = { documents: 'documents', note: 'note', disputeId: 'dispute_id' } as const;
 /** What Slack's file input allows at once; the API states no limit of its own. */
 export const MAX_EVIDENCE_FILES = 10;
 
 export interface EvidenceMeta {
   channelId: string;
-  disputeId: string;
+  /** Absent when opened from a dispute's root whose events did not say its id: the form asks for it. */
+  disputeId?: string;
 }
 
 /** The form: the files (checked and uploaded like limit proofs) and an optional note. */
 export function evidenceModal(locale: Locale, meta: EvidenceMeta, sandbox: boolean): ModalView {
   const m = messages(locale).evidence;
+  const e = messages(locale).pixEvents;
+  const head: KnownBlock[] = meta.disputeId
+    ? [section(m.intro(`\`${escapeMrkdwn(meta.disputeId)}\``))]
+    : [
+        {
+          type: 'input',
+          block_id: EVIDENCE_BLOCK.disputeId,
+          label: { type: 'plain_text', text: e.disputeIdInput },
+          hint: { type: 'plain_text', text: e.disputeIdHint },
+          element: { type: 'plain_text_input', action_id: 'text', max_length: 64 },
+        },
+      ];
   const blocks: KnownBlock[] = [
-    section(m.intro(`\`${escapeMrkdwn(meta.disputeId)}\``)),
+    ...head,
     context(m.introNote),
     {
       type: 'input',

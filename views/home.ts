@@ -15,6 +15,8 @@ import { balanceFieldsText, context, escapeMrkdwn, sandboxNoteBlocks, section, s
 import type { ApprovalRecord } from '../src/store/approvals';
 import { homeApprovalBlocks } from './approvals';
 import { modalTitle } from './modal';
+import type { DisputeRecord } from '../src/store/pix-events';
+import { openDisputesBlocks } from './pix-events';
 
 export const HOME_ACTIONS = {
   limitRequest: 'home_limit_request',
@@ -191,7 +193,17 @@ function approvalBlocks(locale: Locale, userId: string, data: HomeData, approval
   ];
 }
 
-export function homeView(locale: Locale, input: { userId: string; role: Role; data: HomeData; sandbox: boolean; approvals?: Part<HomeApprovals> }): HomeView {
+/** The open Pix disputes, when the dispute desk is on (PIX_EVENTS_CHANNEL). */
+function disputeBlocks(locale: Locale, disputes: Part<DisputeRecord[]> | undefined): KnownBlock[] {
+  if (!disputes) return [];
+  if (!disputes.ok) return [section(messages(locale).pixEvents.homeTitle), failedPart(locale, disputes), { type: 'divider' }];
+  return [...openDisputesBlocks(locale, { disputes: disputes.value, max: 10 }), { type: 'divider' }];
+}
+
+export function homeView(
+  locale: Locale,
+  input: { userId: string; role: Role; data: HomeData; sandbox: boolean; approvals?: Part<HomeApprovals>; disputes?: Part<DisputeRecord[]> },
+): HomeView {
   const m = messages(locale).home;
   const buttons: Button[] = [];
   if (roleAllows(input.role, 'operator')) {
@@ -205,6 +217,7 @@ export function homeView(locale: Locale, input: { userId: string; role: Role; da
     { type: 'actions', block_id: 'home_actions', elements: buttons },
     { type: 'divider' },
     ...approvalBlocks(locale, input.userId, input.data, input.approvals),
+    ...disputeBlocks(locale, input.disputes),
     ...inReviewBlocks(locale, input.data),
     { type: 'divider' },
     ...decisionBlocks(locale, input.data),

@@ -35,6 +35,8 @@ export interface Deps {
   /** Secrets learnt at run time (new AppIDs, client secrets) go here, so no log line ever shows them. */
   secrets: SecretRegistry;
   sandboxMode: boolean;
+  /** PIX_EVENTS_CHANNEL: the dispute desk is on (the Home tab lists the open disputes). */
+  pixEventsChannel?: string;
   approvals: ApprovalSettings;
   /**
    * The audit trail. In a handler, the log of its delivery (the router records the entry point, its

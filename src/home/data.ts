@@ -5,6 +5,7 @@ import type { TrackedRequest } from '../store/tracked-requests';
 import type { ApprovalRecord } from '../store/approvals';
 import { HOME_MAX, type Decision, type HomeData, type Part } from '../../views/home';
 import { errorText } from '../runtime/error-text';
+import type { DisputeRecord } from '../store/pix-events';
 
 /** Limit requests read from the Pix API to find the latest decisions among them (newest first). */
 const DECISION_SCAN = 20;
@@ -118,4 +119,10 @@ export async function readPendingApprovals(deps: Deps): Promise<Part<ApprovalRec
     const records = await Promise.all(ids.map((id) => deps.store.approvals.get(id).catch(() => undefined)));
     return records.filter((r): r is ApprovalRecord => r?.state === 'pending' && r.rootTs !== '').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   });
+}
+
+/** The open Pix disputes (the store's record of them), when the dispute desk is on; undefined when it is off. */
+export async function readOpenDisputes(deps: Deps): Promise<Part<DisputeRecord[]> | undefined> {
+  if (!deps.pixEventsChannel) return undefined;
+  return part(deps, 'seeHome', () => deps.store.pixEvents.openDisputes());
 }

@@ -10,7 +10,8 @@ import type { Locale } from '../i18n';
 import { userLocale } from '../slack/user-locale';
 import { systemClock, type Clock } from '../domain/sao-paulo-date';
 import type { TrackedRequest } from '../store/tracked-requests';
-import { readHomeData, readPendingApprovals } from './data';
+import { readHomeData, readOpenDisputes, readPendingApprovals } from './data';
+import type { DisputeRecord } from '../store/pix-events';
 import { errorText } from '../runtime/error-text';
 
 /** Users whose Home tab shows the company's data, to refresh it when a request is decided. */
@@ -35,11 +36,13 @@ function remember(deps: Deps, userId: string, at: number): void {
 interface SharedData {
   home: HomeData;
   approvals: Part<ApprovalRecord[]>;
+  /** The open Pix disputes, when the dispute desk is on. */
+  disputes?: Part<DisputeRecord[]>;
 }
 
 async function readShared(deps: Deps, now: Date): Promise<SharedData> {
-  const [home, approvals] = await Promise.all([readHomeData(deps, now), readPendingApprovals(deps)]);
-  return { home, approvals };
+  const [home, approvals, disputes] = await Promise.all([readHomeData(deps, now), readPendingApprovals(deps), readOpenDisputes(deps)]);
+  return { home, approvals, ...(disputes ? { disputes } : {}) };
 }
 
 /** The pending approvals this user may act on: decide (their role, ACCESS_APPROVERS, not their own), or cancel (their own). */
@@ -56,7 +59,7 @@ async function approvalsFor(deps: Deps, userId: string, role: Role, shared: Shar
 /** The Home tab for this user and role, in their language: only how to get access without a role (and no Pix API call). */
 async function viewFor(deps: Deps, locale: Locale, userId: string, role: Role | undefined, shared: SharedData | undefined): Promise<HomeView> {
   if (!role || !shared) return accessHomeView(locale, { userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
-  return homeView(locale, { userId, role, data: shared.home, sandbox: deps.sandboxMode, approvals: await approvalsFor(deps, userId, role, shared) });
+  return homeView(locale, { userId, role, data: shared.home, sandbox: deps.sandboxMode, approvals: await approvalsFor(deps, userId, role, shared), disputes: shared.disputes });
 }
 
 async function publish(deps: Deps, userId: string, view: HomeView): Promise<boolean> {

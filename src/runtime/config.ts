@@ -131,6 +131,18 @@ const ConfigSchema = z
         })
         .optional(),
     ),
+    // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
+    PIX_EVENTS_CHANNEL: z.preprocess(blankToUndefined, z.string().trim().regex(/^[CGD][A-Z0-9]{2,}$/, 'expected a Slack channel ID (C…, G…)').optional()),
+    PIX_WEBHOOK_PATH: z.preprocess(
+      (v) => blankToUndefined(v) ?? '/pix/webhooks',
+      z.string().trim().regex(/^\/[A-Za-z0-9._~\/-]{0,200}$/, 'expected a path starting with / (letters, digits, . _ ~ - /)').refine((p) => !['/slack/events', '/healthz'].includes(p), 'must not be /slack/events or /healthz'),
+    ),
+    PIX_EVENTS: z.preprocess(
+      (v) => (blankToUndefined(v) ?? 'DISPUTE_*') as string,
+      z.string().transform((s) => s.split(',').map((k) => k.trim().toUpperCase()).filter(Boolean)).pipe(
+        z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)')),
+      ),
+    ),
     LOG_LEVEL: z.preprocess(
       (v) => blankToUndefined(v) ?? 'info',
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -261,6 +273,11 @@ export interface Config {
   };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
+  /**
+   * Pix events: the receiver (on `PORT` at `webhookPath`) is on when `channel` is set; `kinds` are
+   * the event kinds posted (a trailing `*` matches any suffix).
+   */
+  pixEvents: { channel?: string; webhookPath: string; kinds: string[] };
 }
 
 export type ConfigResult =
@@ -312,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,
+      pixEvents: { channel: c.PIX_EVENTS_CHANNEL, webhookPath: c.PIX_WEBHOOK_PATH, kinds: c.PIX_EVENTS },
     },
   };
 }

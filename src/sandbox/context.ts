@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Params, Reply, Router } from './http';
 import type { Scope } from './scopes';
 import type { Application, SandboxState } from './state';
+import type { SandboxWebhooks } from './webhooks';
 
 /** One `/api/v1` request as the call log records it. */
 export interface SandboxCall {
@@ -22,6 +23,7 @@ export interface SandboxCall {
 /** What an `/api/v1` handler gets once the caller is authenticated and its scope checked. */
 export interface ApiContext {
   state: SandboxState;
+  /** Undefined only on a public route. */
   caller: Application;
   params: Params;
   query: Record<string, string>;
@@ -29,12 +31,15 @@ export interface ApiContext {
   call: SandboxCall;
   /** Base URL of the sandbox, for links it hands out. */
   baseUrl: string;
+  webhooks: SandboxWebhooks;
   /** The JSON body; throws 400 when it is not JSON. */
   body(): unknown;
 }
 
 export interface ApiRoute {
   scope?: Scope;
+  /** Served without an AppID (the webhook public keys). */
+  public?: boolean;
   handle(ctx: ApiContext): Reply | Promise<Reply>;
 }
 

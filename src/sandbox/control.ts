@@ -7,6 +7,8 @@ import { isScope } from './scopes';
 import type { SandboxCompany } from './seed';
 import { FEATURES, WITHDRAW_KEY_TYPES, type LimitRequest, type SandboxState } from './state';
 import { parseWith } from './validate';
+import { disputeEvent, openDisputeSchema, decideSchema, DECIDED_EVENT } from './dispute-events';
+import { endToEndId, type SandboxWebhooks } from './webhooks';
 import { accountView, fileView, limitRequestView } from './views';
 
 /** `/sandbox/*`: unauthenticated routes that play the service's back office in tests and demos. */
@@ -16,11 +18,12 @@ export interface ControlContext {
   companies: { main: SandboxCompany; other: SandboxCompany };
   calls: SandboxCall[];
   faults: Faults;
+  webhooks: SandboxWebhooks;
   baseUrl: string;
   params: Params;
   body(): unknown;
 }
-type ControlHandler = (ctx: ControlContext) => Reply;
+type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
 
 const approveSchema = z
   .object({ limits: z.record(z.string(), limitValueSchema).optional() })
@@ -172,6 +175,57 @@ export function controlRouter(): Router<ControlHandler> {
       const file = state.files.get(params.id ?? '');
       if (!file) throw fail(404, 'File not found');
       return jsonReply(200, { file: { ...fileView(file, baseUrl), companyId: file.companyId, sha256: file.sha256 } });
+    })
+
+    // Webhooks: where they go, and the service's key rotation (the old key stays listed).
+    .add('POST', '/sandbox/webhooks/target', ({ webhooks, body }) => {
+      const { url } = parseWith(z.object({ url: z.url({ error: 'must be a URL' }).nullable() }), body());
+      webhooks.setTarget(url ?? undefined);
+      return jsonReply(200, { target: url });
+    })
+
+    .add('POST', '/sandbox/webhooks/rotate-key', async ({ webhooks }) => {
+      await webhooks.rotate();
+      return jsonReply(200, await webhooks.publicKeys());
+    })
+
+    .add('GET', '/sandbox/webhooks/deliveries', ({ webhooks }) => jsonReply(200, { target: webhooks.targetUrl ?? null, deliveries: webhooks.deliveries }))
+
+    // A dispute opened against an account of the company (default: the main company's default
+    // account), announced with DISPUTE_CREATED unless `deliver: false`.
+    .add('POST', '/sandbox/disputes', ({ state, companies, webhooks, body }) => {
+      const input = parseWith(openDisputeSchema, body() ?? {});
+      const accountId = input.accountId ?? companies.main.defaultAccountId;
+      const account = state.accounts.get(accountId);
+      if (!account) throw fail(404, 'Account not found');
+      const id = state.ids.objectId();
+      const dispute = {
+        id,
+        companyId: account.companyId,
+        status: 'OPENED',
+        evidences: [],
+        endToEndId: endToEndId(),
+        type: input.type,
+        value: input.value,
+        reason: input.reason,
+        customer: input.customer,
+        accountId,
+        createdAt: new Date().toISOString(),
+      };
+      state.disputes.set(id, dispute);
+      if (input.deliver) void webhooks.deliver(disputeEvent('DISPUTE_CREATED', dispute));
+      return jsonReply(201, { dispute: { ...dispute } });
+    })
+
+    .add('POST', '/sandbox/disputes/:id/decide', ({ state, webhooks, params, body }) => {
+      const dispute = state.disputes.get(params.id ?? '');
+      if (!dispute) throw fail(404, 'Dispute not found');
+      const { status, deliver } = parseWith(decideSchema, body());
+      if (dispute.status !== 'OPENED' && dispute.status !== 'OPEN') throw fail(409, `Dispute already ${dispute.status}`);
+      dispute.status = status;
+      dispute.endToEndId ??= endToEndId();
+      if (deliver) void webhooks.deliver(disputeEvent(DECIDED_EVENT[status], dispute));
+      return jsonReply(200, { dispute: { ...dispute, evidences: dispute.evidences.map((e) => ({ ...e })) } });
     })
 
     .add('GET', '/sandbox/disputes/:id', ({ state, params }) => {

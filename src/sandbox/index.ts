@@ -3,6 +3,7 @@ import type { SandboxCall } from './context';
 import { Faults } from './faults';
 import { seedState, type SandboxCompany } from './seed';
 import { createSandboxServer, DEFAULT_MAX_LOGGED_CALLS } from './server';
+import { SandboxWebhooks } from './webhooks';
 
 export type { SandboxCall } from './context';
 export type { SandboxCompany } from './seed';
@@ -13,6 +14,8 @@ export interface SandboxHandle {
   companies: { main: SandboxCompany; other: SandboxCompany };
   /** The `/api/v1` requests received, in order, the latest `maxLoggedCalls` of them; a live array. */
   calls: SandboxCall[];
+  /** Its webhooks: the target, the signing keys, the deliveries made. */
+  webhooks: SandboxWebhooks;
   close(): Promise<void>;
 }
 
@@ -22,17 +25,24 @@ export interface SandboxHandle {
  */
 export const DEFAULT_SEED = 'pix-ops';
 
+/** The sandbox's retry unit (the service's is 10 s): retries 100 ms, 200 ms, … 12.8 s apart. */
+export const DEFAULT_WEBHOOK_RETRY_UNIT_MS = 100;
+
 /**
  * Starts the in-memory sandbox Pix API; port 0 (the default) picks a free port. Its call log is
  * bounded (`maxLoggedCalls`, default 5,000): the bot's in-process sandbox runs as long as the bot.
  */
-export async function startSandbox(opts: { port?: number; host?: string; seed?: string; maxLoggedCalls?: number } = {}): Promise<SandboxHandle> {
+export async function startSandbox(
+  opts: { port?: number; host?: string; seed?: string; maxLoggedCalls?: number; webhookRetryUnitMs?: number } = {},
+): Promise<SandboxHandle> {
   const host = opts.host ?? '127.0.0.1';
   const { state, companies } = seedState(opts.seed);
   const calls: SandboxCall[] = [];
   let url = '';
   const maxLoggedCalls = opts.maxLoggedCalls ?? DEFAULT_MAX_LOGGED_CALLS;
-  const server = createSandboxServer({ state, companies, calls, maxLoggedCalls, faults: new Faults(), baseUrl: () => url });
+  // Retries 10·2ⁿ units apart: the service's unit is 10 s; the sandbox's a tenth of a second unless told.
+  const webhooks = new SandboxWebhooks({ retryUnitMs: opts.webhookRetryUnitMs ?? DEFAULT_WEBHOOK_RETRY_UNIT_MS });
+  const server = createSandboxServer({ state, companies, calls, maxLoggedCalls, faults: new Faults(), webhooks, baseUrl: () => url });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -48,8 +58,10 @@ export async function startSandbox(opts: { port?: number; host?: string; seed?: 
     url,
     companies,
     calls,
+    webhooks,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        webhooks.close();
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections would otherwise hold close() open.
         server.closeAllConnections();

@@ -8,6 +8,7 @@ import { HttpError, fail, isMultipart, jsonReply, parseJson, readBody, sendReply
 import { apiRouter } from './routes';
 import type { SandboxCompany } from './seed';
 import type { SandboxState } from './state';
+import type { SandboxWebhooks } from './webhooks';
 
 /** JSON bodies are small; uploads are multipart and streamed separately. */
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -22,6 +23,7 @@ export interface ServerDeps {
   /** How many calls the log keeps (the oldest go first). */
   maxLoggedCalls: number;
   faults: Faults;
+  webhooks: SandboxWebhooks;
   /** Known only once the server listens. */
   baseUrl(): string;
 }
@@ -43,7 +45,7 @@ async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, 
       const match = control.match(method, url.pathname);
       if (!match) throw fail(404, 'Not found');
       const raw = await readBody(req, MAX_JSON_BYTES);
-      return match.handler({ ...deps, baseUrl: deps.baseUrl(), params: match.params, body: () => parseJson(raw) });
+      return await match.handler({ ...deps, baseUrl: deps.baseUrl(), params: match.params, body: () => parseJson(raw) });
     }
     throw fail(404, 'Not found');
   } catch (error) {
@@ -77,7 +79,8 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
 
   const match = api.match(method, url.pathname);
   if (!match) throw fail(404, 'Not found');
-  const caller = authenticate(deps.state, call.authorization);
+  // A public route is served to anyone; its handler never reads `caller`.
+  const caller = match.handler.public ? (undefined as never) : authenticate(deps.state, call.authorization);
   if (match.handler.scope) requireScope(caller, match.handler.scope);
   const reply = await match.handler.handle({
     state: deps.state,
@@ -87,6 +90,7 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
     req,
     call,
     baseUrl: deps.baseUrl(),
+    webhooks: deps.webhooks,
     body: () => {
       if (raw === undefined) throw fail(400, 'Expected a JSON body');
       return parseJson(raw);

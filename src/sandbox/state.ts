@@ -137,6 +137,15 @@ export interface Dispute {
   companyId: string;
   status: string;
   evidences: Evidence[];
+  /** Disputes opened through `POST /sandbox/disputes` (whose events go to the webhook target) have these. */
+  endToEndId?: string;
+  type?: 'MED' | 'CHARGEBACK';
+  /** Cents. */
+  value?: number;
+  reason?: string;
+  customer?: { name?: string; email?: string; phone?: string; taxID?: string };
+  accountId?: string;
+  createdAt?: string;
 }
 
 export interface Transaction {

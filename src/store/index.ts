@@ -12,6 +12,7 @@ import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { FilingIntentsRepo } from './filing-intents';
 import { SecretBox } from './secret-box';
+import { RedisPixEvents, SqlitePixEvents, type PixEventsRepo } from './pix-events';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 import { checkSqliteFile } from './sqlite-file';
 
@@ -28,6 +29,8 @@ export interface Store extends Claims {
   approvals: ApprovalsRepo;
   /** Who did what: append-only (see audit-trail.ts). */
   audit: AuditTrail;
+  /** The Pix events outbox and the disputes seen (pix-events.ts). */
+  pixEvents: PixEventsRepo;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -76,11 +79,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let approvalIndex: ApprovalIndex;
   let claims: Claims;
   let auditBackend: AuditBackend;
+  let pixEvents: PixEventsRepo;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
   if (KeyvSqlite && sqliteFile !== undefined) {
     const adapter = () => new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000, iterationLimit: 1_000 }) as KeyvStoreAdapter;
-    keyv = openKeyv(adapter(), namespace, state);
+    const mainAdapter = adapter();
+    keyv = openKeyv(mainAdapter, namespace, state);
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
@@ -90,6 +95,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // A connection of its own: appends never wait behind the app's reads and writes.
     const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
     auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
+    // The main connection: a second one would wait on the file's lock (busy-timeout sleeps) whenever
+    // the other writes, and the receiver's answer waits on this insert.
+    pixEvents = new SqlitePixEvents((sql, params) => (mainAdapter as InstanceType<typeof KeyvSqlite>).query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
       await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), indexAdapter.disconnect(), auditAdapter.disconnect()]);
@@ -111,6 +119,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     approvalIndex = new RedisApprovalIndex(client, `${namespace}:approvals:due`);
     auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
+    pixEvents = new RedisPixEvents(client, namespace);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
   }
@@ -122,8 +131,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
     filingIntents: new FilingIntentsRepo(intents),
-    approvals: new ApprovalsRepo(keyv, guardedIndex(approvalIndex, guard), box, approvalSet),
+    approvals: new ApprovalsRepo(keyv, guardedRepo('approvals index', approvalIndex, guard), box, approvalSet),
     audit,
+    pixEvents: guardedRepo('pixEvents', pixEvents, guard),
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),
@@ -145,14 +155,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   };
 }
 
-/** The approvals' index with every operation guarded like the keyv ones (a time limit, StoreUnavailableError). */
-function guardedIndex(index: ApprovalIndex, guard: <T>(operation: string, run: () => Promise<T>) => Promise<T>): ApprovalIndex {
-  return {
-    put: (id, dueMs) => guard('approvals index', () => index.put(id, dueMs)),
-    remove: (id) => guard('approvals index', () => index.remove(id)),
-    due: (nowMs, limit) => guard('approvals index', () => index.due(nowMs, limit)),
-    all: (limit) => guard('approvals index', () => index.all(limit)),
-  };
+/** Every operation of a repository that works on the backend directly, guarded like keyv's. */
+function guardedRepo<T extends object>(label: string, repo: T, guard: <R>(operation: string, run: () => Promise<R>) => Promise<R>): T {
+  return new Proxy(repo, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => guard(`${label}.${String(name)}`, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+    },
+  });
 }
 
 interface GuardState {

@@ -271,6 +271,22 @@ const samples: Samples = {
     secretUndelivered: [[{ maker: '<@U1>', clientId: 'Client_Id_1' }]],
     appStale: [[{ clientId: '`Client_Id_1`', accountId: '6840aeca23c0d1fe48c856a3' }], [{ accountId: '6840aeca23c0d1fe48c856a3' }]],
   },
+  pixEvents: {
+    disputeTitle: [['open']],
+    disputeText: [[{ status: 'open', value: MONEY, e2e: 'E3524a995bbd54034b6d07c1c36014557' }]],
+    status: [['SOMETHING'], ['ACCEPTED'], ['REJECTED'], ['CANCELED'], ['IN_REVIEW'], ['OPENED']],
+    type: [['OTHER'], ['CHARGEBACK'], ['MED']],
+    replyText: [[{ status: 'accepted', e2e: 'E3524a995bbd54034b6d07c1c36014557' }]],
+    replyLine: [['accepted']],
+    kindWords: [['SOME_NEW_KIND'], ['CHARGE_COMPLETED']],
+    otherLine: [[{ kind: 'Charge paid', parts: [MONEY, 'correlation ID `abc`'] }]],
+    correlation: [['`abc`']],
+    customer: [['Maria']],
+    taxId: [['***.982.247-**']],
+    statusPart: [['COMPLETED']],
+    homeLine: [[{ e2e: '`E35`', value: MONEY, type: 'MED', status: 'open', where: 'thread' }]],
+    homeMore: [[3]],
+  },
   approvals: {
     actionTitle: [['limit-request'], ['key-add'], ['key-delete'], ['withdraw-key'], ['account-create'], ['rotate-secret']],
     pendingHead: [['Add a Pix key']],
@@ -411,6 +427,9 @@ describe('the message catalogues', () => {
         'home.granted', // `Pix day *R$ 1.234,56*`: only the label and the amount
         'home.header',
         'limits.fieldWord',
+        'pixEvents.emailLabel',
+        'pixEvents.homeLine', // ids, amounts and words given, joined with dots
+        'pixEvents.otherLine',
         'pixKeys.typeCnpj',
         'pixKeys.typeCpf',
         'pixKeys.typeEmail',

@@ -17,6 +17,12 @@ const evidenceSchema = z.object({
 });
 
 export function registerDisputeRoutes(router: ApiRouter): void {
+  // The service's webhook signing keys: no AppID needed (the contract).
+  router.add('GET', '/api/v1/webhook/public-keys', {
+    public: true,
+    handle: async ({ webhooks }) => jsonReply(200, await webhooks.publicKeys()),
+  });
+
   router.add('POST', '/api/v1/dispute/:id/evidence', {
     handle({ state, caller, params, body }) {
       const dispute = state.disputeOf(caller.companyId, params.id ?? '');

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { maskPixKey } from '../domain/pix-key-mask';
+import type { DisputeDigest, OtherDigest } from '../store/pix-events';
+import { disputeStatusOf } from './kinds';
+
+/**
+ * What is kept of an event: only what the channel is shown, personal data masked before it is stored.
+ * The service does not publish its payloads' shapes (pix-interface.md §6), so every field is optional
+ * and read leniently; the dispute's fields follow the service's public examples
+ * (https://developers.woovi.com/docs/webhook/examples/webhook-created-payload: `endToEndId`, `status`,
+ * `name`, `email`, `phoneNumber`, `value` in cents, `disputeReason`).
+ */
+
+const someText = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().trim().min(1).max(500));
+const text = someText.optional().catch(undefined);
+const cents = z.number().int().safe().optional().catch(undefined);
+
+const CustomerSchema = z
+  .looseObject({
+    name: text,
+    email: text,
+    phone: text,
+    // The service nests it as `{ taxID, type }` on customers.
+    taxID: z.union([someText, z.looseObject({ taxID: text })]).optional().catch(undefined),
+  })
+  .optional()
+  .catch(undefined);
+
+const DisputeSchema = z.looseObject({
+  endToEndId: z.string().trim().min(1).max(100),
+  id: text,
+  _id: text,
+  status: text,
+  type: text,
+  value: cents,
+  disputeReason: text,
+  reason: text,
+  name: text,
+  email: text,
+  phoneNumber: text,
+  phone: text,
+  taxID: text,
+  customer: CustomerSchema,
+});
+
+const ChargeSchema = z
+  .looseObject({ value: cents, correlationID: text, status: text, customer: CustomerSchema })
+  .optional()
+  .catch(undefined);
+
+export const EventBodySchema = z.looseObject({
+  event: z.string().trim().min(1).max(200),
+  dispute: z.unknown().optional(),
+  charge: ChargeSchema,
+  pix: z.looseObject({ value: cents, charge: ChargeSchema }).optional().catch(undefined),
+  transaction: z.looseObject({ value: cents, correlationID: text }).optional().catch(undefined),
+  refund: z.looseObject({ value: cents, correlationID: text, status: text }).optional().catch(undefined),
+  account: z.looseObject({ name: text, taxID: text }).optional().catch(undefined),
+  correlationID: text,
+  value: cents,
+});
+export type EventBody = z.infer<typeof EventBodySchema>;
+
+const taxIdText = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' ? (v as { taxID?: string }).taxID : undefined);
+const masked = (value: string | undefined, type?: string) => (value ? maskPixKey(value, type) : undefined);
+const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/** A dispute event's digest; undefined when it names no `endToEndId` (nothing to key its root on). */
+export function disputeDigest(kind: string, body: EventBody): DisputeDigest | undefined {
+  const parsed = DisputeSchema.safeParse(body.dispute);
+  if (!parsed.success) return undefined;
+  const d = parsed.data;
+  const customer = d.customer;
+  const taxId = d.taxID ?? taxIdText(customer?.taxID);
+  return defined({
+    endToEndId: d.endToEndId,
+    id: d.id ?? d._id,
+    status: disputeStatusOf(kind) ?? d.status,
+    type: d.type?.toUpperCase(),
+    value: d.value,
+    reason: d.disputeReason ?? d.reason,
+    name: d.name ?? customer?.name,
+    email: masked(d.email ?? customer?.email, 'EMAIL'),
+    phone: masked(d.phoneNumber ?? d.phone ?? customer?.phone, 'PHONE'),
+    taxId: masked(taxId),
+  });
+}
+
+/** Any other kind's digest: an amount, a correlation ID, a status, a customer's name and masked tax id. */
+export function otherDigest(body: EventBody): OtherDigest {
+  const charge = body.charge ?? body.pix?.charge;
+  const customer = charge?.customer;
+  const taxId = taxIdText(customer?.taxID) ?? body.account?.taxID;
+  return defined({
+    value: body.pix?.value ?? charge?.value ?? body.transaction?.value ?? body.refund?.value ?? body.value,
+    correlationId: charge?.correlationID ?? body.transaction?.correlationID ?? body.refund?.correlationID ?? body.correlationID,
+    status: charge?.status ?? body.refund?.status,
+    name: customer?.name ?? body.account?.name,
+    taxId: masked(taxId),
+  });
+}

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Deps } from '../entry/deps';
+import { refreshHomesAfterDecision } from '../home';
+import { SlackPacer } from '../poller/pacing';
+import { pollerSlackClient } from '../poller/slack-client';
+import { EventOutbox } from './outbox';
+import { PublicKeys } from './public-keys';
+import { webhookHandler } from './receiver';
+
+export interface PixEvents {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  outbox: EventOutbox;
+  keys: PublicKeys;
+  /** The port of the receiver's own listener (Socket Mode), when it has one. */
+  port?: number;
+  close(): Promise<void>;
+}
+
+export interface PixEventsSettings {
+  channel: string;
+  webhookPath: string;
+  kinds: string[];
+  /** The Pix API's base URL (the public keys' route). */
+  pixBaseUrl: string;
+  /** Socket Mode: the receiver listens on this port (PORT) for its path alone. */
+  ownPort?: number;
+}
+
+/** How long one Slack call of the outbox may wait for its turn (Slack's pace, a Retry-After). */
+const PACE_BUDGET_MS = 10_000;
+
+/**
+ * The receiver and the outbox of Pix events (contract: "Pix events: webhooks and the dispute desk").
+ * The outbox drains once at start: whatever a previous run recorded but did not post (a crash after
+ * the answer) is posted now.
+ */
+export async function startPixEvents(deps: Deps, settings: PixEventsSettings): Promise<PixEvents> {
+  const keys = new PublicKeys({ baseUrl: settings.pixBaseUrl, logger: deps.logger });
+  let homesDirty = false;
+  const outbox = new EventOutbox({
+    events: deps.store.pixEvents,
+    claims: deps.store,
+    slack: pollerSlackClient(deps, new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger })),
+    channel: settings.channel,
+    sandboxMode: deps.sandboxMode,
+    audit: deps.audit,
+    logger: deps.logger,
+    onDrained: (changed) => {
+      // The Home tabs list the open disputes: refreshed once per drain that changed one, not per event.
+      if (!changed || homesDirty) return;
+      homesDirty = true;
+      void refreshHomesAfterDecision(deps).finally(() => {
+        homesDirty = false;
+      });
+    },
+  });
+  const handler = webhookHandler({ keys, events: deps.store.pixEvents, kinds: settings.kinds, audit: deps.audit, logger: deps.logger, nudge: outbox.nudge });
+
+  let server: Server | undefined;
+  let port: number | undefined;
+  if (settings.ownPort !== undefined) {
+    server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://receiver').pathname;
+      if (path === settings.webhookPath) return handler(req, res);
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(settings.ownPort, () => {
+        server!.off('error', reject);
+        resolve();
+      });
+    });
+    port = (server.address() as AddressInfo).port;
+    deps.logger.info({ port, path: settings.webhookPath }, 'Pix webhook receiver listening (Socket Mode: a listener of its own)');
+  }
+  void outbox.drain();
+
+  return {
+    handler,
+    outbox,
+    keys,
+    ...(port !== undefined ? { port } : {}),
+    async close() {
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
+      }
+      await outbox.stop();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { createPublicKey, createVerify, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { errorText } from '../runtime/error-text';
+import type { Logger } from '../runtime/logger';
+
+/** `GET {PIX_API_URL}/api/v1/webhook/public-keys` (the contract): every listed key is valid. */
+const PublicKeysSchema = z.object({
+  public_keys: z.array(z.object({ key_identifier: z.string(), is_current: z.boolean().optional(), key: z.string().min(1) })),
+});
+
+/** Keys are kept this long (the contract). */
+export const KEYS_TTL_MS = 60 * 60 * 1000;
+/** At most one refresh for an unknown signature this often (the contract). */
+export const REFRESH_FLOOR_MS = 60 * 1000;
+const FETCH_TIMEOUT_MS = 5_000;
+
+export interface PublicKeysOptions {
+  /** The Pix API's base URL, before `/api/v1`. */
+  baseUrl: string;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The service's webhook signing keys: fetched when first needed, kept an hour, fetched again (at most
+ * once a minute) when a signature matches none of them, as after a rotation. A failed fetch keeps the
+ * keys already known. The route needs no AppID, so this is a small fetch of its own, not the Pix
+ * client's (which sends one on every call).
+ */
+export class PublicKeys {
+  private keys: KeyObject[] = [];
+  private fetchedAt = -Infinity;
+  private lastAttempt = -Infinity;
+  /** The last refresh made because a signature matched no cached key. */
+  private lastMissRefresh = -Infinity;
+  private inFlight: Promise<void> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: PublicKeysOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * True when `signature` (base64 RSA-SHA256 of `body`) is made by a listed key. Checked against the
+   * cached keys first; on no match (or with none cached, or stale ones), one refresh, then again.
+   */
+  async verify(body: Buffer, signature: string): Promise<boolean> {
+    const sig = Buffer.from(signature, 'base64');
+    if (sig.length === 0) return false;
+    const stale = this.now() - this.fetchedAt >= KEYS_TTL_MS;
+    if (stale) await this.refresh();
+    if (this.matches(body, sig)) return true;
+    if (stale || this.now() - this.lastMissRefresh < REFRESH_FLOOR_MS) return false;
+    this.lastMissRefresh = this.now();
+    await this.refresh();
+    return this.matches(body, sig);
+  }
+
+  private matches(body: Buffer, sig: Buffer): boolean {
+    return this.keys.some((key) => {
+      try {
+        return createVerify('RSA-SHA256').update(body).verify(key, sig);
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** One fetch at a time, and at most one a minute (a service that is down is not asked on every event). */
+  private refresh(): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    if (this.now() - this.lastAttempt < REFRESH_FLOOR_MS && this.lastAttempt > this.fetchedAt) return Promise.resolve();
+    this.inFlight ??= this.fetchKeys().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async fetchKeys(): Promise<void> {
+    this.lastAttempt = this.now();
+    try {
+      const res = await fetch(`${this.options.baseUrl}/api/v1/webhook/public-keys`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const parsed = PublicKeysSchema.parse(await res.json());
+      const keys = parsed.public_keys.flatMap((k) => {
+        try {
+          return [createPublicKey(k.key)];
+        } catch {
+          this.options.logger.warn({ keyIdentifier: k.key_identifier }, 'a webhook public key could not be read; it is ignored');
+          return [];
+        }
+      });
+      if (keys.length === 0) throw new Error('no usable key listed');
+      this.keys = keys;
+      this.fetchedAt = this.now();
+      this.options.logger.info({ keys: keys.length }, 'webhook public keys fetched');
+    } catch (err) {
+      this.options.logger.warn({ err: errorText(err), cached: this.keys.length }, 'could not fetch the webhook public keys; the cached ones are kept');
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditLog } from '../audit/recorder';
+import type { Logger } from '../runtime/logger';
+import { errorText } from '../runtime/error-text';
+import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';
+import { disputeDigest, EventBodySchema, otherDigest } from './digest';
+import { disputeStatusOf, isListed, kindOf } from './kinds';
+import type { PublicKeys } from './public-keys';
+
+/** Bodies over this are refused with 413 (the contract). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const SIGNATURE_HEADER = 'x-webhook-signature';
+/** Who the audit trail says acted: the service, not a Slack user. */
+export const WEBHOOK_ACTOR = 'pix-service';
+
+export interface ReceiverOptions {
+  keys: PublicKeys;
+  events: PixEventsRepo;
+  /** PIX_EVENTS. */
+  kinds: readonly string[];
+  audit: AuditLog;
+  logger: Logger;
+  /** A new event is recorded: post it now (outbox.ts). */
+  nudge: () => void;
+}
+
+type Answer = { status: number; body: Record<string, unknown> };
+
+/**
+ * The webhook receiver: a plain Node handler (Bolt's custom route in HTTP mode, a server of its own in
+ * Socket Mode). Before it answers it only reads the bytes (at most 1 MiB), checks the signature over
+ * them, parses, and records the event under the SHA-256 of the bytes; posting is the outbox's job,
+ * after the answer. The body is never logged, nor put in the audit trail.
+ */
+export function webhookHandler(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void receive(options, req).then(
+      (answer) => reply(res, answer),
+      (err: unknown) => {
+        options.logger.error({ err: errorText(err) }, 'the webhook receiver failed');
+        reply(res, { status: 500, body: { error: 'internal error' } });
+      },
+    );
+  };
+}
+
+function reply(res: ServerResponse, answer: Answer): void {
+  if (res.headersSent) return;
+  const payload = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer> {
+  if (req.method !== 'POST') {
+    req.resume();
+    return { status: 405, body: { error: 'POST only' } };
+  }
+  const raw = await readCapped(req, MAX_BODY_BYTES);
+  if (raw === 'too-large') {
+    o.logger.warn('webhook refused: body over 1 MiB');
+    return { status: 413, body: { error: 'body too large' } };
+  }
+  const signature = req.headers[SIGNATURE_HEADER];
+  if (typeof signature !== 'string' || !signature.trim() || !(await o.keys.verify(raw, signature.trim()))) {
+    o.logger.warn({ signed: typeof signature === 'string' }, 'webhook refused: missing or invalid signature');
+    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'refused', detail: 'bad signature' });
+    return { status: 401, body: { error: 'invalid signature' } };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = EventBodySchema.safeParse(json);
+  if (!parsed.success) {
+    o.logger.warn('webhook refused: not a JSON event');
+    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'usage', detail: 'not JSON' });
+    return { status: 400, body: { error: 'expected a JSON event' } };
+  }
+  const kind = kindOf(parsed.data.event);
+  const action = `webhook:${kind.slice(0, 60)}`;
+  if (!isListed(kind, o.kinds)) {
+    o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped');
+    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: 'not listed' });
+    return { status: 200, body: { ok: true } };
+  }
+  const hash = createHash('sha256').update(raw).digest('hex');
+  const dispute = disputeStatusOf(kind) ? disputeDigest(kind, parsed.data) : undefined;
+  const record: PixEventRecord = {
+    hash,
+    kind,
+    receivedAt: new Date().toISOString(),
+    ...(dispute ? { dispute } : { other: otherDigest(parsed.data) }),
+  };
+  let added: boolean;
+  try {
+    added = await o.events.add(record);
+  } catch (err) {
+    // Not recorded: not answered 2xx, so the service delivers it again.
+    o.logger.warn({ kind, err: errorText(err) }, 'webhook event not recorded (the store failed); the service will retry');
+    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'error', detail: 'not recorded' });
+    return { status: 503, body: { error: 'storage unavailable' } };
+  }
+  o.logger.info({ kind, event: hash.slice(0, 12), repeat: !added }, added ? 'webhook event recorded' : 'webhook event redelivered: already recorded');
+  void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: added ? 'recorded' : 'redelivery' });
+  if (added) setImmediate(o.nudge);
+  return { status: 200, body: { ok: true } };
+}
+
+/** The body, or 'too-large' past `max` bytes (the rest is drained, not kept). */
+function readCapped(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    req.resume();
+    return Promise.resolve('too-large');
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > max) {
+        over = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
