@@ -12,6 +12,7 @@ import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { FilingIntentsRepo } from './filing-intents';
 import { SecretBox } from './secret-box';
+import type { RateWindow } from '../pix/budget';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
 export { StoreUnavailableError, isStoreUnavailable } from './errors';
@@ -26,6 +27,8 @@ export interface Store extends Claims {
   approvals: ApprovalsRepo;
   /** Who did what: append-only (see audit-trail.ts). */
   audit: AuditTrail;
+  /** The Pix budget's window shared by the instances (Redis); undefined: each process counts its own. */
+  rateWindow: RateWindow | undefined;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -68,6 +71,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let intents: Keyv;
   let approvalSet: Keyv;
   let claims: Claims;
+  let rateWindow: RateWindow | undefined;
   let auditBackend: AuditBackend;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
@@ -104,6 +108,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     intents = openKeyv(redisAdapter(client), `${namespace}-intents`, state);
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
+    const { RedisRateWindow } = require('./rate-window') as typeof import('./rate-window');
+    rateWindow = new RedisRateWindow(client, `${namespace}:pix-budget`, holder, guard);
     auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
     ping = () => client.ping();
     closeBackend = () => closeRedis(client);
@@ -118,6 +124,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     filingIntents: new FilingIntentsRepo(intents),
     approvals: new ApprovalsRepo(keyv, approvalSet, box),
     audit,
+    rateWindow,
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),

@@ -1,0 +1,137 @@
+/**
+ * Who a Pix call waits for: a person (a command, a modal, a button) or the poller (its sweep, the
+ * reconciliation of filings, the approvals resumed on the tick). People go first.
+ */
+export type Lane = 'people' | 'poller';
+
+/**
+ * The shared count behind the budget: never more than `limit` calls admitted in any one-second
+ * window (a sliding window, not a bucket: a bucket lets a full burst follow a full refill, twice the
+ * limit in one second). `admit` takes a place and answers 0, or answers how long to wait before
+ * asking again. The poller's lane leaves one place of each window to people (`reserve`), so a person
+ * on another instance is not starved by this one's sweep.
+ */
+export interface RateWindow {
+  admit(limit: number, reserve: number): Promise<number>;
+  /**
+   * The Pix API answered 429: nobody is admitted for `ms`, and for `slowMs` after that the limit is
+   * halved (the company's own traffic may be what filled the allowance).
+   */
+  holdOff(ms: number, slowMs: number): Promise<void>;
+}
+
+/** The window of one process (the sqlite store: one process), on an injectable clock. */
+export class MemoryRateWindow implements RateWindow {
+  private readonly admitted: number[] = [];
+  private blockedUntil = 0;
+  private slowUntil = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async admit(limit: number, reserve: number): Promise<number> {
+    const now = this.now();
+    if (this.blockedUntil > now) return this.blockedUntil - now;
+    const cap = capOf(now < this.slowUntil ? slowed(limit) : limit, reserve);
+    while (this.admitted.length > 0 && this.admitted[0]! <= now - WINDOW_MS) this.admitted.shift();
+    if (this.admitted.length < cap) {
+      this.admitted.push(now);
+      return 0;
+    }
+    // The place frees when the call that fills the window past `cap` leaves it.
+    return Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now);
+  }
+
+  async holdOff(ms: number, slowMs: number): Promise<void> {
+    const now = this.now();
+    this.blockedUntil = Math.max(this.blockedUntil, now + ms);
+    this.slowUntil = Math.max(this.slowUntil, now + ms + slowMs);
+  }
+}
+
+export const WINDOW_MS = 1_000;
+/** How long the bot goes at half its budget after a 429. */
+export const SLOW_AFTER_429_MS = 60_000;
+
+export const slowed = (limit: number) => Math.max(1, Math.floor(limit / 2));
+/** The poller's share: all but `reserve` places, but never nothing. */
+export const capOf = (limit: number, reserve: number) => Math.max(1, limit - reserve);
+
+export interface PixBudgetOptions {
+  /** Calls a second (PIX_RATE_LIMIT). */
+  limit: number;
+  window: RateWindow;
+  /**
+   * Used when `window` fails (Redis down): the calls go on, counted in this process only, rather than
+   * the Pix API becoming unusable with the store.
+   */
+  fallback?: RateWindow;
+  sleep?: (ms: number) => Promise<void>;
+  onWindowError?: (err: unknown) => void;
+}
+
+interface Waiter {
+  resolve: () => void;
+}
+
+/**
+ * One budget in front of every Pix call of the process. Callers queue in their lane; one pump admits
+ * them in order, people's lane first, asking the window for each place (one Redis round trip). A
+ * caller whose turn must wait sleeps on a timer: nothing else is held.
+ */
+export class PixBudget {
+  private readonly lanes: Record<Lane, Waiter[]> = { people: [], poller: [] };
+  private pumping = false;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: PixBudgetOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  get limit(): number {
+    return this.options.limit;
+  }
+
+  /** Resolves when a call in `lane` may be sent now (its place taken). */
+  acquire(lane: Lane): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.lanes[lane].push({ resolve });
+      void this.pump();
+    });
+  }
+
+  /** A 429: every lane waits `ms`, then goes at half the budget for a while (SLOW_AFTER_429_MS). */
+  async holdOff(ms: number): Promise<void> {
+    await this.options.window.holdOff(ms, SLOW_AFTER_429_MS).catch(async (err: unknown) => {
+      this.options.onWindowError?.(err);
+      await this.options.fallback?.holdOff(ms, SLOW_AFTER_429_MS);
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (;;) {
+        const lane: Lane | undefined = this.lanes.people.length > 0 ? 'people' : this.lanes.poller.length > 0 ? 'poller' : undefined;
+        if (!lane) return;
+        const wait = await this.admit(lane);
+        if (wait === 0) this.lanes[lane].shift()!.resolve();
+        // Asked again after the wait, whoever is first then: a person who came meanwhile goes first.
+        else await this.sleep(wait);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async admit(lane: Lane): Promise<number> {
+    const reserve = lane === 'poller' ? 1 : 0;
+    try {
+      return await this.options.window.admit(this.options.limit, reserve);
+    } catch (err) {
+      this.options.onWindowError?.(err);
+      if (!this.options.fallback) return 0;
+      return this.options.fallback.admit(this.options.limit, reserve);
+    }
+  }
+}

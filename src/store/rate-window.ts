@@ -1,0 +1,62 @@
+import type { RedisClientType } from '@keyv/redis';
+import type { RateWindow } from '../pix/budget';
+
+/**
+ * Admits one call in one round trip, for every instance on this Redis: a sorted set of the admission
+ * times of the last second (Redis's own clock, `TIME`, so instances' clocks do not matter), a key that
+ * holds everyone off after a 429, and one that halves the limit for a while after it. Answers 0
+ * (admitted, its time added) or the milliseconds until a place frees.
+ * KEYS: window, blocked, slow. ARGV: limit, reserve (places left to people), member (unique).
+ */
+const ADMIT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local blocked = redis.call('PTTL', KEYS[2])
+if blocked > 0 then return blocked end
+local limit = tonumber(ARGV[1])
+if redis.call('EXISTS', KEYS[3]) == 1 then limit = math.max(1, math.floor(limit / 2)) end
+local cap = math.max(1, limit - tonumber(ARGV[2]))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
+local n = redis.call('ZCARD', KEYS[1])
+if n < cap then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], 2000)
+  return 0
+end
+local freeing = redis.call('ZRANGE', KEYS[1], n - cap, n - cap, 'WITHSCORES')
+return math.max(1, tonumber(freeing[2]) + 1000 - now)
+`;
+
+/** KEYS: blocked, slow. ARGV: ms, slowMs. Never shortens a hold already longer. */
+const HOLD_OFF = `
+local ms = tonumber(ARGV[1])
+if redis.call('PTTL', KEYS[1]) < ms then redis.call('SET', KEYS[1], '1', 'PX', ms) end
+local slow = ms + tonumber(ARGV[2])
+if redis.call('PTTL', KEYS[2]) < slow then redis.call('SET', KEYS[2], '1', 'PX', slow) end
+return 1
+`;
+
+export class RedisRateWindow implements RateWindow {
+  private seq = 0;
+
+  constructor(
+    private readonly client: RedisClientType,
+    /** `<namespace>:pix-budget`: one budget per deployment. */
+    private readonly prefix: string,
+    private readonly holder: string,
+    /** The store's guard: a time limit and StoreUnavailableError, like every other operation. */
+    private readonly guard: <T>(operation: string, run: () => Promise<T>) => Promise<T>,
+  ) {}
+
+  async admit(limit: number, reserve: number): Promise<number> {
+    const member = `${this.holder}:${++this.seq}`;
+    const keys = [`${this.prefix}:window`, `${this.prefix}:blocked`, `${this.prefix}:slow`];
+    const wait = await this.guard('pix budget', () => this.client.eval(ADMIT, { keys, arguments: [String(limit), String(reserve), member] }));
+    return Number(wait);
+  }
+
+  async holdOff(ms: number, slowMs: number): Promise<void> {
+    const keys = [`${this.prefix}:blocked`, `${this.prefix}:slow`];
+    await this.guard('pix budget', () => this.client.eval(HOLD_OFF, { keys, arguments: [String(Math.max(1, Math.round(ms))), String(slowMs)] }));
+  }
+}
