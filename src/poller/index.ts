@@ -45,7 +45,10 @@ export interface PollerOptions {
   alsoOnTick?: (slack: WebClient, stopping: () => boolean) => Promise<unknown>;
 }
 
-export function startPoller(deps: Deps, options: PollerOptions): Poller {
+export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
+  // The poller's Pix calls queue behind people's in the budget (pix/budget.ts); the reads of a sweep
+  // take the places left, which spreads them over the budget instead of firing them at once.
+  const deps: Deps = { ...appDeps, pix: appDeps.pix.inLane('poller') };
   let stopping = false;
   const claimTtlMs = options.claimTtlMs ?? 60_000;
   // Survives ticks: a Retry-After still running holds the next tick's calls back too.
@@ -61,7 +64,12 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
       deps.logger.warn({ err: errorText(err) }, 'a tick task failed');
     });
     try {
-      return await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping });
+      const report = await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping });
+      deps.metrics.pollRun('ok');
+      return report;
+    } catch (err) {
+      deps.metrics.pollRun('failed');
+      throw err;
     } finally {
       await more;
     }
