@@ -1,12 +1,12 @@
 import type { RedisClientType } from '@keyv/redis';
-import type { RateWindow } from '../pix/budget';
+import { WINDOW_MS, type RateWindow } from '../pix/budget';
 
 /**
  * Admits one call in one round trip, for every instance on this Redis: a sorted set of the admission
  * times of the last second (Redis's own clock, `TIME`, so instances' clocks do not matter), a key that
  * holds everyone off after a 429, and one that halves the limit for a while after it. Answers 0
  * (admitted, its time added) or the milliseconds until a place frees.
- * KEYS: window, blocked, slow. ARGV: limit, reserve (places left to people), member (unique).
+ * KEYS: window, blocked, slow. ARGV: limit, reserve (places left to people), member (unique), window ms.
  */
 const ADMIT = `
 local t = redis.call('TIME')
@@ -16,15 +16,16 @@ if blocked > 0 then return blocked end
 local limit = tonumber(ARGV[1])
 if redis.call('EXISTS', KEYS[3]) == 1 then limit = math.max(1, math.floor(limit / 2)) end
 local cap = math.max(1, limit - tonumber(ARGV[2]))
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
+local window = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local n = redis.call('ZCARD', KEYS[1])
 if n < cap then
   redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], 2000)
+  redis.call('PEXPIRE', KEYS[1], 2 * window)
   return 0
 end
 local freeing = redis.call('ZRANGE', KEYS[1], n - cap, n - cap, 'WITHSCORES')
-return math.max(1, tonumber(freeing[2]) + 1000 - now)
+return math.max(1, tonumber(freeing[2]) + window - now)
 `;
 
 /** KEYS: blocked, slow. ARGV: ms, slowMs. Never shortens a hold already longer. */
@@ -51,7 +52,7 @@ export class RedisRateWindow implements RateWindow {
   async admit(limit: number, reserve: number): Promise<number> {
     const member = `${this.holder}:${++this.seq}`;
     const keys = [`${this.prefix}:window`, `${this.prefix}:blocked`, `${this.prefix}:slow`];
-    const wait = await this.guard('pix budget', () => this.client.eval(ADMIT, { keys, arguments: [String(limit), String(reserve), member] }));
+    const wait = await this.guard('pix budget', () => this.client.eval(ADMIT, { keys, arguments: [String(limit), String(reserve), member, String(WINDOW_MS)] }));
     return Number(wait);
   }
 
