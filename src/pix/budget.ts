@@ -85,6 +85,8 @@ interface Waiter {
 export class PixBudget {
   private readonly lanes: Record<Lane, Waiter[]> = { people: [], poller: [] };
   private pumping = false;
+  /** Ends the pump's wait early: set while it waits for a place for the poller's lane. */
+  private wake: (() => void) | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: PixBudgetOptions) {
@@ -99,6 +101,8 @@ export class PixBudget {
   acquire(lane: Lane): Promise<void> {
     return new Promise<void>((resolve) => {
       this.lanes[lane].push({ resolve });
+      // A person does not wait out the poller's wait: the window may well have a place for people.
+      if (lane === 'people') this.wake?.();
       void this.pump();
     });
   }
@@ -121,7 +125,13 @@ export class PixBudget {
         const wait = await this.admit(lane);
         if (wait === 0) this.lanes[lane].shift()!.resolve();
         // Asked again after the wait, whoever is first then: a person who came meanwhile goes first.
-        else await this.sleep(wait);
+        else {
+          await new Promise<void>((resolve) => {
+            if (lane === 'poller') this.wake = resolve;
+            void this.sleep(wait).then(resolve);
+          });
+          this.wake = undefined;
+        }
       }
     } finally {
       this.pumping = false;
