@@ -4,6 +4,7 @@ import { ackLatency } from './ack-latency';
 import { auditAck, auditExport } from './audit';
 import { modalLatency } from './modal-latency';
 import { pollCycle } from './poll-cycle';
+import { metricsAck, pixBudget } from './pix-budget';
 import { proofStreaming } from './proof-streaming';
 import { rateLimit } from './rate-limit';
 import { startup } from './startup';
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
     ['start-up', startup],
     ['audit trail on vs off: slash-command acknowledgement', auditAck],
     ['audit export of 100,000 entries', auditExport],
+    ['pix budget (2,000 reads at PIX_RATE_LIMIT=50, sqlite then Redis with 2 instances)', pixBudget],
+    ['metrics on vs off: slash-command acknowledgement', metricsAck],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];
