@@ -80,7 +80,7 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
   const reports = await ticks;
   const seconds = (Date.now() - started) / 1000;
   if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length)) throw new Error(`${label}: ${JSON.stringify(reports)}`);
-  const logged = (await sandboxControl(fx.sandbox.url, '/sandbox/calls')) as { calls: LoggedCall[] };
+  const logged = (await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'GET')) as { calls: LoggedCall[] };
   const faults = (await sandboxControl(fx.sandbox.url, '/sandbox/faults', {})) as { faults: { rateLimited: number } };
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
   const readCalls = logged.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'));
