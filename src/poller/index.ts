@@ -55,7 +55,7 @@ export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
   const pacer = new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger: deps.logger });
   const slack = pollerSlackClient(deps, pacer);
   // Filings a previous run left cut short are settled at once, not at the first tick (reconcile.ts).
-  const startup = reconcileIntents(deps, slack).catch((err: unknown) => {
+  const startup = adoptThenReconcile(deps, slack).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
   });
   const alsoOnTick = options.alsoOnTick;
@@ -95,6 +95,13 @@ export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
       await Promise.all([runner.idle(), startup]);
     },
   };
+}
+
+/** Intents an older version recorded without indexing them are indexed first, once (filing-intents.ts). */
+async function adoptThenReconcile(deps: Deps, slack: WebClient): Promise<void> {
+  const adopted = await deps.store.filingIntents.adoptUnindexed();
+  if (adopted > 0) deps.logger.info({ adopted }, 'filing intents recorded before their index: indexed');
+  await reconcileIntents(deps, slack);
 }
 
 /**

@@ -11,6 +11,7 @@ import { StoreUnavailableError } from './errors';
 import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { FilingIntentsRepo } from './filing-intents';
+import { KeyvIdIndex, RedisIdIndex, type IdIndex } from './id-index';
 import { SecretBox } from './secret-box';
 import type { RateWindow } from '../pix/budget';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
@@ -72,6 +73,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let approvalSet: Keyv;
   let claims: Claims;
   let rateWindow: RateWindow | undefined;
+  let intentIndex: IdIndex;
   let auditBackend: AuditBackend;
   let ping: () => Promise<unknown>;
   let closeBackend: () => Promise<void>;
@@ -85,6 +87,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
+    intentIndex = new KeyvIdIndex(keyv, 'intents-index');
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     // A connection of its own: appends never wait behind the app's reads and writes.
     const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
@@ -109,6 +112,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     const { RedisRateWindow } = require('./rate-window') as typeof import('./rate-window');
+    intentIndex = new RedisIdIndex(client, `${namespace}:intents-index`, guard);
     rateWindow = new RedisRateWindow(client, `${namespace}:pix-budget`, holder, guard);
     auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
     ping = () => client.ping();
@@ -121,7 +125,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
-    filingIntents: new FilingIntentsRepo(intents),
+    filingIntents: new FilingIntentsRepo(intents, intentIndex),
     approvals: new ApprovalsRepo(keyv, approvalSet, box),
     audit,
     rateWindow,
