@@ -7,9 +7,12 @@ export type Lane = 'people' | 'poller';
 /**
  * The shared count behind the budget: never more than `limit` calls admitted in any one-second
  * window (a sliding window, not a bucket: a bucket lets a full burst follow a full refill, twice the
- * limit in one second). `admit` takes a place and answers 0, or answers how long to wait before
- * asking again. The poller's lane leaves one place of each window to people (`reserve`), so a person
- * on another instance is not starved by this one's sweep.
+ * limit in one second), and the calls spaced evenly within it (one every window / limit: a bucket of
+ * depth 1), so that a second's calls do not leave in one burst, and the network's jitter cannot
+ * crowd two bursts into one second at the API. A turn taken late (a timer's lateness) is made up by
+ * the next one, so the pace does not drift below the limit. `admit` takes a place and answers 0, or
+ * answers how long to wait before asking again. The poller's lane leaves one place of each window to
+ * people (`reserve`), so a person on another instance is not starved by this one's sweep.
  */
 export interface RateWindow {
   admit(limit: number, reserve: number): Promise<number>;
@@ -25,20 +28,24 @@ export class MemoryRateWindow implements RateWindow {
   private readonly admitted: number[] = [];
   private blockedUntil = 0;
   private slowUntil = 0;
+  /** When the next turn is due (the theoretical arrival time of the even pace). */
+  private nextTurn = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   async admit(limit: number, reserve: number): Promise<number> {
     const now = this.now();
     if (this.blockedUntil > now) return this.blockedUntil - now;
-    const cap = capOf(now < this.slowUntil ? slowed(limit) : limit, reserve);
+    const effective = now < this.slowUntil ? slowed(limit) : limit;
+    if (now < this.nextTurn) return Math.max(1, Math.ceil(this.nextTurn - now));
+    const cap = capOf(effective, reserve);
     while (this.admitted.length > 0 && this.admitted[0]! <= now - WINDOW_MS) this.admitted.shift();
-    if (this.admitted.length < cap) {
-      this.admitted.push(now);
-      return 0;
-    }
     // The place frees when the call that fills the window past `cap` leaves it.
-    return Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now);
+    if (this.admitted.length >= cap) return Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now);
+    this.admitted.push(now);
+    const gap = WINDOW_MS / effective;
+    this.nextTurn = Math.max(this.nextTurn, now - gap) + gap;
+    return 0;
   }
 
   async holdOff(ms: number, slowMs: number): Promise<void> {
@@ -49,10 +56,10 @@ export class MemoryRateWindow implements RateWindow {
 }
 
 /**
- * The window counted: a twentieth more than the second the limit is about, so that calls admitted a
- * window apart, reaching the API with the network's jitter, never land closer than a second.
+ * The window counted: a fiftieth more than the second the limit is about, so that calls admitted a
+ * window apart, reaching the API with the network's jitter, do not land closer than a second.
  */
-export const WINDOW_MS = 1_050;
+export const WINDOW_MS = 1_020;
 /** How long the bot goes at half its budget after a 429. */
 export const SLOW_AFTER_429_MS = 60_000;
 

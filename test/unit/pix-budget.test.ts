@@ -42,6 +42,9 @@ describe('the Pix budget', () => {
         else await t.sleep(wait);
       }
       expect({ lane, peak: peak(times) }).toEqual({ lane, peak: reserve ? 4 : 5 });
+      // Spread over the window, not in a burst: a turn every window / limit at the least.
+      const gaps = times.slice(1).map((at, i) => at - times[i]!);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(WINDOW_MS / 5));
     }
   });
 
