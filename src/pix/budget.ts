@@ -44,7 +44,9 @@ export class MemoryRateWindow implements RateWindow {
     if (this.admitted.length >= cap) return Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now);
     this.admitted.push(now);
     const gap = WINDOW_MS / effective;
-    this.nextTurn = Math.max(this.nextTurn, now - gap) + gap;
+    // A turn taken a little late (within a gap of when it was due) keeps the pace; after a pause, the
+    // next turn counts from now.
+    this.nextTurn = (now - this.nextTurn < gap ? this.nextTurn : now) + gap;
     return 0;
   }
 

@@ -30,7 +30,8 @@ end
 redis.call('ZADD', KEYS[1], now, ARGV[3])
 redis.call('PEXPIRE', KEYS[1], 2 * window)
 local gap = window / limit
-redis.call('SET', KEYS[4], tostring(math.max(nextTurn, now - gap) + gap), 'PX', 2 * window)
+if now - nextTurn >= gap then nextTurn = now end
+redis.call('SET', KEYS[4], tostring(nextTurn + gap), 'PX', 2 * window)
 return 0
 `;
 
