@@ -11,8 +11,10 @@ export type Lane = 'people' | 'poller';
  * depth 1), so that a second's calls do not leave in one burst, and the network's jitter cannot
  * crowd two bursts into one second at the API. A turn taken late (a timer's lateness) is made up by
  * the next one, so the pace does not drift below the limit. `admit` takes a place and answers 0, or
- * answers how long to wait before asking again. The poller's lane leaves one place of each window to
- * people (`reserve`), so a person on another instance is not starved by this one's sweep.
+ * answers how long to wait before asking again. The poller's lane (`reserve` > 0) keeps that pace and
+ * leaves `reserve` places of each window to people, so a person on another instance is not starved by
+ * this one's sweep; people take a free place of the window at once (a person waits, the sweep does
+ * not), and their turn pushes the poller's next one back.
  */
 export interface RateWindow {
   admit(limit: number, reserve: number): Promise<number>;
@@ -37,7 +39,7 @@ export class MemoryRateWindow implements RateWindow {
     const now = this.now();
     if (this.blockedUntil > now) return this.blockedUntil - now;
     const effective = now < this.slowUntil ? slowed(limit) : limit;
-    if (now < this.nextTurn) return Math.max(1, Math.ceil(this.nextTurn - now));
+    if (reserve > 0 && now < this.nextTurn) return Math.max(1, Math.ceil(this.nextTurn - now));
     const cap = capOf(effective, reserve);
     while (this.admitted.length > 0 && this.admitted[0]! <= now - WINDOW_MS) this.admitted.shift();
     // The place frees when the call that fills the window past `cap` leaves it.
@@ -45,7 +47,7 @@ export class MemoryRateWindow implements RateWindow {
     this.admitted.push(now);
     const gap = WINDOW_MS / effective;
     // A turn taken a little late (within a gap of when it was due) keeps the pace; after a pause, the
-    // next turn counts from now.
+    // next turn counts from now; a person's turn taken early pushes the next one back.
     this.nextTurn = (now - this.nextTurn < gap ? this.nextTurn : now) + gap;
     return 0;
   }

@@ -19,8 +19,9 @@ local limit = tonumber(ARGV[1])
 if redis.call('EXISTS', KEYS[3]) == 1 then limit = math.max(1, math.floor(limit / 2)) end
 local window = tonumber(ARGV[4])
 local nextTurn = tonumber(redis.call('GET', KEYS[4]) or '0')
-if now < nextTurn then return math.max(1, math.ceil(nextTurn - now)) end
-local cap = math.max(1, limit - tonumber(ARGV[2]))
+local reserve = tonumber(ARGV[2])
+if reserve > 0 and now < nextTurn then return math.max(1, math.ceil(nextTurn - now)) end
+local cap = math.max(1, limit - reserve)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local n = redis.call('ZCARD', KEYS[1])
 if n >= cap then
