@@ -195,7 +195,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis',
     // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
     // Through the poller's paced Slack client, and its lane of the Pix budget.
-    alsoOnTick: (slack, stopping) => runApprovalTick({ ...deps, pix: deps.pix.inLane('poller'), slack }, APPROVAL_KINDS, { stopping }),
+    alsoOnTick: (slack, stopping, pix) => runApprovalTick({ ...deps, pix, slack }, APPROVAL_KINDS, { stopping }),
   });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');

@@ -88,6 +88,13 @@ interface Waiter {
   resolve: () => void;
 }
 
+/** A call given up while it waited for its place (its caller stopping): it was never sent. */
+export class BudgetWaitAborted extends Error {
+  constructor() {
+    super('given up while waiting for the Pix budget: not sent');
+  }
+}
+
 /**
  * One budget in front of every Pix call of the process. Callers queue in their lane; one pump admits
  * them in order, people's lane first, asking the window for each place (one Redis round trip). A
@@ -108,10 +115,28 @@ export class PixBudget {
     return this.options.limit;
   }
 
-  /** Resolves when a call in `lane` may be sent now (its place taken). */
-  acquire(lane: Lane): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.lanes[lane].push({ resolve });
+  /**
+   * Resolves when a call in `lane` may be sent now (its place taken). Rejects with BudgetWaitAborted,
+   * its place given to the next, when `signal` aborts first (the poller stopping: no new request).
+   */
+  acquire(lane: Lane, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new BudgetWaitAborted());
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const queue = this.lanes[lane];
+        const at = queue.indexOf(waiter);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        reject(new BudgetWaitAborted());
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.lanes[lane].push(waiter);
       // A person does not wait out the poller's wait: the window may well have a place for people.
       if (lane === 'people') this.wake?.();
       void this.pump();
@@ -134,7 +159,8 @@ export class PixBudget {
         const lane: Lane | undefined = this.lanes.people.length > 0 ? 'people' : this.lanes.poller.length > 0 ? 'poller' : undefined;
         if (!lane) return;
         const wait = await this.admit(lane);
-        if (wait === 0) this.lanes[lane].shift()!.resolve();
+        // The place goes to whoever is first in the lane now (the one it was asked for may have given up).
+        if (wait === 0) this.lanes[lane].shift()?.resolve();
         // Asked again after the wait, whoever is first then: a person who came meanwhile goes first.
         else {
           await new Promise<void>((resolve) => {

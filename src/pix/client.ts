@@ -5,7 +5,7 @@ import type { AxiosInstance, AxiosResponse, Method } from 'axios';
 import { loadAxios } from '../runtime/load-axios';
 import type { z } from 'zod';
 import { PixApiError } from './errors';
-import type { Lane, PixBudget } from './budget';
+import { BudgetWaitAborted, type Lane, type PixBudget } from './budget';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, rateLimitBackoff, retryAfterMs, type RetryPolicy } from './retry';
 import {
   AccountListResponseSchema,
@@ -36,6 +36,8 @@ export interface PixClientOptions {
   budget?: PixBudget;
   /** Whose calls these are (default: a person's); see `inLane`. */
   lane?: Lane;
+  /** Once aborted, a call still waiting for its place in the budget is given up, never sent. */
+  stop?: AbortSignal;
 }
 
 /** The longest every lane is held back after a 429, whatever its Retry-After says. */
@@ -159,9 +161,12 @@ export class PixClient {
     return new PixClient({ ...this.options, onCall }, this.transport);
   }
 
-  /** The same client, its calls queued in `lane` of the budget (the poller's, behind people's). */
-  inLane(lane: Lane): PixClient {
-    return new PixClient({ ...this.options, lane }, this.transport);
+  /**
+   * The same client, its calls queued in `lane` of the budget (the poller's, behind people's); with
+   * `stop`, a call still waiting for its place when it aborts fails (not sent) instead of going out.
+   */
+  inLane(lane: Lane, stop?: AbortSignal): PixClient {
+    return new PixClient({ ...this.options, lane, ...(stop ? { stop } : {}) }, this.transport);
   }
 
   private get http(): AxiosInstance {
@@ -486,7 +491,12 @@ export class PixClient {
     // an upload, cannot be sent twice).
     let resendWrite = !spec.idempotent && !isStream(spec.data);
     for (let attempt = 1; ; attempt++) {
-      await this.options.budget?.acquire(this.options.lane ?? 'people');
+      try {
+        await this.options.budget?.acquire(this.options.lane ?? 'people', this.options.stop);
+      } catch (err) {
+        if (!(err instanceof BudgetWaitAborted)) throw err;
+        throw new PixApiError('network', 0, undefined, undefined, undefined, spec.operation, false);
+      }
       const started = Date.now();
       // A total deadline: axios's `timeout` restarts with every byte, so a trickling answer never ends.
       const deadline = AbortSignal.timeout(this.options.timeoutMs);

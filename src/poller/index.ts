@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../entry/deps';
+import type { PixClient } from '../pix/client';
 import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
@@ -42,13 +43,15 @@ export interface PollerOptions {
    * poller's Slack client (the composition root gives the four-eyes approvals' expiry and resumption,
    * approvals/engine.ts). Its failure is logged and never fails the tick.
    */
-  alsoOnTick?: (slack: WebClient, stopping: () => boolean) => Promise<unknown>;
+  alsoOnTick?: (slack: WebClient, stopping: () => boolean, pix: PixClient) => Promise<unknown>;
 }
 
 export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
   // The poller's Pix calls queue behind people's in the budget (pix/budget.ts); the reads of a sweep
   // take the places left, which spreads them over the budget instead of firing them at once.
-  const deps: Deps = { ...appDeps, pix: appDeps.pix.inLane('poller') };
+  // Once stopped, a read still waiting for its place is not sent: the tick starts no new request.
+  const stopped = new AbortController();
+  const deps: Deps = { ...appDeps, pix: appDeps.pix.inLane('poller', stopped.signal) };
   let stopping = false;
   const claimTtlMs = options.claimTtlMs ?? 60_000;
   // Survives ticks: a Retry-After still running holds the next tick's calls back too.
@@ -60,7 +63,7 @@ export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
   });
   const alsoOnTick = options.alsoOnTick;
   const runner = new SerialRunner(async () => {
-    const more = alsoOnTick?.(slack, () => stopping).catch((err: unknown) => {
+    const more = alsoOnTick?.(slack, () => stopping, deps.pix).catch((err: unknown) => {
       deps.logger.warn({ err: errorText(err) }, 'a tick task failed');
     });
     try {
@@ -91,6 +94,7 @@ export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
     },
     async stop() {
       stopping = true;
+      stopped.abort();
       await task.destroy();
       await Promise.all([runner.idle(), startup]);
     },

@@ -220,3 +220,37 @@ describe('the budget shared on Redis', () => {
     expect(wait).toBeLessThanOrEqual(1_500);
   });
 });
+
+describe('the Pix budget when its caller stops', () => {
+  test('a call still waiting for its place when the signal aborts is given up, never sent; the others go on', async () => {
+    const t = fakeTime();
+    let wake: (() => void) | undefined;
+    // The pump's waits end only when the test says so.
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        wake = () => {
+          void t.sleep(ms);
+          resolve();
+        };
+      });
+    const budget = new PixBudget({ limit: 1, window: new MemoryRateWindow(t.now), sleep });
+    const stop = new AbortController();
+    const order: string[] = [];
+    const first = budget.acquire('poller', stop.signal).then(() => void order.push('first'));
+    const second = budget.acquire('poller', stop.signal).then(
+      () => void order.push('second'),
+      (err: Error) => void order.push(`second: ${err.constructor.name}`),
+    );
+    const person = budget.acquire('people').then(() => void order.push('person'));
+    await first;
+    stop.abort();
+    await second;
+    while (order.length < 3) {
+      wake?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await person;
+    expect(order).toEqual(['first', 'second: BudgetWaitAborted', 'person']);
+    await expect(budget.acquire('poller', stop.signal)).rejects.toThrow('not sent');
+  });
+});
