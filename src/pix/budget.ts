@@ -65,11 +65,11 @@ export class MemoryRateWindow implements RateWindow {
  */
 export const WINDOW_MS = 1_020;
 /** How long the bot goes at half its budget after a 429. */
-export const SLOW_AFTER_429_MS = 60_000;
+const SLOW_AFTER_429_MS = 60_000;
 
-export const slowed = (limit: number) => Math.max(1, Math.floor(limit / 2));
+const slowed = (limit: number) => Math.max(1, Math.floor(limit / 2));
 /** The poller's share: all but `reserve` places, but never nothing. */
-export const capOf = (limit: number, reserve: number) => Math.max(1, limit - reserve);
+const capOf = (limit: number, reserve: number) => Math.max(1, limit - reserve);
 
 export interface PixBudgetOptions {
   /** Calls a second (PIX_RATE_LIMIT). */

@@ -41,7 +41,7 @@ export interface PixClientOptions {
 }
 
 /** The longest every lane is held back after a 429, whatever its Retry-After says. */
-export const MAX_HOLD_OFF_MS = 60_000;
+const MAX_HOLD_OFF_MS = 60_000;
 
 /** What a call is about, by the ids its caller gave (a Pix key as given: whoever reads it masks it). */
 export interface PixCallSubject {
