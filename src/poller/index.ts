@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../entry/deps';
 import type { PixClient } from '../pix/client';
@@ -51,6 +52,8 @@ export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
   // take the places left, which spreads them over the budget instead of firing them at once.
   // Once stopped, a read still waiting for its place is not sent: the tick starts no new request.
   const stopped = new AbortController();
+  // Every read waiting for its place listens to it (POLL_CONCURRENCY of them, and more): not a leak.
+  setMaxListeners(0, stopped.signal);
   const deps: Deps = { ...appDeps, pix: appDeps.pix.inLane('poller', stopped.signal) };
   let stopping = false;
   const claimTtlMs = options.claimTtlMs ?? 60_000;
