@@ -70,14 +70,17 @@ export class HealthCheck {
   private readonly pix: CachedProbe;
 
   constructor(private readonly options: HealthOptions) {
+    const timeoutMs = options.pixTimeoutMs ?? PIX_PROBE_TIMEOUT_MS;
     const client = new PixClient({
       baseUrl: options.pixBaseUrl,
-      timeoutMs: options.pixTimeoutMs ?? PIX_PROBE_TIMEOUT_MS,
+      timeoutMs,
       retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
       ...(options.budget ? { budget: options.budget } : {}),
     });
     this.pix = new CachedProbe(async () => {
-      await client.listScopes(options.mainAppId);
+      // Its wait for a place in the budget (held back after a 429) within the same time limit: a
+      // health check never hangs on the budget.
+      await client.inLane('people', AbortSignal.timeout(timeoutMs)).listScopes(options.mainAppId);
       return true;
     }, options.pixCacheMs ?? PIX_CACHE_MS);
     this.store = new CachedProbe(options.ping, options.storeCacheMs ?? STORE_CACHE_MS);

@@ -115,3 +115,26 @@ describe('people before the poller', () => {
     expect(peak(h.sandbox.calls.slice(since))).toBeLessThanOrEqual(2);
   });
 });
+
+describe('a 429 whose Retry-After is long', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ ACCESS_VIEWERS: VIEWER });
+  });
+  afterAll(() => h.close());
+
+  test('the person is told at once (not kept waiting), the bot holds back its calls, and /healthz still answers within its time limit', async () => {
+    await faults(h.sandbox.url, { fail: { status: 429, count: 1, retryAfter: 30 } });
+    const since = h.sandbox.calls.length;
+    const res = await h.slash(VIEWER, 'limits');
+    const answer = await waitFor('the answer', () => h.slack.responsesTo(res.responseId)[0]);
+    expect(answer).toBeDefined();
+    // One call, answered 429: not retried (30 s is past what a person waits), nothing else sent.
+    expect(h.sandbox.calls.slice(since)).toHaveLength(1);
+    const health = await fetch(`http://127.0.0.1:${h.app.port}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ store: 'ok', pixApi: 'down' });
+    // The probe gave up waiting for the budget: it never reached the Pix API.
+    expect(h.sandbox.calls.slice(since)).toHaveLength(1);
+  });
+});
