@@ -27,7 +27,7 @@ export async function rateLimit(): Promise<Figure[]> {
   const fx = await limitRequestsInReview(BUSY + SPREAD);
   const slack = await new SlackStandIn().start();
   slack.botToken = BOT_TOKEN;
-  const app = await startBotInProcess({ SLACK_API_URL: slack.apiUrl, PIX_API_URL: fx.sandbox.url, PIX_APP_ID: fx.sandbox.main.mainAppId });
+  const app = await startBotInProcess({ SLACK_API_URL: slack.apiUrl, PIX_API_URL: fx.sandbox.url, PIX_APP_ID: fx.sandbox.main.mainAppId, PIX_RATE_LIMIT: '1000' });
   try {
     const channelOf = (i: number) => (i < BUSY ? 'C0BUSY' : `C0SPREAD${(i - BUSY) % SPREAD_CHANNELS}`);
     const threads = await inBatches(fx.requests.length, 8, (i) => trackWithRoot(app, fx.requests[i]!, channelOf(i)));

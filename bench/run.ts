@@ -7,6 +7,7 @@ import { modalLatency } from './modal-latency';
 import { playground } from './playground';
 import { pixEvents } from './pix-events';
 import { pollCycle } from './poll-cycle';
+import { metricsAck, pixBudget } from './pix-budget';
 import { proofStreaming } from './proof-streaming';
 import { rateLimit } from './rate-limit';
 import { startup } from './startup';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
     ['playground: start, page load, a command typed to its answer', playground],
     ['approval reminders (200 due, 2 instances on Redis)', approvalReminders],
     ['pix events (60 dispute webhooks in one second)', pixEvents],
+    ['pix budget (2,000 reads at PIX_RATE_LIMIT=50, sqlite then Redis with 2 instances)', pixBudget],
+    ['metrics on vs off: slash-command acknowledgement', metricsAck],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

@@ -10,8 +10,11 @@ import type { SandboxHandle } from './sandbox';
 import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { quickClient } from './slack/quick-client';
+import { SlackClients } from './slack/clients';
+import { MemoryRateWindow, PixBudget } from './pix/budget';
+import { createMetrics, disabledMetrics } from './runtime/metrics';
 import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
-import { HealthCheck, HEALTH_PATH, startHealthServer, type HealthServer } from './runtime/health';
+import { HealthCheck, HEALTH_PATH, Readiness, startHealthServer, type HealthServer } from './runtime/health';
 import { userLocale } from './slack/user-locale';
 import { startPoller, type Poller } from './poller';
 import { EntryRouter } from './entry/router';
@@ -47,7 +50,12 @@ export interface StartOptions {
   storeNamespace?: string;
   /** False: record nothing (only the benchmark's baseline, to measure what the audit trail costs). */
   auditTrail?: boolean;
+  /** False: count nothing, no /metrics (only the benchmark's baseline, to measure what metrics cost). */
+  metrics?: boolean;
 }
+
+/** At most one log line this often about the shared Pix budget being unreachable (Redis down). */
+const BUDGET_WARN_EVERY_MS = 30_000;
 
 /** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */
 const STOP_DRAIN_MS = 7_000;
@@ -91,15 +99,37 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // A path that cannot hold the sqlite file: say which variable to fix.
     throw err instanceof StoreLocationError ? new Error(`STORE_URL: ${err.message}`) : err;
   });
+  const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
+  // One budget for every Pix call of this instance, counted with the other instances on Redis; while
+  // Redis is down, counted in this process so that the Pix API stays usable.
+  let budgetWarnedAt = 0;
+  const budget = new PixBudget({
+    limit: config.pix.rateLimit,
+    window: store.rateWindow ?? new MemoryRateWindow(),
+    ...(store.rateWindow ? { fallback: new MemoryRateWindow() } : {}),
+    onWindowError: (err) => {
+      if (Date.now() - budgetWarnedAt < BUDGET_WARN_EVERY_MS) return;
+      budgetWarnedAt = Date.now();
+      logger.warn({ err: errorText(err) }, 'the shared Pix budget is unreachable: this instance counts its own calls meanwhile');
+    },
+  });
   const pix = new PixClient({
     baseUrl: pixUrl,
     timeoutMs: config.pix.timeoutMs,
+    budget,
     // Not the path or what the call is about: they may hold a Pix key, personal data.
-    onCall: (e) => logger.debug({ pix: { operation: e.operation, status: e.status, ms: e.ms, attempt: e.attempt } }, 'Pix API call'),
+    onCall: (e) => {
+      logger.debug({ pix: { operation: e.operation, status: e.status, ms: e.ms, attempt: e.attempt } }, 'Pix API call');
+      metrics.pixRequest(e.route ?? 'other', e.status, e.ms / 1000);
+      if (e.status === 429) metrics.pixRateLimited();
+    },
   });
 
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
-  const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode });
+  const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode, budget });
+  const slackClients = new SlackClients({ token: config.slack.botToken, slackApiUrl: config.slack.apiUrl, logger, metrics });
+  let slackUp = false;
+  const readiness = new Readiness(health, () => slackUp);
 
   // The webhook receiver's handler is known once the deps are (below); Bolt takes its route now.
   let webhookRoute: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -114,7 +144,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     signingSecret: config.slack.signingSecret,
     appToken: config.slack.appToken,
     socketMode: Boolean(config.slack.appToken),
-    clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : undefined,
+    clientOptions: slackClients.appOptions(),
     logger: boltLogger(logger),
     logLevel: LogLevel.INFO,
     // Bolt's conversation context is unused here, and its store rejects with a new Error (a stack
@@ -124,6 +154,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // choosing for custom routes; it gets HEALTH_PORT instead, below.)
     ...(mode === 'http' ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }, ...pixEventsRoutes] } : {}),
   });
+
+  slackClients.register(app.client);
 
   const access = new AccessControl({
     lists: config.access,
@@ -146,6 +178,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     ...(config.pixEvents.channel ? { pixEventsChannel: config.pixEvents.channel } : {}),
     slack: app.client,
     botToken: config.slack.botToken,
+    metrics,
     approvals: {
       actions: new Set(config.approvals.actions),
       ttlMs: config.approvals.ttlMs,
@@ -183,11 +216,14 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
 
   let port: number | undefined;
   if (config.slack.appToken) {
+    followSocket(app, (up) => (slackUp = up));
     await app.start();
+    slackUp = true;
     logger.info({ mode: 'socket' }, 'Pix Ops is running (Socket Mode)');
   } else {
     const server = await app.start(config.slack.port);
     port = (server.address() as AddressInfo).port;
+    slackUp = true;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
   if (pixEvents && sandbox) {
@@ -197,30 +233,33 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.info({ path: config.pixEvents.webhookPath }, 'SANDBOX mode: the sandbox delivers its webhooks to this bot');
   }
   let healthServer: HealthServer | undefined;
-  if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, config.health.host, health, logger);
+  if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, config.health.host, { check: health, readiness, metrics }, logger);
   const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis',
     // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
-    alsoOnTick: (slack, stopping) => Promise.all([runApprovalTick({ ...deps, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
+    // Through the poller's paced Slack client, and its lane of the Pix budget.
+    alsoOnTick: (slack, stopping, pix) => Promise.all([runApprovalTick({ ...deps, pix, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
   });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }
 
   /**
-   * In order: stop taking new work (the Slack receiver, the health server and the schedule, at once);
-   * let what is in flight finish (deliveries being handled, the tick in progress, which starts no new
-   * request), for at most STOP_DRAIN_MS; then close the store and the sandbox. Whatever is cut short
-   * is handed back: a tick's requests stay open, claims lapse, and the next instance resumes.
+   * In order: stop taking new work (the Slack receiver and the schedule, at once; /readyz answers 503
+   * from now on); let what is in flight finish (deliveries being handled, the tick in progress, which
+   * starts no new request), for at most STOP_DRAIN_MS; then close the health listener, the store and
+   * the sandbox. Whatever is cut short is handed back: a tick's requests stay open, claims lapse, and
+   * the next instance resumes.
    */
   const stopInOrder = async () => {
     const started = Date.now();
+    readiness.stop();
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
     const pollerStopped = poller.stop();
     await Promise.all([
       withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly')),
-      healthServer?.close(),
       pixEvents && withDeadline(pixEvents.close(), STOP_DRAIN_MS).catch(() => logger.warn('the Pix events outbox did not stop in time; what it left is posted by the next run')),
     ]);
+    slackUp = false;
     const left = () => Math.max(0, STOP_DRAIN_MS - (Date.now() - started));
     const [drained, tickDone] = await Promise.all([
       inFlight.idle(left()),
@@ -232,6 +271,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     if (!drained || !tickDone) {
       logger.warn({ inFlight: inFlight.size, tickDone }, 'stopping with work still in flight: it is left for the next run');
     }
+    await healthServer?.close();
     await withDeadline(store.close(), 1_000).catch(() => logger.warn('the store did not close cleanly'));
     await sandbox?.close();
     logger.info({ ms: Date.now() - started }, 'stopped');
@@ -250,4 +290,11 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
     stop: () => (stopped ??= stopInOrder()),
   };
+}
+
+/** Socket Mode: whether the socket is connected, as its client tells (it reconnects by itself). */
+function followSocket(app: object, set: (up: boolean) => void): void {
+  const client = (app as unknown as { receiver?: { client?: { on(event: string, listener: () => void): void } } }).receiver?.client;
+  client?.on('connected', () => set(true));
+  for (const event of ['disconnected', 'reconnecting']) client?.on(event, () => set(false));
 }

@@ -13,6 +13,12 @@ export const DELIVERY_TTL_MS = 60 * 60_000;
 /** With Redis, the retry check must never hold up an acknowledgement (Slack waits 3 s): past this, it is skipped. */
 export const DEDUPE_WAIT_MS = 500;
 
+/**
+ * `context.receivedAt`: when the delivery reached the app (this middleware runs first), so that what
+ * must answer within Slack's three seconds counts from there, not from after the checks before it.
+ */
+export const RECEIVED_AT = 'receivedAt';
+
 type Body = Record<string, unknown> & { type?: unknown; event_id?: unknown; trigger_id?: unknown };
 
 /**
@@ -122,6 +128,7 @@ export function deliveryMiddleware(options: {
 }): Middleware<AnyMiddlewareArgs> {
   const { inFlight, dedupe, logger, sandboxMode, router, localeOf } = options;
   return async (args) => {
+    args.context[RECEIVED_AT] ??= Date.now();
     inFlight.enter();
     try {
       if (await isRepeat(args, dedupe, logger)) return;

@@ -4,6 +4,7 @@ import type { AuditLog } from '../audit/recorder';
 import type { Logger, SecretRegistry } from '../runtime/logger';
 import type { PixClient } from '../pix/client';
 import type { Store } from '../store';
+import type { Metrics } from '../runtime/metrics';
 import type { ApprovalAction } from '../domain/approvals';
 
 /** Four-eyes approvals as configured (APPROVALS, APPROVAL_TTL; ACCESS_APPROVERS is the access control's). */
@@ -31,6 +32,8 @@ export interface Deps {
   slack: WebClient;
   /** For downloading files users share (url_private_download needs it as a Bearer token). */
   botToken: string;
+  /** The app's Prometheus series (runtime/metrics.ts): served on the health listener. */
+  metrics: Metrics;
   masterAppId?: string;
   /** Secrets learnt at run time (new AppIDs, client secrets) go here, so no log line ever shows them. */
   secrets: SecretRegistry;

@@ -12,6 +12,7 @@ import type { Deps } from './deps';
 import { isStoreUnavailable } from '../store/errors';
 import { errorText } from '../runtime/error-text';
 import { withDeadline } from '../runtime/deadline';
+import { RECEIVED_AT } from './delivery';
 import { roleAllows, type Role } from '../domain/roles';
 import { matchCommand, tokenize } from './command-words';
 import type { DeliveryAudit } from '../audit/recorder';
@@ -33,7 +34,11 @@ type Args = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 type Kind = EntryRow['kind'];
 type RowOf<K extends Kind> = Extract<EntryRow, { kind: K }>;
 
-/** Slack waits three seconds for options; what is not read by then is not offered. */
+/**
+ * Slack waits three seconds for options, from when it sent the request: the search gets what is left
+ * of this once the delivery's checks are done (counted from its arrival, RECEIVED_AT); what is not
+ * read by then is not offered.
+ */
 const OPTIONS_DEADLINE_MS = 2_500;
 /** Slack shows at most 100 options (https://docs.slack.dev/reference/block-kit/block-elements/select-menu-element). */
 const MAX_OPTIONS = 100;
@@ -221,8 +226,12 @@ export class EntryRouter {
       return;
     }
     let options: PlainTextOption[] = [];
+    const arrived = args.context[RECEIVED_AT];
+    const left = OPTIONS_DEADLINE_MS - (typeof arrived === 'number' ? Date.now() - arrived : 0);
     await this.audited(audit, async () => {
-      options = await withDeadline(row.handler(args, { deps, userId, role: role!, locale, present }), OPTIONS_DEADLINE_MS);
+      // The checks took all the time: no search is started whose answer Slack would not wait for.
+      if (left <= 0) throw new Error('no time left to search before Slack stops waiting');
+      options = await withDeadline(row.handler(args, { deps, userId, role: role!, locale, present }), left);
     }).catch((err: unknown) => {
       this.deps.logger.warn({ id: row.id, err: errorText(err) }, 'could not list options');
     });

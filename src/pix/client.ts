@@ -5,7 +5,8 @@ import type { AxiosInstance, AxiosResponse, Method } from 'axios';
 import { loadAxios } from '../runtime/load-axios';
 import type { z } from 'zod';
 import { PixApiError } from './errors';
-import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
+import { BudgetWaitAborted, type Lane, type PixBudget } from './budget';
+import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, rateLimitBackoff, retryAfterMs, type RetryPolicy } from './retry';
 import {
   AccountListResponseSchema,
   AccountResponseSchema,
@@ -31,7 +32,16 @@ export interface PixClientOptions {
   maxRetryAfterMs?: number;
   onCall?: (event: PixCallEvent) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** Every attempt takes its place in this budget first (PIX_RATE_LIMIT, shared by the instances). */
+  budget?: PixBudget;
+  /** Whose calls these are (default: a person's); see `inLane`. */
+  lane?: Lane;
+  /** Once aborted, a call still waiting for its place in the budget is given up, never sent. */
+  stop?: AbortSignal;
 }
+
+/** The longest every lane is held back after a 429, whatever its Retry-After says. */
+const MAX_HOLD_OFF_MS = 60_000;
 
 /** What a call is about, by the ids its caller gave (a Pix key as given: whoever reads it masks it). */
 export interface PixCallSubject {
@@ -50,6 +60,8 @@ export interface PixCallEvent {
   method: string;
   /** The path as sent (query string aside). */
   path: string;
+  /** The path as a pattern (`/api/v1/pix-keys/:key`): what may be shown or counted. */
+  route?: string;
   status: number;
   ms: number;
   attempt: number;
@@ -81,6 +93,8 @@ interface CallSpec<S extends z.ZodType> {
   operation: string;
   method: Method;
   path: string;
+  /** The path's pattern, with no identifier in it (metrics); absent: see `routeOf`. */
+  route?: string;
   appId: string;
   schema: S;
   /** Reads are retried on network errors, 5xx and 429; writes never are. */
@@ -147,6 +161,14 @@ export class PixClient {
     return new PixClient({ ...this.options, onCall }, this.transport);
   }
 
+  /**
+   * The same client, its calls queued in `lane` of the budget (the poller's, behind people's); with
+   * `stop`, a call still waiting for its place when it aborts fails (not sent) instead of going out.
+   */
+  inLane(lane: Lane, stop?: AbortSignal): PixClient {
+    return new PixClient({ ...this.options, lane, ...(stop ? { stop } : {}) }, this.transport);
+  }
+
   private get http(): AxiosInstance {
     return (this.transport.http ??= loadAxios().create({
       baseURL: this.options.baseUrl.replace(/\/+$/, ''),
@@ -176,6 +198,7 @@ export class PixClient {
       operation: 'uploadFile',
       method: 'POST',
       path: '/api/v1/files',
+      route: '/api/v1/files',
       appId,
       data: form,
       headers,
@@ -192,6 +215,7 @@ export class PixClient {
       about: { account: accountId },
       method: 'GET',
       path: `/api/v1/limits/${idSegment('accountId', accountId)}`,
+      route: '/api/v1/limits/:accountId',
       appId,
       schema: LimitsResponseSchema,
       idempotent: true,
@@ -207,6 +231,7 @@ export class PixClient {
       about: { account: input.companyBankAccountId },
       method: 'POST',
       path: '/api/v1/limits/request',
+      route: '/api/v1/limits/request',
       appId,
       data: {
         companyBankAccountId: input.companyBankAccountId,
@@ -226,6 +251,7 @@ export class PixClient {
       about: { request: limitRequestId },
       method: 'GET',
       path: `/api/v1/limits/request/${idSegment('limitRequestId', limitRequestId)}`,
+      route: '/api/v1/limits/request/:limitRequestId',
       appId,
       schema: LimitRequestResponseSchema,
       idempotent: true,
@@ -239,6 +265,7 @@ export class PixClient {
       operation: 'listLimitRequests',
       method: 'GET',
       path: '/api/v1/limits/request',
+      route: '/api/v1/limits/request',
       appId,
       params: { limit: page.limit, skip: page.skip },
       schema: LimitRequestListResponseSchema,
@@ -253,6 +280,7 @@ export class PixClient {
       operation: 'createAccount',
       method: 'POST',
       path: '/api/v1/account',
+      route: '/api/v1/account',
       appId: masterAppId,
       schema: AccountResponseSchema,
       idempotent: false,
@@ -264,6 +292,7 @@ export class PixClient {
       operation: 'listAccounts',
       method: 'GET',
       path: '/api/v1/account',
+      route: '/api/v1/account',
       appId,
       schema: AccountListResponseSchema,
       idempotent: true,
@@ -276,6 +305,7 @@ export class PixClient {
       about: { account: accountId },
       method: 'GET',
       path: `/api/v1/account/${idSegment('accountId', accountId)}`,
+      route: '/api/v1/account/:accountId',
       appId,
       schema: AccountResponseSchema,
       idempotent: true,
@@ -288,6 +318,7 @@ export class PixClient {
       about: { account: input.accountId },
       method: 'POST',
       path: '/api/v1/application',
+      route: '/api/v1/application',
       appId,
       data: { accountId: input.accountId, application: { name: input.name, type: 'API' } },
       schema: ApplicationResponseSchema,
@@ -300,6 +331,7 @@ export class PixClient {
       operation: 'listScopes',
       method: 'GET',
       path: '/api/v1/application/scopes',
+      route: '/api/v1/application/scopes',
       appId,
       schema: UnknownJsonSchema,
       idempotent: true,
@@ -312,6 +344,7 @@ export class PixClient {
       about: { application: clientId },
       method: 'POST',
       path: '/api/v1/application/rotate-secret',
+      route: '/api/v1/application/rotate-secret',
       appId: masterAppId,
       data: { clientId },
       schema: UnknownJsonSchema,
@@ -327,6 +360,7 @@ export class PixClient {
       about: { pixKey: input.pixKey },
       method: 'POST',
       path: '/api/v1/pix-keys',
+      route: '/api/v1/pix-keys',
       appId,
       data: { pixKey: input.pixKey, type: input.type },
       schema: PixKeyResponseSchema,
@@ -339,6 +373,7 @@ export class PixClient {
       operation: 'listPixKeys',
       method: 'GET',
       path: '/api/v1/pix-keys',
+      route: '/api/v1/pix-keys',
       appId,
       schema: PixKeyListResponseSchema,
       idempotent: true,
@@ -351,6 +386,7 @@ export class PixClient {
       about: { pixKey },
       method: 'DELETE',
       path: `/api/v1/pix-keys/${pixKeySegment(pixKey)}`,
+      route: '/api/v1/pix-keys/:key',
       appId,
       schema: UnknownJsonSchema,
       idempotent: false,
@@ -365,6 +401,7 @@ export class PixClient {
       about: { pixKey },
       method: 'POST',
       path: '/api/v1/pix-keys/withdraw',
+      route: '/api/v1/pix-keys/withdraw',
       appId,
       data: { pixKey },
       schema: WithdrawKeyResponseSchema,
@@ -378,6 +415,7 @@ export class PixClient {
       about: { pixKey },
       method: 'PUT',
       path: '/api/v1/pix-keys/withdraw',
+      route: '/api/v1/pix-keys/withdraw',
       appId,
       data: { pixKey },
       schema: WithdrawKeyResponseSchema,
@@ -394,6 +432,7 @@ export class PixClient {
       about: { subscription: subscriptionId },
       method: 'GET',
       path: `/api/v1/subscriptions/${idSegment('subscriptionId', subscriptionId)}/payment-book`,
+      route: '/api/v1/subscriptions/:subscriptionId/payment-book',
       appId,
       params: { month: period.month, year: period.year },
       headers: { Accept: 'application/pdf' },
@@ -410,6 +449,7 @@ export class PixClient {
       about: { dispute: disputeId },
       method: 'POST',
       path: `/api/v1/dispute/${idSegment('disputeId', disputeId)}/evidence`,
+      route: '/api/v1/dispute/:disputeId/evidence',
       appId,
       data: body,
       schema: UnknownJsonSchema,
@@ -423,6 +463,7 @@ export class PixClient {
       about: { account: options.companyBankAccount },
       method: 'GET',
       path: '/api/v1/statement',
+      route: '/api/v1/statement',
       appId,
       params: { companyBankAccount: options.companyBankAccount },
       schema: UnknownJsonSchema,
@@ -436,6 +477,7 @@ export class PixClient {
       about: { transaction: transactionId, account: options.companyBankAccount },
       method: 'GET',
       path: `/api/v1/transaction/${idSegment('transactionId', transactionId)}`,
+      route: '/api/v1/transaction/:transactionId',
       appId,
       params: { companyBankAccount: options.companyBankAccount },
       schema: UnknownJsonSchema,
@@ -445,7 +487,16 @@ export class PixClient {
 
   private async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const attempts = spec.idempotent ? this.retry.attempts : 1;
+    // A write answered 429 was not performed: it is sent once more after the wait (a streamed body,
+    // an upload, cannot be sent twice).
+    let resendWrite = !spec.idempotent && !isStream(spec.data);
     for (let attempt = 1; ; attempt++) {
+      try {
+        await this.options.budget?.acquire(this.options.lane ?? 'people', this.options.stop);
+      } catch (err) {
+        if (!(err instanceof BudgetWaitAborted)) throw err;
+        throw new PixApiError('network', 0, undefined, undefined, undefined, spec.operation, false);
+      }
       const started = Date.now();
       // A total deadline: axios's `timeout` restarts with every byte, so a trickling answer never ends.
       const deadline = AbortSignal.timeout(this.options.timeoutMs);
@@ -477,7 +528,19 @@ export class PixClient {
       if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
 
       const body = spec.binary ? decodeBinaryError(response.data) : response.data;
-      if (attempt < attempts && isRetryableStatus(response.status)) {
+      if (response.status === 429) {
+        const told = retryAfterMs(response.headers['retry-after']);
+        const wait = Math.min(told ?? rateLimitBackoff(attempt), MAX_HOLD_OFF_MS);
+        // Everyone waits, not only this call: the allowance is shared with the company's systems.
+        await this.options.budget?.holdOff(wait);
+        const again = attempt < attempts || resendWrite;
+        // A Retry-After past the cap is honoured by the budget, but this caller is not kept waiting.
+        if (again && (told === undefined || told <= this.maxRetryAfterMs)) {
+          if (!spec.idempotent) resendWrite = false;
+          await this.sleep(wait);
+          continue;
+        }
+      } else if (attempt < attempts && isRetryableStatus(response.status)) {
         const wait = retryAfterMs(response.headers['retry-after']);
         if (wait === undefined || wait <= this.maxRetryAfterMs) {
           await this.sleep(wait ?? backoffDelay(this.retry, attempt));
@@ -489,7 +552,7 @@ export class PixClient {
   }
 
   private report(spec: CallSpec<z.ZodType>, status: number, started: number, attempt: number): void {
-    this.options.onCall?.({ operation: spec.operation, method: spec.method.toUpperCase(), path: spec.path, status, ms: Date.now() - started, attempt, ...(spec.about ? { about: spec.about } : {}) });
+    this.options.onCall?.({ operation: spec.operation, method: spec.method.toUpperCase(), path: spec.path, route: spec.route ?? routeOf(spec.path), status, ms: Date.now() - started, attempt, ...(spec.about ? { about: spec.about } : {}) });
   }
 
   private parse<S extends z.ZodType>(spec: CallSpec<S>, response: AxiosResponse): z.output<S> {
@@ -501,6 +564,16 @@ export class PixClient {
     }
     return parsed.data;
   }
+}
+
+/** A pattern for a path whose call names none: its resource, every further segment a parameter. */
+function routeOf(path: string): string {
+  const [resource, ...rest] = path.replace(/^\/api\/v1\/?/, '').split('/');
+  return `/api/v1/${/^[a-z-]+$/.test(resource ?? '') ? resource : ':param'}${rest.map(() => '/:param').join('')}`;
+}
+
+function isStream(data: unknown): boolean {
+  return typeof (data as { pipe?: unknown } | undefined)?.pipe === 'function';
 }
 
 function decodeBinaryError(data: unknown): unknown {

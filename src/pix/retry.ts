@@ -13,6 +13,15 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, random: () =>
   return Math.round(random() * ceiling);
 }
 
+/**
+ * The wait after a 429 that says nothing of when to come back: 1 s, doubling to 8 s, the upper half
+ * jittered (never near 0: the service is telling us to slow down, and a 0 would hit it again at once).
+ */
+export function rateLimitBackoff(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(8_000, 1_000 * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
 /** `Retry-After` as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
 export function retryAfterMs(header: unknown, now: number = Date.now()): number | undefined {
   if (typeof header !== 'string' || header.trim() === '') return undefined;

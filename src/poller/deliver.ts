@@ -21,6 +21,14 @@ export const DECISION_EVENT_TYPE = 'pix_limit_decision';
  */
 export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', ...UNREACHABLE_CODES]);
 
+/**
+ * A decision that reaches neither its thread (gone) nor the requester's DM (Slack refuses it: the
+ * user deactivated, the DM not allowed…) is given up after this many consecutive ticks…
+ */
+export const UNDELIVERABLE_TICKS = 5;
+/** …spanning at least this long (a fast schedule does not give up within seconds). */
+export const UNDELIVERABLE_MS = 15 * 60_000;
+
 /** At most this many pages of a thread are read looking for an earlier reply (200 messages each). */
 const MAX_THREAD_PAGES = 25;
 
@@ -63,7 +71,8 @@ export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequ
   const locale: Locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
   if (!record.reply) {
     if (!record.rootTs) record = await step('find-root', () => attachFoundRoot(ctx, record));
-    const posted = (record.rootTs && (await inThread(ctx, record, locale, decision))) || (await inDm(ctx, record, locale, decision));
+    const posted = (record.rootTs && (await inThread(ctx, record, locale, decision))) || (await inDmOrGiveUp(ctx, record, locale, decision));
+    if ('closed' in posted) return posted.closed;
     const approved = posted.status === 'APPROVED' ? decision.approved : undefined;
     record = await step('record-reply', () =>
       ctx.requests.recordReply(id, {
@@ -133,6 +142,28 @@ async function inThread(ctx: DeliveryContext, record: TrackedRequest, locale: Lo
   } catch (err) {
     if (isUnreachable(err)) return unreachable(err);
     throw new DeliveryError('post-reply', err);
+  }
+}
+
+/**
+ * The decision in the requester's DM; when Slack refuses it (an answer, not a failure to reach
+ * Slack), the refusal is counted on the request, and past UNDELIVERABLE_TICKS over UNDELIVERABLE_MS
+ * the request is closed undelivered (recorded on it, logged) rather than retried on every tick.
+ */
+async function inDmOrGiveUp(ctx: DeliveryContext, record: TrackedRequest, locale: Locale, decision: Decision): Promise<Posted | { closed: TrackedRequest }> {
+  try {
+    return await inDm(ctx, record, locale, decision);
+  } catch (err) {
+    const code = slackErrorCode(err instanceof DeliveryError ? err.cause : err);
+    if (code === undefined) throw err;
+    const id = record.limitRequestId;
+    const failures = await step('post-dm', () => ctx.requests.noteUndeliverable(id, code));
+    if (failures.count < UNDELIVERABLE_TICKS || Date.now() - Date.parse(failures.since) < UNDELIVERABLE_MS) throw err;
+    ctx.logger.warn(
+      { limitRequestId: id, status: decision.status, slackError: code, ticks: failures.count, since: failures.since },
+      'the decision can reach neither its thread nor its requester’s DM: recorded on the request, which is closed',
+    );
+    return { closed: await step('close', () => ctx.requests.closeUndelivered(id, { status: decision.status, error: code })) };
   }
 }
 

@@ -1,5 +1,7 @@
+import { setMaxListeners } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../entry/deps';
+import type { PixClient } from '../pix/client';
 import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
@@ -42,26 +44,38 @@ export interface PollerOptions {
    * poller's Slack client (the composition root gives the four-eyes approvals' expiry and resumption,
    * approvals/engine.ts). Its failure is logged and never fails the tick.
    */
-  alsoOnTick?: (slack: WebClient, stopping: () => boolean) => Promise<unknown>;
+  alsoOnTick?: (slack: WebClient, stopping: () => boolean, pix: PixClient) => Promise<unknown>;
 }
 
-export function startPoller(deps: Deps, options: PollerOptions): Poller {
+export function startPoller(appDeps: Deps, options: PollerOptions): Poller {
+  // The poller's Pix calls queue behind people's in the budget (pix/budget.ts); the reads of a sweep
+  // take the places left, which spreads them over the budget instead of firing them at once.
+  // Once stopped, a read still waiting for its place is not sent: the tick starts no new request.
+  const stopped = new AbortController();
+  // Every read waiting for its place listens to it (POLL_CONCURRENCY of them, and more): not a leak.
+  setMaxListeners(0, stopped.signal);
+  const deps: Deps = { ...appDeps, pix: appDeps.pix.inLane('poller', stopped.signal) };
   let stopping = false;
   const claimTtlMs = options.claimTtlMs ?? 60_000;
   // Survives ticks: a Retry-After still running holds the next tick's calls back too.
   const pacer = new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger: deps.logger });
   const slack = pollerSlackClient(deps, pacer);
   // Filings a previous run left cut short are settled at once, not at the first tick (reconcile.ts).
-  const startup = reconcileIntents(deps, slack).catch((err: unknown) => {
+  const startup = adoptThenReconcile(deps, slack).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
   });
   const alsoOnTick = options.alsoOnTick;
   const runner = new SerialRunner(async () => {
-    const more = alsoOnTick?.(slack, () => stopping).catch((err: unknown) => {
+    const more = alsoOnTick?.(slack, () => stopping, deps.pix).catch((err: unknown) => {
       deps.logger.warn({ err: errorText(err) }, 'a tick task failed');
     });
     try {
-      return await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping });
+      const report = await runTick(deps, slack, { concurrency: options.concurrency, claimTtlMs, stopping: () => stopping });
+      deps.metrics.pollRun('ok');
+      return report;
+    } catch (err) {
+      deps.metrics.pollRun('failed');
+      throw err;
     } finally {
       await more;
     }
@@ -83,10 +97,18 @@ export function startPoller(deps: Deps, options: PollerOptions): Poller {
     },
     async stop() {
       stopping = true;
+      stopped.abort();
       await task.destroy();
       await Promise.all([runner.idle(), startup]);
     },
   };
+}
+
+/** Intents an older version recorded without indexing them are indexed first, once (filing-intents.ts). */
+async function adoptThenReconcile(deps: Deps, slack: WebClient): Promise<void> {
+  const adopted = await deps.store.filingIntents.adoptUnindexed();
+  if (adopted > 0) deps.logger.info({ adopted }, 'filing intents recorded before their index: indexed');
+  await reconcileIntents(deps, slack);
 }
 
 /**

@@ -94,6 +94,8 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
     }),
   );
 
+  // Open after this tick: those it did not close (still in review, failed, left for later).
+  deps.metrics.limitRequestsInReview(ids.length - report.decided - report.unfollowed);
   // Info when there was something to poll: one line a tick, which shows the poller alive and how long
   // a tick takes; debug when the poll set is empty.
   const level = ids.length > 0 ? 'info' : 'debug';

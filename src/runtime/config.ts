@@ -143,6 +143,8 @@ const ConfigSchema = z
         z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)')),
       ),
     ),
+    // Pix API budget (issue 18): calls a second, shared by the instances on one Redis.
+    PIX_RATE_LIMIT: positiveInt(5, 1_000),
     LOG_LEVEL: z.preprocess(
       (v) => blankToUndefined(v) ?? 'info',
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -247,6 +249,8 @@ export interface Config {
     appId?: string;
     masterAppId?: string;
     timeoutMs: number;
+    /** PIX_RATE_LIMIT: never more calls than this in any one-second window, all instances together. */
+    rateLimit: number;
   };
   /** `namespace`: prefix of every key, so several deployments can share one Redis. */
   store: { url: string; secret?: string; namespace: string };
@@ -315,7 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         port: c.PORT,
       },
       health: { port: c.HEALTH_PORT, host: c.HEALTH_HOST },
-      pix: { apiUrl: c.PIX_API_URL, appId: c.PIX_APP_ID, masterAppId: c.PIX_MASTER_APP_ID, timeoutMs: c.PIX_TIMEOUT_MS },
+      pix: { apiUrl: c.PIX_API_URL, appId: c.PIX_APP_ID, masterAppId: c.PIX_MASTER_APP_ID, timeoutMs: c.PIX_TIMEOUT_MS, rateLimit: c.PIX_RATE_LIMIT },
       store: { url: c.STORE_URL, secret: c.STORE_SECRET, namespace: c.STORE_NAMESPACE },
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
       pollClaimTtlMs: c.POLL_CLAIM_TTL_MS,

@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from './logger';
 import { PixClient } from '../pix/client';
+import type { PixBudget } from '../pix/budget';
+import type { Metrics } from './metrics';
 
 export interface HealthReport {
   /** Both the store and the Pix API answer. */
@@ -13,6 +15,8 @@ export interface HealthReport {
 }
 
 export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';
+export const METRICS_PATH = '/metrics';
 /** Time limit of the Pix API probe: a health check must answer fast, whatever the API does. */
 const PIX_PROBE_TIMEOUT_MS = 2_000;
 /** How long a probe's answer is reused: health checks every second cannot hammer the Pix API. */
@@ -49,6 +53,8 @@ export interface HealthOptions {
   mainAppId: string;
   mode: 'http' | 'socket';
   sandbox: boolean;
+  /** The probe's call takes its place in the Pix budget like every other call of the bot. */
+  budget?: PixBudget;
   /** Defaults: 2 s probe time limit, Pix answer cached 5 s, store answer 1 s. */
   pixTimeoutMs?: number;
   pixCacheMs?: number;
@@ -67,16 +73,25 @@ export class HealthCheck {
   private readonly pix: CachedProbe;
 
   constructor(private readonly options: HealthOptions) {
+    const timeoutMs = options.pixTimeoutMs ?? PIX_PROBE_TIMEOUT_MS;
     const client = new PixClient({
       baseUrl: options.pixBaseUrl,
-      timeoutMs: options.pixTimeoutMs ?? PIX_PROBE_TIMEOUT_MS,
+      timeoutMs,
       retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+      ...(options.budget ? { budget: options.budget } : {}),
     });
     this.pix = new CachedProbe(async () => {
-      await client.listScopes(options.mainAppId);
+      // Its wait for a place in the budget (held back after a 429) within the same time limit: a
+      // health check never hangs on the budget.
+      await client.inLane('people', AbortSignal.timeout(timeoutMs)).listScopes(options.mainAppId);
       return true;
     }, options.pixCacheMs ?? PIX_CACHE_MS, options.now ?? Date.now);
     this.store = new CachedProbe(options.ping, options.storeCacheMs ?? STORE_CACHE_MS, options.now ?? Date.now);
+  }
+
+  /** The store answers (the cached probe, like /healthz). */
+  storeAnswers(): Promise<boolean> {
+    return this.store.get();
   }
 
   async report(): Promise<HealthReport> {
@@ -99,6 +114,39 @@ export class HealthCheck {
   };
 }
 
+/**
+ * `GET /readyz`: 200 once the store answers and Slack is connected (Socket Mode) or served (HTTP);
+ * 503 while stopping, so a load balancer or an orchestrator stops sending work before the port goes.
+ */
+export class Readiness {
+  private stopping = false;
+
+  constructor(
+    private readonly check: HealthCheck,
+    /** Whether the Slack side is up: the receiver listening, or the socket connected. */
+    private readonly slackUp: () => boolean,
+  ) {}
+
+  stop(): void {
+    this.stopping = true;
+  }
+
+  async report(): Promise<{ ready: boolean; store: 'ok' | 'down'; slack: 'ok' | 'down'; stopping: boolean }> {
+    const store = this.stopping ? false : await this.check.storeAnswers();
+    const slack = this.slackUp();
+    return { ready: !this.stopping && store && slack, store: store ? 'ok' : 'down', slack: slack ? 'ok' : 'down', stopping: this.stopping };
+  }
+
+  readonly handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    this.report().then(
+      (report) => {
+        res.writeHead(report.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
+      },
+      () => res.writeHead(500).end(),
+    );
+  };
+}
+
 export interface HealthServer {
   port: number;
   /** The address it listens on. */
@@ -106,11 +154,23 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-/** `/healthz` on a port of its own (Socket Mode, which has no HTTP server of its own), on `host` only. */
-export async function startHealthServer(port: number, host: string, check: HealthCheck, logger: Logger): Promise<HealthServer> {
+/**
+ * The health listener, on a port of its own (Socket Mode has no HTTP server of its own), on `host`
+ * only: `/healthz`, `/readyz` and `/metrics` (never on the Slack-facing port: they describe the app to
+ * whoever can reach them).
+ */
+export async function startHealthServer(
+  port: number,
+  host: string,
+  endpoints: { check: HealthCheck; readiness: Readiness; metrics: Metrics },
+  logger: Logger,
+): Promise<HealthServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === HEALTH_PATH) check.handle(req, res);
+    if (req.method !== 'GET' && req.method !== 'HEAD') res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    else if (path === HEALTH_PATH) endpoints.check.handle(req, res);
+    else if (path === READY_PATH) endpoints.readiness.handle(req, res);
+    else if (path === METRICS_PATH) serveMetrics(endpoints.metrics, req, res);
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
@@ -131,4 +191,14 @@ export async function startHealthServer(port: number, host: string, check: Healt
         server.closeAllConnections();
       }),
   };
+}
+
+function serveMetrics(metrics: Metrics, req: http.IncomingMessage, res: http.ServerResponse): void {
+  metrics.scrape().then(
+    (scraped) => {
+      if (!scraped) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': scraped.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : scraped.body);
+    },
+    () => res.writeHead(500).end(),
+  );
 }

@@ -73,6 +73,8 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
   const raw = isMultipart(req) ? undefined : await readBody(req, MAX_JSON_BYTES);
   if (raw !== undefined) call.body = loggedBody(raw);
 
+  const limited = deps.faults.takeRateLimit(call.authorization, call.at);
+  if (limited) return limited;
   if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
   const failure = deps.faults.takeFailure(method, url.pathname);
   if (failure) return failure;

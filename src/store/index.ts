@@ -11,8 +11,10 @@ import { StoreUnavailableError } from './errors';
 import type { ConnectionEvents } from './redis';
 import { TrackedRequestsRepo } from './tracked-requests';
 import { FilingIntentsRepo } from './filing-intents';
+import { KeyvIdIndex, RedisIdIndex, type IdIndex } from './id-index';
 import { SecretBox } from './secret-box';
 import { RedisPixEvents, SqlitePixEvents, type PixEventsRepo } from './pix-events';
+import type { RateWindow } from '../pix/budget';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 import { checkSqliteFile } from './sqlite-file';
 
@@ -31,6 +33,8 @@ export interface Store extends Claims {
   audit: AuditTrail;
   /** The Pix events outbox and the disputes seen (pix-events.ts). */
   pixEvents: PixEventsRepo;
+  /** The Pix budget's window shared by the instances (Redis); undefined: each process counts its own. */
+  rateWindow: RateWindow | undefined;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -78,6 +82,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let approvalSet: Keyv;
   let approvalIndex: ApprovalIndex;
   let claims: Claims;
+  let rateWindow: RateWindow | undefined;
+  let intentIndex: IdIndex;
   let auditBackend: AuditBackend;
   let pixEvents: PixEventsRepo;
   let ping: () => Promise<unknown>;
@@ -89,6 +95,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     pollSet = openKeyv(adapter(), `${namespace}-poll`, state);
     intents = openKeyv(adapter(), `${namespace}-intents`, state);
     approvalSet = openKeyv(adapter(), `${namespace}-approvals`, state);
+    intentIndex = new KeyvIdIndex(keyv, 'intents-index');
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     const indexAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
     approvalIndex = new SqliteApprovalIndex((sql, params) => indexAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
@@ -118,6 +125,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     approvalSet = openKeyv(redisAdapter(client), `${namespace}-approvals`, state);
     claims = new RedisClaims(client, `${namespace}:claim:`, holder);
     approvalIndex = new RedisApprovalIndex(client, `${namespace}:approvals:due`);
+    const { RedisRateWindow } = require('./rate-window') as typeof import('./rate-window');
+    intentIndex = new RedisIdIndex(client, `${namespace}:intents-index`, guard);
+    rateWindow = new RedisRateWindow(client, `${namespace}:pix-budget`, holder, guard);
     auditBackend = new RedisAuditBackend(client, `${namespace}:audit`);
     pixEvents = new RedisPixEvents(client, namespace);
     ping = () => client.ping();
@@ -130,10 +140,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     holder,
     accountApps: new AccountAppsRepo(keyv, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(keyv, pollSet),
-    filingIntents: new FilingIntentsRepo(intents),
+    filingIntents: new FilingIntentsRepo(intents, intentIndex),
     approvals: new ApprovalsRepo(keyv, guardedRepo('approvals index', approvalIndex, guard), box, approvalSet),
     audit,
     pixEvents: guardedRepo('pixEvents', pixEvents, guard),
+    rateWindow,
     claim: (key, ttlMs) => guard('claim', () => claims.claim(key, ttlMs)),
     renew: (key, ttlMs) => guard('renew', () => claims.renew(key, ttlMs)),
     release: (key) => guard('release', () => claims.release(key)),

@@ -42,6 +42,14 @@ export const TrackedRequestSchema = z.object({
    * request is closed with a message to its requester (see poller/tick.ts); any other answer resets it.
    */
   unreadable: z.object({ count: z.number().int(), since: z.string(), status: z.number().int(), error: z.string().optional() }).optional(),
+  /**
+   * Consecutive ticks on which the decision could reach neither its thread (gone) nor the requester's
+   * DM (Slack refused it), since the first of them, with Slack's last answer. Past a bound the request
+   * is closed undelivered (poller/deliver.ts) instead of being tried on every tick for ever.
+   */
+  undeliverable: z.object({ count: z.number().int(), since: z.string(), error: z.string() }).optional(),
+  /** Closed without its decision reaching anyone: which decision, when, and Slack's last answer. */
+  undelivered: z.object({ status: DecisionStatusSchema, at: z.string(), error: z.string() }).optional(),
   /** Closed: the root shows the final status and the request is no longer polled. */
   closed: z.boolean(),
 });
@@ -98,6 +106,21 @@ export class TrackedRequestsRepo {
   /** A read answered: the count of unreadable ones starts again. */
   async clearUnreadable(limitRequestId: string): Promise<void> {
     await this.update(limitRequestId, ({ unreadable: _, ...r }) => r);
+  }
+
+  /** One more tick on which the decision could be delivered nowhere (Slack's answer): the count so far. */
+  async noteUndeliverable(limitRequestId: string, error: string, now = new Date()): Promise<NonNullable<TrackedRequest['undeliverable']>> {
+    const record = await this.update(limitRequestId, (r) => ({
+      ...r,
+      undeliverable: { count: (r.undeliverable?.count ?? 0) + 1, since: r.undeliverable?.since ?? now.toISOString(), error: error.slice(0, 200) },
+    }));
+    return record.undeliverable!;
+  }
+
+  /** Gives up delivering a decision that can reach nobody: recorded on the request, which is closed. */
+  async closeUndelivered(limitRequestId: string, undelivered: { status: NonNullable<TrackedRequest['undelivered']>['status']; error: string }, now = new Date()): Promise<TrackedRequest> {
+    await this.update(limitRequestId, (r) => ({ ...r, undelivered: { ...undelivered, at: now.toISOString() } }));
+    return this.close(limitRequestId);
   }
 
   async close(limitRequestId: string): Promise<TrackedRequest> {

@@ -11,6 +11,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN, startHarness, type Harness } from '../support/harness';
 import { FakeSocketMode } from '../support/socket-mode';
+import { waitFor } from '../support/wait';
 
 const getJson = async (url: string) => {
   const res = await fetch(url);
@@ -114,7 +115,8 @@ describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
     const slack = await new SlackStandIn().start();
     const socketMode = new FakeSocketMode();
     const wsUrl = await socketMode.start();
-    slack.on('apps.connections.open', () => ({ ok: true, url: wsUrl }));
+    let slackDown = false;
+    slack.on('apps.connections.open', () => (slackDown ? { ok: false, error: 'internal_error' } : { ok: true, url: wsUrl }));
     const sandbox = await startSandbox({ port: 0 });
     const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-health-'));
     const result = loadConfig({
@@ -138,6 +140,15 @@ describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
       const res = await getJson(`http://127.0.0.1:${app.healthPort}/healthz`);
       expect(res).toEqual({ status: 200, body: { ok: true, store: 'ok', pixApi: 'ok', mode: 'socket', sandbox: false } });
       expect((await fetch(`http://127.0.0.1:${app.healthPort}/other`)).status).toBe(404);
+      // /readyz follows the socket: ready when connected, not while it is down, ready again once back.
+      const ready = () => fetch(`http://127.0.0.1:${app!.healthPort}/readyz`).then(async (r) => ({ status: r.status, body: await r.json() }));
+      expect(await ready()).toEqual({ status: 200, body: { ready: true, store: 'ok', slack: 'ok', stopping: false } });
+      slackDown = true;
+      socketMode.drop();
+      await waitFor('not ready while the socket is down', async () => (await ready()).status === 503, 10_000);
+      expect(await ready()).toMatchObject({ body: { ready: false, slack: 'down', stopping: false } });
+      slackDown = false;
+      await waitFor('ready again once reconnected', async () => (await ready()).status === 200, 20_000);
       // Loopback only, unless HEALTH_HOST says otherwise: the machine's other addresses do not answer.
       expect(app.healthAddress).toBe('127.0.0.1');
       // Linux answers all of 127.0.0.0/8 on loopback: another of its addresses reaches a server bound

@@ -118,6 +118,20 @@ describe('authentication, routing and the control routes', () => {
     expect((await api(sb, 'GET', '/api/v1/account', { appId })).status).toBe(200);
   });
 
+  it('limits each AppID to a rate: past it 429 (with Retry-After when set), counted; another AppID has its own', async () => {
+    const main = sb.companies.main;
+    await control(sb, 'POST', '/faults', { rateLimit: { perSecond: 3, retryAfter: 1 } });
+    const statuses: number[] = [];
+    // Sent together: all five arrive within the same second.
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api(sb, 'GET', '/api/v1/account', { appId: main.mainAppId })));
+    for (const res of answers) statuses.push(res.status);
+    expect(statuses.sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(answers.filter((r) => r.status === 429).map((r) => r.headers.get('retry-after'))).toEqual(['1', '1']);
+    expect((await api(sb, 'GET', '/api/v1/pix-keys', { appId: main.masterAppId })).status).toBe(200);
+    expect((await control(sb, 'POST', '/faults', {})).json.faults).toMatchObject({ rateLimit: { perSecond: 3, retryAfter: 1 }, rateLimited: 2 });
+    expect((await control(sb, 'DELETE', '/faults')).json.faults).toMatchObject({ rateLimit: null, rateLimited: 0 });
+  });
+
   it('injects latency until reset', async () => {
     const appId = sb.companies.main.mainAppId;
     await control(sb, 'POST', '/faults', { latencyMs: 150 });
@@ -132,7 +146,7 @@ describe('authentication, routing and the control routes', () => {
     const slow = api(sb, 'GET', '/api/v1/account', { appId }).then(() => order.push('slow'));
     await waitFor('the slow call received', () => sb.calls.length > before);
     const reset = await control(sb, 'DELETE', '/faults');
-    expect(reset.json).toEqual({ faults: { latencyMs: 0, fail: null, lateAnswer: null } });
+    expect(reset.json).toEqual({ faults: { latencyMs: 0, fail: null, lateAnswer: null, rateLimit: null, rateLimited: 0 } });
     await api(sb, 'GET', '/api/v1/account', { appId }).then(() => order.push('fast'));
     await slow;
     expect(order).toEqual(['fast', 'slow']);

@@ -38,6 +38,11 @@ export class FakeSocketMode {
     return `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}/link`;
   }
 
+  /** Cuts every open socket, as a network would. */
+  drop(): void {
+    for (const s of this.sockets) s.destroy();
+  }
+
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -66,8 +66,8 @@ describe('PixClient', () => {
       await base.observed((e) => seen.push({ ...e })).deletePixKey('APP-ID-SECRET-1', 'a@b.com').catch(() => undefined);
       await base.observed((e) => seen.push({ ...e })).deletePixKey('APP-ID-SECRET-1', 'a@b.com');
       expect(seen.map(({ ms: _ms, ...e }) => e)).toEqual([
-        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', status: 503, attempt: 1, about: { pixKey: 'a@b.com' } },
-        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', status: 204, attempt: 1, about: { pixKey: 'a@b.com' } },
+        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', route: '/api/v1/pix-keys/:key', status: 503, attempt: 1, about: { pixKey: 'a@b.com' } },
+        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', route: '/api/v1/pix-keys/:key', status: 204, attempt: 1, about: { pixKey: 'a@b.com' } },
       ]);
       expect(own).toHaveLength(2);
       expect(JSON.stringify(seen)).not.toContain('APP-ID-SECRET-1');

@@ -1,0 +1,220 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RunningApp } from '../src/app';
+import { openStore } from '../src/store';
+import { SlackStandIn } from '../src/slack-standin/web-api';
+import { BOT_TOKEN, pairedAckRounds, percentile, pinCpus, sandboxControl, signedCommand, startBotInProcess, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+import { limitRequestsInReview, trackAll } from './poll-cycle';
+
+const REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 2_000);
+const RATE = 50;
+/** The Pix stand-in's own limit, per AppID: above the budget, as the company's allowance would be. */
+const SERVICE_RATE = 60;
+const TIME_BOUND = 1.1;
+const PEAK_BOUND = RATE + 1;
+const PERSON_BOUND = 1.5;
+const PERSON = 'U0BENCHPER';
+const PERSON_SAMPLES = 7;
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ACK_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 20);
+const ACK_CONCURRENT = 200;
+const ACK_BOUND = 1.05;
+
+type Fixture = Awaited<ReturnType<typeof limitRequestsInReview>>;
+interface LoggedCall {
+  method: string;
+  path: string;
+  at: number;
+}
+
+/** The most calls the Pix stand-in received in any one-second window. */
+function peakPerSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j]! - sorted[i]! >= 1_000) i++;
+    best = Math.max(best, j - i + 1);
+  }
+  return best;
+}
+
+/** `/pix limits` from the bench's person, timed from sending to its answer reaching the response_url. */
+async function personLimits(app: RunningApp, slack: SlackStandIn, n: number): Promise<number> {
+  const id = `person-${n}-${Math.random().toString(36).slice(2)}`;
+  const started = Date.now();
+  const res = await signedCommand(app.port!, PERSON, 'limits', slack.responseUrl(id));
+  await res.text();
+  const answer = await until('the person’s answer', () => slack.responsesTo(id)[0], 30_000);
+  return answer.at - started;
+}
+
+async function personSamples(app: RunningApp, slack: SlackStandIn, count: number, gapMs: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push(await personLimits(app, slack, i));
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+  return out;
+}
+
+/**
+ * One sweep of every tracked request by `apps` at once (each reads all of them), against the Pix
+ * stand-in limited to SERVICE_RATE a second per AppID; the person's `/pix limits` answered during it,
+ * against the same command while nothing else runs.
+ */
+async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: SlackStandIn, reads: number): Promise<Figure[]> {
+  const [first] = apps;
+  // Warm: connections, the HTTP client loaded, the JIT; then the person's idle time.
+  const idle = await personSamples(first!, slack, PERSON_SAMPLES, 100);
+  await new Promise((r) => setTimeout(r, 1_100));
+  await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'DELETE');
+  await sandboxControl(fx.sandbox.url, '/sandbox/faults', { rateLimit: { perSecond: SERVICE_RATE, retryAfter: 1 } });
+  const started = Date.now();
+  let done = false;
+  const ticks = Promise.all(apps.map((a) => a.poller.tick())).finally(() => (done = true));
+  // The person asks once the sweep is well under way, a few times while it lasts.
+  await new Promise((r) => setTimeout(r, 3_000));
+  const busy: number[] = [];
+  while (!done && busy.length < PERSON_SAMPLES) busy.push(await personLimits(first!, slack, 100 + busy.length));
+  const reports = await ticks;
+  const seconds = (Date.now() - started) / 1000;
+  if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length)) throw new Error(`${label}: ${JSON.stringify(reports)}`);
+  const logged = (await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'GET')) as { calls: LoggedCall[] };
+  const faults = (await sandboxControl(fx.sandbox.url, '/sandbox/faults', {})) as { faults: { rateLimited: number } };
+  await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
+  const readCalls = logged.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'));
+  const peak = peakPerSecond(logged.calls.map((c) => c.at));
+  const ideal = reads / RATE;
+  const idleMs = percentile(idle, 50);
+  const busyMs = percentile(busy, 50);
+  return [
+    {
+      name: `Pix budget, ${label}: sweep of ${reads} reads at PIX_RATE_LIMIT=${RATE}`,
+      value: `${seconds.toFixed(1)} s (${(seconds / ideal).toFixed(2)}× ${ideal} s; ${readCalls.length} reads)`,
+      bound: `≤ ${TIME_BOUND}× (${(TIME_BOUND * ideal).toFixed(0)} s)`,
+      ok: seconds <= TIME_BOUND * ideal && readCalls.length === reads,
+    },
+    {
+      name: `Pix budget, ${label}: peak calls in any 1 s window at the Pix API`,
+      value: `${peak}`,
+      bound: `≤ ${PEAK_BOUND}`,
+      ok: peak <= PEAK_BOUND,
+    },
+    {
+      name: `Pix budget, ${label}: 429s from a Pix API limited to ${SERVICE_RATE}/s`,
+      value: `${faults.faults.rateLimited}`,
+      bound: '0',
+      ok: faults.faults.rateLimited === 0,
+    },
+    {
+      name: `Pix budget, ${label}: a person's /pix limits during the sweep vs idle (median of ${busy.length} / ${idle.length})`,
+      value: `${(busyMs / idleMs).toFixed(2)} (${busyMs} / ${idleMs} ms)`,
+      bound: `≤ ${PERSON_BOUND}`,
+      ok: busy.length > 0 && busyMs <= PERSON_BOUND * idleMs,
+    },
+  ];
+}
+
+const appEnv = (fx: Fixture, slack: SlackStandIn) => ({
+  SLACK_API_URL: slack.apiUrl,
+  PIX_API_URL: fx.sandbox.url,
+  PIX_APP_ID: fx.sandbox.main.mainAppId,
+  PIX_RATE_LIMIT: String(RATE),
+  // Enough reads in flight for the budget to be what paces the sweep, not the answers' latency on a
+  // loaded machine (at 50 a second, 16 in flight cover answers of up to 320 ms).
+  POLL_CONCURRENCY: '16',
+  ACCESS_VIEWERS: PERSON,
+});
+
+async function sqliteSweep(fx: Fixture): Promise<Figure[]> {
+  const slack = await new SlackStandIn().start();
+  slack.botToken = BOT_TOKEN;
+  const app = await startBotInProcess(appEnv(fx, slack));
+  try {
+    await trackAll(app.deps.store, fx.requests);
+    return await sweep('sqlite, 1 instance', fx, [app], slack, REQUESTS);
+  } finally {
+    await app.stopAll();
+    await slack.close();
+  }
+}
+
+/** Two instances on one Redis, sweeping half as many requests each at the same moment: the same reads in all. */
+async function redisSweep(fx: Fixture): Promise<Figure[]> {
+  const namespace = `pix-ops-bench-budget-${process.pid}-${Date.now().toString(36)}`;
+  const secret = 'b'.repeat(40);
+  const store = await openStore({ url: REDIS_URL, secret, namespace });
+  const slack = await new SlackStandIn().start();
+  slack.botToken = BOT_TOKEN;
+  const env = { ...appEnv(fx, slack), STORE_URL: REDIS_URL, STORE_SECRET: secret, STORE_NAMESPACE: namespace };
+  const apps = await Promise.all([startBotInProcess(env), startBotInProcess(env)]);
+  try {
+    const half = fx.requests.slice(0, Math.floor(REQUESTS / 2));
+    await trackAll(store, half);
+    return await sweep('Redis, 2 instances', { ...fx, requests: half }, apps, slack, half.length * 2);
+  } finally {
+    await Promise.all(apps.map((a) => a.stopAll()));
+    await store.close();
+    const { createClient } = await import('@keyv/redis');
+    const client = createClient({ url: REDIS_URL });
+    await client.connect();
+    for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+    await client.close();
+    await slack.close();
+  }
+}
+
+/** Issue 18's sweeps: one instance on sqlite, then two on Redis, against one Pix stand-in limited to 60/s. */
+export async function pixBudget(): Promise<Figure[]> {
+  const fx = await limitRequestsInReview(REQUESTS);
+  try {
+    return [...(await sqliteSweep(fx)), ...(await redisSweep(fx))];
+  } finally {
+    await fx.sandbox.stop();
+  }
+}
+
+/**
+ * What metrics cost an acknowledgement: 200 signed `/pix help` at once against the bot with metrics
+ * (and /metrics served on HEALTH_PORT) and the same bot counting nothing
+ * (bench/bot-no-metrics.ts), both in child processes, in paired rounds (see pairedAckRounds).
+ */
+export async function metricsAck(): Promise<Figure[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-metrics-'));
+  const slack = await new SlackStandIn().start();
+  const sandbox = await startSandboxProcess();
+  const pinning = pinCpus();
+  const env = (file: string) => ({
+    SLACK_API_URL: slack.apiUrl,
+    LOG_LEVEL: 'info',
+    PIX_API_URL: sandbox.url,
+    PIX_APP_ID: sandbox.main.mainAppId,
+    STORE_URL: `sqlite://${path.join(dir, file)}`,
+    ACCESS_VIEWERS: PERSON,
+    POLL_SCHEDULE: '0 0 1 1 *',
+    HEALTH_PORT: '0',
+  });
+  const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
+  const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-metrics.js', pinning?.apps);
+  try {
+    const result = await pairedAckRounds({ ours: on, theirs: off, userId: PERSON, text: 'help', slack, rounds: ACK_ROUNDS, concurrent: ACK_CONCURRENT });
+    const figure = (p: 50 | 99, label: string): Figure => {
+      const ratio = result.ratio(p);
+      const pooled = result.pooled(p);
+      return {
+        name: `metrics on vs off: slash ack ${label} (${ACK_CONCURRENT} at once, ${ACK_ROUNDS} paired rounds)`,
+        value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
+        bound: `≤ ${ACK_BOUND}`,
+        ok: ratio <= ACK_BOUND,
+      };
+    };
+    return [figure(50, 'median'), figure(99, 'p99')];
+  } finally {
+    pinning?.restore();
+    await Promise.all([on.stop(), off.stop()]);
+    await sandbox.stop();
+    await slack.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

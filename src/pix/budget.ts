@@ -1,0 +1,188 @@
+/**
+ * Who a Pix call waits for: a person (a command, a modal, a button) or the poller (its sweep, the
+ * reconciliation of filings, the approvals resumed on the tick). People go first.
+ */
+export type Lane = 'people' | 'poller';
+
+/**
+ * The shared count behind the budget: never more than `limit` calls admitted in any one-second
+ * window (a sliding window, not a bucket: a bucket lets a full burst follow a full refill, twice the
+ * limit in one second), and the calls spaced evenly within it (one every window / limit: a bucket of
+ * depth 1), so that a second's calls do not leave in one burst, and the network's jitter cannot
+ * crowd two bursts into one second at the API. A turn taken late (a timer's lateness) is made up by
+ * the next one, so the pace does not drift below the limit. `admit` takes a place and answers 0, or
+ * answers how long to wait before asking again. The poller's lane (`reserve` > 0) keeps that pace and
+ * leaves `reserve` places of each window to people, so a person on another instance is not starved by
+ * this one's sweep; people take a free place of the window at once (a person waits, the sweep does
+ * not), and their turn pushes the poller's next one back.
+ */
+export interface RateWindow {
+  admit(limit: number, reserve: number): Promise<number>;
+  /**
+   * The Pix API answered 429: nobody is admitted for `ms`, and for `slowMs` after that the limit is
+   * halved (the company's own traffic may be what filled the allowance).
+   */
+  holdOff(ms: number, slowMs: number): Promise<void>;
+}
+
+/** The window of one process (the sqlite store: one process), on an injectable clock. */
+export class MemoryRateWindow implements RateWindow {
+  private readonly admitted: number[] = [];
+  private blockedUntil = 0;
+  private slowUntil = 0;
+  /** When the next turn is due (the theoretical arrival time of the even pace). */
+  private nextTurn = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async admit(limit: number, reserve: number): Promise<number> {
+    const now = this.now();
+    if (this.blockedUntil > now) return this.blockedUntil - now;
+    const effective = now < this.slowUntil ? slowed(limit) : limit;
+    if (reserve > 0 && now < this.nextTurn) return Math.max(1, Math.ceil(this.nextTurn - now));
+    const cap = capOf(effective, reserve);
+    while (this.admitted.length > 0 && this.admitted[0]! <= now - WINDOW_MS) this.admitted.shift();
+    // The place frees when the call that fills the window past `cap` leaves it.
+    if (this.admitted.length >= cap) return Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now);
+    this.admitted.push(now);
+    const gap = WINDOW_MS / effective;
+    // A turn taken a little late (within a gap of when it was due) keeps the pace; after a pause, the
+    // next turn counts from now; a person's turn taken early pushes the next one back.
+    this.nextTurn = (now - this.nextTurn < gap ? this.nextTurn : now) + gap;
+    return 0;
+  }
+
+  async holdOff(ms: number, slowMs: number): Promise<void> {
+    const now = this.now();
+    this.blockedUntil = Math.max(this.blockedUntil, now + ms);
+    this.slowUntil = Math.max(this.slowUntil, now + ms + slowMs);
+  }
+}
+
+/**
+ * The window counted: a fiftieth more than the second the limit is about, so that calls admitted a
+ * window apart, reaching the API with the network's jitter, do not land closer than a second.
+ */
+export const WINDOW_MS = 1_020;
+/** How long the bot goes at half its budget after a 429. */
+const SLOW_AFTER_429_MS = 60_000;
+
+const slowed = (limit: number) => Math.max(1, Math.floor(limit / 2));
+/** The poller's share: all but `reserve` places, but never nothing. */
+const capOf = (limit: number, reserve: number) => Math.max(1, limit - reserve);
+
+export interface PixBudgetOptions {
+  /** Calls a second (PIX_RATE_LIMIT). */
+  limit: number;
+  window: RateWindow;
+  /**
+   * Used when `window` fails (Redis down): the calls go on, counted in this process only, rather than
+   * the Pix API becoming unusable with the store.
+   */
+  fallback?: RateWindow;
+  sleep?: (ms: number) => Promise<void>;
+  onWindowError?: (err: unknown) => void;
+}
+
+interface Waiter {
+  resolve: () => void;
+}
+
+/** A call given up while it waited for its place (its caller stopping): it was never sent. */
+export class BudgetWaitAborted extends Error {
+  constructor() {
+    super('given up while waiting for the Pix budget: not sent');
+  }
+}
+
+/**
+ * One budget in front of every Pix call of the process. Callers queue in their lane; one pump admits
+ * them in order, people's lane first, asking the window for each place (one Redis round trip). A
+ * caller whose turn must wait sleeps on a timer: nothing else is held.
+ */
+export class PixBudget {
+  private readonly lanes: Record<Lane, Waiter[]> = { people: [], poller: [] };
+  private pumping = false;
+  /** Ends the pump's wait early: set while it waits for a place for the poller's lane. */
+  private wake: (() => void) | undefined;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: PixBudgetOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  get limit(): number {
+    return this.options.limit;
+  }
+
+  /**
+   * Resolves when a call in `lane` may be sent now (its place taken). Rejects with BudgetWaitAborted,
+   * its place given to the next, when `signal` aborts first (the poller stopping: no new request).
+   */
+  acquire(lane: Lane, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new BudgetWaitAborted());
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const queue = this.lanes[lane];
+        const at = queue.indexOf(waiter);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        reject(new BudgetWaitAborted());
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.lanes[lane].push(waiter);
+      // A person does not wait out the poller's wait: the window may well have a place for people.
+      if (lane === 'people') this.wake?.();
+      void this.pump();
+    });
+  }
+
+  /** A 429: every lane waits `ms`, then goes at half the budget for a while (SLOW_AFTER_429_MS). */
+  async holdOff(ms: number): Promise<void> {
+    await this.options.window.holdOff(ms, SLOW_AFTER_429_MS).catch(async (err: unknown) => {
+      this.options.onWindowError?.(err);
+      await this.options.fallback?.holdOff(ms, SLOW_AFTER_429_MS);
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (;;) {
+        const lane: Lane | undefined = this.lanes.people.length > 0 ? 'people' : this.lanes.poller.length > 0 ? 'poller' : undefined;
+        if (!lane) return;
+        const wait = await this.admit(lane);
+        // The place goes to whoever is first in the lane now (the one it was asked for may have given up).
+        if (wait === 0) this.lanes[lane].shift()?.resolve();
+        // Asked again after the wait, whoever is first then: a person who came meanwhile goes first.
+        else {
+          await new Promise<void>((resolve) => {
+            if (lane === 'poller') this.wake = resolve;
+            void this.sleep(wait).then(resolve);
+          });
+          this.wake = undefined;
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async admit(lane: Lane): Promise<number> {
+    const reserve = lane === 'poller' ? 1 : 0;
+    try {
+      return await this.options.window.admit(this.options.limit, reserve);
+    } catch (err) {
+      this.options.onWindowError?.(err);
+      if (!this.options.fallback) return 0;
+      return this.options.fallback.admit(this.options.limit, reserve);
+    }
+  }
+}

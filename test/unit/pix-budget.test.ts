@@ -1,0 +1,256 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { createClient } from '@keyv/redis';
+import { MemoryRateWindow, PixBudget, WINDOW_MS, type Lane, type RateWindow } from '../../src/pix/budget';
+import { PixClient } from '../../src/pix/client';
+import { RedisRateWindow } from '../../src/store/rate-window';
+import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+
+/** A clock that moves only when the code under test sleeps. */
+function fakeTime() {
+  let now = 1_000_000;
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+/** The most admissions any one-second window holds. */
+function peak(times: number[], windowMs = 1_000): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j]! - sorted[i]! >= windowMs) i++;
+    best = Math.max(best, j - i + 1);
+  }
+  return best;
+}
+
+describe('the Pix budget', () => {
+  test('never more than the limit in any one-second window, whatever the demand; the poller evenly spaced, leaving one place a window to people', async () => {
+    const t = fakeTime();
+    const window = new MemoryRateWindow(t.now);
+    const people: number[] = [];
+    const poller: number[] = [];
+    for (const [lane, times, reserve] of [['people', people, 0], ['poller', poller, 1]] as const) {
+      while (times.length < 40) {
+        const wait = await window.admit(5, reserve);
+        if (wait === 0) times.push(t.now());
+        else await t.sleep(wait);
+      }
+      expect({ lane, peak: peak(times) }).toEqual({ lane, peak: reserve ? 4 : 5 });
+      // The sweep is spread over the window, not sent in bursts: a turn every window / limit at the
+      // least. A person takes any free place at once.
+      const gaps = times.slice(1).map((at, i) => at - times[i]!);
+      if (reserve) expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(WINDOW_MS / 5));
+      else expect(Math.min(...gaps)).toBe(0);
+    }
+  });
+
+  test('a person waiting goes before the poller’s queued reads', async () => {
+    const t = fakeTime();
+    const budget = new PixBudget({ limit: 1, window: new MemoryRateWindow(t.now), sleep: t.sleep });
+    const order: string[] = [];
+    const take = (lane: Lane, name: string) => budget.acquire(lane).then(() => void order.push(name));
+    await Promise.all([take('poller', 'read 1'), take('poller', 'read 2'), take('poller', 'read 3'), take('people', 'person')]);
+    expect(order).toEqual(['read 1', 'person', 'read 2', 'read 3']);
+  });
+
+  test('after a 429 nobody is admitted until the hold-off ends, then at half the limit for a while', async () => {
+    const t = fakeTime();
+    const window = new MemoryRateWindow(t.now);
+    await window.holdOff(2_000, 60_000);
+    expect(await window.admit(10, 0)).toBe(2_000);
+    await t.sleep(2_000);
+    const admitted: number[] = [];
+    while (admitted.length < 20) {
+      const wait = await window.admit(10, 0);
+      if (wait === 0) admitted.push(t.now());
+      else await t.sleep(wait);
+    }
+    expect(peak(admitted)).toBe(5);
+  });
+});
+
+describe('the Pix client and the budget on a 429', () => {
+  interface Seen {
+    method: string;
+    url: string;
+  }
+  async function scripted(script: Array<{ status: number; body: unknown; headers?: Record<string, string> }>) {
+    const seen: Seen[] = [];
+    const server = http.createServer(async (req, res) => {
+      for await (const _ of req);
+      seen.push({ method: req.method!, url: req.url! });
+      const step = script[Math.min(seen.length - 1, script.length - 1)]!;
+      res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(JSON.stringify(step.body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  /** A window that admits everyone and records each hold-off. */
+  function recordingBudget() {
+    const holdOffs: number[] = [];
+    const admitted: number[] = [];
+    const window: RateWindow = {
+      admit: async () => {
+        admitted.push(Date.now());
+        return 0;
+      },
+      holdOff: async (ms) => void holdOffs.push(ms),
+    };
+    return { budget: new PixBudget({ limit: 5, window }), holdOffs, admitted };
+  }
+
+  const sleeps: number[] = [];
+  beforeEach(() => (sleeps.length = 0));
+  const client = (url: string, budget: PixBudget) => new PixClient({ baseUrl: url, timeoutMs: 2_000, budget, sleep: async (ms) => void sleeps.push(ms) });
+  const ok = { status: 200, body: { limitRequest: { id: 'r1', companyBankAccountId: 'a1', status: 'IN_REVIEW' } } };
+  const created = { status: 201, body: { limitRequest: { id: 'r1', companyBankAccountId: 'a1', status: 'IN_REVIEW' } } };
+  const tooMany = (retryAfter?: string) => ({ status: 429, body: { error: 'Too many requests' }, ...(retryAfter ? { headers: { 'retry-after': retryAfter } } : {}) });
+  const request = { companyBankAccountId: 'a1', limits: { pixDayLimit: 1, pixNightLimit: 1 }, documents: [{ fileId: 'f1' }] };
+
+  test('with Retry-After: every lane held off that long, the read retried after it, each attempt through the budget', async () => {
+    const s = await scripted([tooMany('2'), ok]);
+    const b = recordingBudget();
+    try {
+      await expect(client(s.url, b.budget).getLimitRequest('APP', 'r1')).resolves.toMatchObject({ id: 'r1' });
+      expect(s.seen).toHaveLength(2);
+      expect(b.holdOffs).toEqual([2_000]);
+      expect(sleeps).toEqual([2_000]);
+      expect(b.admitted).toHaveLength(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('without Retry-After: a back-off of a second or so (never near zero), doubling, then the read fails with the 429', async () => {
+    const s = await scripted([tooMany()]);
+    const b = recordingBudget();
+    try {
+      await expect(client(s.url, b.budget).getLimitRequest('APP', 'r1')).rejects.toMatchObject({ status: 429 });
+      expect(s.seen).toHaveLength(3);
+      expect(b.holdOffs).toHaveLength(3);
+      expect(b.holdOffs[0]).toBeGreaterThanOrEqual(500);
+      expect(b.holdOffs[0]).toBeLessThanOrEqual(1_000);
+      expect(b.holdOffs[1]).toBeGreaterThanOrEqual(1_000);
+      expect(b.holdOffs[1]).toBeLessThanOrEqual(2_000);
+      expect(sleeps).toEqual(b.holdOffs.slice(0, 2));
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a write answered 429 was not performed: sent again once after the wait, and no more', async () => {
+    const once = await scripted([tooMany('1'), created]);
+    const twice = await scripted([tooMany('1'), tooMany('1'), created]);
+    try {
+      await expect(client(once.url, recordingBudget().budget).createLimitRequest('APP', request)).resolves.toMatchObject({ id: 'r1' });
+      expect(once.seen.map((c) => c.method)).toEqual(['POST', 'POST']);
+      await expect(client(twice.url, recordingBudget().budget).createLimitRequest('APP', request)).rejects.toMatchObject({ status: 429 });
+      expect(twice.seen).toHaveLength(2);
+    } finally {
+      await once.close();
+      await twice.close();
+    }
+  });
+
+  test('an upload (a stream, which cannot be sent twice) answered 429 fails; a Retry-After past the cap holds the budget off but not the caller', async () => {
+    const s = await scripted([tooMany('120')]);
+    const b = recordingBudget();
+    try {
+      const upload = { stream: Readable.from([Buffer.from('%PDF-1.4\n')]), fileName: 'p.pdf', contentType: 'application/pdf', purpose: 'ACCOUNT_LIMIT_REQUEST' as const };
+      await expect(client(s.url, b.budget).uploadFile('APP', upload)).rejects.toMatchObject({ status: 429 });
+      await expect(client(s.url, b.budget).getLimitRequest('APP', 'r1')).rejects.toMatchObject({ status: 429 });
+      expect(s.seen).toHaveLength(2);
+      // Capped at a minute: a wild Retry-After does not stop the bot for hours.
+      expect(b.holdOffs).toEqual([60_000, 60_000]);
+      expect(sleeps).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('the budget shared on Redis', () => {
+  const prefix = testNamespace('budget');
+  const clients: Array<{ close(): Promise<void> }> = [];
+  const windowOn = async (holder: string) => {
+    const client = createClient({ url: SHARED_REDIS_URL });
+    await client.connect();
+    clients.push(client);
+    return new RedisRateWindow(client as never, `${prefix}:pix-budget`, holder, (_op, run) => run());
+  };
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await deleteKeys(SHARED_REDIS_URL, prefix);
+  });
+
+  test('two instances: their combined admissions never pass the limit in any window; a person on one is not starved by the other’s sweep', async () => {
+    const limit = 5;
+    const a = new PixBudget({ limit, window: await windowOn('instance-a') });
+    const b = new PixBudget({ limit, window: await windowOn('instance-b') });
+    const admitted: Array<{ who: string; at: number }> = [];
+    const take = (budget: PixBudget, lane: Lane, who: string) => budget.acquire(lane).then(() => void admitted.push({ who, at: Date.now() }));
+    const sweeps = [...Array.from({ length: 12 }, () => take(a, 'poller', 'a')), ...Array.from({ length: 12 }, () => take(b, 'poller', 'b'))];
+    // A person on instance b once the sweeps are well under way.
+    while (admitted.length < 8) await new Promise((r) => setTimeout(r, 10));
+    const asked = admitted.length;
+    await take(b, 'people', 'person');
+    // Admitted at once (a read of the other sweep may slip in meanwhile): the sweeps leave a place of
+    // each window to people, and a person does not wait out the pump's wait for the poller.
+    expect(admitted.findIndex((x) => x.who === 'person') - asked).toBeLessThanOrEqual(1);
+    await Promise.all(sweeps);
+    expect(admitted).toHaveLength(25);
+    expect(peak(admitted.map((x) => x.at), WINDOW_MS - 50)).toBeLessThanOrEqual(limit);
+    expect(peak(admitted.filter((x) => x.who !== 'person').map((x) => x.at), WINDOW_MS - 50)).toBeLessThanOrEqual(limit - 1);
+    expect(new Set(admitted.map((x) => x.who))).toEqual(new Set(['a', 'b', 'person']));
+  });
+
+  test('a 429 seen by one instance holds the other off too', async () => {
+    const a = await windowOn('instance-c');
+    const b = await windowOn('instance-d');
+    await a.holdOff(1_500, 1_000);
+    const wait = await b.admit(5, 0);
+    expect(wait).toBeGreaterThan(1_000);
+    expect(wait).toBeLessThanOrEqual(1_500);
+  });
+});
+
+describe('the Pix budget when its caller stops', () => {
+  test('a call still waiting for its place when the signal aborts is given up, never sent; the others go on', async () => {
+    const t = fakeTime();
+    let wake: (() => void) | undefined;
+    // The pump's waits end only when the test says so.
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        wake = () => {
+          void t.sleep(ms);
+          resolve();
+        };
+      });
+    const budget = new PixBudget({ limit: 1, window: new MemoryRateWindow(t.now), sleep });
+    const stop = new AbortController();
+    const order: string[] = [];
+    const first = budget.acquire('poller', stop.signal).then(() => void order.push('first'));
+    const second = budget.acquire('poller', stop.signal).then(
+      () => void order.push('second'),
+      (err: Error) => void order.push(`second: ${err.constructor.name}`),
+    );
+    const person = budget.acquire('people').then(() => void order.push('person'));
+    await first;
+    stop.abort();
+    await second;
+    while (order.length < 3) {
+      wake?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await person;
+    expect(order).toEqual(['first', 'second: BudgetWaitAborted', 'person']);
+    await expect(budget.acquire('poller', stop.signal)).rejects.toThrow('not sent');
+  });
+});
