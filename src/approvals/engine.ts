@@ -685,6 +685,7 @@ export async function runApprovalTick(
 ): Promise<{ expired: number; reminded: number; resumed: number; settled: number; orphans: number }> {
   const report = { expired: 0, reminded: 0, resumed: 0, settled: 0, orphans: 0 };
   if (deps.approvals.actions.size === 0) return report;
+  deps.metrics.approvalsPending(await deps.store.approvals.openCount());
   const ids = await deps.store.approvals.dueIds();
   const limit = pLimit(4);
   await Promise.all(

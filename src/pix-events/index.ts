@@ -55,7 +55,7 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
       });
     },
   });
-  const handler = webhookHandler({ keys, events: deps.store.pixEvents, kinds: settings.kinds, audit: deps.audit, logger: deps.logger, nudge: outbox.nudge });
+  const handler = webhookHandler({ keys, events: deps.store.pixEvents, kinds: settings.kinds, audit: deps.audit, metrics: deps.metrics, logger: deps.logger, nudge: outbox.nudge });
 
   let server: Server | undefined;
   let port: number | undefined;

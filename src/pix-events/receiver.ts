@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditLog } from '../audit/recorder';
 import type { Logger } from '../runtime/logger';
+import type { Metrics } from '../runtime/metrics';
 import { errorText } from '../runtime/error-text';
 import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';
 import { disputeDigest, EventBodySchema, otherDigest } from './digest';
@@ -20,6 +21,7 @@ export interface ReceiverOptions {
   /** PIX_EVENTS. */
   kinds: readonly string[];
   audit: AuditLog;
+  metrics: Metrics;
   logger: Logger;
   /** A new event is recorded: post it now (outbox.ts). */
   nudge: () => void;
@@ -60,12 +62,14 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
   const raw = await readCapped(req, MAX_BODY_BYTES);
   if (raw === 'too-large') {
     o.logger.warn('webhook refused: body over 1 MiB');
+    o.metrics.webhookEvent('none', 'too_large');
     return { status: 413, body: { error: 'body too large' } };
   }
   const signature = req.headers[SIGNATURE_HEADER];
   if (typeof signature !== 'string' || !signature.trim() || !(await o.keys.verify(raw, signature.trim()))) {
     o.logger.warn({ signed: typeof signature === 'string' }, 'webhook refused: missing or invalid signature');
     void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'refused', detail: 'bad signature' });
+    o.metrics.webhookEvent('none', 'bad_signature');
     return { status: 401, body: { error: 'invalid signature' } };
   }
   let json: unknown;
@@ -78,6 +82,7 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
   if (!parsed.success) {
     o.logger.warn('webhook refused: not a JSON event');
     void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'usage', detail: 'not JSON' });
+    o.metrics.webhookEvent('none', 'not_json');
     return { status: 400, body: { error: 'expected a JSON event' } };
   }
   const kind = kindOf(parsed.data.event);
@@ -85,6 +90,7 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
   if (!isListed(kind, o.kinds)) {
     o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped');
     void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: 'not listed' });
+    o.metrics.webhookEvent(kind, 'dropped');
     return { status: 200, body: { ok: true } };
   }
   const hash = createHash('sha256').update(raw).digest('hex');
@@ -102,10 +108,12 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
     // Not recorded: not answered 2xx, so the service delivers it again.
     o.logger.warn({ kind, err: errorText(err) }, 'webhook event not recorded (the store failed); the service will retry');
     void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'error', detail: 'not recorded' });
+    o.metrics.webhookEvent(kind, 'not_recorded');
     return { status: 503, body: { error: 'storage unavailable' } };
   }
   o.logger.info({ kind, event: hash.slice(0, 12), repeat: !added }, added ? 'webhook event recorded' : 'webhook event redelivered: already recorded');
   void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: added ? 'recorded' : 'redelivery' });
+  o.metrics.webhookEvent(kind, added ? 'recorded' : 'redelivery');
   if (added) setImmediate(o.nudge);
   return { status: 200, body: { ok: true } };
 }

@@ -14,6 +14,8 @@ export interface ApprovalIndex {
   due(nowMs: number, limit: number): Promise<string[]>;
   /** Every id listed, earliest due first, at most `limit`. */
   all(limit: number): Promise<string[]>;
+  /** How many are listed (the `pixops_approvals_pending` gauge). */
+  count(): Promise<number>;
 }
 
 /** A sorted set `<namespace>:approvals:due` (score: the due time), shared by every instance. */
@@ -37,6 +39,10 @@ export class RedisApprovalIndex implements ApprovalIndex {
 
   async all(limit: number): Promise<string[]> {
     return this.client.zRange(this.key, 0, limit - 1);
+  }
+
+  async count(): Promise<number> {
+    return this.client.zCard(this.key);
   }
 }
 
@@ -80,5 +86,11 @@ export class SqliteApprovalIndex implements ApprovalIndex {
     await this.ready;
     const rows = await this.query(`SELECT id FROM ${TABLE} WHERE namespace = ? ORDER BY due LIMIT ?`, [this.namespace, limit]);
     return rows.map((r) => String(r.id));
+  }
+
+  async count(): Promise<number> {
+    await this.ready;
+    const rows = await this.query(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE namespace = ?`, [this.namespace]);
+    return Number(rows[0]?.n ?? 0);
   }
 }

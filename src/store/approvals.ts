@@ -112,6 +112,12 @@ export class ApprovalsRepo {
     return this.index.all(MAX_LISTED);
   }
 
+  /** How many approvals are not settled yet (the index's size: no record is read). */
+  async openCount(): Promise<number> {
+    await this.adoptFormer();
+    return this.index.count();
+  }
+
   /** Ids of the approvals that need a tick now (an expiry, a reminder, a run to resume, a root to settle), earliest first. */
   async dueIds(now = Date.now()): Promise<string[]> {
     await this.adoptFormer();
