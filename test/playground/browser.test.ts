@@ -152,3 +152,22 @@ test('the Home tab: opening it delivers app_home_opened, and the view the bot pu
   expect(playground.slack.callsOf('views.publish').at(-1)!.args.user_id).toBe(ADMIN);
   await shot('08-home-tab');
 });
+
+test('a dispute opened in the sandbox panel: its webhook makes one root in the channel, its decision a reply in the thread', async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const roots = () => playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_dispute');
+  const before = roots().length;
+  await page.click('[data-dispute-open]');
+  const root = await waitFor('the dispute root', () => roots()[before], 20_000);
+  await page.waitForSelector(`[data-ts="${root.ts}"]`);
+  expect(await page.textContent(`[data-ts="${root.ts}"]`)).toMatch(/SANDBOX/);
+  await shot('09-dispute-desk');
+
+  await page.click('[data-dispute][data-status="ACCEPTED"]');
+  const reply = await waitFor('the decision in the thread', () => playground.slack.messages.find((m) => m.thread_ts === root.ts), 20_000);
+  await page.click(`[data-thread="${root.ts}"]`);
+  await page.waitForSelector(`#thread-messages [data-ts="${reply.ts}"]`);
+  expect(roots()).toHaveLength(before + 1);
+  await shot('10-dispute-decided');
+});

@@ -153,3 +153,19 @@ test('an external select offers what the bot answers to block_suggestion, for wh
   expect(options.length).toBeLessThanOrEqual(100);
   await post('/api/close', { user: 'U0OPERATOR', viewId: modal.id });
 });
+
+test('a dispute opened and decided from the panel: its webhooks reach the bot, one root in the channel, the decision in its thread, the bot in sandbox mode', async () => {
+  const opened = await post('/api/sandbox/disputes', { type: 'CHARGEBACK', value: 12345, reason: 'Golpe' });
+  expect(opened.status).toBe(201);
+  const e2e = opened.json.dispute.endToEndId as string;
+  const rootOf = () => pg.slack.messages.find((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === e2e);
+  const root = await waitFor('the dispute root', rootOf, 20_000);
+  const text = messageText(root.blocks);
+  expect(text).toContain('SANDBOX');
+  expect(text).toContain('R$');
+  expect(text).not.toContain('maria.souza@example.com');
+  const decided = await post(`/api/sandbox/disputes/${opened.json.dispute.id as string}/decide`, { status: 'ACCEPTED' });
+  expect(decided.status).toBe(200);
+  await waitFor('the decision in the thread', () => pg.slack.messages.find((m) => m.thread_ts === root.ts), 20_000);
+  expect(pg.slack.messages.filter((m) => m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === e2e && !m.thread_ts)).toHaveLength(1);
+});

@@ -357,12 +357,12 @@
 
   function drawDisputes() {
     $('#sandbox-disputes').innerHTML = disputes.available
-      ? '<form id="dispute-form"><label>Pix key type <select name="type"><option>EMAIL</option><option>CPF</option><option>PHONE</option><option>EVP</option></select></label>' +
-        '<label>Key <input name="value" placeholder="optional"></label><label>Reason <input name="reason" placeholder="optional"></label>' +
+      ? '<form id="dispute-form"><label>Type <select name="type"><option>MED</option><option>CHARGEBACK</option></select></label>' +
+        '<label>Value (cents) <input name="value" inputmode="numeric" placeholder="15000"></label><label>Reason <input name="reason" placeholder="Golpe"></label>' +
         '<button type="button" class="bk-button" data-dispute-open>Open a dispute</button></form>' +
         disputes.opened
           .map(function (d) {
-            return '<div class="sb-dispute"><span>' + esc(d.id) + ' · ' + esc(d.status) + '</span>' + (d.status === 'OPEN' ? ['ACCEPTED', 'REJECTED', 'CANCELED'].map(function (s) { return '<button class="bk-button" data-dispute="' + esc(d.id) + '" data-status="' + s + '">' + s.toLowerCase() + '</button>'; }).join('') : '') + '</div>';
+            return '<div class="sb-dispute"><span>' + esc(d.id) + ' · ' + esc(d.status) + '</span>' + (d.status === 'OPENED' ? ['ACCEPTED', 'REJECTED', 'CANCELED'].map(function (s) { return '<button class="bk-button" data-dispute="' + esc(d.id) + '" data-status="' + s + '">' + s.toLowerCase() + '</button>'; }).join('') : '') + '</div>';
           })
           .join('')
       : '<p class="empty">Disputes are not in this build of the sandbox yet.</p>';
@@ -593,13 +593,14 @@
       var df = $('#dispute-form');
       var body = {};
       ['type', 'value', 'reason'].forEach(function (k) {
-        if (df.elements[k].value) body[k] = df.elements[k].value;
+        var v = df.elements[k].value.trim();
+        if (v) body[k] = k === 'value' ? Number(v) : v;
       });
       sandboxPost('disputes', body).then(function (r) {
         if (r.status === 404) disputes.available = false;
         else if (r.status < 300) {
           var d = r.json.dispute || r.json;
-          disputes.opened.unshift({ id: d.id, status: d.status || 'OPEN' });
+          disputes.opened.unshift({ id: d.id, status: d.status });
         }
         drawDisputes();
       });
@@ -608,8 +609,7 @@
     var dispute = target.closest('[data-dispute]');
     if (dispute) {
       sandboxPost('disputes/' + encodeURIComponent(dispute.dataset.dispute) + '/decide', { status: dispute.dataset.status }).then(function (r) {
-        if (r.status === 404) disputes.available = false;
-        else if (r.status < 300) {
+        if (r.status < 300) {
           disputes.opened.forEach(function (d) {
             if (d.id === dispute.dataset.dispute) d.status = dispute.dataset.status;
           });
