@@ -210,6 +210,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
         channel: config.pixEvents.channel,
         pixBaseUrl: pixUrl,
         ownPort: mode === 'socket' ? config.slack.port : undefined,
+        budget,
       })
     : undefined;
   webhookRoute = pixEvents?.handler;

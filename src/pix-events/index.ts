@@ -5,6 +5,7 @@ import { refreshHomesAfterDecision } from '../home';
 import { SlackPacer } from '../poller/pacing';
 import { pollerSlackClient } from '../poller/slack-client';
 import { EventOutbox } from './outbox';
+import type { PixBudget } from '../pix/budget';
 import { PublicKeys } from './public-keys';
 import { webhookHandler } from './receiver';
 
@@ -25,6 +26,8 @@ export interface PixEventsSettings {
   pixBaseUrl: string;
   /** Socket Mode: the receiver listens on this port (PORT) for its path alone. */
   ownPort?: number;
+  /** The one Pix budget: the key fetch takes a place in it like any call to the service. */
+  budget?: PixBudget;
 }
 
 /** How long one Slack call of the outbox may wait for its turn (Slack's pace, a Retry-After). */
@@ -36,7 +39,8 @@ const PACE_BUDGET_MS = 10_000;
  * the answer) is posted now.
  */
 export async function startPixEvents(deps: Deps, settings: PixEventsSettings): Promise<PixEvents> {
-  const keys = new PublicKeys({ baseUrl: settings.pixBaseUrl, logger: deps.logger });
+  const budget = settings.budget;
+  const keys = new PublicKeys({ baseUrl: settings.pixBaseUrl, logger: deps.logger, ...(budget ? { acquire: () => budget.acquire('people') } : {}) });
   let homesDirty = false;
   const outbox = new EventOutbox({
     events: deps.store.pixEvents,

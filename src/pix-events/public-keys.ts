@@ -18,6 +18,8 @@ export interface PublicKeysOptions {
   /** The Pix API's base URL, before `/api/v1`. */
   baseUrl: string;
   logger: Logger;
+  /** Takes this fetch's place in the Pix budget (PIX_RATE_LIMIT counts every call to the service). */
+  acquire?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -79,6 +81,7 @@ export class PublicKeys {
   private async fetchKeys(): Promise<void> {
     this.lastAttempt = this.now();
     try {
+      await this.options.acquire?.();
       const res = await fetch(`${this.options.baseUrl}/api/v1/webhook/public-keys`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const parsed = PublicKeysSchema.parse(await res.json());
