@@ -61,6 +61,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       STORE_URL: `sqlite://${path.join(dataDir, 'pix-ops.sqlite')}`,
       // Every 5 s, so a decision made in the sandbox panel reaches its thread soon (the panel also asks for a tick).
       POLL_SCHEDULE: '*/5 * * * * *',
+      // The sandbox is the playground's own, shared with no company's systems: a budget that never holds
+      // a person typing commands back (the default 5 a second protects a real service's allowance).
+      PIX_RATE_LIMIT: '100',
       // The dispute desk in the page's one channel: the sandbox delivers its webhooks to the bot's receiver.
       PIX_EVENTS_CHANNEL: PLAYGROUND_CHANNEL.id,
       LOG_LEVEL: options.logLevel ?? 'warn',

@@ -52,18 +52,23 @@ const TABLE = 'approvals_due';
 
 /** A table of the sqlite file: `(namespace, id)` keyed, indexed by due time. */
 export class SqliteApprovalIndex implements ApprovalIndex {
-  private readonly ready: Promise<void>;
+  private schema: Promise<void> | undefined;
 
   constructor(
     private readonly query: Query,
     private readonly namespace: string,
-  ) {
-    this.ready = (async () => {
-      await query(`CREATE TABLE IF NOT EXISTS ${TABLE} (namespace TEXT NOT NULL, id TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (namespace, id))`);
-      await query(`CREATE INDEX IF NOT EXISTS ${TABLE}_due ON ${TABLE} (namespace, due)`);
-    })();
-    // Its failure is every operation's (each awaits it); nothing is left unhandled meanwhile.
-    this.ready.catch(() => undefined);
+  ) {}
+
+  /** The table, made at first use, not at start (each statement is a commit); a failure is tried again next time. */
+  private get ready(): Promise<void> {
+    this.schema ??= (async () => {
+      await this.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (namespace TEXT NOT NULL, id TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (namespace, id))`);
+      await this.query(`CREATE INDEX IF NOT EXISTS ${TABLE}_due ON ${TABLE} (namespace, due)`);
+    })().catch((err: unknown) => {
+      this.schema = undefined;
+      throw err;
+    });
+    return this.schema;
   }
 
   async put(id: string, dueMs: number): Promise<void> {

@@ -176,16 +176,25 @@ const ADD_BATCH = 500;
 
 /** sqlite: a table with the hash as its key (`INSERT … ON CONFLICT DO NOTHING RETURNING`: the insert-if-absent). */
 export class SqlitePixEvents implements PixEventsRepo {
-  private readonly ready: Promise<void>;
+  private schema: Promise<void> | undefined;
 
   constructor(
     private readonly query: Query,
     private readonly ns: string,
-  ) {
-    this.ready = (async () => {
-      for (const sql of SCHEMA) await query(sql);
-    })();
-    this.ready.catch(() => undefined);
+  ) {}
+
+  /**
+   * The tables, made at first use, not at start: each statement is a commit on the main connection,
+   * which the first answers would wait behind (start-up time). A failure is tried again next time.
+   */
+  private get ready(): Promise<void> {
+    this.schema ??= (async () => {
+      for (const sql of SCHEMA) await this.query(sql);
+    })().catch((err: unknown) => {
+      this.schema = undefined;
+      throw err;
+    });
+    return this.schema;
   }
 
   /**

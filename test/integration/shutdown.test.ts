@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
 import { WebClient } from '@slack/web-api';
 import type { RunningApp } from '../../src/app';
@@ -73,7 +74,7 @@ describe('graceful shutdown', () => {
 
     app.kill('SIGTERM');
     // The HTTP port closes at once, while the reads are still in flight: no new Slack request is taken.
-    await waitFor('the HTTP port closed', () => fetch(app.eventsUrl, { method: 'POST', body: 'x' }).then(() => false, () => true), 5_000);
+    await waitFor('the HTTP port closed', () => refusesConnections(app.eventsUrl), 5_000);
     // Exit 0: the stop finished before main.ts's 10 s limit, which exits 1.
     expect((await app.exited).code).toBe(0);
     // The tick started no new request after the signal: only the first batch (POLL_CONCURRENCY) was read.
@@ -107,3 +108,19 @@ describe('graceful shutdown', () => {
     expect(slack.responsesTo(responseId)).toHaveLength(1);
   });
 });
+
+/**
+ * Whether a new connection to `url` is refused. Each probe opens a connection of its own: a pooled
+ * keep-alive one (fetch's) opened before the stop is still served until it idles out, and would make
+ * a closed port look open.
+ */
+function refusesConnections(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.request(url, { method: 'POST', agent: false }, (res) => {
+      res.resume();
+      resolve(false);
+    });
+    req.on('error', () => resolve(true));
+    req.end('x');
+  });
+}
