@@ -10,7 +10,7 @@ import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN, startHarness, type Harness } from '../support/harness';
-import { FakeSocketMode } from '../support/socket-mode';
+import { FakeSocketMode, socketModeEnv } from '../support/socket-mode';
 import { waitFor } from '../support/wait';
 
 const getJson = async (url: string) => {
@@ -120,13 +120,7 @@ describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
     const sandbox = await startSandbox({ port: 0 });
     const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-health-'));
     const result = loadConfig({
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_APP_TOKEN: 'xapp-1-test-app-token-0123456789',
-      SLACK_API_URL: slack.apiUrl,
-      PIX_API_URL: sandbox.url,
-      PIX_APP_ID: sandbox.companies.main.mainAppId,
-      STORE_URL: `sqlite://${path.join(dir, 's.sqlite')}`,
-      POLL_SCHEDULE: '0 0 1 1 *',
+      ...socketModeEnv(slack, sandbox, dir),
       HEALTH_PORT: '0',
     });
     if (!result.ok) throw new Error(result.problems.join('; '));

@@ -6,8 +6,8 @@ import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { BOT_TOKEN, messageText, startHarness, type Harness } from '../support/harness';
-import { FakeSocketMode } from '../support/socket-mode';
+import { messageText, startHarness, type Harness } from '../support/harness';
+import { FakeSocketMode, socketModeEnv } from '../support/socket-mode';
 import { blockAction } from '../support/interactions';
 import { waitFor } from '../support/wait';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
@@ -331,13 +331,7 @@ describe('Pix events in Socket Mode: the receiver on a listener of its own', () 
     const sandbox = await startSandbox({ port: 0 });
     const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-events-socket-'));
     const result = loadConfig({
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_APP_TOKEN: 'xapp-1-test-app-token-0123456789',
-      SLACK_API_URL: slack.apiUrl,
-      PIX_API_URL: sandbox.url,
-      PIX_APP_ID: sandbox.companies.main.mainAppId,
-      STORE_URL: `sqlite://${path.join(dir, 's.sqlite')}`,
-      POLL_SCHEDULE: '0 0 1 1 *',
+      ...socketModeEnv(slack, sandbox, dir),
       PORT: '0',
       PIX_EVENTS_CHANNEL: CHANNEL,
       PIX_WEBHOOK_PATH: '/hooks/pix',

@@ -1,6 +1,23 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import type { SandboxHandle } from '../../src/sandbox';
+import type { SlackStandIn } from '../../src/slack-standin/web-api';
+import { BOT_TOKEN } from './harness';
+
+/** The environment of an app in Socket Mode against the stand-in and the sandbox, its sqlite file in `dir`; no poll. */
+export function socketModeEnv(slack: SlackStandIn, sandbox: SandboxHandle, dir: string): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_APP_TOKEN: 'xapp-1-test-app-token-0123456789',
+    SLACK_API_URL: slack.apiUrl,
+    PIX_API_URL: sandbox.url,
+    PIX_APP_ID: sandbox.companies.main.mainAppId,
+    STORE_URL: `sqlite://${path.join(dir, 's.sqlite')}`,
+    POLL_SCHEDULE: '0 0 1 1 *',
+  };
+}
 
 /**
  * Just enough of Slack's Socket Mode for the app to start: `apps.connections.open` hands out a
