@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { BARE_BOLT, pairedAckRounds, pinCpus, startBotProcess, startSandboxProcess, type Figure } from './lib';
+import { BARE_BOLT, type Figure, pairedAckRounds, pinCpus, startBotProcess, startSandboxProcess } from './lib';
 
 const CONCURRENT = 200;
 const ROUNDS = 30;
@@ -19,17 +19,29 @@ export async function ackLatency(): Promise<Figure[]> {
   const common = { SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
   // The apps on one CPU, this process (the client) on the other, when the machine allows it.
   const pinning = pinCpus();
-  const bot = await startBotProcess({
-    ...common,
-    PIX_API_URL: sandbox.url,
-    PIX_APP_ID: sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
-    ACCESS_VIEWERS: 'U0BENCH01',
-    POLL_SCHEDULE: '0 0 1 1 *',
-  }, 'src/main.js', pinning?.apps);
+  const bot = await startBotProcess(
+    {
+      ...common,
+      PIX_API_URL: sandbox.url,
+      PIX_APP_ID: sandbox.main.mainAppId,
+      STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
+      ACCESS_VIEWERS: 'U0BENCH01',
+      POLL_SCHEDULE: '0 0 1 1 *',
+    },
+    'src/main.js',
+    pinning?.apps,
+  );
   const bare = await startBotProcess(common, BARE_BOLT, pinning?.apps);
   try {
-    const result = await pairedAckRounds({ ours: bot, theirs: bare, userId: 'U0BENCH01', text: 'help', slack, rounds: ROUNDS, concurrent: CONCURRENT });
+    const result = await pairedAckRounds({
+      ours: bot,
+      theirs: bare,
+      userId: 'U0BENCH01',
+      text: 'help',
+      slack,
+      rounds: ROUNDS,
+      concurrent: CONCURRENT,
+    });
     const figure = (p: 50 | 99, label: string): Figure => {
       const ratio = result.ratio(p);
       const pooled = result.pooled(p);

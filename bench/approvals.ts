@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { WebClient } from '@slack/web-api';
 import { createClient } from '@keyv/redis';
+import { WebClient } from '@slack/web-api';
 import { APPROVAL_KINDS } from '../commands';
 import { runApprovalTick } from '../src/approvals/engine';
 import type { Deps } from '../src/entry/deps';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { percentile, startBotInProcess, type Figure } from './lib';
+import { type Figure, percentile, startBotInProcess } from './lib';
 
 const APPROVALS = 200;
 const ROUNDS = 3;
@@ -114,8 +114,18 @@ export async function approvalReminders(): Promise<Figure[]> {
     const once = perKey.size === expected && [...perKey.values()].every((n) => n === 1);
     const p95 = percentile(costs, 95);
     return [
-      { name: `approval reminders posted (${APPROVALS} approvals × ${ROUNDS}, 2 instances)`, value: `${posts.length} (${reminded} by the ticks)`, bound: `${expected}, each once`, ok: once && posts.length === expected },
-      { name: 'approval tick: one approval’s handling beyond Slack, p95', value: `${p95.toFixed(1)} ms (median ${percentile(costs, 50).toFixed(1)})`, bound: `≤ ${P95_BOUND_MS} ms`, ok: p95 <= P95_BOUND_MS },
+      {
+        name: `approval reminders posted (${APPROVALS} approvals × ${ROUNDS}, 2 instances)`,
+        value: `${posts.length} (${reminded} by the ticks)`,
+        bound: `${expected}, each once`,
+        ok: once && posts.length === expected,
+      },
+      {
+        name: 'approval tick: one approval’s handling beyond Slack, p95',
+        value: `${p95.toFixed(1)} ms (median ${percentile(costs, 50).toFixed(1)})`,
+        bound: `≤ ${P95_BOUND_MS} ms`,
+        ok: p95 <= P95_BOUND_MS,
+      },
       {
         // This process's CPU per reminder: both instances, their Slack client and the Slack stand-in itself.
         name: 'approval tick: CPU per reminder, this whole process (information)',
@@ -123,7 +133,12 @@ export async function approvalReminders(): Promise<Figure[]> {
         bound: '(information)',
         ok: true,
       },
-      { name: `approval tick with ${APPROVALS} pending, none due, p95`, value: `${percentile(idle, 95).toFixed(2)} ms`, bound: `≤ ${P95_BOUND_MS} ms`, ok: percentile(idle, 95) <= P95_BOUND_MS },
+      {
+        name: `approval tick with ${APPROVALS} pending, none due, p95`,
+        value: `${percentile(idle, 95).toFixed(2)} ms`,
+        bound: `≤ ${P95_BOUND_MS} ms`,
+        ok: percentile(idle, 95) <= P95_BOUND_MS,
+      },
     ];
   } finally {
     WebClient.prototype.apiCall = apiCall;

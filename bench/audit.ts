@@ -2,10 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuditEntry } from '../src/audit/entry';
-import { openStore } from '../src/store';
-import { SlackStandIn } from '../src/slack-standin/web-api';
 import { SlackStandInUploads } from '../src/slack-standin/uploads';
-import { memoryFromNow, MiB, pairedAckRounds, percentile, pinCpus, residentMemory, signedCommand, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+import { SlackStandIn } from '../src/slack-standin/web-api';
+import { openStore } from '../src/store';
+import {
+  type Figure,
+  MiB,
+  memoryFromNow,
+  pairedAckRounds,
+  percentile,
+  pinCpus,
+  residentMemory,
+  signedCommand,
+  startBotProcess,
+  startSandboxProcess,
+  until,
+} from './lib';
 
 const CONCURRENT = 200;
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 20);
@@ -51,7 +63,15 @@ export async function auditAck(): Promise<Figure[]> {
   const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-audit.js', pinning?.apps);
   let stopped = false;
   try {
-    const result = await pairedAckRounds({ ours: on, theirs: off, userId: VIEWER, text: 'help', slack, rounds: ROUNDS, concurrent: CONCURRENT });
+    const result = await pairedAckRounds({
+      ours: on,
+      theirs: off,
+      userId: VIEWER,
+      text: 'help',
+      slack,
+      rounds: ROUNDS,
+      concurrent: CONCURRENT,
+    });
     await Promise.all([on.stop(), off.stop()]);
     stopped = true;
     // Warm-up (20 + one burst) and the rounds: every command one entry with the trail on, none off.
@@ -147,7 +167,12 @@ export async function auditExport(): Promise<Figure[]> {
         const fileId = (complete.args.files as Array<{ id: string }>)[0]!.id;
         const upload = uploads.uploads.get(fileId)!;
         const lines = upload.bytes!.toString('utf8').split('\r\n').length - 2;
-        rounds.push({ seconds, growth: (after.peak - before) / MiB, intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES, bytes: upload.bytes!.length });
+        rounds.push({
+          seconds,
+          growth: (after.peak - before) / MiB,
+          intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES,
+          bytes: upload.bytes!.length,
+        });
         uploads.uploads.delete(fileId);
       } finally {
         await bot.stop();
@@ -158,7 +183,10 @@ export async function auditExport(): Promise<Figure[]> {
     return [
       {
         name: `audit export: ${EXPORT_ENTRIES.toLocaleString('en')} entries as CSV to the admin's DM (median of ${EXPORT_ROUNDS})`,
-        value: `${percentile(rounds.map((r) => r.seconds), 50).toFixed(1)} s, ${(rounds[0]!.bytes / MiB).toFixed(1)} MiB`,
+        value: `${percentile(
+          rounds.map((r) => r.seconds),
+          50,
+        ).toFixed(1)} s, ${(rounds[0]!.bytes / MiB).toFixed(1)} MiB`,
         bound: 'every entry, intact',
         ok: rounds.every((r) => r.intact),
       },

@@ -1,14 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import os, { tmpdir } from 'node:os';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startPixOps, type RunningApp } from '../src/app';
+import { type RunningApp, startPixOps } from '../src/app';
 import { loadConfig } from '../src/runtime/config';
 import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';
-import { SlackStandIn } from '../src/slack-standin/web-api';
-import { slackSignatureHeaders } from '../src/slack-standin/signing';
 import { interactionBody, slashCommandBody } from '../src/slack-standin/deliveries';
+import { slackSignatureHeaders } from '../src/slack-standin/signing';
+import { SlackStandIn } from '../src/slack-standin/web-api';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
@@ -72,7 +72,11 @@ export async function startSandboxProcess(): Promise<Child & { url: string; main
 }
 
 export async function sandboxControl(url: string, pathname: string, body?: unknown, method = 'POST'): Promise<unknown> {
-  const res = await fetch(`${url}${pathname}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${url}${pathname}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.status === 204 ? undefined : res.json();
 }
 
@@ -80,16 +84,33 @@ export async function sandboxControl(url: string, pathname: string, body?: unkno
 export const BARE_BOLT = 'bench/bare-bolt.js';
 
 /** The bot as `npm start` runs it, in HTTP mode on a free port. */
-export async function startBotProcess(env: Record<string, string>, script = 'src/main.js', cpu?: number): Promise<Child & { port: number; pid: number; readyMs: number }> {
+export async function startBotProcess(
+  env: Record<string, string>,
+  script = 'src/main.js',
+  cpu?: number,
+): Promise<Child & { port: number; pid: number; readyMs: number }> {
   const started = Date.now();
-  const child = spawnNode(script, {
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    ...env,
-  }, [], cpu);
-  const line = await until('the bot', () => child.output().split('\n').find((l) => l.includes('Pix Ops is running')), 30_000).catch((err) => {
+  const child = spawnNode(
+    script,
+    {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    [],
+    cpu,
+  );
+  const line = await until(
+    'the bot',
+    () =>
+      child
+        .output()
+        .split('\n')
+        .find((l) => l.includes('Pix Ops is running')),
+    30_000,
+  ).catch((err) => {
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });
   return { ...child, port: (JSON.parse(line) as { port: number }).port, pid: child.process.pid!, readyMs: Date.now() - started };
@@ -133,11 +154,21 @@ export function signedCommand(port: number, userId: string, text: string, respon
 }
 
 /** A signed `/pix` slash command, ready to send (a fresh trigger_id each: Slack makes one per command). */
-export function signedCommandRequest(port: number, userId: string, text: string, responseUrl: string, triggerId = `trigger-${Math.random().toString(36).slice(2)}`) {
+export function signedCommandRequest(
+  port: number,
+  userId: string,
+  text: string,
+  responseUrl: string,
+  triggerId = `trigger-${Math.random().toString(36).slice(2)}`,
+) {
   const body = slashCommandBody({ userId, text, channelId: 'C0BENCH', responseUrl, triggerId });
   return {
     url: `http://127.0.0.1:${port}/slack/events`,
-    init: { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) } },
+    init: {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) },
+    },
   };
 }
 
@@ -283,7 +314,10 @@ export async function startBotInProcess(env: Record<string, string>): Promise<Ru
   });
   if (!result.ok) throw new Error(result.problems.join('; '));
   const secrets = new SecretRegistry();
-  const app = await startPixOps(result.config, { secrets, logger: createLogger({ level: 'info', secrets, destination: { write: () => undefined } }) });
+  const app = await startPixOps(result.config, {
+    secrets,
+    logger: createLogger({ level: 'info', secrets, destination: { write: () => undefined } }),
+  });
   return {
     ...app,
     async stopAll() {

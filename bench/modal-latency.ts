@@ -1,4 +1,4 @@
-import { percentile, sandboxControl, signedCommand, startRig, until, type Figure } from './lib';
+import { type Figure, percentile, sandboxControl, signedCommand, startRig, until } from './lib';
 
 const RUNS = 40;
 const CONCURRENCY = 4;
@@ -16,7 +16,11 @@ export async function modalLatency(): Promise<Figure[]> {
       const trigger = `bench-trigger-${i}`;
       const started = Date.now();
       await signedCommand(bot.port, 'U0BENCH01', 'limit request', slack.responseUrl(`r${i}`), trigger);
-      const open = await until('views.open', () => slack.calls.find((c) => c.method === 'views.open' && c.args.trigger_id === trigger), 10_000);
+      const open = await until(
+        'views.open',
+        () => slack.calls.find((c) => c.method === 'views.open' && c.args.trigger_id === trigger),
+        10_000,
+      );
       return open.at - started;
     };
     for (let i = 0; i < 3; i++) await once(-1 - i); // warm-up: auth.test, connections, JIT

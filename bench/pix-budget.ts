@@ -2,9 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningApp } from '../src/app';
-import { openStore } from '../src/store';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { BOT_TOKEN, pairedAckRounds, percentile, pinCpus, sandboxControl, signedCommand, startBotInProcess, startBotProcess, startSandboxProcess, until, type Figure } from './lib';
+import { openStore } from '../src/store';
+import {
+  BOT_TOKEN,
+  type Figure,
+  pairedAckRounds,
+  percentile,
+  pinCpus,
+  sandboxControl,
+  signedCommand,
+  startBotInProcess,
+  startBotProcess,
+  startSandboxProcess,
+  until,
+} from './lib';
 import { limitRequestsInReview, trackAll } from './poll-cycle';
 
 const REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 2_000);
@@ -79,7 +91,8 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
   while (!done && busy.length < PERSON_SAMPLES) busy.push(await personLimits(first!, slack, 100 + busy.length));
   const reports = await ticks;
   const seconds = (Date.now() - started) / 1000;
-  if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length)) throw new Error(`${label}: ${JSON.stringify(reports)}`);
+  if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length))
+    throw new Error(`${label}: ${JSON.stringify(reports)}`);
   const logged = (await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'GET')) as { calls: LoggedCall[] };
   const faults = (await sandboxControl(fx.sandbox.url, '/sandbox/faults', {})) as { faults: { rateLimited: number } };
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
@@ -198,7 +211,15 @@ export async function metricsAck(): Promise<Figure[]> {
   const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
   const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-metrics.js', pinning?.apps);
   try {
-    const result = await pairedAckRounds({ ours: on, theirs: off, userId: PERSON, text: 'help', slack, rounds: ACK_ROUNDS, concurrent: ACK_CONCURRENT });
+    const result = await pairedAckRounds({
+      ours: on,
+      theirs: off,
+      userId: PERSON,
+      text: 'help',
+      slack,
+      rounds: ACK_ROUNDS,
+      concurrent: ACK_CONCURRENT,
+    });
     const figure = (p: 50 | 99, label: string): Figure => {
       const ratio = result.ratio(p);
       const pooled = result.pooled(p);

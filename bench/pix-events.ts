@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../src/sandbox';
-import { SlackStandIn, type SlackApiCall } from '../src/slack-standin/web-api';
 import type { RateRule } from '../src/slack-standin/rate-limit';
-import { BOT_TOKEN, MiB, memoryFromNow, percentile, residentMemory, startBotProcess, until, type Figure } from './lib';
+import { type SlackApiCall, SlackStandIn } from '../src/slack-standin/web-api';
+import { BOT_TOKEN, type Figure, MiB, memoryFromNow, percentile, residentMemory, startBotProcess, until } from './lib';
 
 const EVENTS = 60;
 const CHANNEL = 'C0DISPUTES';
@@ -16,7 +16,15 @@ const PACE_TARGET = 1.2;
 const disputeEvent = (endToEndId: string, value: number) =>
   JSON.stringify({
     event: 'OPENPIX:DISPUTE_CREATED',
-    dispute: { status: 'OPENED', endToEndId, name: 'Cliente', email: 'c@example.com', phoneNumber: '+5511900000000', value, disputeReason: 'Golpe' },
+    dispute: {
+      status: 'OPENED',
+      endToEndId,
+      name: 'Cliente',
+      email: 'c@example.com',
+      phoneNumber: '+5511900000000',
+      value,
+      disputeReason: 'Golpe',
+    },
   });
 
 const ok = (call: SlackApiCall) => (call.response as { ok?: boolean } | undefined)?.ok === true;
@@ -48,16 +56,26 @@ export async function pixEvents(): Promise<Figure[]> {
     const signed = (body: string) => ({ body, signature: createSign('RSA-SHA256').update(body).sign(key, 'base64') });
     const send = async ({ body, signature }: { body: string; signature: string }) => {
       const t = performance.now();
-      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': signature } });
+      const res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+      });
       await res.text();
       return { status: res.status, ms: performance.now() - t };
     };
     // Warm-up, not counted: a burst of the same size, all posted (the keys
     // fetched, the connections open, the code, the catalogue and the R$ format loaded, the heap grown
     // to what such a burst needs: a bot that has run a while), so the figures are the work's own.
-    const warmUp = Array.from({ length: EVENTS }, (_, i) => signed(disputeEvent(`E54811417202611251200warmup${String(i).padStart(5, '0')}`, i + 1)));
+    const warmUp = Array.from({ length: EVENTS }, (_, i) =>
+      signed(disputeEvent(`E54811417202611251200warmup${String(i).padStart(5, '0')}`, i + 1)),
+    );
     await Promise.all(warmUp.map((r) => send(r)));
-    await until('the warm-up roots', () => (slack.callsOf('chat.postMessage').filter((c) => ok(c)).length >= EVENTS ? true : undefined), 60_000);
+    await until(
+      'the warm-up roots',
+      () => (slack.callsOf('chat.postMessage').filter((c) => ok(c)).length >= EVENTS ? true : undefined),
+      60_000,
+    );
     slack.rateLimit.limit('chat.postMessage', RULE);
     const before = memoryFromNow(bot.pid);
     const ids = Array.from({ length: EVENTS }, (_, i) => `E54811417202611251200bench${String(i).padStart(5, '0')}`);
@@ -70,13 +88,21 @@ export async function pixEvents(): Promise<Figure[]> {
         return send(request);
       }),
     );
-    const rootsOf = () => slack.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && ok(c) && c.args.channel === CHANNEL && !c.args.thread_ts);
-    await until('every root', () => (new Set(rootsOf().map((c) => JSON.stringify(c.args.metadata))).size >= EVENTS ? true : undefined), 180_000);
+    const rootsOf = () =>
+      slack.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && ok(c) && c.args.channel === CHANNEL && !c.args.thread_ts);
+    await until(
+      'every root',
+      () => (new Set(rootsOf().map((c) => JSON.stringify(c.args.metadata))).size >= EVENTS ? true : undefined),
+      180_000,
+    );
     const lastS = (Math.max(...rootsOf().map((c) => c.at)) - started) / 1000;
     const mem = residentMemory(bot.pid);
     const perId = ids.map((id) => rootsOf().filter((c) => JSON.stringify(c.args.metadata).includes(id)).length);
     const non200 = answers.filter((a) => a.status !== 200).length;
-    const p99 = percentile(answers.map((a) => a.ms), 99);
+    const p99 = percentile(
+      answers.map((a) => a.ms),
+      99,
+    );
     const bound = (EVENTS - RULE.burst) / RULE.perSecond;
     const growth = (mem.peak - before) / MiB;
     const label = `Pix events: ${EVENTS} dispute webhooks in 1 s`;

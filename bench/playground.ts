@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { percentile, signedCommand, spawnNode, startBotProcess, until, type Child, type Figure } from './lib';
+import { type Child, type Figure, percentile, signedCommand, spawnNode, startBotProcess, until } from './lib';
 
 const ROUNDS = 5;
 const START_RATIO_BOUND = 1.5;
@@ -13,7 +13,16 @@ const COMMAND_BOUND_MS = 150;
 const COMMANDS = 30;
 /** The system's Chromium, as in the browser tests (never a downloaded one). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** `npm start` with no tokens: spawned until its page is served. */
 async function startPlaygroundProcess(): Promise<Child & { url: string; ms: number }> {
@@ -126,7 +135,12 @@ export async function playground(): Promise<Figure[]> {
       bound: `≤ ${START_RATIO_BOUND}×`,
       ok: ratio <= START_RATIO_BOUND,
     },
-    { name: `playground page DOMContentLoaded (p95 of ${PAGE_LOADS} loads in a tab)`, value: `${dclP95.toFixed(0)} ms`, bound: `≤ ${DCL_BOUND_MS} ms`, ok: dclP95 <= DCL_BOUND_MS },
+    {
+      name: `playground page DOMContentLoaded (p95 of ${PAGE_LOADS} loads in a tab)`,
+      value: `${dclP95.toFixed(0)} ms`,
+      bound: `≤ ${DCL_BOUND_MS} ms`,
+      ok: dclP95 <= DCL_BOUND_MS,
+    },
     {
       name: `playground /pix limits typed to its answer rendered (p95 of ${COMMANDS})`,
       value: `${cmdP95.toFixed(0)} ms (p50 ${percentile(commands, 50).toFixed(0)} ms)`,

@@ -1,8 +1,18 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { openStore, type Store } from '../src/store';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { inBatches, logLines, MiB, sandboxControl, startBotInProcess, startBotProcess, startSandboxProcess, type Child, type Figure } from './lib';
+import { openStore, type Store } from '../src/store';
+import {
+  type Child,
+  type Figure,
+  inBatches,
+  logLines,
+  MiB,
+  sandboxControl,
+  startBotInProcess,
+  startBotProcess,
+  startSandboxProcess,
+} from './lib';
 
 const REQUESTS = Number(process.env.BENCH_POLL_REQUESTS ?? 2_000);
 const LATENCY_MS = 50;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { submittedView, viewSubmission } from '../test/support/slack-payloads';
-import { memoryFromNow, percentile, residentMemory, signedCommand, signedInteraction, startRig, until, type Figure } from './lib';
+import { type Figure, memoryFromNow, percentile, residentMemory, signedCommand, signedInteraction, startRig, until } from './lib';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10);
 const FILE_BYTES = 10 * 1024 * 1024;
@@ -28,7 +28,12 @@ export async function proofStreaming(): Promise<Figure[]> {
   return [
     {
       name: `proof streaming: ${FILES} × 10 MiB uploaded intact (${ROUNDS} rounds)`,
-      value: intact ? `${FILES} files in ${percentile(rounds.map((r) => r.seconds), 50).toFixed(1)} s` : `${Math.min(...rounds.map((r) => r.uploads))} files`,
+      value: intact
+        ? `${FILES} files in ${percentile(
+            rounds.map((r) => r.seconds),
+            50,
+          ).toFixed(1)} s`
+        : `${Math.min(...rounds.map((r) => r.uploads))} files`,
       bound: `${FILES} files`,
       ok: intact,
     },
@@ -46,11 +51,18 @@ async function oneRound(): Promise<{ intact: boolean; uploads: number; seconds: 
   try {
     const files = Array.from({ length: FILES }, (_, i) =>
       slack.fileObject(
-        slack.addFile({ id: `FBENCH${i}`, name: `proof-${i}.pdf`, mimetype: 'application/pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(FILE_BYTES - 9)]) }).id,
+        slack.addFile({
+          id: `FBENCH${i}`,
+          name: `proof-${i}.pdf`,
+          mimetype: 'application/pdf',
+          bytes: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(FILE_BYTES - 9)]),
+        }).id,
       ),
     );
     await signedCommand(bot.port, 'U0BENCH01', 'limit request', slack.responseUrl('open'), 'bench-open');
-    const update = await until('the form', () => slack.calls.find((c) => c.method === 'views.update' && (c.args.view as View).blocks.some((b) => b.type === 'input')));
+    const update = await until('the form', () =>
+      slack.calls.find((c) => c.method === 'views.update' && (c.args.view as View).blocks.some((b) => b.type === 'input')),
+    );
     const view = update.args.view as View & Record<string, unknown>;
     const values: Record<string, Record<string, unknown>> = {};
     for (const b of view.blocks.filter((x) => x.type === 'input')) {
@@ -58,7 +70,10 @@ async function oneRound(): Promise<{ intact: boolean; uploads: number; seconds: 
       const id = String(el.action_id);
       if (el.type === 'static_select') values[b.block_id!] = { [id]: { type: 'static_select', selected_option: el.initial_option } };
       else if (el.type === 'file_input') values[b.block_id!] = { [id]: { type: 'file_input', files } };
-      else values[b.block_id!] = { [id]: { type: 'plain_text_input', value: b.block_id === 'pixDayLimit' ? '999.999,99' : (el.initial_value ?? null) } };
+      else
+        values[b.block_id!] = {
+          [id]: { type: 'plain_text_input', value: b.block_id === 'pixDayLimit' ? '999.999,99' : (el.initial_value ?? null) },
+        };
     }
 
     const before = memoryFromNow(bot.pid);
@@ -67,10 +82,15 @@ async function oneRound(): Promise<{ intact: boolean; uploads: number; seconds: 
     await until('the thread root', () => slack.calls.find((c) => c.method === 'chat.postMessage'), 120_000);
     const seconds = (Date.now() - started) / 1000;
     const after = residentMemory(bot.pid);
-    const uploads = ((await (await fetch(`${sandbox.url}/sandbox/calls`)).json()) as { calls: Array<{ path: string; body: { size?: number } }> }).calls.filter(
-      (c) => c.path === '/api/v1/files',
-    );
-    return { intact: uploads.length === FILES && uploads.every((u) => u.body.size === FILE_BYTES), uploads: uploads.length, seconds, growth: (after.peak - before) / MiB };
+    const uploads = (
+      (await (await fetch(`${sandbox.url}/sandbox/calls`)).json()) as { calls: Array<{ path: string; body: { size?: number } }> }
+    ).calls.filter((c) => c.path === '/api/v1/files');
+    return {
+      intact: uploads.length === FILES && uploads.every((u) => u.body.size === FILE_BYTES),
+      uploads: uploads.length,
+      seconds,
+      growth: (after.peak - before) / MiB,
+    };
   } finally {
     await close();
   }

@@ -1,8 +1,8 @@
 import type { RunningApp } from '../src/app';
-import { limitRequestRootMessage } from '../views/limit-request';
-import { SlackStandIn, type SlackApiCall } from '../src/slack-standin/web-api';
 import type { RateRule } from '../src/slack-standin/rate-limit';
-import { BOT_TOKEN, inBatches, sandboxControl, startBotInProcess, type Figure } from './lib';
+import { type SlackApiCall, SlackStandIn } from '../src/slack-standin/web-api';
+import { limitRequestRootMessage } from '../views/limit-request';
+import { BOT_TOKEN, type Figure, inBatches, sandboxControl, startBotInProcess } from './lib';
 import { limitRequestsInReview } from './poll-cycle';
 
 const BUSY = 60;
@@ -27,11 +27,18 @@ export async function rateLimit(): Promise<Figure[]> {
   const fx = await limitRequestsInReview(BUSY + SPREAD);
   const slack = await new SlackStandIn().start();
   slack.botToken = BOT_TOKEN;
-  const app = await startBotInProcess({ SLACK_API_URL: slack.apiUrl, PIX_API_URL: fx.sandbox.url, PIX_APP_ID: fx.sandbox.main.mainAppId, PIX_RATE_LIMIT: '1000' });
+  const app = await startBotInProcess({
+    SLACK_API_URL: slack.apiUrl,
+    PIX_API_URL: fx.sandbox.url,
+    PIX_APP_ID: fx.sandbox.main.mainAppId,
+    PIX_RATE_LIMIT: '1000',
+  });
   try {
     const channelOf = (i: number) => (i < BUSY ? 'C0BUSY' : `C0SPREAD${(i - BUSY) % SPREAD_CHANNELS}`);
     const threads = await inBatches(fx.requests.length, 8, (i) => trackWithRoot(app, fx.requests[i]!, channelOf(i)));
-    await inBatches(fx.requests.length, 8, (i) => sandboxControl(fx.sandbox.url, `/sandbox/limit-requests/${fx.requests[i]!.id}/${i % 4 === 3 ? 'reject' : 'approve'}`, {}));
+    await inBatches(fx.requests.length, 8, (i) =>
+      sandboxControl(fx.sandbox.url, `/sandbox/limit-requests/${fx.requests[i]!.id}/${i % 4 === 3 ? 'reject' : 'approve'}`, {}),
+    );
     for (const method of ['conversations.replies', 'chat.postMessage', 'chat.update']) slack.rateLimit.limit(method, RULE);
 
     const since = slack.calls.length;
@@ -87,7 +94,11 @@ export async function rateLimit(): Promise<Figure[]> {
 }
 
 /** The thread root, posted as the bot posts it when a request is filed, and the request tracked. */
-async function trackWithRoot(app: RunningApp, request: { id: string; accountId: string }, channel: string): Promise<{ channel: string; rootTs: string }> {
+async function trackWithRoot(
+  app: RunningApp,
+  request: { id: string; accountId: string },
+  channel: string,
+): Promise<{ channel: string; rootTs: string }> {
   const draft = {
     limitRequestId: request.id,
     accountId: request.accountId,

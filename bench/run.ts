@@ -1,13 +1,13 @@
 import os from 'node:os';
-import type { Figure } from './lib';
 import { ackLatency } from './ack-latency';
 import { approvalReminders } from './approvals';
 import { auditAck, auditExport } from './audit';
+import type { Figure } from './lib';
 import { modalLatency } from './modal-latency';
-import { playground } from './playground';
-import { pixEvents } from './pix-events';
-import { pollCycle } from './poll-cycle';
 import { metricsAck, pixBudget } from './pix-budget';
+import { pixEvents } from './pix-events';
+import { playground } from './playground';
+import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
 import { rateLimit } from './rate-limit';
 import { startup } from './startup';
@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   const width = Math.max(...figures.map((f) => f.name.length));
   const valueWidth = Math.max(...figures.map((f) => f.value.length));
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
-  process.stdout.write(`\nPix Ops benchmarks — ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}\n\n`);
+  process.stdout.write(
+    `\nPix Ops benchmarks — ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}\n\n`,
+  );
   const boundWidth = Math.max(5, ...figures.map((f) => f.bound.length));
   process.stdout.write(`${'figure'.padEnd(width)}  ${'value'.padEnd(valueWidth)}  ${'bound'.padEnd(boundWidth)}  ok\n`);
   for (const f of figures) {

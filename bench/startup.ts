@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { BARE_BOLT, percentile, signedCommand, startBotProcess, startSandboxProcess, type Figure } from './lib';
+import { BARE_BOLT, type Figure, percentile, signedCommand, startBotProcess, startSandboxProcess } from './lib';
 
 const ROUNDS = 7;
 const BOUND_MS = 2_000;
@@ -33,7 +33,12 @@ export async function startup(): Promise<Figure[]> {
   try {
     for (let i = 0; i < ROUNDS; i++) {
       const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-start-'));
-      const runBot = () => firstAnswer('src/main.js', { PIX_API_URL: sandbox.url, PIX_APP_ID: sandbox.main.mainAppId, STORE_URL: `sqlite://${path.join(dir, 'data', 'store.sqlite')}` });
+      const runBot = () =>
+        firstAnswer('src/main.js', {
+          PIX_API_URL: sandbox.url,
+          PIX_APP_ID: sandbox.main.mainAppId,
+          STORE_URL: `sqlite://${path.join(dir, 'data', 'store.sqlite')}`,
+        });
       const runBare = () => firstAnswer(BARE_BOLT, {});
       let b: number;
       let s: number;

@@ -1,12 +1,12 @@
 import type { Deps } from '../src/entry/deps';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import type { AccountApp } from '../src/store/account-apps';
-import { escapeMrkdwn, presentMessage, type SlackMessage } from '../views/message';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
 import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postOnce, PostUnknownError } from '../src/slack/post-once';
+import { noticeMetadata, PostUnknownError, postOnce } from '../src/slack/post-once';
+import type { AccountApp } from '../src/store/account-apps';
+import { escapeMrkdwn, presentMessage, type SlackMessage } from '../views/message';
 
 /**
  * Stored for a campaign account between its creation and its application's: an empty AppID. It marks
@@ -19,8 +19,8 @@ export function isPending(app: AccountApp | undefined): boolean {
 }
 
 /** What every message the bot posts itself carries (the SANDBOX badge in sandbox mode). */
-export const present = (deps: Deps, locale: Locale, message: SlackMessage): SlackMessage => presentMessage(message, locale, deps.sandboxMode);
-
+export const present = (deps: Deps, locale: Locale, message: SlackMessage): SlackMessage =>
+  presentMessage(message, locale, deps.sandboxMode);
 
 const errText = (err: unknown) => slackErrorCode(err) ?? errorText(err instanceof PostUnknownError ? err.cause : err);
 
@@ -32,10 +32,20 @@ const errText = (err: unknown) => slackErrorCode(err) ?? errorText(err instanceo
  * retrying client would make). Returns the posted message, or undefined if Slack refused (or whether
  * it was posted cannot be told).
  */
-export async function postAudit(deps: Deps, locale: Locale, channel: string, message: SlackMessage, threadTs?: string): Promise<{ channel: string; ts: string } | undefined> {
+export async function postAudit(
+  deps: Deps,
+  locale: Locale,
+  channel: string,
+  message: SlackMessage,
+  threadTs?: string,
+): Promise<{ channel: string; ts: string } | undefined> {
   try {
     const m = present(deps, locale, message);
-    return await postOnce(exactClient(deps), { channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) }, noticeMetadata());
+    return await postOnce(
+      exactClient(deps),
+      { channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) },
+      noticeMetadata(),
+    );
   } catch (err) {
     deps.logger.warn({ channel, error: errText(err) }, 'could not post an audit message');
     return undefined;
@@ -91,9 +101,7 @@ export function claimOnce(deps: Deps, key: string): Promise<boolean> {
   return deps.store.claim(`once:${key}`, ONCE_TTL_MS);
 }
 
-export type AppIdResolution =
-  | { ok: true; appId: string; source: 'stored' | 'main'; stored?: AccountApp }
-  | { ok: false; text: string };
+export type AppIdResolution = { ok: true; appId: string; source: 'stored' | 'main'; stored?: AccountApp } | { ok: false; text: string };
 
 export function noAppIdText(locale: Locale, accountId: string): string {
   return messages(locale).accounts.noAppIdKnown({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) });
@@ -111,7 +119,11 @@ export function pendingAppText(locale: Locale, accountId: string): string {
 export async function resolveAccountAppId(deps: Deps, locale: Locale, accountId: string): Promise<AppIdResolution> {
   deps.audit.about({ account: accountId });
   const stored = await deps.store.accountApps.get(accountId);
-  if (stored?.staleSince) return { ok: false, text: messages(locale).accounts.staleAppId({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) }) };
+  if (stored?.staleSince)
+    return {
+      ok: false,
+      text: messages(locale).accounts.staleAppId({ account: `\`${escapeMrkdwn(accountId)}\``, accountId: escapeMrkdwn(accountId) }),
+    };
   if (stored && !isPending(stored)) return { ok: true, appId: stored.appId, source: 'stored', stored };
   const accounts = await deps.pix.listAccounts(deps.mainAppId);
   const account = accounts.find((a) => a.accountId === accountId);

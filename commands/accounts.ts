@@ -1,20 +1,27 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
+import { type ApprovalKind, type ApprovalResult, type ApprovalRun, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
+import type { Deps } from '../src/entry/deps';
+import type { ActionArgs, CommandRow, EntryContext, EntryRow } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { Account, Application } from '../src/pix/schemas';
+import { errorText } from '../src/runtime/error-text';
+import { exactClient } from '../src/slack/exact-client';
+import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import {
   ACCOUNT_CREATE_CALLBACK,
   ACCOUNT_LINK_CALLBACK,
   ACCOUNTS_NEXT_ACTION_ID,
   ACCOUNTS_PREV_ACTION_ID,
-  accountAudit,
-  accountMessage,
-  accountsMessage,
   APP_CREATE_ANYWAY_ACTION_ID,
   APP_ID_BLOCK,
   APP_RETRY_ACTION_ID,
+  type AppStatus,
+  accountAudit,
+  accountMessage,
+  accountsMessage,
   code,
   createAccountModal,
   infoModal,
@@ -25,9 +32,9 @@ import {
   retryButton,
   secretBlocks,
   uncertainBlocks,
-  type AppStatus,
 } from '../views/accounts';
-import { context, inlineErrorText, section, type SlackMessage } from '../views/message';
+import { apiText, failureText } from '../views/errors';
+import { context, inlineErrorText, type SlackMessage, section } from '../views/message';
 import {
   auditMissedText,
   claimOnce,
@@ -41,16 +48,8 @@ import {
   readJson,
   sleep,
 } from './account-shared';
-import { accountIdArg, PixIdSchema } from './parse';
 import { pageTurner, parsePage } from './paging';
-import type { CommandRow } from '../src/entry/table';
-import type { Deps } from '../src/entry/deps';
-import { errorText } from '../src/runtime/error-text';
-import { apiText, failureText } from '../views/errors';
-import { approvalsOn, askApproval, type ApprovalKind, type ApprovalResult, type ApprovalRun } from '../src/approvals/engine';
-import type { PayloadOf } from '../src/domain/approvals';
-import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postToUser } from '../src/slack/post-once';
+import { accountIdArg, PixIdSchema } from './parse';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
@@ -73,7 +72,8 @@ const parseWith =
 async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   try {
     const stored = await deps.store.accountApps.get(account.accountId);
-    if (stored && isPending(stored)) return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
+    if (stored && isPending(stored))
+      return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
     if (stored) return { kind: stored.staleSince ? 'stale' : 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
     deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
@@ -162,7 +162,6 @@ const linkCommand: CommandRow = {
   },
 };
 
-
 // Creating a campaign account: the account, then its application, each step once.
 
 interface AppStep {
@@ -201,10 +200,16 @@ async function saveAppId(deps: Deps, entry: { accountId: string; appId: string; 
 
 async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string | undefined, byUserId: string): Promise<void> {
   if (!step.failureMessage) return;
-  const m = present(deps, step.locale, accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }));
-  await deps.slack.chat.update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks }).catch((err: unknown) => {
-    deps.logger.info({ err: errorText(err) }, 'could not close the failure message');
-  });
+  const m = present(
+    deps,
+    step.locale,
+    accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }),
+  );
+  await deps.slack.chat
+    .update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks })
+    .catch((err: unknown) => {
+      deps.logger.info({ err: errorText(err) }, 'could not close the failure message');
+    });
 }
 
 /** Shows the client secret to the admin once: where they are, else ephemerally in the channel. */
@@ -215,7 +220,12 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   if (await postEphemeral(deps, step.locale, step.channel, step.userId, message)) return;
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
-  await postToUser(exactClient(deps), step.userId, present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }), noticeMetadata()).catch(() => undefined);
+  await postToUser(
+    exactClient(deps),
+    step.userId,
+    present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }),
+    noticeMetadata(),
+  ).catch(() => undefined);
 }
 
 /** Why a creation that got no clear answer may have happened all the same, in words. */
@@ -248,8 +258,20 @@ async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: s
   if (step.first) {
     const audit =
       'refused' in outcome
-        ? audits.appFailed({ userId: step.userId, accountId: step.accountId, name: step.name, problem: outcome.refused, retryValue: JSON.stringify(value) })
-        : audits.appUncertain({ userId: step.userId, accountId: step.accountId, name: step.name, reason: outcome.uncertain, value: JSON.stringify(value) });
+        ? audits.appFailed({
+            userId: step.userId,
+            accountId: step.accountId,
+            name: step.name,
+            problem: outcome.refused,
+            retryValue: JSON.stringify(value),
+          })
+        : audits.appUncertain({
+            userId: step.userId,
+            accountId: step.accountId,
+            name: step.name,
+            reason: outcome.uncertain,
+            value: JSON.stringify(value),
+          });
     const posted = await postAudit(deps, locale, step.channel, audit, step.threadTs);
     if (posted) value.t = posted.ts;
     else missed = auditMissedText(locale, step.channel);
@@ -278,7 +300,12 @@ async function createApplicationStep(deps: Deps, step: AppStep): Promise<Campaig
   // Recorded before it is sent: should no clear answer come (or this process die waiting for it),
   // the application may exist, and no retry creates another one blindly.
   try {
-    await deps.store.accountApps.save({ accountId: step.accountId, appId: PENDING_APP_ID, name: step.name, uncertainSince: new Date().toISOString() });
+    await deps.store.accountApps.save({
+      accountId: step.accountId,
+      appId: PENDING_APP_ID,
+      name: step.name,
+      uncertainSince: new Date().toISOString(),
+    });
   } catch (err) {
     deps.logger.error({ accountId: step.accountId, err: errorText(err) }, 'could not record an application creation before sending it');
     return reportAppFailure(deps, step, { refused: messages(locale).appCreation.notMarked });
@@ -301,7 +328,9 @@ async function createApplicationStep(deps: Deps, step: AppStep): Promise<Campaig
   // Secrets first: from here on, any line that might carry them is scrubbed.
   deps.secrets.add(app.appID);
   deps.secrets.add(app.clientSecret);
-  const stored = app.appID ? await saveAppId(deps, { accountId: step.accountId, appId: app.appID, clientId: app.clientId, name: step.name }) : false;
+  const stored = app.appID
+    ? await saveAppId(deps, { accountId: step.accountId, appId: app.appID, clientId: app.clientId, name: step.name })
+    : false;
   deps.logger.info({ accountId: step.accountId, clientId: app.clientId, user: step.userId, stored }, 'campaign application created');
 
   const who = { userId: step.userId, accountId: step.accountId, name: step.name, clientId: app.clientId, stored };
@@ -413,12 +442,18 @@ const createSubmitted: EntryRow = {
         () => false,
       );
     if (approvalsOn(deps, 'account-create')) {
-      await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, messages(locale).approvals.requesting), deps.sandboxMode) });
+      await ack({
+        response_action: 'update',
+        view: infoModal(locale, m.createTitle, progressBlocks(locale, messages(locale).approvals.requesting), deps.sandboxMode),
+      });
       const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload: { action: 'account-create', name } });
       await show([section(told)]);
       return;
     }
-    await ack({ response_action: 'update', view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), deps.sandboxMode) });
+    await ack({
+      response_action: 'update',
+      view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), deps.sandboxMode),
+    });
     const result = await createCampaign(deps, locale, { userId, channel: meta.c, name, masterAppId, answer: show, progress: show });
     if (!result.ok && !result.accountId) await show([section(result.problem)]);
   },
@@ -433,7 +468,12 @@ const fromCampaign = (result: CampaignResult): ApprovalResult => (result.ok ? { 
  * the maker's DM. `undelivered` learns when that DM failed (nothing else is tried: an ephemeral
  * message reaches only a Slack window open at that moment); the thread then says so.
  */
-function campaignJobFor(run: ApprovalRun, p: PayloadOf<'account-create'>, masterAppId: string, undelivered: () => void = () => undefined): CampaignJob {
+function campaignJobFor(
+  run: ApprovalRun,
+  p: PayloadOf<'account-create'>,
+  masterAppId: string,
+  undelivered: () => void = () => undefined,
+): CampaignJob {
   const { deps, locale, record } = run;
   const m = messages(locale);
   return {
@@ -465,7 +505,11 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
     const m = messages(run.locale).approvalRules;
     if (!(await run.makerReachable())) return { ok: false, problem: m.makerUnreachable(`<@${run.record.makerId}>`) };
     let undelivered = false;
-    const result = await createCampaign(run.deps, run.locale, campaignJobFor(run, p, masterAppId, () => (undelivered = true)));
+    const result = await createCampaign(
+      run.deps,
+      run.locale,
+      campaignJobFor(run, p, masterAppId, () => (undelivered = true)),
+    );
     if (result.ok && undelivered) {
       // Never lost silently: the thread says so, and what to do.
       const text = m.secretUndelivered({ maker: `<@${run.record.makerId}>`, clientId: result.clientId ?? '<clientId>' });
@@ -482,7 +526,9 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
       const accountId = z.object({ accountId: PixIdSchema }).parse(intent.data).accountId;
       const stored = await deps.store.accountApps.get(accountId);
       if (stored && !isPending(stored)) {
-        await run.inThread(accountAudit(locale).created({ userId: record.makerId, accountId, name: p.name, clientId: stored.clientId, stored: true }));
+        await run.inThread(
+          accountAudit(locale).created({ userId: record.makerId, accountId, name: p.name, clientId: stored.clientId, stored: true }),
+        );
         const text = m.accounts.secretNotShown(code(accountId));
         await run.toMaker({ text, blocks: [section(text)] });
         return { ok: true };
@@ -492,7 +538,17 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
       if (!stored?.uncertainSince) return fromCampaign(await createCampaignApplication(deps, locale, job, accountId));
       // The interface lists no applications: whether this one was made cannot be told, so it is not
       // asked for again; the thread and the maker are told how to find out, as without approvals.
-      const step: AppStep = { locale, accountId, name: p.name, channel: job.channel, threadTs: job.threadTs, userId: record.makerId, masterAppId, first: true, answer: job.answer };
+      const step: AppStep = {
+        locale,
+        accountId,
+        name: p.name,
+        channel: job.channel,
+        threadTs: job.threadTs,
+        userId: record.makerId,
+        masterAppId,
+        first: true,
+        answer: job.answer,
+      };
       return fromCampaign(await reportAppFailure(deps, step, { uncertain: m.appCreation.reasonUnknown }));
     }
     if (intent?.step === 'account') {
@@ -529,7 +585,11 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
         return true;
       }
       if (body.response_url) {
-        await args.respond({ response_type: 'ephemeral', replace_original: false, ...present(deps, locale, { text: m.campaignAccount, blocks }) });
+        await args.respond({
+          response_type: 'ephemeral',
+          replace_original: false,
+          ...present(deps, locale, { text: m.campaignAccount, blocks }),
+        });
         return true;
       }
     } catch (err) {
@@ -567,7 +627,13 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
     }
     if (stored?.uncertainSince && !anyway) {
       const lead = messages(locale).appCreation.stillUncertain(code(value.a));
-      await answer(uncertainBlocks(locale, { lead, accountId: value.a, value: JSON.stringify({ ...value, ...(failureMessage ? { t: failureMessage.ts } : {}) }) }));
+      await answer(
+        uncertainBlocks(locale, {
+          lead,
+          accountId: value.a,
+          value: JSON.stringify({ ...value, ...(failureMessage ? { t: failureMessage.ts } : {}) }),
+        }),
+      );
       return;
     }
     await createApplicationStep(deps, {
@@ -652,11 +718,19 @@ const linkSubmitted: EntryRow = {
       await ack({ response_action: 'update', view: infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.a), deps.sandboxMode) });
       result = early;
     } else {
-      await ack({ response_action: 'update', view: infoModal(locale, m.linkTitle, progressBlocks(locale, m.checkingAppId), deps.sandboxMode) });
+      await ack({
+        response_action: 'update',
+        view: infoModal(locale, m.linkTitle, progressBlocks(locale, m.checkingAppId), deps.sandboxMode),
+      });
       result = await check;
       const next = result.ok
         ? infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.a), deps.sandboxMode)
-        : linkModal(locale, { accountId: meta.a, privateMetadata: view.private_metadata, sandbox: deps.sandboxMode, problem: result.problem });
+        : linkModal(locale, {
+            accountId: meta.a,
+            privateMetadata: view.private_metadata,
+            sandbox: deps.sandboxMode,
+            problem: result.problem,
+          });
       await deps.slack.views.update({ view_id: view.id, view: next }).catch(() => undefined);
     }
     if (result.ok) await postAudit(deps, locale, meta.c, accountAudit(locale).linked({ userId: body.user.id, accountId: meta.a }));
@@ -669,8 +743,20 @@ export const accountRows: EntryRow[] = [
   createCommand,
   linkCommand,
   createSubmitted,
-  { kind: 'action', id: APP_RETRY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: (args, ctx) => retryApplication(args, ctx, false) },
-  { kind: 'action', id: APP_CREATE_ANYWAY_ACTION_ID, role: 'admin', what: 'retryApplication', handler: (args, ctx) => retryApplication(args, ctx, true) },
+  {
+    kind: 'action',
+    id: APP_RETRY_ACTION_ID,
+    role: 'admin',
+    what: 'retryApplication',
+    handler: (args, ctx) => retryApplication(args, ctx, false),
+  },
+  {
+    kind: 'action',
+    id: APP_CREATE_ANYWAY_ACTION_ID,
+    role: 'admin',
+    what: 'retryApplication',
+    handler: (args, ctx) => retryApplication(args, ctx, true),
+  },
   { kind: 'action', id: ACCOUNTS_PREV_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
   { kind: 'action', id: ACCOUNTS_NEXT_ACTION_ID, role: 'viewer', what: 'readAccounts', handler: turnAccountsPage },
   linkSubmitted,

@@ -1,7 +1,13 @@
 import { z } from 'zod';
+import { type ApprovalKind, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
+import type { Deps } from '../src/entry/deps';
 import type { EntryRow } from '../src/entry/table';
+import { type CommandRow, UsageError } from '../src/entry/table';
+import type { Locale } from '../src/i18n';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
+import { code } from '../views/accounts';
 import {
   applicationAudit,
   ROTATE_SECRET_CANCEL_ACTION_ID,
@@ -11,18 +17,15 @@ import {
   scopesMessage,
 } from '../views/applications';
 import { failureText } from '../views/errors';
-import { code } from '../views/accounts';
-import type { Deps } from '../src/entry/deps';
-import type { Locale } from '../src/i18n';
-import { plain, section, type SlackMessage } from '../views/message';
-import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
-import type { PayloadOf } from '../src/domain/approvals';
+import { plain, type SlackMessage, section } from '../views/message';
 import { auditMissedText, exclusive, logFailure, postAudit } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
-import { UsageError, type CommandRow } from '../src/entry/table';
 
 /** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax (`.`, `..`). */
-const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,200}$/).refine((id) => !/^\.+$/.test(id));
+const ClientIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,200}$/)
+  .refine((id) => !/^\.+$/.test(id));
 
 /** Every string under a key matching `pattern`, anywhere in the answer (its shape is not shown). */
 function stringsUnder(json: unknown, pattern: RegExp, depth = 0): string[] {
@@ -55,7 +58,12 @@ const scopesCommand: CommandRow = {
  * an AppID outlives its secret), and marked stale when the Pix API refuses it. A new AppID of an
  * application the bot does not store is shown to the admin alone, once.
  */
-async function storedAppIdAfterRotation(deps: Deps, locale: Locale, clientId: string, newAppId: string | undefined): Promise<{ shownAppId?: string; storedAppId?: string }> {
+async function storedAppIdAfterRotation(
+  deps: Deps,
+  locale: Locale,
+  clientId: string,
+  newAppId: string | undefined,
+): Promise<{ shownAppId?: string; storedAppId?: string }> {
   const m = messages(locale).applications;
   const stored = await deps.store.accountApps.findByClientId(clientId).catch((err: unknown) => {
     logFailure(deps, err, 'look up the stored AppID of a rotated application');
@@ -64,7 +72,9 @@ async function storedAppIdAfterRotation(deps: Deps, locale: Locale, clientId: st
   if (!stored) return newAppId ? { shownAppId: newAppId } : {};
   const account = code(stored.accountId);
   // The secret is rotated already: whatever fails here is told beside it, never instead of it.
-  const unchecked = (err: unknown) => ({ storedAppId: m.storedAppIdUnchecked({ account, accountId: stored.accountId, problem: failureText(locale, err, 'checkAppId') }) });
+  const unchecked = (err: unknown) => ({
+    storedAppId: m.storedAppIdUnchecked({ account, accountId: stored.accountId, problem: failureText(locale, err, 'checkAppId') }),
+  });
   try {
     if (newAppId) {
       await deps.store.accountApps.save({ accountId: stored.accountId, appId: newAppId, clientId, name: stored.name });
@@ -115,13 +125,19 @@ const rotateConfirm: EntryRow = {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
     const clientId = buttonValue(args.action);
-    if (!clientId || !ClientIdSchema.safeParse(clientId).success) return void (await say(args, ctx, plain(m.confirmations.buttonNoClientId)));
+    if (!clientId || !ClientIdSchema.safeParse(clientId).success)
+      return void (await say(args, ctx, plain(m.confirmations.buttonNoClientId)));
     const masterAppId = deps.masterAppId;
     if (!masterAppId) return void (await say(args, ctx, plain(m.applications.masterMissing), true));
-    if (!(await confirmOnce(args, ctx, `rotate-secret:${clientId}`))) return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
+    if (!(await confirmOnce(args, ctx, `rotate-secret:${clientId}`)))
+      return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'rotate-secret')) {
-      const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload: { action: 'rotate-secret', clientId } });
+      const told = await askApproval(deps, {
+        maker: { userId, locale },
+        channel: channel ?? userId,
+        payload: { action: 'rotate-secret', clientId },
+      });
       return void (await say(args, ctx, plain(told), true));
     }
     const run = await exclusive(deps, `rotate-secret:${clientId}`, async () => {
@@ -163,7 +179,14 @@ async function rotateSecret(
   for (const value of [...secrets, ...appIds]) deps.secrets.add(value);
   deps.logger.info({ clientId: p.clientId }, 'client secret rotated');
   const stored = await storedAppIdAfterRotation(deps, locale, p.clientId, appIds[0]);
-  return { ok: true, message: rotatedMessage(locale, { clientId: p.clientId, clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0], ...stored }) };
+  return {
+    ok: true,
+    message: rotatedMessage(locale, {
+      clientId: p.clientId,
+      clientSecret: stringsUnder(answer, /^clientSecret$/)[0] ?? secrets[0],
+      ...stored,
+    }),
+  };
 }
 
 export const rotateSecretApproval: ApprovalKind<'rotate-secret'> = {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { approve, cancel, checkReject, reject, settleEnded, type Actor } from '../src/approvals/engine';
+import { type Actor, approve, cancel, checkReject, reject, settleEnded } from '../src/approvals/engine';
+import { APPROVAL_ROW_ROLE } from '../src/domain/approvals';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { refreshHome } from '../src/home';
 import { messages } from '../src/i18n';
-import { APPROVAL_ROW_ROLE } from '../src/domain/approvals';
+import { infoModal } from '../views/accounts';
 import { APPROVAL_ACTION_IDS, APPROVAL_REJECT_CALLBACK, REASON_BLOCK, REASON_MAX, rejectModal } from '../views/approvals';
 import { inlineErrorText, plain, section } from '../views/message';
-import { infoModal } from '../views/accounts';
-import { APPROVAL_KINDS } from './approval-kinds';
 import { readJson } from './account-shared';
+import { APPROVAL_KINDS } from './approval-kinds';
 import { buttonValue } from './confirm';
 
 // The approval buttons of a pending root (or of the Home tab) and the reject form. Their rows need the
@@ -66,7 +66,10 @@ const rejectRow: EntryRow = {
     if (!id) return tell(args, ctx, messages(ctx.locale).approvals.notFound);
     const found = await checkReject(ctx.deps, id, actorOf(ctx));
     if ('answer' in found) return tell(args, ctx, found.answer);
-    await ctx.deps.slack.views.open({ trigger_id: args.body.trigger_id, view: rejectModal(ctx.locale, { record: found.record, sandbox: ctx.deps.sandboxMode }) });
+    await ctx.deps.slack.views.open({
+      trigger_id: args.body.trigger_id,
+      view: rejectModal(ctx.locale, { record: found.record, sandbox: ctx.deps.sandboxMode }),
+    });
   },
 };
 
@@ -101,7 +104,10 @@ const rejectSubmitted: EntryRow = {
     if (reason === '') return errors(m.approvals.reasonRequired);
     const result = await reject(deps, meta.id, actorOf(ctx), reason.slice(0, REASON_MAX));
     if ('answer' in result) return errors(result.answer);
-    await ack({ response_action: 'update', view: infoModal(locale, m.approvals.rejectTitle, [section(m.approvals.rejectedDone)], deps.sandboxMode) });
+    await ack({
+      response_action: 'update',
+      view: infoModal(locale, m.approvals.rejectTitle, [section(m.approvals.rejectedDone)], deps.sandboxMode),
+    });
     await settleEnded(deps, result.record);
   },
 };

@@ -1,15 +1,32 @@
 import { spoolCsv } from '../src/audit/csv';
+import {
+  addDays,
+  type CalendarDate,
+  type Clock,
+  formatSaoPauloDateTime,
+  isoDateOf,
+  parseIsoDate,
+  saoPauloStartOfDay,
+  saoPauloToday,
+  systemClock,
+} from '../src/domain/sao-paulo-date';
 import type { Deps } from '../src/entry/deps';
-import { UsageError, type CommandRow, type EntryContext, type EntryRow } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
-import { addDays, formatSaoPauloDateTime, isoDateOf, parseIsoDate, saoPauloStartOfDay, saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
+import { type CommandRow, type EntryContext, type EntryRow, UsageError } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
-import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
-import { AUDIT_MAX_DAYS, AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, AuditPageRefSchema, auditPageMessage, type AuditPageRef } from '../views/audit';
-import { pageTurner } from './paging';
-import { plain, presentMessage, type SlackMessage } from '../views/message';
 import { openDm } from '../src/slack/post-once';
+import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
+import {
+  AUDIT_MAX_DAYS,
+  AUDIT_NEXT_ACTION_ID,
+  AUDIT_PREV_ACTION_ID,
+  type AuditPageRef,
+  AuditPageRefSchema,
+  auditPageMessage,
+} from '../views/audit';
+import { plain, presentMessage, type SlackMessage } from '../views/message';
+import { pageTurner } from './paging';
 
 /** Entries a page: two lines each, well within a message's 50 blocks. */
 export const AUDIT_PAGE_SIZE = 15;
@@ -40,7 +57,14 @@ async function pageMessage(deps: Deps, locale: Locale, ref: AuditPageRef): Promi
     return auditPageMessage(locale, { days: ref.d, since: ref.s, top: ref.t, page: ref.p, entries, hasNext: true });
   }
   const found = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE + 1, before: ref.b });
-  return auditPageMessage(locale, { days: ref.d, since: ref.s, top: ref.t, page: ref.p, entries: found.slice(0, AUDIT_PAGE_SIZE), hasNext: found.length > AUDIT_PAGE_SIZE });
+  return auditPageMessage(locale, {
+    days: ref.d,
+    since: ref.s,
+    top: ref.t,
+    page: ref.p,
+    entries: found.slice(0, AUDIT_PAGE_SIZE),
+    hasNext: found.length > AUDIT_PAGE_SIZE,
+  });
 }
 
 function auditCommand(now: Clock): CommandRow {

@@ -1,28 +1,28 @@
 import { z } from 'zod';
-import type { EntryRow, EntryContext } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
 import { FileOverCapError } from '../src/domain/proof-files';
+import type { EntryContext, EntryRow } from '../src/entry/table';
+import { type CommandRow, UsageError } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
+import { exactClient } from '../src/slack/exact-client';
 import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
+import { noticeMetadata, postOnce } from '../src/slack/post-once';
+import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
 import {
   EVIDENCE_BLOCK,
   EVIDENCE_CALLBACK,
+  type EvidenceMeta,
   evidenceFeatureText,
   evidenceModal,
   evidenceProgressModal,
   evidenceSentMessage,
   MAX_EVIDENCE_FILES,
-  type EvidenceMeta,
 } from '../views/dispute-evidence';
 import { failureText, pixErrorText } from '../views/errors';
 import { escapeMrkdwn, plain, section } from '../views/message';
 import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
-import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postOnce } from '../src/slack/post-once';
 
 export const FEATURE_ERROR_CODE = 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED';
 
@@ -94,7 +94,10 @@ const submitted: EntryRow = {
       return;
     }
     if (files.length > MAX_EVIDENCE_FILES) {
-      await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.evidence.tooManyFiles({ max: MAX_EVIDENCE_FILES, count: files.length }) } });
+      await ack({
+        response_action: 'errors',
+        errors: { [EVIDENCE_BLOCK.documents]: m.evidence.tooManyFiles({ max: MAX_EVIDENCE_FILES, count: files.length }) },
+      });
       return;
     }
     const checked = await checkProofFiles(locale, ctx.deps, files);
@@ -113,7 +116,10 @@ const submitted: EntryRow = {
  * After the acknowledgement: streams each file from Slack into `POST /api/v1/files` (purpose
  * DISPUTE_EVIDENCE), then attaches them all with `documents: [{ fileId }]` (never a url beside it).
  */
-async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: string; meta: Required<EvidenceMeta>; files: CheckedFile[]; note?: string }): Promise<void> {
+async function sendEvidence(
+  ctx: EntryContext,
+  job: { viewId: string; userId: string; meta: Required<EvidenceMeta>; files: CheckedFile[]; note?: string },
+): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
   const show = modalUpdater(deps.slack, job.viewId);
@@ -126,7 +132,9 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
       job.files,
       'DISPUTE_EVIDENCE',
       (i, checked) =>
-        i > 0 ? show(evidenceProgressModal(locale, m.evidence.uploadingNamed({ index: i + 1, total, name: fileLabel(checked.file) }), i, total)) : Promise.resolve(),
+        i > 0
+          ? show(evidenceProgressModal(locale, m.evidence.uploadingNamed({ index: i + 1, total, name: fileLabel(checked.file) }), i, total))
+          : Promise.resolve(),
       fileIds,
     );
     stage = 'attach';
@@ -134,7 +142,10 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
     await deps.pix.addDisputeEvidence(deps.mainAppId, job.meta.disputeId, { documents: fileIds.map((fileId) => ({ fileId })) });
   } catch (err) {
     deps.logger.warn(
-      { err: err instanceof PixApiError ? { operation: err.operation, status: err.status, errorCode: err.errorCode } : String(err), user: job.userId },
+      {
+        err: err instanceof PixApiError ? { operation: err.operation, status: err.status, errorCode: err.errorCode } : String(err),
+        user: job.userId,
+      },
       'dispute evidence not sent',
     );
     const text = evidenceFailureText(locale, err, stage, fileIds.length);
@@ -147,7 +158,13 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
   deps.logger.info({ disputeId: job.meta.disputeId, user: job.userId, files: total }, 'dispute evidence sent');
   // For everyone in the channel, in the language of the person who sent the evidence.
   const record = ctx.present(
-    evidenceSentMessage(locale, { disputeId: job.meta.disputeId, userId: job.userId, fileNames: job.files.map((f) => fileLabel(f.file)), fileIds, note: job.note }),
+    evidenceSentMessage(locale, {
+      disputeId: job.meta.disputeId,
+      userId: job.userId,
+      fileNames: job.files.map((f) => fileLabel(f.file)),
+      fileIds,
+      note: job.note,
+    }),
   );
   // Each post once: no blind resend of one whose answer was lost (post-once.ts).
   const post = (channel: string) => postOnce(exactClient(deps), { channel, text: record.text, blocks: record.blocks }, noticeMetadata());
@@ -160,12 +177,19 @@ async function sendEvidence(ctx: EntryContext, job: { viewId: string; userId: st
       where = m.evidence.recordNowhere;
     });
   }
-  await show(messageModal(locale, m.evidence.title, plain(m.evidence.attached({ count: total, dispute: `\`${escapeMrkdwn(job.meta.disputeId)}\``, where }))));
+  await show(
+    messageModal(
+      locale,
+      m.evidence.title,
+      plain(m.evidence.attached({ count: total, dispute: `\`${escapeMrkdwn(job.meta.disputeId)}\``, where })),
+    ),
+  );
 }
 
 function evidenceFailureText(locale: Locale, err: unknown, stage: 'upload' | 'attach', uploaded: number): string {
   const m = messages(locale).evidence;
-  if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE) return evidenceFeatureText(locale, err.error);
+  if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE)
+    return evidenceFeatureText(locale, err.error);
   if (err instanceof FileOverCapError) return `${failureText(locale, err, 'uploadEvidenceFiles')}\n${m.nothingAttached}`;
   const refused = err instanceof PixApiError && err.kind === 'http' && err.status < 500;
   const after = stage === 'upload' ? m.nothingAttached : refused ? m.uploadedNotAttached(uploaded) : m.uploadedMaybeAttached(uploaded);

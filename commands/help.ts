@@ -1,8 +1,8 @@
 import { roleAllows } from '../src/domain/roles';
+import { type CommandRow, usageOf } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { helpMessage } from '../views/help';
 import type { SlackMessage } from '../views/message';
-import { usageOf, type CommandRow } from '../src/entry/table';
 
 /** `/pix help`: the usage of what the caller's role allows (built over the command table). */
 export function helpCommand(commands: () => CommandRow[]): CommandRow {

@@ -7,8 +7,8 @@ import { errorText } from '../src/runtime/error-text';
 import { pixErrorText } from '../views/errors';
 import { HOME_ACTIONS, keysModal } from '../views/home';
 import { plain } from '../views/message';
-import { openForm } from './limit-request';
 import { buttonValue } from './confirm';
+import { openForm } from './limit-request';
 
 // The Home tab's entry points: the tab itself (for anyone: without a role it shows only how to get
 // access) and its buttons. Building and publishing the tab is src/home's, which the poller uses too.
@@ -49,7 +49,10 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
   } catch {
     return;
   }
-  const opened = await deps.slack.views.open({ trigger_id: args.body.trigger_id, view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }) });
+  const opened = await deps.slack.views.open({
+    trigger_id: args.body.trigger_id,
+    view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }),
+  });
   const viewId = opened.view?.id;
   if (!viewId) return;
   let view;
@@ -58,7 +61,11 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
     const stored = value.d ? undefined : await deps.store.accountApps.get(value.a);
     const appId = value.d ? deps.mainAppId : stored?.appId;
     if (stored?.staleSince) {
-      view = keysModal(locale, { accountId: value.a, problem: messages(locale).accounts.staleAppId({ account: `\`${value.a}\``, accountId: value.a }), sandbox: deps.sandboxMode });
+      view = keysModal(locale, {
+        accountId: value.a,
+        problem: messages(locale).accounts.staleAppId({ account: `\`${value.a}\``, accountId: value.a }),
+        sandbox: deps.sandboxMode,
+      });
     } else if (!appId) {
       view = keysModal(locale, { accountId: value.a, problem: messages(locale).home.noAppId, sandbox: deps.sandboxMode });
     } else {

@@ -12,8 +12,8 @@ import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { paymentBookRows } from './payment-book';
-import { pixKeyRows } from './pix-keys';
 import { pixEventRows } from './pix-events';
+import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
 
 /**

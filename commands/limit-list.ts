@@ -1,9 +1,9 @@
 import type { Deps } from '../src/entry/deps';
-import { messages, type Locale } from '../src/i18n';
 import type { EntryRow } from '../src/entry/table';
+import { type CommandRow, UsageError } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
 import { LIST_NEXT_ACTION_ID, LIST_PREV_ACTION_ID, limitListMessage } from '../views/limit-list';
 import type { SlackMessage } from '../views/message';
-import { UsageError, type CommandRow } from '../src/entry/table';
 import { pageTurner, parsePage } from './paging';
 
 /** Requests a page; the API allows at most 100. */

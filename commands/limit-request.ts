@@ -1,35 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { defaultAccountId } from '../src/pix/default-account';
-import type { Deps } from '../src/entry/deps';
-import type { EntryContext, EntryRow } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
-import { BLOCK, FormMetaSchema, readLimitForm, type FormMeta } from '../src/domain/limit-form';
+import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
 import { splitLimits } from '../src/domain/limit-fields';
+import { BLOCK, type FormMeta, FormMetaSchema, readLimitForm } from '../src/domain/limit-form';
+import type { Deps } from '../src/entry/deps';
+import type { CommandRow, EntryContext, EntryRow } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
+import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
-import { checkProofFiles, uploadCheckedFiles, type CheckedFile } from '../src/slack/proof-check';
-import { fileLabel } from '../src/slack/files';
-import { modalUpdater } from '../src/slack/modal-updates';
-import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, postToUser } from '../src/slack/post-once';
-import type { FilingIntent } from '../src/store/filing-intents';
-import { FILING_CLAIM_MS, filingClaimKey, followFiled, type FollowOutcome } from '../src/poller/follow';
-import { describeError } from '../src/poller/errors';
 import type { LimitRequest } from '../src/pix/schemas';
+import { describeError } from '../src/poller/errors';
+import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/poller/follow';
+import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/poller/reconcile';
+import { errorText } from '../src/runtime/error-text';
+import { exactClient } from '../src/slack/exact-client';
+import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files';
+import { modalUpdater } from '../src/slack/modal-updates';
+import { noticeMetadata, postToUser } from '../src/slack/post-once';
+import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
+import type { FilingIntent } from '../src/store/filing-intents';
 import { failureText } from '../views/errors';
+import { limitRequestRootMessage } from '../views/limit-request';
 import { ACCOUNT_ACTION, formModal, LIMIT_REQUEST_CALLBACK, loadingModal, progressModal } from '../views/limit-request-modal';
 import { escapeMrkdwn, plain, section } from '../views/message';
-import { limitRequestRootMessage } from '../views/limit-request';
-import { ApprovalInDoubt, approvalsOn, askApproval, type ApprovalKind, type ApprovalRun } from '../src/approvals/engine';
-import type { PayloadOf } from '../src/domain/approvals';
-import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/poller/reconcile';
-import { resolveSlackFile, type SlackFile } from '../src/slack/files';
 import { messageModal } from '../views/modal';
 import { optionalAccountIdArg, PixIdSchema } from './parse';
-import type { CommandRow } from '../src/entry/table';
-import { errorText } from '../src/runtime/error-text';
-
 
 export const limitRequestCommand: CommandRow = {
   kind: 'command',
@@ -50,7 +47,11 @@ export const limitRequestCommand: CommandRow = {
  * Opens the modal before any Pix API call (the trigger lives three seconds), then fills it in once
  * the accounts and the chosen account's limits are read.
  */
-export async function openForm(deps: Deps, locale: Locale, input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] }) {
+export async function openForm(
+  deps: Deps,
+  locale: Locale,
+  input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] },
+) {
   const meta: FormMeta = { channelId: input.channelId, accountId: input.accountId, current: {}, attached: input.attached };
   const opened = await deps.slack.views.open({ trigger_id: input.triggerId, view: loadingModal(locale, meta) });
   const viewId = opened.view?.id;
@@ -64,7 +65,13 @@ export async function openForm(deps: Deps, locale: Locale, input: { triggerId: s
   await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view });
 }
 
-async function buildForm(deps: Deps, locale: Locale, meta: FormMeta, given: string | undefined, keep: { description?: string; reason?: string } = {}) {
+async function buildForm(
+  deps: Deps,
+  locale: Locale,
+  meta: FormMeta,
+  given: string | undefined,
+  keep: { description?: string; reason?: string } = {},
+) {
   // With the account known, both reads at once; else the list first, to find the default account.
   const [accounts, accountId, limits] = given
     ? await Promise.all([deps.pix.listAccounts(deps.mainAppId), given, deps.pix.getLimits(deps.mainAppId, given)])
@@ -160,7 +167,10 @@ const submitted: EntryRow = {
       await modalUpdater(ctx.deps.slack, view.id)(messageModal(locale, m.limitForm.title, plain(told)));
       return;
     }
-    await ack({ response_action: 'update', view: progressModal(locale, messages(locale).limitForm.uploading({ index: 1, total }), 0, total) });
+    await ack({
+      response_action: 'update',
+      view: progressModal(locale, messages(locale).limitForm.uploading({ index: 1, total }), 0, total),
+    });
     await fileRequest(ctx, { viewId: view.id, userId: body.user.id, channel: meta.channelId, payload, proofs: checked.files });
   },
 };
@@ -210,7 +220,12 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
   let intent: FilingIntent | undefined;
   let fileIds: string[];
   try {
-    fileIds = await uploadCheckedFiles(deps, job.proofs, 'ACCOUNT_LIMIT_REQUEST', (i, proof) => job.progress?.('upload', i, proof) ?? Promise.resolve());
+    fileIds = await uploadCheckedFiles(
+      deps,
+      job.proofs,
+      'ACCOUNT_LIMIT_REQUEST',
+      (i, proof) => job.progress?.('upload', i, proof) ?? Promise.resolve(),
+    );
     stage = 'file';
     await job.progress?.('file', job.proofs.length);
     intent = {
@@ -253,7 +268,10 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
       return { ok: false, err, action: 'fileTheLimitRequest', maybeFiled };
     }
     const followed = await followFiled(deps, exactClient(deps), { intent, request, locale, lookFirst: false });
-    deps.logger.info({ limitRequestId: request.id, user: job.userId, files: job.proofs.length, ...followed, root: Boolean(followed.root) }, 'limit request filed');
+    deps.logger.info(
+      { limitRequestId: request.id, user: job.userId, files: job.proofs.length, ...followed, root: Boolean(followed.root) },
+      'limit request filed',
+    );
     return { ok: true, request, followed };
   } finally {
     await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
@@ -261,7 +279,10 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
 }
 
 /** The form's filing, after its acknowledgement: progress in the modal; the outcome there (or in a DM if the modal was closed). */
-async function fileRequest(ctx: EntryContext, job: { viewId: string } & Omit<FilingJob, 'progress' | 'beforeWrite' | 'approval'>): Promise<void> {
+async function fileRequest(
+  ctx: EntryContext,
+  job: { viewId: string } & Omit<FilingJob, 'progress' | 'beforeWrite' | 'approval'>,
+): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
   const show = modalUpdater(deps.slack, job.viewId);
@@ -300,7 +321,10 @@ const APPROVAL_FILE_CHECK_MS = 20_000;
  * The proofs of an approved request, fetched from Slack again: a file deleted (or no longer readable)
  * since the request was made is named, and nothing is filed.
  */
-async function proofsNow(run: ApprovalRun, p: PayloadOf<'limit-request'>): Promise<{ ok: true; proofs: CheckedFile[] } | { ok: false; problem: string }> {
+async function proofsNow(
+  run: ApprovalRun,
+  p: PayloadOf<'limit-request'>,
+): Promise<{ ok: true; proofs: CheckedFile[] } | { ok: false; problem: string }> {
   const { deps, locale } = run;
   const m = messages(locale).approvals;
   const files: SlackFile[] = [];
@@ -329,13 +353,21 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
       channel: record.channel,
       payload: p,
       proofs: proofs.proofs,
-      approval: { makerId: record.makerId, checkerId: record.checkerId ?? '', approvedAt: record.decidedAt ?? new Date().toISOString(), root: { channel: record.channel, ts: record.rootTs } },
+      approval: {
+        makerId: record.makerId,
+        checkerId: record.checkerId ?? '',
+        approvedAt: record.decidedAt ?? new Date().toISOString(),
+        root: { channel: record.channel, ts: record.rootTs },
+      },
       beforeWrite: (intent) => run.intent('file', { intentId: intent.intentId }),
     });
     if (outcome.ok) return { ok: true, limitRequestId: outcome.request.id };
     // Sent without an answer: left to the tick, which looks for it among the company's requests.
     if (outcome.maybeFiled) throw new ApprovalInDoubt('the limit request may have been filed');
-    return { ok: false, problem: `${failureText(locale, outcome.err, outcome.action, { write: true, then: 'none' })}\n${messages(locale).limitForm.notPosted}` };
+    return {
+      ok: false,
+      problem: `${failureText(locale, outcome.err, outcome.action, { write: true, then: 'none' })}\n${messages(locale).limitForm.notPosted}`,
+    };
   },
   /**
    * Before its filing there is nothing to look for: it runs again (proofs fetched again). After, the
@@ -352,7 +384,14 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
     const filing = (await deps.store.filingIntents.list()).find((i) => i.intentId === intentId);
     const sought = filing ?? { accountId: p.accountId, requested: p.limits, createdAt: intent.at };
     const listed = await listSince(deps, Date.parse(sought.createdAt) - CLOCK_SKEW_MS);
-    const request = matchIntent(listed, { ...sought, intentId, requesterId: record.makerId, channel: record.channel, current: p.current, documents: [] });
+    const request = matchIntent(listed, {
+      ...sought,
+      intentId,
+      requesterId: record.makerId,
+      channel: record.channel,
+      current: p.current,
+      documents: [],
+    });
     if (request) {
       if (filing) await followFiled(deps, exactClient(deps), { intent: filing, request, locale, lookFirst: true });
       return { ok: true, limitRequestId: request.id };

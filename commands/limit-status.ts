@@ -1,21 +1,21 @@
-import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
+import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
+import { type CommandRow, UsageError } from '../src/entry/table';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
-import { rootMetadata } from '../src/slack/thread-root';
+import { errorText } from '../src/runtime/error-text';
+import { slackErrorCode } from '../src/slack/error-code';
 import { exactClient } from '../src/slack/exact-client';
-import { postOnce, PostUnknownError } from '../src/slack/post-once';
+import { PostUnknownError, postOnce } from '../src/slack/post-once';
+import { rootMetadata } from '../src/slack/thread-root';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from '../views/errors';
 import { limitRequestRootMessage } from '../views/limit-request';
 import { limitCents, limitStatusMessage, WATCH_ACTION_ID, watchMessages } from '../views/limit-status';
 import { plain, type SlackMessage } from '../views/message';
-import { PixIdSchema } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
-import { errorText } from '../src/runtime/error-text';
-import { slackErrorCode } from '../src/slack/error-code';
 import { exclusive } from './account-shared';
 import { buttonValue } from './confirm';
+import { PixIdSchema } from './parse';
 
 export const limitStatusCommand: CommandRow = {
   kind: 'command',
@@ -36,7 +36,11 @@ export const limitStatusCommand: CommandRow = {
 };
 
 /** The thread root's data for a request filed elsewhere (in the Pix dashboard, or by the API). */
-function watchedRecord(request: LimitRequest, userId: string, channel: string): Omit<TrackedRequest, 'rootTs' | 'createdAt' | 'closed' | 'reply'> {
+function watchedRecord(
+  request: LimitRequest,
+  userId: string,
+  channel: string,
+): Omit<TrackedRequest, 'rootTs' | 'createdAt' | 'closed' | 'reply'> {
   return {
     limitRequestId: request.id,
     accountId: request.companyBankAccountId,
@@ -96,7 +100,10 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
         const posted = await postOnce(exactClient(deps), { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
         postedIn = posted.channel;
         await deps.store.trackedRequests.attachRoot(request.id, posted).catch((err: unknown) => {
-          deps.logger.warn({ limitRequestId: request.id, err: errorText(err) }, 'root of a watched request not recorded; the poller finds it by its metadata');
+          deps.logger.warn(
+            { limitRequestId: request.id, err: errorText(err) },
+            'root of a watched request not recorded; the poller finds it by its metadata',
+          );
         });
       } catch (err) {
         const code = slackErrorCode(err);
@@ -104,7 +111,10 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
         // Maybe posted: it stays followed (see above).
         if (!(err instanceof PostUnknownError)) {
           await deps.store.trackedRequests.forget(request.id).catch((e: unknown) => {
-            deps.logger.warn({ limitRequestId: request.id, err: errorText(e) }, 'could not forget a watched request; its decision goes to the DM');
+            deps.logger.warn(
+              { limitRequestId: request.id, err: errorText(e) },
+              'could not forget a watched request; its decision goes to the DM',
+            );
           });
           if (code === 'not_in_channel' || code === 'channel_not_found') return await say(answers.notInChannel());
           return await say(answers.postFailed(code ?? messages(locale).common.noAnswer));

@@ -1,7 +1,7 @@
+import type { CommandRow } from '../src/entry/table';
 import { findDefaultAccountId } from '../src/pix/default-account';
 import { limitsMessage } from '../views/limits-message';
 import { optionalAccountIdArg } from './parse';
-import type { CommandRow } from '../src/entry/table';
 
 export const limitsCommand: CommandRow = {
   kind: 'command',

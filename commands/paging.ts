@@ -1,8 +1,8 @@
 import type { ActionArgs, EntryContext } from '../src/entry/table';
-import { messages, type ActionKey, type Locale } from '../src/i18n';
-import { isStoreUnavailable } from '../src/store/errors';
+import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { errorText } from '../src/runtime/error-text';
+import { isStoreUnavailable } from '../src/store/errors';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
 import { buttonValue } from './confirm';

@@ -1,5 +1,5 @@
 import { UsageError } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 import { PixIdSchema } from '../src/pix/schemas';
 
 export { PixIdSchema };

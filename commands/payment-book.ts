@@ -1,14 +1,14 @@
+import { type CalendarDate, type Clock, saoPauloToday, systemClock } from '../src/domain/sao-paulo-date';
 import type { EntryRow } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
+import { type CommandRow, UsageError } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { saoPauloToday, systemClock, type CalendarDate, type Clock } from '../src/domain/sao-paulo-date';
+import { errorText } from '../src/runtime/error-text';
+import { slackErrorCode } from '../src/slack/error-code';
 import { apiText } from '../views/errors';
 import { escapeMrkdwn, plain, presentMessage } from '../views/message';
 import { bookletComment, bookletFileName, bookletMessages, bookletPostedMessage, bookletTitle, periodText } from '../views/payment-book';
 import { PixIdSchema } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
-import { errorText } from '../src/runtime/error-text';
-import { slackErrorCode } from '../src/slack/error-code';
 
 export type PeriodCheck = { ok: true; month: number; year: number } | { ok: false; problem: string };
 
@@ -31,7 +31,6 @@ export function checkBookPeriod(monthText: string, yearText: string, today: Cale
   }
   return { ok: true, month, year };
 }
-
 
 const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === '%PDF-';
 
@@ -89,11 +88,14 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
         });
       } catch (err) {
         const code = slackErrorCode(err);
-        deps.logger.warn({ channel: channelId, error: code ?? (errorText(err)) }, 'could not post the payment booklet');
+        deps.logger.warn({ channel: channelId, error: code ?? errorText(err) }, 'could not post the payment booklet');
         if (code === 'not_in_channel' || code === 'channel_not_found') return answers.notInChannel(book);
         return answers.postFailed(book, code ?? m.common.noAnswer);
       }
-      deps.logger.info({ subscriptionId, month: period.month, year: period.year, user: userId, bytes: pdf.length }, 'payment booklet posted');
+      deps.logger.info(
+        { subscriptionId, month: period.month, year: period.year, user: userId, bytes: pdf.length },
+        'payment booklet posted',
+      );
       return bookletPostedMessage(locale, { ...book, fileName, bytes: pdf.length });
     },
   };

@@ -1,12 +1,16 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
+import { type ApprovalKind, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
+import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { Deps } from '../src/entry/deps';
 import type { EntryRow } from '../src/entry/table';
-import { messages, type Locale } from '../src/i18n';
-import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
+import { type CommandRow, UsageError } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
 import type { PixKey } from '../src/pix/schemas';
 import { code, infoModal, progressBlocks } from '../views/accounts';
-import { plain, section, type SlackMessage } from '../views/message';
+import { failureText } from '../views/errors';
+import { plain, type SlackMessage, section } from '../views/message';
 import {
   deleteConfirmMessage,
   KEY_ADD_CALLBACK,
@@ -23,16 +27,19 @@ import {
   pixKeysMessage,
 } from '../views/pix-keys';
 import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
-import { accountIdArg, PixIdSchema } from './parse';
-import { pageTurner } from './paging';
-import { UsageError, type CommandRow } from '../src/entry/table';
-import { withdrawKeyRows } from './withdraw-key';
 import { buttonValue, confirmOnce, say } from './confirm';
-import { failureText } from '../views/errors';
-import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
-import type { PayloadOf } from '../src/domain/approvals';
+import { pageTurner } from './paging';
+import { accountIdArg, PixIdSchema } from './parse';
+import { withdrawKeyRows } from './withdraw-key';
 
-const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100).refine((k) => !/^\.+$/.test(k)) });
+const KeyRefSchema = z.object({
+  a: PixIdSchema,
+  k: z
+    .string()
+    .min(1)
+    .max(100)
+    .refine((k) => !/^\.+$/.test(k)),
+});
 const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
 
 const parseWith =
@@ -92,7 +99,11 @@ const turnKeysPage = pageTurner('listPixKeys', async ({ deps, locale }, value) =
 async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: string; channel: string; accountId: string }): Promise<void> {
   const opened = await deps.slack.views.open({
     trigger_id: input.triggerId,
-    view: keyAddModal(locale, { accountId: input.accountId, privateMetadata: JSON.stringify({ c: input.channel, a: input.accountId }), sandbox: deps.sandboxMode }),
+    view: keyAddModal(locale, {
+      accountId: input.accountId,
+      privateMetadata: JSON.stringify({ c: input.channel, a: input.accountId }),
+      sandbox: deps.sandboxMode,
+    }),
   });
   const viewId = opened.view?.id;
   let problem: string | undefined;
@@ -152,7 +163,8 @@ const addOpen: EntryRow = {
   what: 'addPixKey',
   async handler(args, ctx) {
     const accountId = buttonValue(args.action);
-    if (!accountId || !PixIdSchema.safeParse(accountId).success) return void (await say(args, ctx, plain(messages(ctx.locale).common.buttonNoAccount)));
+    if (!accountId || !PixIdSchema.safeParse(accountId).success)
+      return void (await say(args, ctx, plain(messages(ctx.locale).common.buttonNoAccount)));
     await openKeyForm(ctx.deps, ctx.locale, { triggerId: args.body.trigger_id, channel: args.body.channel?.id ?? ctx.userId, accountId });
   },
 };
@@ -198,7 +210,9 @@ const addSubmitted: EntryRow = {
     const added = await addPixKey(deps, locale, payload);
     if (!added.ok) return void (await show([section(added.problem)]));
     const posted = await postAudit(deps, locale, meta.c, keyAudit(locale).added({ userId, accountId: meta.a, key: added.key }));
-    await show([section(`${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : auditMissedText(locale, meta.c)}`)]);
+    await show([
+      section(`${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : auditMissedText(locale, meta.c)}`),
+    ]);
   },
 };
 
@@ -208,7 +222,12 @@ type Written<T> = ({ ok: true } & T) | { ok: false; problem: string };
  * The write path of `key add`, with or without approval: the account's AppID, then `POST
  * /api/v1/pix-keys`. `beforeWrite` runs just before the write (an approval records its intent there).
  */
-async function addPixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-add'>, beforeWrite?: (appId: string) => Promise<void>): Promise<Written<{ key: PixKey }>> {
+async function addPixKey(
+  deps: Deps,
+  locale: Locale,
+  p: PayloadOf<'key-add'>,
+  beforeWrite?: (appId: string) => Promise<void>,
+): Promise<Written<{ key: PixKey }>> {
   let key: PixKey;
   try {
     const resolved = await resolveAccountAppId(deps, locale, p.accountId);
@@ -227,7 +246,12 @@ async function addPixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-add'>, be
  * The write path of `key delete` (its confirmation), with or without approval: the account's AppID,
  * then `DELETE /api/v1/pix-keys/{key}`.
  */
-async function deletePixKey(deps: Deps, locale: Locale, p: PayloadOf<'key-delete'>, beforeWrite?: () => Promise<void>): Promise<Written<object>> {
+async function deletePixKey(
+  deps: Deps,
+  locale: Locale,
+  p: PayloadOf<'key-delete'>,
+  beforeWrite?: () => Promise<void>,
+): Promise<Written<object>> {
   try {
     const resolved = await resolveAccountAppId(deps, locale, p.accountId);
     if (!resolved.ok) return { ok: false, problem: resolved.text };
@@ -327,14 +351,17 @@ const deleteConfirm: EntryRow = {
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'key-delete')) {
       // One approval per confirmation: a second click on the same message asks for nothing more.
-      if (!(await confirmOnce(args, ctx, `key-delete:${ref.a}:${ref.k}`))) return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
+      if (!(await confirmOnce(args, ctx, `key-delete:${ref.a}:${ref.k}`)))
+        return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
       const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
       return void (await say(args, ctx, plain(told), true));
     }
     const run = await exclusive(deps, `key-delete:${ref.a}:${ref.k}`, async () => {
       const deleted = await deletePixKey(deps, locale, payload);
       if (!deleted.ok) return void (await say(args, ctx, plain(deleted.problem)));
-      const posted = channel ? await postAudit(deps, locale, channel, keyAudit(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k })) : undefined;
+      const posted = channel
+        ? await postAudit(deps, locale, channel, keyAudit(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k }))
+        : undefined;
       const done = `${m.pixKeys.deleted({ key: code(ref.k), account: code(ref.a) })}${posted || !channel ? '' : auditMissedText(locale, channel)}`;
       await say(args, ctx, plain(done), true);
     });

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { Deps } from '../src/entry/deps';
-import type { ActionArgs, EntryRow, EntryContext } from '../src/entry/table';
-import { messages, type ActionKey, type Locale } from '../src/i18n';
+import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
+import { type CommandRow, UsageError } from '../src/entry/table';
+import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
+import { errorText } from '../src/runtime/error-text';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
 import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, transactionMessage } from '../views/statement';
 import { buttonValue } from './confirm';
 import { optionalAccountIdArg, PixIdSchema } from './parse';
-import { UsageError, type CommandRow } from '../src/entry/table';
-import { errorText } from '../src/runtime/error-text';
 
 /**
  * Which AppID reads, and with which `companyBankAccount`: the main application's own account when no

@@ -1,20 +1,26 @@
 import { z } from 'zod';
-import { messages, type Locale } from '../src/i18n';
-import { PixApiError } from '../src/pix/errors';
-import type { PixClient } from '../src/pix/client';
-import type { Account } from '../src/pix/schemas';
+import { type ApprovalKind, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { PayloadOf } from '../src/domain/approvals';
 import { detectPixKey } from '../src/domain/pix-key-values';
+import type { Deps } from '../src/entry/deps';
+import { type CommandRow, type EntryRow, UsageError } from '../src/entry/table';
+import { type Locale, messages } from '../src/i18n';
+import type { PixClient } from '../src/pix/client';
+import { PixApiError } from '../src/pix/errors';
+import type { Account } from '../src/pix/schemas';
 import { code } from '../views/accounts';
 import { apiText, failureText, pixErrorText } from '../views/errors';
 import { plain, section } from '../views/message';
-import { keyAudit, WITHDRAW_KEY_CANCEL_ACTION_ID, WITHDRAW_KEY_CONFIRM_ACTION_ID, withdrawConfirmMessage, withdrawKeyResultMessage } from '../views/pix-keys';
+import {
+  keyAudit,
+  WITHDRAW_KEY_CANCEL_ACTION_ID,
+  WITHDRAW_KEY_CONFIRM_ACTION_ID,
+  withdrawConfirmMessage,
+  withdrawKeyResultMessage,
+} from '../views/pix-keys';
 import { auditMissedText, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 import { accountIdArg, PixIdSchema } from './parse';
-import { UsageError, type CommandRow, type EntryRow } from '../src/entry/table';
-import type { Deps } from '../src/entry/deps';
-import { approvalsOn, askApproval, type ApprovalKind } from '../src/approvals/engine';
-import type { PayloadOf } from '../src/domain/approvals';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -27,7 +33,12 @@ export function alreadyExists(err: PixApiError): boolean {
  * `PUT` selects it; a 404 on `PUT` means it does not, so `POST`. Each method at most once: every
  * `POST` is a DICT lookup, which the central bank limits, so nothing is tried twice.
  */
-export async function setWithdrawKey(pix: PixClient, appId: string, pixKey: string, first: 'POST' | 'PUT' = 'POST'): Promise<{ account: Account; via: Array<'POST' | 'PUT'> }> {
+export async function setWithdrawKey(
+  pix: PixClient,
+  appId: string,
+  pixKey: string,
+  first: 'POST' | 'PUT' = 'POST',
+): Promise<{ account: Account; via: Array<'POST' | 'PUT'> }> {
   const via: Array<'POST' | 'PUT'> = [];
   let method = first;
   for (;;) {
@@ -97,7 +108,12 @@ const withdrawConfirm: EntryRow = {
       const set = await setAccountWithdrawKey(deps, locale, payload);
       if (!set.ok) return void (await say(args, ctx, plain(set.problem), true));
       const posted = channel
-        ? await postAudit(deps, locale, channel, keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }))
+        ? await postAudit(
+            deps,
+            locale,
+            channel,
+            keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }),
+          )
         : undefined;
       const message = withdrawKeyResultMessage(locale, { account: set.account, accountId: ref.a, pixKey: key.pixKey, via: set.via });
       if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
@@ -125,7 +141,13 @@ async function setAccountWithdrawKey(
     result = await setWithdrawKey(deps.pix, resolved.appId, p.pixKey);
   } catch (err) {
     logFailure(deps, err, 'set the withdraw key');
-    return { ok: false, problem: err instanceof PixApiError ? withdrawErrorText(locale, err, p.accountId) : failureText(locale, err, 'setWithdrawKey', { write: true }) };
+    return {
+      ok: false,
+      problem:
+        err instanceof PixApiError
+          ? withdrawErrorText(locale, err, p.accountId)
+          : failureText(locale, err, 'setWithdrawKey', { write: true }),
+    };
   }
   deps.logger.info({ accountId: p.accountId, via: result.via }, 'withdraw key set');
   return { ok: true, ...result };
@@ -136,7 +158,9 @@ export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
   async execute(run, p) {
     const set = await setAccountWithdrawKey(run.deps, run.locale, p, () => run.intent('set'));
     if (!set.ok) return set;
-    await run.inThread(keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account: set.account, pixKey: p.pixKey }));
+    await run.inThread(
+      keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account: set.account, pixKey: p.pixKey }),
+    );
     return { ok: true };
   },
   async resume(run, p, intent) {
@@ -144,7 +168,9 @@ export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
       // The account read says which key it withdraws to: this one, and the write happened.
       const account = await run.deps.pix.getAccount(run.deps.mainAppId, p.accountId);
       if (account.pixKeyWithdraw?.pixKey === p.pixKey) {
-        await run.inThread(keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }));
+        await run.inThread(
+          keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }),
+        );
         return { ok: true };
       }
     }

@@ -1,30 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LogLevel } from '@slack/web-api';
+import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
+import { runApprovalTick } from './approvals/engine';
+import { AppAudit } from './audit/recorder';
 import { AccessControl } from './entry/access';
-import type { Config } from './runtime/config';
+import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import type { Deps } from './entry/deps';
-import { createLogger, SecretRegistry, type Logger } from './runtime/logger';
+import { EntryRouter } from './entry/router';
+import { MemoryRateWindow, PixBudget } from './pix/budget';
 import { PixClient } from './pix/client';
+import type { PixEvents } from './pix-events';
+import { type Poller, startPoller } from './poller';
+import type { Config } from './runtime/config';
+import { withDeadline } from './runtime/deadline';
+import { errorText } from './runtime/error-text';
+import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServer } from './runtime/health';
+import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
+import { createMetrics, disabledMetrics } from './runtime/metrics';
 import type { SandboxHandle } from './sandbox';
 import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
-import { quickClient } from './slack/quick-client';
 import { SlackClients } from './slack/clients';
-import { MemoryRateWindow, PixBudget } from './pix/budget';
-import { createMetrics, disabledMetrics } from './runtime/metrics';
-import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
-import { HealthCheck, HEALTH_PATH, Readiness, startHealthServer, type HealthServer } from './runtime/health';
+import { quickClient } from './slack/quick-client';
 import { userLocale } from './slack/user-locale';
-import { startPoller, type Poller } from './poller';
-import { EntryRouter } from './entry/router';
-import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { openStore, StoreLocationError } from './store';
-import { AppAudit } from './audit/recorder';
-import { runApprovalTick } from './approvals/engine';
-import { withDeadline } from './runtime/deadline';
-import { errorText } from './runtime/error-text';
-import type { PixEvents } from './pix-events';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -63,7 +63,14 @@ const STOP_DRAIN_MS = 7_000;
 /** Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. */
 export async function startPixOps(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const secrets = options.secrets ?? new SecretRegistry();
-  for (const value of [config.slack.botToken, config.slack.appToken, config.slack.signingSecret, config.pix.appId, config.pix.masterAppId, config.store.secret]) {
+  for (const value of [
+    config.slack.botToken,
+    config.slack.appToken,
+    config.slack.signingSecret,
+    config.pix.appId,
+    config.pix.masterAppId,
+    config.store.secret,
+  ]) {
     secrets.add(value);
   }
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets });
@@ -92,7 +99,11 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     namespace: options.storeNamespace ?? config.store.namespace,
     onSecret: (v) => secrets.add(v),
     events: {
-      onDown: (reason) => logger.warn({ store: 'redis', reason }, "the store is unavailable: actions that need it are answered with a clear message until it is back"),
+      onDown: (reason) =>
+        logger.warn(
+          { store: 'redis', reason },
+          'the store is unavailable: actions that need it are answered with a clear message until it is back',
+        ),
       onUp: () => logger.info({ store: 'redis' }, 'the store is back'),
     },
   }).catch((err: unknown) => {
@@ -135,7 +146,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   let webhookRoute: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const pixEventsRoutes =
     mode === 'http' && config.pixEvents.channel
-      ? [{ path: config.pixEvents.webhookPath, method: ['POST'], handler: (req: IncomingMessage, res: ServerResponse) => webhookRoute!(req, res) }]
+      ? [
+          {
+            path: config.pixEvents.webhookPath,
+            method: ['POST'],
+            handler: (req: IncomingMessage, res: ServerResponse) => webhookRoute!(req, res),
+          },
+        ]
       : [];
 
   const App = loadBoltApp(mode);
@@ -152,7 +169,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     convoStore: false,
     // HTTP mode: /healthz on the same port. (Socket Mode would open a server on a port of Bolt's
     // choosing for custom routes; it gets HEALTH_PORT instead, below.)
-    ...(mode === 'http' ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }, ...pixEventsRoutes] } : {}),
+    ...(mode === 'http'
+      ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }, ...pixEventsRoutes] }
+      : {}),
   });
 
   slackClients.register(app.client);
@@ -162,8 +181,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     approvers: config.approvals.approvers,
     sandboxMode: config.sandboxMode,
     groupMembers: async (usergroup) => (await quickClient(app.client).usergroups.users.list({ usergroup })).users ?? [],
-    onGroupError: (usergroup, err) =>
-      logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
+    onGroupError: (usergroup, err) => logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
   });
 
   const deps: Deps = {
@@ -186,7 +204,11 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       remindAfterMs: config.approvals.remindAfterMs,
       ...(config.approvals.limitAboveCents === undefined ? {} : { limitAboveCents: config.approvals.limitAboveCents }),
     },
-    audit: new AppAudit({ sink: options.auditTrail === false ? { append: async () => undefined } : store.audit, scrub: (text) => secrets.scrub(text), logger }),
+    audit: new AppAudit({
+      sink: options.auditTrail === false ? { append: async () => undefined } : store.audit,
+      scrub: (text) => secrets.scrub(text),
+      logger,
+    }),
   };
   // One global middleware, and no Bolt listener: it drops Slack's repeats of a delivery, routes it to
   // its row of the entry table after the one role check (see entry/router.ts), counts it in flight for
@@ -234,11 +256,16 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.info({ path: config.pixEvents.webhookPath }, 'SANDBOX mode: the sandbox delivers its webhooks to this bot');
   }
   let healthServer: HealthServer | undefined;
-  if (config.health.port !== undefined) healthServer = await startHealthServer(config.health.port, config.health.host, { check: health, readiness, metrics }, logger);
-  const poller = startPoller(deps, { ...config.poll, claimTtlMs: config.pollClaimTtlMs, distributed: store.kind === 'redis',
+  if (config.health.port !== undefined)
+    healthServer = await startHealthServer(config.health.port, config.health.host, { check: health, readiness, metrics }, logger);
+  const poller = startPoller(deps, {
+    ...config.poll,
+    claimTtlMs: config.pollClaimTtlMs,
+    distributed: store.kind === 'redis',
     // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
     // Through the poller's paced Slack client, and its lane of the Pix budget.
-    alsoOnTick: (slack, stopping, pix) => Promise.all([runApprovalTick({ ...deps, pix, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
+    alsoOnTick: (slack, stopping, pix) =>
+      Promise.all([runApprovalTick({ ...deps, pix, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
   });
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
@@ -257,8 +284,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
     const pollerStopped = poller.stop();
     await Promise.all([
-      withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) => logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly')),
-      pixEvents && withDeadline(pixEvents.close(), STOP_DRAIN_MS).catch(() => logger.warn('the Pix events outbox did not stop in time; what it left is posted by the next run')),
+      withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) =>
+        logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly'),
+      ),
+      pixEvents &&
+        withDeadline(pixEvents.close(), STOP_DRAIN_MS).catch(() =>
+          logger.warn('the Pix events outbox did not stop in time; what it left is posted by the next run'),
+        ),
     ]);
     slackUp = false;
     const left = () => Math.max(0, STOP_DRAIN_MS - (Date.now() - started));

@@ -1,8 +1,19 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
 import { maskPixKey } from '../src/domain/pix-key-mask';
+import { type Locale, messages } from '../src/i18n';
 import type { Account } from '../src/pix/schemas';
-import { balanceFieldsText, context, escapeClipped, escapeMrkdwn, fields, pageButtons, pageOf, sandboxNoteBlocks, section, type SlackMessage } from './message';
+import {
+  balanceFieldsText,
+  context,
+  escapeClipped,
+  escapeMrkdwn,
+  fields,
+  pageButtons,
+  pageOf,
+  type SlackMessage,
+  sandboxNoteBlocks,
+  section,
+} from './message';
 import { modalTitle } from './modal';
 
 export const ACCOUNT_CREATE_CALLBACK = 'account_create';
@@ -82,7 +93,10 @@ function appText(locale: Locale, accountId: string, app: AppStatus): string {
     case 'stored':
       return m.appStored(app.clientId ? code(app.clientId) : undefined);
     case 'stale':
-      return messages(locale).approvalRules.appStale({ clientId: app.clientId ? code(app.clientId) : undefined, accountId: escapeMrkdwn(accountId) });
+      return messages(locale).approvalRules.appStale({
+        clientId: app.clientId ? code(app.clientId) : undefined,
+        accountId: escapeMrkdwn(accountId),
+      });
     case 'pending':
       return m.appPending(escapeMrkdwn(accountId));
     case 'uncertain':
@@ -128,7 +142,14 @@ export function accountsMessage(locale: Locale, rows: AccountRow[], page = 1): S
   if (p.pages > 1) {
     blocks.push(
       context(m.listPage({ from: p.start + 1, to: p.end, total: rows.length, page: p.page, pages: p.pages })),
-      ...pageButtons(locale, { blockId: 'accounts_nav', prev: ACCOUNTS_PREV_ACTION_ID, next: ACCOUNTS_NEXT_ACTION_ID, page: p.page, pages: p.pages, value: String }),
+      ...pageButtons(locale, {
+        blockId: 'accounts_nav',
+        prev: ACCOUNTS_PREV_ACTION_ID,
+        next: ACCOUNTS_NEXT_ACTION_ID,
+        page: p.page,
+        pages: p.pages,
+        value: String,
+      }),
     );
   }
   if (rows.some((r) => r.account.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
@@ -203,7 +224,10 @@ export function createAccountModal(locale: Locale, input: { privateMetadata: str
 }
 
 /** The AppID form of `/pix account link`: the value is never shown back. */
-export function linkModal(locale: Locale, input: { accountId: string; privateMetadata: string; sandbox: boolean; problem?: string }): ModalView {
+export function linkModal(
+  locale: Locale,
+  input: { accountId: string; privateMetadata: string; sandbox: boolean; problem?: string },
+): ModalView {
   const c = messages(locale).common;
   const m = messages(locale).accounts;
   const blocks: KnownBlock[] = [section(m.linkIntro(code(input.accountId)))];
@@ -279,13 +303,22 @@ export function createAnywayButton(locale: Locale, value: string): KnownBlock {
 
 /** What the admin sees when the application may exist: why, how to find out, and the way out. */
 export function uncertainBlocks(locale: Locale, input: { lead: string; accountId: string; value: string }): KnownBlock[] {
-  return [section(input.lead), context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))), createAnywayButton(locale, input.value)];
+  return [
+    section(input.lead),
+    context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))),
+    createAnywayButton(locale, input.value),
+  ];
 }
 
 /** What the admin alone sees once: the new application's client secret (never stored, never posted). */
-export function secretBlocks(locale: Locale, input: { accountId: string; clientId?: string; clientSecret?: string; unstoredAppId?: string }): KnownBlock[] {
+export function secretBlocks(
+  locale: Locale,
+  input: { accountId: string; clientId?: string; clientSecret?: string; unstoredAppId?: string },
+): KnownBlock[] {
   const m = messages(locale).accounts;
-  const blocks: KnownBlock[] = [section(m.hasApplication({ account: code(input.accountId), ...(input.clientId ? { clientId: code(input.clientId) } : {}) }))];
+  const blocks: KnownBlock[] = [
+    section(m.hasApplication({ account: code(input.accountId), ...(input.clientId ? { clientId: code(input.clientId) } : {}) })),
+  ];
   blocks.push(section(input.clientSecret ? m.clientSecret(input.clientSecret) : m.noClientSecret));
   if (input.unstoredAppId) blocks.push(section(m.unstoredAppId({ accountId: escapeMrkdwn(input.accountId), appId: input.unstoredAppId })));
   return blocks;
@@ -316,7 +349,12 @@ export function accountAudit(locale: Locale) {
   return {
     created: (input: AppAnnouncement): SlackMessage => appAnnouncement(m.auditCreated, input),
     appFailed: (input: { userId: string; accountId: string; name: string; problem: string; retryValue: string }): SlackMessage => {
-      const text = m.auditAppFailed({ user: `<@${input.userId}>`, account: code(input.accountId), name: quoted(input.name), problem: input.problem });
+      const text = m.auditAppFailed({
+        user: `<@${input.userId}>`,
+        account: code(input.accountId),
+        name: quoted(input.name),
+        problem: input.problem,
+      });
       return {
         text,
         blocks: [section(`:warning: ${text}`), context(m.appFailedNote), retryButton(locale, input.retryValue)],
@@ -324,12 +362,29 @@ export function accountAudit(locale: Locale) {
     },
     /** The account exists; its application may or may not: the channel is told, with the way out. */
     appUncertain: (input: { userId: string; accountId: string; name: string; reason: string; value: string }): SlackMessage => {
-      const text = messages(locale).appCreation.auditUncertain({ user: `<@${input.userId}>`, account: code(input.accountId), name: quoted(input.name), reason: input.reason });
-      return { text, blocks: [section(`:warning: ${text}`), context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))), createAnywayButton(locale, input.value)] };
+      const text = messages(locale).appCreation.auditUncertain({
+        user: `<@${input.userId}>`,
+        account: code(input.accountId),
+        name: quoted(input.name),
+        reason: input.reason,
+      });
+      return {
+        text,
+        blocks: [
+          section(`:warning: ${text}`),
+          context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))),
+          createAnywayButton(locale, input.value),
+        ],
+      };
     },
     /** Replaces the failure message once the application exists, so its button cannot be used again. */
     appFailedResolved: (input: { accountId: string; name: string; byUserId: string; clientId?: string }): SlackMessage => {
-      const text = m.auditResolved({ account: code(input.accountId), name: quoted(input.name), ...clientId(input.clientId), user: `<@${input.byUserId}>` });
+      const text = m.auditResolved({
+        account: code(input.accountId),
+        name: quoted(input.name),
+        ...clientId(input.clientId),
+        user: `<@${input.byUserId}>`,
+      });
       return { text, blocks: [section(`:white_check_mark: ${text}`)] };
     },
     appRetried: (input: AppAnnouncement): SlackMessage => appAnnouncement(m.auditRetried, input),

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 import { code } from './accounts';
-import { confirmMessage, context, escapeMrkdwn, section, sections, TEXT_MAX, type SlackMessage } from './message';
+import { confirmMessage, context, escapeMrkdwn, type SlackMessage, section, sections, TEXT_MAX } from './message';
 
 export interface ScopeGroup {
   group: string;
@@ -108,9 +108,14 @@ export function scopesMessage(locale: Locale, json: unknown): SlackMessage {
   const m = messages(locale).applications;
   const reading = readScopes(json);
   if (reading.kind === 'groups') {
-    const lines = reading.groups.flatMap((g) => (g.scopes.length ? groupLines(`*${escapeMrkdwn(g.group)}*: `, g.scopes.map(code)) : [`*${escapeMrkdwn(g.group)}*: ${m.noneInGroup}`]));
+    const lines = reading.groups.flatMap((g) =>
+      g.scopes.length ? groupLines(`*${escapeMrkdwn(g.group)}*: `, g.scopes.map(code)) : [`*${escapeMrkdwn(g.group)}*: ${m.noneInGroup}`],
+    );
     const count = reading.groups.reduce((n, g) => n + g.scopes.length, 0);
-    return { text: m.scopeGroupsText({ groups: reading.groups.length, scopes: count }), blocks: [section(m.scopesTitle), ...chunked(lines)] };
+    return {
+      text: m.scopeGroupsText({ groups: reading.groups.length, scopes: count }),
+      blocks: [section(m.scopesTitle), ...chunked(lines)],
+    };
   }
   if (reading.strings.length === 0) {
     return { text: m.noScopes, blocks: [section(m.scopesTitle), section(m.noScopesItalic)] };
@@ -126,10 +131,17 @@ export function scopesMessage(locale: Locale, json: unknown): SlackMessage {
  * The rotation, to the admin alone: the new secret, and exactly what became of the AppIDs: a new one
  * the bot does not store (shown once, here), or what happened to the one it stores (`storedAppId`).
  */
-export function rotatedMessage(locale: Locale, input: { clientId: string; clientSecret?: string; shownAppId?: string; storedAppId?: string }): SlackMessage {
+export function rotatedMessage(
+  locale: Locale,
+  input: { clientId: string; clientSecret?: string; shownAppId?: string; storedAppId?: string },
+): SlackMessage {
   const m = messages(locale).applications;
   const blocks: KnownBlock[] = [
-    section(input.clientSecret ? m.newSecret({ clientId: code(input.clientId), secret: input.clientSecret }) : m.noSecretRead(code(input.clientId))),
+    section(
+      input.clientSecret
+        ? m.newSecret({ clientId: code(input.clientId), secret: input.clientSecret })
+        : m.noSecretRead(code(input.clientId)),
+    ),
     context(m.oldSecretDead),
   ];
   if (input.shownAppId) blocks.push(section(m.newAppIdShown(input.shownAppId)));

@@ -1,15 +1,15 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
 import { APPROVAL_ROLE, type ApprovalAction, type ApprovalPayload } from '../src/domain/approvals';
-import type { Role } from '../src/domain/roles';
 import { limitFieldLabel } from '../src/domain/limit-fields';
-import { maskPixKey } from '../src/domain/pix-key-mask';
 import { formatCents } from '../src/domain/money';
+import { maskPixKey } from '../src/domain/pix-key-mask';
+import type { Role } from '../src/domain/roles';
 import { ageText } from '../src/domain/sao-paulo-date';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 import type { ApprovalRecord } from '../src/store/approvals';
 import { code, keyTypeLabel, quoted } from './accounts';
 import { formatDateTime } from './limit-status';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { context, escapeMrkdwn, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
 /** The contract's action_ids: Approve (behind Slack's confirm dialog), Reject (opens the reason form), Cancel (the maker's). */
@@ -37,7 +37,9 @@ export function payloadLines(locale: Locale, payload: ApprovalPayload): string[]
     case 'key-add':
       return [
         m.account(code(payload.accountId)),
-        payload.type === 'EVP' && payload.pixKey === '' ? m.randomKey : m.pixKey({ key: code(maskPixKey(payload.pixKey, payload.type)), type: keyTypeLabel(locale, payload.type) }),
+        payload.type === 'EVP' && payload.pixKey === ''
+          ? m.randomKey
+          : m.pixKey({ key: code(maskPixKey(payload.pixKey, payload.type)), type: keyTypeLabel(locale, payload.type) }),
       ];
     case 'key-delete':
       return [m.account(code(payload.accountId)), m.keyToDelete(code(maskPixKey(payload.pixKey))), m.deleteWarning];
@@ -66,7 +68,13 @@ const when = (locale: Locale, iso: string | undefined) => formatDateTime(iso, lo
 function buttons(locale: Locale, record: ApprovalRecord): ActionsBlock {
   const m = messages(locale).approvals;
   const title = m.actionTitle(record.action);
-  const button = (id: string, text: string, extra: Partial<Button> = {}): Button => ({ type: 'button', action_id: id, text: { type: 'plain_text', text }, value: record.id, ...extra });
+  const button = (id: string, text: string, extra: Partial<Button> = {}): Button => ({
+    type: 'button',
+    action_id: id,
+    text: { type: 'plain_text', text },
+    value: record.id,
+    ...extra,
+  });
   return {
     type: 'actions',
     block_id: 'approval_actions',
@@ -126,7 +134,10 @@ export function approvalRootMessage(locale: Locale, record: ApprovalRecord, opti
     context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) })),
   ];
   if (pending) {
-    blocks.push(buttons(locale, record), context(m.whoMayApprove({ role: messages(locale).common.role(APPROVAL_ROLE[record.action]), listed: options.approversListed })));
+    blocks.push(
+      buttons(locale, record),
+      context(m.whoMayApprove({ role: messages(locale).common.role(APPROVAL_ROLE[record.action]), listed: options.approversListed })),
+    );
   }
   return { text: `${title}: ${m.stateWord(record.state)}`, blocks };
 }
@@ -182,7 +193,12 @@ export function notRegisteredRootMessage(locale: Locale, record: ApprovalRecord)
   const text = messages(locale).approvalRules.notRegistered;
   return {
     text: `${title}: ${text}`,
-    blocks: [section(`*${title}*`), section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')), section(text), context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) }))],
+    blocks: [
+      section(`*${title}*`),
+      section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')),
+      section(text),
+      context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) })),
+    ],
   };
 }
 
@@ -191,10 +207,15 @@ export function notRegisteredRootMessage(locale: Locale, record: ApprovalRecord)
  * expires. `approversListed`: the mentions are ACCESS_APPROVERS; else they are the role's lists, and
  * the role is named beside them.
  */
-export function reminderMessage(locale: Locale, record: ApprovalRecord, input: { mentions: string[]; approversListed: boolean; now: Date; n: number; max: number }): SlackMessage {
+export function reminderMessage(
+  locale: Locale,
+  record: ApprovalRecord,
+  input: { mentions: string[]; approversListed: boolean; now: Date; n: number; max: number },
+): SlackMessage {
   const m = messages(locale);
   const role = m.approvalRules.anyoneWithRole(m.common.role(APPROVAL_ROLE[record.action]));
-  const who = input.mentions.length === 0 ? role : input.approversListed ? input.mentions.join(', ') : `${input.mentions.join(', ')} (${role})`;
+  const who =
+    input.mentions.length === 0 ? role : input.approversListed ? input.mentions.join(', ') : `${input.mentions.join(', ')} (${role})`;
   const text = m.approvalRules.reminder({
     who,
     title: m.approvals.actionTitle(record.action),
@@ -261,7 +282,10 @@ export function sentForApprovalText(locale: Locale, record: ApprovalRecord, wher
 }
 
 /** The Home tab's list: approvals the viewer may decide, and their own (to cancel). */
-export function homeApprovalBlocks(locale: Locale, input: { viewerId: string; items: ApprovalRecord[]; total: number; now: Date; approversListed: boolean }): KnownBlock[] {
+export function homeApprovalBlocks(
+  locale: Locale,
+  input: { viewerId: string; items: ApprovalRecord[]; total: number; now: Date; approversListed: boolean },
+): KnownBlock[] {
   const m = messages(locale).approvals;
   const blocks: KnownBlock[] = [section(m.homeTitle)];
   if (input.items.length === 0) return [...blocks, context(m.homeNone)];
@@ -275,7 +299,9 @@ export function homeApprovalBlocks(locale: Locale, input: { viewerId: string; it
     const mine = record.makerId === input.viewerId;
     blocks.push(section([line, ...payloadLines(locale, record.payload)].join('\n')));
     const all = buttons(locale, record);
-    const elements = all.elements.filter((e) => (mine ? (e as Button).action_id === APPROVAL_ACTION_IDS.cancel : (e as Button).action_id !== APPROVAL_ACTION_IDS.cancel));
+    const elements = all.elements.filter((e) =>
+      mine ? (e as Button).action_id === APPROVAL_ACTION_IDS.cancel : (e as Button).action_id !== APPROVAL_ACTION_IDS.cancel,
+    );
     blocks.push({ ...all, block_id: `approval_${record.id}`, elements });
     if (mine) blocks.push(context(m.homeYours));
   }

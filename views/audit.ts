@@ -2,8 +2,8 @@ import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { StoredAuditEntry } from '../src/audit/entry';
 import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
-import { messages, type Locale } from '../src/i18n';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { type Locale, messages } from '../src/i18n';
+import { context, escapeMrkdwn, type SlackMessage, section } from './message';
 
 /** The paging buttons of `/pix audit` (their value: an AuditPageRef). */
 export const AUDIT_PREV_ACTION_ID = 'audit_page_prev';
@@ -41,7 +41,13 @@ const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 function entryBlock(locale: Locale, e: StoredAuditEntry): KnownBlock {
   const m = messages(locale);
   const role = e.role === 'none' ? m.audit.noRole : m.common.role(e.role);
-  const head = [`*${formatSaoPauloInstant(new Date(e.time), locale)}*`, `<@${escapeMrkdwn(e.user)}>`, role, code(e.action), m.audit.outcome(e.outcome)].join(' · ');
+  const head = [
+    `*${formatSaoPauloInstant(new Date(e.time), locale)}*`,
+    `<@${escapeMrkdwn(e.user)}>`,
+    role,
+    code(e.action),
+    m.audit.outcome(e.outcome),
+  ].join(' · ');
   const details = [
     e.target ? code(e.target) : undefined,
     e.pixMethod ? `${code(`${e.pixMethod} ${e.pixPath ?? ''}`.trim())} → ${e.pixStatus ?? '—'}` : undefined,
@@ -63,8 +69,10 @@ export function auditPageMessage(locale: Locale, input: AuditPageInput): SlackMe
   const top = input.top ?? entries[0]?.id;
   const base = { d: days, s: since, ...(top ? { t: top } : {}) };
   const buttons: Button[] = [];
-  if (page > 1 && entries.length > 0) buttons.push(navButton(AUDIT_PREV_ACTION_ID, m.common.previous, { ...base, p: page - 1, a: entries[0]!.id }));
-  if (input.hasNext && entries.length > 0) buttons.push(navButton(AUDIT_NEXT_ACTION_ID, m.common.next, { ...base, p: page + 1, b: entries[entries.length - 1]!.id }));
+  if (page > 1 && entries.length > 0)
+    buttons.push(navButton(AUDIT_PREV_ACTION_ID, m.common.previous, { ...base, p: page - 1, a: entries[0]!.id }));
+  if (input.hasNext && entries.length > 0)
+    buttons.push(navButton(AUDIT_NEXT_ACTION_ID, m.common.next, { ...base, p: page + 1, b: entries[entries.length - 1]!.id }));
   const nav: KnownBlock[] = buttons.length > 0 ? [{ type: 'actions', block_id: 'audit_nav', elements: buttons }] : [];
 
   if (entries.length === 0) {

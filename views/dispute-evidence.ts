@@ -1,8 +1,8 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 import { API_TEXT_MAX } from './errors';
 import { FILE_NAME_MAX } from './limit-request';
-import { context, escapeClipped, escapeMrkdwn, sandboxNoteBlocks, section, sections, TEXT_MAX, type SlackMessage } from './message';
+import { context, escapeClipped, escapeMrkdwn, type SlackMessage, sandboxNoteBlocks, section, sections, TEXT_MAX } from './message';
 import { modalTitle } from './modal';
 
 export const EVIDENCE_CALLBACK = 'dispute_evidence';
@@ -83,12 +83,16 @@ export interface EvidenceRecord {
   note?: string;
 }
 
-
 /** The channel's record of what was attached, in the language of the person who sent it. */
 export function evidenceSentMessage(locale: Locale, record: EvidenceRecord): SlackMessage {
   const m = messages(locale).evidence;
-  const files = record.fileNames.map((name, i) => m.fileLine({ name: escapeClipped(name, FILE_NAME_MAX), fileId: `\`${escapeMrkdwn(record.fileIds[i] ?? '?')}\`` }));
-  const blocks: KnownBlock[] = [section(m.sentTitle({ dispute: `\`${escapeMrkdwn(record.disputeId)}\``, user: `<@${record.userId}>` })), ...sections(files)];
+  const files = record.fileNames.map((name, i) =>
+    m.fileLine({ name: escapeClipped(name, FILE_NAME_MAX), fileId: `\`${escapeMrkdwn(record.fileIds[i] ?? '?')}\`` }),
+  );
+  const blocks: KnownBlock[] = [
+    section(m.sentTitle({ dispute: `\`${escapeMrkdwn(record.disputeId)}\``, user: `<@${record.userId}>` })),
+    ...sections(files),
+  ];
   // The note (up to 2,000 characters as typed) whole when it fits a section, escaped.
   if (record.note) blocks.push(section(m.note(escapeClipped(record.note, TEXT_MAX.section - 100))));
   return { text: m.sentText({ disputeId: record.disputeId, count: record.fileNames.length }), blocks };

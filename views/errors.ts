@@ -1,5 +1,5 @@
-import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { FileOverCapError } from '../src/domain/proof-files';
+import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { NoDefaultAccountError } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
 import { escapeClipped, escapeMrkdwn, plain, type SlackMessage } from './message';

@@ -1,6 +1,6 @@
 import { ACCESS_VARIABLE, type Role } from '../src/domain/roles';
-import { messages, type Locale } from '../src/i18n';
-import { context, escapeClipped, escapeMrkdwn, section, sections, type SlackMessage } from './message';
+import { type Locale, messages } from '../src/i18n';
+import { context, escapeClipped, escapeMrkdwn, type SlackMessage, section, sections } from './message';
 
 export interface HelpEntry {
   usage: string;
@@ -49,6 +49,11 @@ export function unknownCommandMessage(locale: Locale, word: string, entries: Hel
 /** `what`: an infinitive phrase in the reader's language (`messages(locale).actions`, `help.useCommand`). */
 export function refusalMessage(locale: Locale, input: { userId: string; needed: Role; what: string }): SlackMessage {
   const m = messages(locale);
-  const text = m.help.refusal({ role: m.common.role(input.needed), what: input.what, userId: input.userId, variable: ACCESS_VARIABLE[input.needed] });
+  const text = m.help.refusal({
+    role: m.common.role(input.needed),
+    what: input.what,
+    userId: input.userId,
+    variable: ACCESS_VARIABLE[input.needed],
+  });
   return { text, blocks: [section(text)] };
 }

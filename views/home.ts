@@ -1,21 +1,21 @@
 import type { Button, HomeView, KnownBlock, ModalView } from '@slack/types';
-import { roleAllows, type Role } from '../src/domain/roles';
-import { messages, type ActionKey, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
+import { type Role, roleAllows } from '../src/domain/roles';
+import { ageText } from '../src/domain/sao-paulo-date';
+import { type ActionKey, type Locale, messages } from '../src/i18n';
 import type { PixApiError } from '../src/pix/errors';
 import type { Account, LimitRequest, PixKey } from '../src/pix/schemas';
-import { ageText } from '../src/domain/sao-paulo-date';
+import type { ApprovalRecord } from '../src/store/approvals';
+import type { DisputeRecord } from '../src/store/pix-events';
 import type { TrackedRequest } from '../src/store/tracked-requests';
+import { homeApprovalBlocks } from './approvals';
 import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
 import { balanceFieldsText, context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
-import type { ApprovalRecord } from '../src/store/approvals';
-import { homeApprovalBlocks } from './approvals';
 import { modalTitle } from './modal';
-import type { DisputeRecord } from '../src/store/pix-events';
 import { openDisputesBlocks } from './pix-events';
 
 export const HOME_ACTIONS = {
@@ -121,7 +121,9 @@ function decisionBlocks(locale: Locale, data: HomeData): KnownBlock[] {
         const granted = approved[field];
         if (request.status !== 'APPROVED') return m.asked({ label, amount: money(asked) });
         if (granted === undefined) return m.askedNoneGranted({ label, amount: money(asked) });
-        return granted < asked ? m.grantedBelow({ label, amount: money(granted), asked: money(asked) }) : m.granted({ label, amount: money(granted) });
+        return granted < asked
+          ? m.grantedBelow({ label, amount: money(granted), asked: money(asked) })
+          : m.granted({ label, amount: money(granted) });
       })
       .join(' · ');
     const decided = request.updatedAt ? m.decided(formatDateTime(request.updatedAt, locale)) : '';
@@ -164,7 +166,8 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
     } else {
       lines.push(m.noBalance);
     }
-    if (a.pixKeyWithdraw) lines.push(m.withdrawKey({ key: escapeMrkdwn(a.pixKeyWithdraw.pixKey), type: escapeMrkdwn(a.pixKeyWithdraw.type) }));
+    if (a.pixKeyWithdraw)
+      lines.push(m.withdrawKey({ key: escapeMrkdwn(a.pixKeyWithdraw.pixKey), type: escapeMrkdwn(a.pixKeyWithdraw.type) }));
     if (a.withdrawBlocked) lines.push(m.withdrawBlocked);
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') }, accessory: keysButton(locale, a) });
   }
@@ -188,7 +191,13 @@ function approvalBlocks(locale: Locale, userId: string, data: HomeData, approval
   const { items, enabled, approversListed } = approvals.value;
   if (!enabled && items.length === 0) return [];
   return [
-    ...homeApprovalBlocks(locale, { viewerId: userId, items: items.slice(0, HOME_MAX.approvals), total: items.length, now: data.now, approversListed }),
+    ...homeApprovalBlocks(locale, {
+      viewerId: userId,
+      items: items.slice(0, HOME_MAX.approvals),
+      total: items.length,
+      now: data.now,
+      approversListed,
+    }),
     { type: 'divider' },
   ];
 }
@@ -202,12 +211,25 @@ function disputeBlocks(locale: Locale, disputes: Part<DisputeRecord[]> | undefin
 
 export function homeView(
   locale: Locale,
-  input: { userId: string; role: Role; data: HomeData; sandbox: boolean; approvals?: Part<HomeApprovals>; disputes?: Part<DisputeRecord[]> },
+  input: {
+    userId: string;
+    role: Role;
+    data: HomeData;
+    sandbox: boolean;
+    approvals?: Part<HomeApprovals>;
+    disputes?: Part<DisputeRecord[]>;
+  },
 ): HomeView {
   const m = messages(locale).home;
   const buttons: Button[] = [];
   if (roleAllows(input.role, 'operator')) {
-    buttons.push({ type: 'button', action_id: HOME_ACTIONS.limitRequest, style: 'primary', text: { type: 'plain_text', text: m.requestButton }, value: 'default' });
+    buttons.push({
+      type: 'button',
+      action_id: HOME_ACTIONS.limitRequest,
+      style: 'primary',
+      text: { type: 'plain_text', text: m.requestButton },
+      value: 'default',
+    });
   }
   buttons.push({ type: 'button', action_id: HOME_ACTIONS.refresh, text: { type: 'plain_text', text: m.refreshButton }, value: 'refresh' });
 
@@ -231,7 +253,11 @@ export function homeView(
 /** The Home tab of a user with no role: only how to get access (their user ID, which variable). */
 export function accessHomeView(locale: Locale, input: { userId: string; accessConfigured: boolean; sandbox: boolean }): HomeView {
   const help = helpMessage(locale, { userId: input.userId, role: undefined, accessConfigured: input.accessConfigured, entries: [] });
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: messages(locale).home.header } }, ...help.blocks, ...sandboxNoteBlocks(locale, input.sandbox)];
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: messages(locale).home.header } },
+    ...help.blocks,
+    ...sandboxNoteBlocks(locale, input.sandbox),
+  ];
   return { type: 'home', blocks };
 }
 

@@ -1,10 +1,10 @@
 import type { Button, KnownBlock } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
 import { formatCents } from '../src/domain/money';
+import { type Locale, messages } from '../src/i18n';
 import type { LimitRequest } from '../src/pix/schemas';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
-import { context, escapeMrkdwn, section, type SlackMessage } from './message';
+import { context, escapeMrkdwn, type SlackMessage, section } from './message';
 
 /** The paging buttons of `/pix limit list` (their value is the page they lead to). */
 export const LIST_PREV_ACTION_ID = 'limit_list_prev';
@@ -60,6 +60,11 @@ export function limitListMessage(locale: Locale, { page, pageSize, items, total 
   const range = m.limitList.range({ from: skip + 1, to: skip + items.length, ...(total !== undefined ? { total } : {}) });
   return {
     text: m.limitList.text({ page, range }),
-    blocks: [section(m.limitList.title({ page, range })), ...items.map((r) => requestBlock(locale, r)), context(m.limitList.footer), ...nav],
+    blocks: [
+      section(m.limitList.title({ page, range })),
+      ...items.map((r) => requestBlock(locale, r)),
+      context(m.limitList.footer),
+      ...nav,
+    ],
   };
 }

@@ -1,10 +1,10 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
-import { BLOCK, formMetaText, type FormMeta } from '../src/domain/limit-form';
 import { limitFieldLabel, splitLimits } from '../src/domain/limit-fields';
+import { BLOCK, type FormMeta, formMetaText } from '../src/domain/limit-form';
 import { centsToInput, formatCents } from '../src/domain/money';
-import type { Account, Limits } from '../src/pix/schemas';
 import { MAX_FILES } from '../src/domain/proof-files';
+import { type Locale, messages } from '../src/i18n';
+import type { Account, Limits } from '../src/pix/schemas';
 import { clip, context, escapeClipped, escapeMrkdwn, sandboxNoteBlocks, section } from './message';
 import { modalTitle } from './modal';
 
@@ -62,7 +62,10 @@ export function accountOptions(locale: Locale, accounts: Account[], query: strin
 /** The account select: every account when they fit a static select, else a search over them. */
 function accountSelect(locale: Locale, input: FormInput): KnownBlock {
   const all = input.accounts.map((a) => accountOption(locale, a));
-  const selected = all.find((o) => o.value === input.accountId) ?? { text: { type: 'plain_text' as const, text: clip(input.accountId, OPTION_TEXT_MAX) }, value: input.accountId };
+  const selected = all.find((o) => o.value === input.accountId) ?? {
+    text: { type: 'plain_text' as const, text: clip(input.accountId, OPTION_TEXT_MAX) },
+    value: input.accountId,
+  };
   const options = all.some((o) => o.value === selected.value) ? all : [selected, ...all];
   const element =
     options.length <= MAX_ACCOUNT_OPTIONS
@@ -74,7 +77,13 @@ function accountSelect(locale: Locale, input: FormInput): KnownBlock {
           min_query_length: 0,
           placeholder: { type: 'plain_text' as const, text: messages(locale).limitForm.accountSearch },
         };
-  return { type: 'input', block_id: BLOCK.account, dispatch_action: true, label: { type: 'plain_text', text: messages(locale).limitForm.account }, element };
+  return {
+    type: 'input',
+    block_id: BLOCK.account,
+    dispatch_action: true,
+    label: { type: 'plain_text', text: messages(locale).limitForm.account },
+    element,
+  };
 }
 
 /** The form: one amount input per requestable limit the API returned, named after its field. */
@@ -115,7 +124,13 @@ export function formModal(locale: Locale, input: FormInput): ModalView {
       block_id: BLOCK.description,
       optional: true,
       label: { type: 'plain_text', text: f.description },
-      element: { type: 'plain_text_input', action_id: 'text', multiline: true, max_length: 2000, ...(input.description ? { initial_value: input.description } : {}) },
+      element: {
+        type: 'plain_text_input',
+        action_id: 'text',
+        multiline: true,
+        max_length: 2000,
+        ...(input.description ? { initial_value: input.description } : {}),
+      },
     },
     {
       type: 'input',

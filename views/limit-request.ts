@@ -1,10 +1,10 @@
-import { messages, type Locale } from '../src/i18n';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
-import type { TrackedRequest } from '../src/store/tracked-requests';
+import { type Locale, messages } from '../src/i18n';
 import type { DecisionStatus, LimitRequestStatus } from '../src/pix/schemas';
-import { context, escapeClipped, escapeMrkdwn, section, type SlackMessage } from './message';
+import type { TrackedRequest } from '../src/store/tracked-requests';
+import { context, escapeClipped, escapeMrkdwn, type SlackMessage, section } from './message';
 
 /** A document's name, whole up to this many characters: ten of them fit a message's text. */
 export const FILE_NAME_MAX = 150;
@@ -58,17 +58,33 @@ function documentsLine(locale: Locale, tracked: TrackedRequest): string {
  * The thread root: what was asked, by whom, and where it stands. Rebuilt with the final status.
  * Everyone in the channel reads it, in the language of the person who filed the request.
  */
-export function limitRequestRootMessage(locale: Locale, tracked: TrackedRequest, status: string, approved?: Record<string, number>): SlackMessage {
+export function limitRequestRootMessage(
+  locale: Locale,
+  tracked: TrackedRequest,
+  status: string,
+  approved?: Record<string, number>,
+): SlackMessage {
   const m = messages(locale).request;
   const id = `\`${escapeMrkdwn(tracked.limitRequestId)}\``;
   const account = `\`${escapeMrkdwn(tracked.accountId)}\``;
   const blocks = [
     section(m.rootHead({ id, account })),
     section(fieldLines(locale, tracked, approved).join('\n')),
-    section([m.status(statusText(locale, status)), m.requestedBy(`<@${tracked.requesterId}>`), documentsLine(locale, tracked)].filter(Boolean).join('\n')),
+    section(
+      [m.status(statusText(locale, status)), m.requestedBy(`<@${tracked.requesterId}>`), documentsLine(locale, tracked)]
+        .filter(Boolean)
+        .join('\n'),
+    ),
   ];
   if (tracked.approval) {
-    blocks.push(context(messages(locale).approvals.filedAfterApproval({ checker: `<@${tracked.approval.checkerId}>`, at: formatSaoPauloDateTime(tracked.approval.approvedAt, locale) ?? tracked.approval.approvedAt })));
+    blocks.push(
+      context(
+        messages(locale).approvals.filedAfterApproval({
+          checker: `<@${tracked.approval.checkerId}>`,
+          at: formatSaoPauloDateTime(tracked.approval.approvedAt, locale) ?? tracked.approval.approvedAt,
+        }),
+      ),
+    );
   }
   if (status === 'IN_REVIEW') blocks.push(context(m.decisionInThread));
   return {
@@ -78,7 +94,12 @@ export function limitRequestRootMessage(locale: Locale, tracked: TrackedRequest,
 }
 
 /** The one reply in the thread once the request is decided (in the requester's language, like its root). */
-export function decisionReplyMessage(locale: Locale, tracked: TrackedRequest, status: DecisionStatus, approved?: Record<string, number>): SlackMessage {
+export function decisionReplyMessage(
+  locale: Locale,
+  tracked: TrackedRequest,
+  status: DecisionStatus,
+  approved?: Record<string, number>,
+): SlackMessage {
   const m = messages(locale).request;
   const mention = `<@${tracked.requesterId}>`;
   const id = `\`${escapeMrkdwn(tracked.limitRequestId)}\``;

@@ -1,11 +1,11 @@
 import type { KnownBlock } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
 import { isRequestableLimitField, limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
-import type { LimitRequest } from '../src/pix/schemas';
 import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
+import { type Locale, messages } from '../src/i18n';
+import type { LimitRequest } from '../src/pix/schemas';
 import { FILE_NAME_MAX, statusText } from './limit-request';
-import { context, escapeClipped, escapeMrkdwn, fields, plain, section, type SlackMessage } from './message';
+import { context, escapeClipped, escapeMrkdwn, fields, plain, type SlackMessage, section } from './message';
 
 /** The "Notify this channel" button of `/pix limit status` (its value is the request id). */
 export const WATCH_ACTION_ID = 'limit_watch';
@@ -132,8 +132,10 @@ export function watchMessages(locale: Locale) {
   return {
     alreadyFollowed: (limitRequestId: string, channel: string): SlackMessage =>
       plain(m.alreadyFollowed({ id: code(limitRequestId), channel: channelRef(locale, channel) })),
-    decided: (limitRequestId: string, status: string): SlackMessage => plain(m.alreadyDecided({ id: code(limitRequestId), status: statusText(locale, status) })),
-    followed: (limitRequestId: string, channel: string): SlackMessage => plain(m.followed({ id: code(limitRequestId), channel: channelRef(locale, channel) })),
+    decided: (limitRequestId: string, status: string): SlackMessage =>
+      plain(m.alreadyDecided({ id: code(limitRequestId), status: statusText(locale, status) })),
+    followed: (limitRequestId: string, channel: string): SlackMessage =>
+      plain(m.followed({ id: code(limitRequestId), channel: channelRef(locale, channel) })),
     notInChannel: (): SlackMessage => plain(m.notInChannel),
     noChannel: (): SlackMessage => plain(m.noChannel),
     badValue: (): SlackMessage => plain(messages(locale).common.buttonNoLimitRequest),

@@ -1,5 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 
 /** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
 export interface SlackMessage {
@@ -91,11 +91,21 @@ export function sandboxNoteBlocks(locale: Locale, sandbox: boolean): KnownBlock[
 }
 
 /** Previous and Next, where there is somewhere to go; none for a single page. */
-export function pageButtons(locale: Locale, input: { blockId: string; prev: string; next: string; page: number; pages: number; value: (page: number) => string }): KnownBlock[] {
+export function pageButtons(
+  locale: Locale,
+  input: { blockId: string; prev: string; next: string; page: number; pages: number; value: (page: number) => string },
+): KnownBlock[] {
   const c = messages(locale).common;
   const buttons: Button[] = [];
-  if (input.page > 1) buttons.push({ type: 'button', action_id: input.prev, text: { type: 'plain_text', text: c.previous }, value: input.value(input.page - 1) });
-  if (input.page < input.pages) buttons.push({ type: 'button', action_id: input.next, text: { type: 'plain_text', text: c.next }, value: input.value(input.page + 1) });
+  if (input.page > 1)
+    buttons.push({
+      type: 'button',
+      action_id: input.prev,
+      text: { type: 'plain_text', text: c.previous },
+      value: input.value(input.page - 1),
+    });
+  if (input.page < input.pages)
+    buttons.push({ type: 'button', action_id: input.next, text: { type: 'plain_text', text: c.next }, value: input.value(input.page + 1) });
   return buttons.length > 0 ? [{ type: 'actions', block_id: input.blockId, elements: buttons }] : [];
 }
 
@@ -137,7 +147,13 @@ export function inlineErrorText(text: string): string {
  */
 export function confirmMessage(
   locale: Locale,
-  input: { text: string; warning: string; blockId: string; confirm: { actionId: string; text: string; value: string }; cancelActionId: string },
+  input: {
+    text: string;
+    warning: string;
+    blockId: string;
+    confirm: { actionId: string; text: string; value: string };
+    cancelActionId: string;
+  },
 ): SlackMessage {
   return {
     text: input.text,
@@ -147,8 +163,19 @@ export function confirmMessage(
         type: 'actions',
         block_id: input.blockId,
         elements: [
-          { type: 'button', action_id: input.confirm.actionId, style: 'danger', text: { type: 'plain_text', text: input.confirm.text }, value: input.confirm.value },
-          { type: 'button', action_id: input.cancelActionId, text: { type: 'plain_text', text: messages(locale).common.cancel }, value: 'cancel' },
+          {
+            type: 'button',
+            action_id: input.confirm.actionId,
+            style: 'danger',
+            text: { type: 'plain_text', text: input.confirm.text },
+            value: input.confirm.value,
+          },
+          {
+            type: 'button',
+            action_id: input.cancelActionId,
+            text: { type: 'plain_text', text: messages(locale).common.cancel },
+            value: 'cancel',
+          },
         ],
       },
     ],

@@ -1,5 +1,5 @@
 import type { ModalView } from '@slack/types';
-import { DEFAULT_LOCALE, messages, type Locale } from '../src/i18n';
+import { DEFAULT_LOCALE, type Locale, messages } from '../src/i18n';
 import type { SlackMessage } from './message';
 
 /** Slack cuts modal titles, submit and close labels at 24 characters. */
@@ -16,9 +16,13 @@ interface MessageModalOptions {
 export function messageModal(locale: Locale, title: string, message: SlackMessage, options?: MessageModalOptions): ModalView;
 /** @deprecated Without the reader's locale the Close button is in pt-BR: pass the locale first. */
 export function messageModal(title: string, message: SlackMessage, options?: MessageModalOptions): ModalView;
-export function messageModal(...args: [Locale, string, SlackMessage, MessageModalOptions?] | [string, SlackMessage, MessageModalOptions?]): ModalView {
+export function messageModal(
+  ...args: [Locale, string, SlackMessage, MessageModalOptions?] | [string, SlackMessage, MessageModalOptions?]
+): ModalView {
   const [locale, title, message, options = {}] =
-    typeof args[1] === 'string' ? (args as [Locale, string, SlackMessage, MessageModalOptions?]) : ([DEFAULT_LOCALE, ...args] as [Locale, string, SlackMessage, MessageModalOptions?]);
+    typeof args[1] === 'string'
+      ? (args as [Locale, string, SlackMessage, MessageModalOptions?])
+      : ([DEFAULT_LOCALE, ...args] as [Locale, string, SlackMessage, MessageModalOptions?]);
   return {
     type: 'modal',
     title: modalTitle(title),

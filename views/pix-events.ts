@@ -1,15 +1,16 @@
 import type { KnownBlock } from '@slack/types';
 import { formatCents } from '../src/domain/money';
-import { messages, type Locale } from '../src/i18n';
+import { type Locale, messages } from '../src/i18n';
 import type { DisputeRecord, OtherDigest } from '../src/store/pix-events';
-import { context, escapeClipped, escapeMrkdwn, fields, section, type SlackMessage } from './message';
+import { context, escapeClipped, escapeMrkdwn, fields, type SlackMessage, section } from './message';
 
 /** The root's button: opens the dispute-evidence form (commands/pix-events.ts; role operator). */
 export const DISPUTE_EVIDENCE_ACTION = 'dispute_send_evidence';
 const FIELD_MAX = 300;
 
 const code = (text: string) => `\`${escapeClipped(text, 100)}\``;
-const valueText = (locale: Locale, cents: number | undefined) => (cents === undefined ? messages(locale).pixEvents.notGiven : formatCents(cents, locale));
+const valueText = (locale: Locale, cents: number | undefined) =>
+  cents === undefined ? messages(locale).pixEvents.notGiven : formatCents(cents, locale);
 
 /** What the evidence button carries: the dispute's end-to-end id, and its id at the service when known. */
 export interface EvidenceButtonValue {
@@ -44,7 +45,14 @@ export function disputeRootMessage(locale: Locale, d: DisputeRecord): SlackMessa
     {
       type: 'actions',
       block_id: 'pix_dispute',
-      elements: [{ type: 'button', action_id: DISPUTE_EVIDENCE_ACTION, text: { type: 'plain_text', text: m.evidenceButton }, value: JSON.stringify(value) }],
+      elements: [
+        {
+          type: 'button',
+          action_id: DISPUTE_EVIDENCE_ACTION,
+          text: { type: 'plain_text', text: m.evidenceButton },
+          value: JSON.stringify(value),
+        },
+      ],
     },
     context(m.evidenceHint),
   ];

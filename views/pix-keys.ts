@@ -1,10 +1,10 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
-import type { Account, PixKey } from '../src/pix/schemas';
-import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { maskPixKey } from '../src/domain/pix-key-mask';
+import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
+import { type Locale, messages } from '../src/i18n';
+import type { Account, PixKey } from '../src/pix/schemas';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
-import { balanceFieldsText, confirmMessage, context, pageButtons, pageOf, section, type SlackMessage } from './message';
+import { balanceFieldsText, confirmMessage, context, pageButtons, pageOf, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
 export const KEY_ADD_CALLBACK = 'pix_key_add';
@@ -34,14 +34,22 @@ export function keysPageValue(accountId: string, page: number): string {
 }
 
 /** `/pix keys`: a page of the account's keys, each with Delete, and Add. */
-export function pixKeysMessage(locale: Locale, input: { accountId: string; keys: PixKey[]; account?: Account; campaign?: string; page?: number }): SlackMessage {
+export function pixKeysMessage(
+  locale: Locale,
+  input: { accountId: string; keys: PixKey[]; account?: Account; campaign?: string; page?: number },
+): SlackMessage {
   const m = messages(locale).pixKeys;
   const { accountId, keys } = input;
   const p = pageOf(keys.length, KEYS_PAGE_SIZE, input.page ?? 1);
-  const title = m.title({ account: code(accountId), isDefault: input.account?.isDefault === true, ...(input.campaign ? { campaign: quoted(input.campaign) } : {}) });
+  const title = m.title({
+    account: code(accountId),
+    isDefault: input.account?.isDefault === true,
+    ...(input.campaign ? { campaign: quoted(input.campaign) } : {}),
+  });
   const blocks: KnownBlock[] = [section(`*${title}*`)];
   const balance = input.account?.balance;
-  if (balance) blocks.push(context(`${messages(locale).accounts.balanceLine(balanceFieldsText(balance))}\n${messages(locale).amounts.unitNotStated}`));
+  if (balance)
+    blocks.push(context(`${messages(locale).accounts.balanceLine(balanceFieldsText(balance))}\n${messages(locale).amounts.unitNotStated}`));
   if (keys.length === 0) blocks.push(section(m.none));
   for (const key of keys.slice(p.start, p.end)) {
     blocks.push({
@@ -59,7 +67,14 @@ export function pixKeysMessage(locale: Locale, input: { accountId: string; keys:
   if (p.pages > 1) {
     blocks.push(
       context(m.page({ from: p.start + 1, to: p.end, total: keys.length, page: p.page, pages: p.pages })),
-      ...pageButtons(locale, { blockId: 'pix_keys_nav', prev: KEYS_PREV_ACTION_ID, next: KEYS_NEXT_ACTION_ID, page: p.page, pages: p.pages, value: (page) => keysPageValue(accountId, page) }),
+      ...pageButtons(locale, {
+        blockId: 'pix_keys_nav',
+        prev: KEYS_PREV_ACTION_ID,
+        next: KEYS_NEXT_ACTION_ID,
+        page: p.page,
+        pages: p.pages,
+        value: (page) => keysPageValue(accountId, page),
+      }),
     );
   }
   blocks.push(
@@ -143,10 +158,16 @@ export function withdrawConfirmMessage(locale: Locale, input: { accountId: strin
   });
 }
 
-export function withdrawKeyResultMessage(locale: Locale, input: { account: Account; accountId: string; pixKey: string; via: Array<'POST' | 'PUT'> }): SlackMessage {
+export function withdrawKeyResultMessage(
+  locale: Locale,
+  input: { account: Account; accountId: string; pixKey: string; via: Array<'POST' | 'PUT'> },
+): SlackMessage {
   const m = messages(locale).pixKeys;
   const how = input.via.includes('PUT') ? (input.via.includes('POST') ? m.viaBoth : m.viaPut) : m.viaPost;
-  const blocks: KnownBlock[] = [section(m.withdrawResult({ account: code(input.accountId), key: withdrawKeyText(locale, input.account) })), context(how)];
+  const blocks: KnownBlock[] = [
+    section(m.withdrawResult({ account: code(input.accountId), key: withdrawKeyText(locale, input.account) })),
+    context(how),
+  ];
   if (input.account.pixKeyWithdraw === undefined) blocks.push(context(m.noWithdrawInAnswer));
   if (input.account.withdrawBlocked === true) blocks.push(section(messages(locale).accounts.withdrawBlocked));
   return { text: m.withdrawText({ accountId: input.accountId, key: input.pixKey }), blocks };
@@ -161,7 +182,12 @@ export function keyAudit(locale: Locale) {
   const m = messages(locale).pixKeys;
   return {
     added: (input: { userId: string; accountId: string; key: PixKey }): SlackMessage => {
-      const text = m.auditAdded({ user: `<@${input.userId}>`, key: code(maskPixKey(input.key.key, input.key.type)), type: keyTypeLabel(locale, input.key.type), account: code(input.accountId) });
+      const text = m.auditAdded({
+        user: `<@${input.userId}>`,
+        key: code(maskPixKey(input.key.key, input.key.type)),
+        type: keyTypeLabel(locale, input.key.type),
+        account: code(input.accountId),
+      });
       return { text, blocks: [section(`:key: ${text}`)] };
     },
     deleted: (input: { userId: string; accountId: string; pixKey: string }): SlackMessage => {

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
-import { messages, type Locale } from '../src/i18n';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
-import { context, escapeMrkdwn, fields, pageButtons, pageOf, section, type SlackMessage } from './message';
+import { type Locale, messages } from '../src/i18n';
+import { context, escapeMrkdwn, fields, pageButtons, pageOf, type SlackMessage, section } from './message';
 
 // The statement and transaction reads have no documented shape (section 4.6): everything here reads
 // whatever JSON comes back, shows the fields that are there, and never throws on an odd value. Nor is
@@ -52,7 +52,8 @@ export function flattenFields(locale: Locale, value: Record<string, unknown>, pr
   const out: Array<[string, string]> = [];
   for (const [key, v] of Object.entries(value)) {
     const label = `${prefix}${key}`;
-    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8) out.push(...flattenFields(locale, v, `${label}.`, depth + 1));
+    if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8)
+      out.push(...flattenFields(locale, v, `${label}.`, depth + 1));
     else out.push([escapeMrkdwn(label), formatValue(locale, key, v)]);
   }
   return out;
@@ -183,12 +184,24 @@ export function statementMessage(locale: Locale, { body, page, accountId }: Stat
     blocks.push(section(m.page({ whose, from: start + 1, to: start + shown.length, total, page: current, pages })));
     for (const entry of shown) blocks.push(section(entryText(locale, entry)));
   }
-  const extra = Object.keys(found.rest).length > 0 ? flattenFields(locale, found.rest).map(([k, v]) => `${k}: ${v}`).join(' · ') : '';
+  const extra =
+    Object.keys(found.rest).length > 0
+      ? flattenFields(locale, found.rest)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(' · ')
+      : '';
   if (extra) blocks.push(context(clip(m.alsoInAnswer(extra), MAX_TEXT)));
   blocks.push(context(`${m.amountsNote} ${m.order}${found.path ? ` ${m.readFrom(`\`${escapeMrkdwn(found.path)}\``)}` : ''}`));
 
   blocks.push(
-    ...pageButtons(locale, { blockId: 'statement_nav', prev: STATEMENT_PREV_ACTION_ID, next: STATEMENT_NEXT_ACTION_ID, page: current, pages, value: (p) => pageValue(p, accountId) }),
+    ...pageButtons(locale, {
+      blockId: 'statement_nav',
+      prev: STATEMENT_PREV_ACTION_ID,
+      next: STATEMENT_NEXT_ACTION_ID,
+      page: current,
+      pages,
+      value: (p) => pageValue(p, accountId),
+    }),
   );
 
   return {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pLimit from 'p-limit';
 import {
   APPROVAL_EVENT_TYPE,
+  type ApprovalRefusal,
   approvalReplyMessage,
   approvalRootMessage,
   decidedText,
@@ -10,22 +11,21 @@ import {
   reminderMessage,
   sentForApprovalText,
   withApprovalNote,
-  type ApprovalRefusal,
 } from '../../views/approvals';
 import { failureText } from '../../views/errors';
 import { presentMessage, type SlackMessage } from '../../views/message';
+import type { AuditTarget } from '../audit/entry';
 import { APPROVAL_ROLE, type ApprovalAction, type ApprovalPayload, type PayloadOf } from '../domain/approvals';
-import { roleAllows, type Role } from '../domain/roles';
+import { type Role, roleAllows } from '../domain/roles';
 import type { Deps } from '../entry/deps';
-import { messages, type Locale } from '../i18n';
+import { type Locale, messages } from '../i18n';
 import { ROOT_GONE } from '../poller/deliver';
 import { errorText } from '../runtime/error-text';
 import { slackErrorCode } from '../slack/error-code';
 import { exactClient } from '../slack/exact-client';
-import { findOwnMessage, openDm, postOnce, postToUser, type OnceMetadata } from '../slack/post-once';
+import { findOwnMessage, type OnceMetadata, openDm, postOnce, postToUser } from '../slack/post-once';
 import { isUnreachable, postRootMessage } from '../slack/thread-root';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
-import type { AuditTarget } from '../audit/entry';
 import { isStoreUnavailable } from '../store/errors';
 
 // Four-eyes approvals: one more state machine, on the same exactly-once tools as the poller. A
@@ -114,7 +114,8 @@ export function approvalsOn(deps: Deps, action: ApprovalAction): boolean {
   return deps.approvals.actions.has(action);
 }
 
-const present = (deps: Deps, record: ApprovalRecord, message: SlackMessage) => presentMessage(message, record.makerLocale, deps.sandboxMode);
+const present = (deps: Deps, record: ApprovalRecord, message: SlackMessage) =>
+  presentMessage(message, record.makerLocale, deps.sandboxMode);
 
 function rootOf(deps: Deps, record: ApprovalRecord): SlackMessage {
   return present(deps, record, approvalRootMessage(record.makerLocale, record, { approversListed: deps.access.approversListed }));
@@ -123,7 +124,10 @@ function rootOf(deps: Deps, record: ApprovalRecord): SlackMessage {
 /** `event_type` of the posts an approval makes in its thread or a DM (reminders, replies, records, secrets). */
 const APPROVAL_NOTICE_EVENT_TYPE = 'pix_approval_notice';
 /** The metadata of one such post: derived from the approval's id and what the post is, so a resend is recognized. */
-const noticeOf = (record: ApprovalRecord, key: string): OnceMetadata => ({ event_type: APPROVAL_NOTICE_EVENT_TYPE, event_payload: { approval_id: record.id, notice: key } });
+const noticeOf = (record: ApprovalRecord, key: string): OnceMetadata => ({
+  event_type: APPROVAL_NOTICE_EVENT_TYPE,
+  event_payload: { approval_id: record.id, notice: key },
+});
 
 /** The claim lapsed (or is someone else's now): whatever was under way stops before its next write. */
 class ClaimLost extends Error {
@@ -156,9 +160,12 @@ async function holding<T>(deps: Deps, id: string, work: (held: Held) => Promise<
     if (await deps.store.renew(key, ttl)) confirmedAt = sentAt;
     else lost = true;
   };
-  const renewal = setInterval(() => {
-    renew().catch((err: unknown) => deps.logger.warn({ approval: id, err: errorText(err) }, 'could not renew an approval claim'));
-  }, Math.max(100, Math.floor(ttl / 3)));
+  const renewal = setInterval(
+    () => {
+      renew().catch((err: unknown) => deps.logger.warn({ approval: id, err: errorText(err) }, 'could not renew an approval claim'));
+    },
+    Math.max(100, Math.floor(ttl / 3)),
+  );
   renewal.unref();
   const held: Held = {
     async check() {
@@ -179,7 +186,13 @@ async function holding<T>(deps: Deps, id: string, work: (held: Held) => Promise<
 }
 
 /** A change of the record under its claim: the claim checked first. `known`: the record as this holder has it (not read again). */
-async function write(deps: Deps, held: Held, id: string, change: (r: ApprovalRecord) => ApprovalRecord, known?: ApprovalRecord): Promise<ApprovalRecord> {
+async function write(
+  deps: Deps,
+  held: Held,
+  id: string,
+  change: (r: ApprovalRecord) => ApprovalRecord,
+  known?: ApprovalRecord,
+): Promise<ApprovalRecord> {
   await held.check();
   return deps.store.approvals.update(id, change, known);
 }
@@ -253,12 +266,18 @@ export async function requestApproval(
  * store allows (else the tick does). Never rejects.
  */
 async function disown(deps: Deps, record: ApprovalRecord): Promise<void> {
-  await updateRootTolerant(deps, record, present(deps, record, notRegisteredRootMessage(record.makerLocale, record))).catch((err: unknown) =>
-    deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'could not show an unregistered approval root as such'),
+  await updateRootTolerant(deps, record, present(deps, record, notRegisteredRootMessage(record.makerLocale, record))).catch(
+    (err: unknown) =>
+      deps.logger.warn(
+        { approval: record.id, err: slackErrorCode(err) ?? errorText(err) },
+        'could not show an unregistered approval root as such',
+      ),
   );
   await deps.store.approvals
     .update(record.id, (r) => ({ ...r, state: 'cancelled', decidedAt: new Date().toISOString(), settled: true }))
-    .catch((err: unknown) => deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not cancel an unregistered approval; a later tick does'));
+    .catch((err: unknown) =>
+      deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not cancel an unregistered approval; a later tick does'),
+    );
 }
 
 /**
@@ -288,7 +307,10 @@ async function checkerRefusal(deps: Deps, record: ApprovalRecord, actor: Actor):
   let role: Role | undefined;
   let approver: boolean;
   try {
-    [role, approver] = await Promise.all([deps.access.roleOf(actor.userId, { fresh: true }), deps.access.mayApprove(actor.userId, { fresh: true })]);
+    [role, approver] = await Promise.all([
+      deps.access.roleOf(actor.userId, { fresh: true }),
+      deps.access.mayApprove(actor.userId, { fresh: true }),
+    ]);
   } catch (err) {
     deps.logger.warn({ user: actor.userId, err: errorText(err) }, 'could not look the checker’s groups up afresh');
     [role, approver] = [actor.role, await deps.access.mayApprove(actor.userId)];
@@ -402,11 +424,21 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
   const result = await whilePending(deps, id, actor.locale, true, async (held) => {
     const standing = await makerStanding(deps, found.record);
     if (standing === 'unknown') return { answer: refused(deps, actor, { kind: 'standing-unknown' }) };
-    const approving = await write(deps, held, id, (r) => ({ ...r, state: 'approving', checkerId: actor.userId, decidedAt: new Date().toISOString() }));
+    const approving = await write(deps, held, id, (r) => ({
+      ...r,
+      state: 'approving',
+      checkerId: actor.userId,
+      decidedAt: new Date().toISOString(),
+    }));
     deps.logger.info({ approval: id, action: approving.action, maker: approving.makerId, checker: actor.userId }, 'approval approved');
-    await updateRootTolerant(deps, approving).catch((err: unknown) => deps.logger.info({ approval: id, err: errorText(err) }, 'could not show the approval as running'));
+    await updateRootTolerant(deps, approving).catch((err: unknown) =>
+      deps.logger.info({ approval: id, err: errorText(err) }, 'could not show the approval as running'),
+    );
     const ended = await runApproved(deps, kinds, approving, 'execute', held, standing === 'lost');
-    deps.audit.outcome(ended?.state === 'failed' ? 'failed' : 'approved', ended ? (standing === 'lost' ? 'maker lost role' : undefined) : 'in doubt');
+    deps.audit.outcome(
+      ended?.state === 'failed' ? 'failed' : 'approved',
+      ended ? (standing === 'lost' ? 'maker lost role' : undefined) : 'in doubt',
+    );
     return undefined;
   });
   return answerOf(result);
@@ -460,9 +492,19 @@ async function endPending(
   const ended = await write(deps, held, record.id, (r) => ({ ...r, ...end, decidedAt: new Date().toISOString() }));
   if (end.state === 'expired') {
     // Nobody acted: the entry names the maker, whose action waited past APPROVAL_TTL.
-    await deps.audit.record({ user: record.makerId, role: 'none', action: 'approval:expire', target: auditTarget(record), maker: record.makerId, outcome: 'expired' });
+    await deps.audit.record({
+      user: record.makerId,
+      role: 'none',
+      action: 'approval:expire',
+      target: auditTarget(record),
+      maker: record.makerId,
+      outcome: 'expired',
+    });
   }
-  if (options.settle !== false) await settle(deps, ended).catch((err: unknown) => deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'));
+  if (options.settle !== false)
+    await settle(deps, ended).catch((err: unknown) =>
+      deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'),
+    );
   return ended;
 }
 
@@ -491,15 +533,21 @@ async function runApproved(
       return record;
     },
     async intent(step, data) {
-      record = await write(deps, held, record.id, (r) => ({ ...r, intent: { step, at: new Date().toISOString(), ...(data === undefined ? {} : { data }) } }));
+      record = await write(deps, held, record.id, (r) => ({
+        ...r,
+        intent: { step, at: new Date().toISOString(), ...(data === undefined ? {} : { data }) },
+      }));
     },
     toMaker: (message) => directMessage(deps, record, present(deps, record, message)),
     makerReachable: () =>
       openDm(deps.slack, record.makerId).then(
         () => true,
-        (err: unknown) => (deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'cannot open a DM with the maker'), false),
+        (err: unknown) => (
+          deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'cannot open a DM with the maker'), false
+        ),
       ),
-    inThread: (message, key = 'outcome') => postInThread(deps, record, present(deps, record, withApprovalNote(locale, message, record)), key, mode === 'resume'),
+    inThread: (message, key = 'outcome') =>
+      postInThread(deps, record, present(deps, record, withApprovalNote(locale, message, record)), key, mode === 'resume'),
   };
   let result: ApprovalResult;
   try {
@@ -507,7 +555,13 @@ async function runApproved(
     if (standing === 'unknown') throw new ApprovalInDoubt('the maker’s role could not be checked');
     if (standing === 'lost') {
       deps.logger.warn({ approval: record.id, maker: record.makerId }, 'the maker no longer has the action’s role: nothing is written');
-      result = { ok: false, problem: messages(locale).approvalRules.makerLostRole({ maker: `<@${record.makerId}>`, role: messages(locale).common.role(APPROVAL_ROLE[record.action]) }) };
+      result = {
+        ok: false,
+        problem: messages(locale).approvalRules.makerLostRole({
+          maker: `<@${record.makerId}>`,
+          role: messages(locale).common.role(APPROVAL_ROLE[record.action]),
+        }),
+      };
     } else {
       result = mode === 'execute' ? await kind.execute(run, record.payload) : await kind.resume(run, record.payload, record.intent);
     }
@@ -533,7 +587,9 @@ async function runApproved(
     throw err;
   }
   deps.logger.info({ approval: record.id, action: record.action, outcome: ended.state }, 'approved action ended');
-  await settle(deps, ended, kind, held).catch((err: unknown) => deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'));
+  await settle(deps, ended, kind, held).catch((err: unknown) =>
+    deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'),
+  );
   return ended;
 }
 
@@ -562,13 +618,21 @@ async function settle(deps: Deps, record: ApprovalRecord, kind?: ApprovalKind, h
   if (record.rootTs) {
     const reply = approvalReplyMessage(record.makerLocale, record);
     if (reply) {
-      await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, ...present(deps, record, reply) }, noticeOf(record, record.state), {
-        lookFirst: true,
-        since: Date.parse(record.createdAt),
-      }).catch((err: unknown) => {
+      await postOnce(
+        exactClient(deps),
+        { channel: record.channel, thread_ts: record.rootTs, ...present(deps, record, reply) },
+        noticeOf(record, record.state),
+        {
+          lookFirst: true,
+          since: Date.parse(record.createdAt),
+        },
+      ).catch((err: unknown) => {
         // A thread gone for good (the root deleted, the bot removed) is not retried on every tick.
         if (!isUnreachable(err)) throw err;
-        deps.logger.warn({ approval: record.id, slackError: slackErrorCode(err) }, 'the approval thread is gone: its settling reply is not posted');
+        deps.logger.warn(
+          { approval: record.id, slackError: slackErrorCode(err) },
+          'the approval thread is gone: its settling reply is not posted',
+        );
       });
     }
     const custom = record.state === 'done' && kind?.doneRoot ? await kind.doneRoot(deps, record) : undefined;
@@ -580,7 +644,9 @@ async function settle(deps: Deps, record: ApprovalRecord, kind?: ApprovalKind, h
 
 /** Settles an approval its caller ended (the reject form, after its acknowledgement). Never rejects: the tick finishes what fails. */
 export async function settleEnded(deps: Deps, record: ApprovalRecord): Promise<void> {
-  await settle(deps, record).catch((err: unknown) => deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'));
+  await settle(deps, record).catch((err: unknown) =>
+    deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'),
+  );
 }
 
 /** The root shows the record (or `message`); a root that cannot be updated any more (deleted, the channel gone) is left as it is. */
@@ -598,10 +664,15 @@ async function updateRootTolerant(deps: Deps, record: ApprovalRecord, message = 
 async function postInThread(deps: Deps, record: ApprovalRecord, message: SlackMessage, key: string, lookFirst: boolean): Promise<boolean> {
   if (!record.rootTs) return false;
   try {
-    await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks }, noticeOf(record, key), {
-      lookFirst,
-      since: Date.parse(record.createdAt),
-    });
+    await postOnce(
+      exactClient(deps),
+      { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks },
+      noticeOf(record, key),
+      {
+        lookFirst,
+        since: Date.parse(record.createdAt),
+      },
+    );
     return true;
   } catch (err) {
     deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'could not post in the approval thread');
@@ -615,7 +686,10 @@ async function directMessage(deps: Deps, record: ApprovalRecord, message: SlackM
     await postToUser(exactClient(deps), record.makerId, message, noticeOf(record, 'to-maker'));
     return true;
   } catch (err) {
-    deps.logger.warn({ approval: record.id, user: record.makerId, err: slackErrorCode(err) ?? errorText(err) }, 'could not send a direct message');
+    deps.logger.warn(
+      { approval: record.id, user: record.makerId, err: slackErrorCode(err) ?? errorText(err) },
+      'could not send a direct message',
+    );
     return false;
   }
 }
@@ -632,15 +706,24 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
   const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, reminding: n }), record);
   const now = new Date();
   const mentions = deps.access.approverMentions(APPROVAL_ROLE[record.action], record.makerId);
-  const message = present(deps, record, reminderMessage(record.makerLocale, record, { mentions, approversListed: deps.access.approversListed, now, n, max: MAX_REMINDERS }));
+  const message = present(
+    deps,
+    record,
+    reminderMessage(record.makerLocale, record, { mentions, approversListed: deps.access.approversListed, now, n, max: MAX_REMINDERS }),
+  );
   let threadGone = false;
   // A post is a write too: the claim checked first (a round trip only past half its life).
   await held.check();
   try {
-    await postOnce(exactClient(deps), { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks }, noticeOf(record, `reminder-${n}`), {
-      lookFirst,
-      since: Date.parse(record.createdAt),
-    });
+    await postOnce(
+      exactClient(deps),
+      { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks },
+      noticeOf(record, `reminder-${n}`),
+      {
+        lookFirst,
+        since: Date.parse(record.createdAt),
+      },
+    );
   } catch (err) {
     if (!isUnreachable(err)) throw err;
     threadGone = true;
@@ -663,9 +746,12 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
 
 /** A pending record without a root (its maker's flow failed or died before recording it): its root, if one was posted, says so; the record is cancelled. */
 async function cancelOrphan(deps: Deps, held: Held, record: ApprovalRecord): Promise<void> {
-  const found = await findOwnMessage(exactClient(deps), { channel: record.channel }, { event_type: APPROVAL_EVENT_TYPE, event_payload: { approval_id: record.id } }, Date.parse(record.createdAt)).catch(
-    () => undefined,
-  );
+  const found = await findOwnMessage(
+    exactClient(deps),
+    { channel: record.channel },
+    { event_type: APPROVAL_EVENT_TYPE, event_payload: { approval_id: record.id } },
+    Date.parse(record.createdAt),
+  ).catch(() => undefined);
   if (found) await disown(deps, { ...record, rootTs: found.ts });
   await write(deps, held, record.id, (r) => ({ ...r, state: 'cancelled', decidedAt: new Date().toISOString(), settled: true }));
 }

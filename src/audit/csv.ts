@@ -1,7 +1,7 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { messages, type Locale } from '../i18n';
+import { type Locale, messages } from '../i18n';
 import type { AuditSnapshot } from '../store/audit-trail';
 import type { AuditEntry } from './entry';
 

@@ -8,7 +8,18 @@ import type { PixCallSubject } from '../pix/client';
  * approval rule). A Pix call: `ok` (2xx) or `failed`. An approval's steps: `pending`, `approved`,
  * `rejected`, `cancelled`, `expired`.
  */
-export const AUDIT_OUTCOMES = ['ok', 'failed', 'error', 'usage', 'refused', 'pending', 'approved', 'rejected', 'cancelled', 'expired'] as const;
+export const AUDIT_OUTCOMES = [
+  'ok',
+  'failed',
+  'error',
+  'usage',
+  'refused',
+  'pending',
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /** One line of the audit trail. Nothing in it is secret, and Pix keys in it are masked (see `buildEntry`). */
@@ -74,7 +85,16 @@ export function maskedPixPath(path: string, pixKey: string | undefined): string 
   return segments.join('/');
 }
 
-const LIMITS: Partial<Record<keyof AuditEntry, number>> = { user: 40, action: 120, target: 400, pixMethod: 10, pixPath: 300, maker: 40, checker: 40, detail: 200 };
+const LIMITS: Partial<Record<keyof AuditEntry, number>> = {
+  user: 40,
+  action: 120,
+  target: 400,
+  pixMethod: 10,
+  pixPath: 300,
+  maker: 40,
+  checker: 40,
+  detail: 200,
+};
 
 /**
  * The entry as it is stored: every text cut to a sane length and passed through `scrub` (every
@@ -109,7 +129,13 @@ const OPTIONAL_TEXT = ['target', 'pixMethod', 'pixPath', 'maker', 'checker', 'de
  */
 export function storedEntry(id: string, fields: Record<string, unknown>): StoredAuditEntry {
   const { time, user, role, action, outcome, pixStatus } = fields;
-  if (typeof time !== 'string' || typeof user !== 'string' || typeof action !== 'string' || !ROLES_READ.has(role) || !OUTCOMES_READ.has(outcome)) {
+  if (
+    typeof time !== 'string' ||
+    typeof user !== 'string' ||
+    typeof action !== 'string' ||
+    !ROLES_READ.has(role) ||
+    !OUTCOMES_READ.has(outcome)
+  ) {
     throw new Error(`Audit entry ${id} is not an entry`);
   }
   const entry: StoredAuditEntry = { id, time, user, role: role as AuditEntry['role'], action, outcome: outcome as AuditOutcome };

@@ -1,7 +1,7 @@
-import type { Logger } from '../runtime/logger';
-import { errorText } from '../runtime/error-text';
 import type { PixCallEvent } from '../pix/client';
-import { buildEntry, maskedPixPath, targetText, type AuditEntry, type AuditOutcome, type AuditTarget } from './entry';
+import { errorText } from '../runtime/error-text';
+import type { Logger } from '../runtime/logger';
+import { type AuditEntry, type AuditOutcome, type AuditTarget, buildEntry, maskedPixPath, targetText } from './entry';
 
 export type AuditRole = AuditEntry['role'];
 

@@ -39,7 +39,10 @@ export const ApprovalPayloadSchema = z.discriminatedUnion('action', [
     /** The limits when the form was read, in cents, by field. */
     current: Cents,
     /** The proofs as shared in Slack: fetched again (and checked again) at approval time. */
-    files: z.array(z.object({ id: z.string().min(1).max(40), name: z.string().max(255) })).min(1).max(10),
+    files: z
+      .array(z.object({ id: z.string().min(1).max(40), name: z.string().max(255) }))
+      .min(1)
+      .max(10),
     description: z.string().max(3000).optional(),
     limitRequestReason: z.string().max(3000).optional(),
   }),

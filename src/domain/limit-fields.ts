@@ -1,4 +1,4 @@
-import { messages, type Locale } from '../i18n';
+import { type Locale, messages } from '../i18n';
 import type { Limits } from '../pix/schemas';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages, type Locale } from '../i18n';
+import { type Locale, messages } from '../i18n';
 import { formatCents, parseReais } from './money';
 import { MAX_FILES } from './proof-files';
 

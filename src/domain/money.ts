@@ -70,7 +70,8 @@ export function parseReais(input: string, locale: Locale): MoneyParse {
 
 // Made at first use, not at start (ICU set-up).
 const currencies: Partial<Record<Locale, Intl.NumberFormat>> = {};
-const currency = (locale: Locale) => (currencies[locale] ??= new Intl.NumberFormat(locale === 'en' ? 'en' : 'pt-BR', { style: 'currency', currency: 'BRL' }));
+const currency = (locale: Locale) =>
+  (currencies[locale] ??= new Intl.NumberFormat(locale === 'en' ? 'en' : 'pt-BR', { style: 'currency', currency: 'BRL' }));
 
 /**
  * Cents as people read money: `R$ 1.234,56` in pt-BR, `R$1,234.56` in English (reais with English
@@ -80,7 +81,9 @@ const currency = (locale: Locale) => (currencies[locale] ??= new Intl.NumberForm
 export function formatCents(cents: number, locale: Locale = 'pt-BR'): string {
   const abs = BigInt(Math.abs(Math.trunc(cents)));
   const decimal = `${cents < 0 ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-  return currency(locale).format(decimal as Intl.StringNumericLiteral).replace(/\u00a0/g, ' ');
+  return currency(locale)
+    .format(decimal as Intl.StringNumericLiteral)
+    .replace(/\u00a0/g, ' ');
 }
 
 /**

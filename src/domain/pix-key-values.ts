@@ -2,7 +2,7 @@
 // before anything is sent: a malformed key costs a DICT lookup of a key that does not exist, which the
 // central bank limits and penalizes. Problems are told in the reader's language.
 
-import { messages, type Locale } from '../i18n';
+import { type Locale, messages } from '../i18n';
 
 /** The key types of the Pix key endpoints (a random key is `EVP` there). */
 export const PIX_KEY_TYPES = ['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'EVP'] as const;

@@ -1,6 +1,6 @@
 /** The calendar in Brasília time (America/Sao_Paulo), where the Pix service and its users live. */
 
-import { messages, type Locale } from '../i18n';
+import { type Locale, messages } from '../i18n';
 
 export const SAO_PAULO = 'America/Sao_Paulo';
 
@@ -18,11 +18,16 @@ export interface CalendarDate {
 // The formats are made at their first use, not at start: each Intl.DateTimeFormat with a time zone
 // costs milliseconds of ICU set-up that a start need not wait for.
 let parts: Intl.DateTimeFormat | undefined;
-const dateParts = () => (parts ??= new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, year: 'numeric', month: 'numeric', day: 'numeric' }));
+const dateParts = () =>
+  (parts ??= new Intl.DateTimeFormat('en-US', { timeZone: SAO_PAULO, year: 'numeric', month: 'numeric', day: 'numeric' }));
 
 /** The date it is in São Paulo at `now` (which may be another day than in UTC around midnight). */
 export function saoPauloToday(now: Date): CalendarDate {
-  const found = Object.fromEntries(dateParts().formatToParts(now).map((p) => [p.type, p.value]));
+  const found = Object.fromEntries(
+    dateParts()
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
+  );
   return { year: Number(found.year), month: Number(found.month), day: Number(found.day) };
 }
 
@@ -36,7 +41,9 @@ const dateTime = (locale: Locale) =>
 const datesOnly: Partial<Record<Locale, Intl.DateTimeFormat>> = {};
 const dateOnly = (locale: Locale) =>
   (datesOnly[locale] ??=
-    locale === 'en' ? new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium' }) : new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'short' }));
+    locale === 'en'
+      ? new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium' })
+      : new Intl.DateTimeFormat('pt-BR', { timeZone: 'UTC', dateStyle: 'short' }));
 
 /** ICU puts narrow or non-breaking spaces in some formats: plain spaces read and search the same everywhere. */
 const plainSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');

@@ -2,13 +2,7 @@ import type { CommandRow } from './table';
 
 /** The words of a `/pix` text. Slack escapes &, < and > in command text; undo it. */
 export function tokenize(text: string): string[] {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim().split(/\s+/).filter(Boolean);
 }
 
 export type Match =

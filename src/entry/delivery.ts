@@ -1,12 +1,12 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { messageModal } from '../../views/modal';
 import { plain, presentMessage } from '../../views/message';
-import type { Logger } from '../runtime/logger';
-import type { Claims } from '../store/claims';
-import { messages, type Locale } from '../i18n';
-import { isStoreUnavailable } from '../store/errors';
+import { messageModal } from '../../views/modal';
+import { type Locale, messages } from '../i18n';
 import { withDeadline } from '../runtime/deadline';
 import { errorText } from '../runtime/error-text';
+import type { Logger } from '../runtime/logger';
+import type { Claims } from '../store/claims';
+import { isStoreUnavailable } from '../store/errors';
 
 /** How long a delivery is remembered: Slack retries within minutes (at once, after 1 and 5 min). */
 export const DELIVERY_TTL_MS = 60 * 60_000;
@@ -55,7 +55,10 @@ async function isRepeat(args: MiddlewareArgs, dedupe: DedupeOptions, logger: Log
     return false;
   }
   if (first) return false;
-  logger.info({ delivery: key, retryNum: args.context.retryNum, retryReason: args.context.retryReason }, 'repeated Slack delivery: acknowledged, not handled again');
+  logger.info(
+    { delivery: key, retryNum: args.context.retryNum, retryReason: args.context.retryReason },
+    'repeated Slack delivery: acknowledged, not handled again',
+  );
   // Events are acknowledged by Bolt before any middleware runs; everything else is acknowledged here.
   if ('ack' in args && typeof args.ack === 'function') await (args.ack as () => Promise<void>)();
   return true;
@@ -148,7 +151,11 @@ export function deliveryMiddleware(options: {
 
 type MiddlewareArgs = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 
-async function tellStoreUnavailable(args: MiddlewareArgs, sandboxMode: boolean, localeOf: (userId: string | undefined) => Promise<Locale>): Promise<void> {
+async function tellStoreUnavailable(
+  args: MiddlewareArgs,
+  sandboxMode: boolean,
+  localeOf: (userId: string | undefined) => Promise<Locale>,
+): Promise<void> {
   const body = args.body as Body & { view?: { id?: string }; user?: { id?: string }; user_id?: string };
   const a = args as unknown as { ack?: (r?: unknown) => Promise<void>; respond?: (r: unknown) => Promise<unknown> };
   const user = body.user?.id ?? body.user_id;

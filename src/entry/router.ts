@@ -4,22 +4,20 @@ import { pixErrorMessage } from '../../views/errors';
 import { refusalMessage, unknownCommandMessage, usageMessage } from '../../views/help';
 import { inlineErrorText, plain, presentMessage, type SlackMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
-import { messages, type Locale } from '../i18n';
-import { userLocale } from '../slack/user-locale';
-import { PixApiError } from '../pix/errors';
-import { NoDefaultAccountError } from '../pix/default-account';
-import type { Deps } from './deps';
-import { isStoreUnavailable } from '../store/errors';
-import { errorText } from '../runtime/error-text';
-import { withDeadline } from '../runtime/deadline';
-import { RECEIVED_AT } from './delivery';
-import { roleAllows, type Role } from '../domain/roles';
-import { matchCommand, tokenize } from './command-words';
-import type { DeliveryAudit } from '../audit/recorder';
 import type { AuditOutcome } from '../audit/entry';
+import type { DeliveryAudit } from '../audit/recorder';
+import { type Role, roleAllows } from '../domain/roles';
+import { type Locale, messages } from '../i18n';
+import { NoDefaultAccountError } from '../pix/default-account';
+import { PixApiError } from '../pix/errors';
+import { withDeadline } from '../runtime/deadline';
+import { errorText } from '../runtime/error-text';
+import { userLocale } from '../slack/user-locale';
+import { isStoreUnavailable } from '../store/errors';
+import { matchCommand, tokenize } from './command-words';
+import { RECEIVED_AT } from './delivery';
+import type { Deps } from './deps';
 import {
-  UsageError,
-  usageOf,
   type ActionArgs,
   type CommandRow,
   type EntryContext,
@@ -27,6 +25,8 @@ import {
   type HomeOpenedArgs,
   type OptionsArgs,
   type ShortcutArgs,
+  UsageError,
+  usageOf,
   type ViewArgs,
 } from './table';
 
@@ -181,7 +181,12 @@ export class EntryRouter {
   }
 
   /** The check, then the handler with its context, or the refusal told the way this kind of entry point can. */
-  private async guard(row: RowOf<'action' | 'view' | 'shortcut'>, userId: string, run: (ctx: EntryContext) => Promise<void>, refuse: (refusal: SlackMessage, locale: Locale) => Promise<void>): Promise<void> {
+  private async guard(
+    row: RowOf<'action' | 'view' | 'shortcut'>,
+    userId: string,
+    run: (ctx: EntryContext) => Promise<void>,
+    refuse: (refusal: SlackMessage, locale: Locale) => Promise<void>,
+  ): Promise<void> {
     const { role, locale, allowed, present } = await this.check(userId, row);
     const { deps, audit } = this.delivery(userId, role, row);
     if (allowed) return this.audited(audit, () => run({ deps, userId, role: role!, locale, present }));
@@ -191,26 +196,44 @@ export class EntryRouter {
   private async action(row: RowOf<'action'>, args: ActionArgs): Promise<void> {
     await args.ack();
     const { body } = args;
-    await this.guard(row, body.user.id, (ctx) => row.handler(args, ctx), async (refusal, locale) => {
-      if (body.response_url) {
-        await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
-      } else if (body.view?.type === 'modal') {
-        await args.client.views.update({ view_id: body.view.id, view: messageModal(locale, messages(locale).common.notAllowedTitle, refusal) });
-      } else {
-        await args.client.chat.postMessage({ channel: body.user.id, ...refusal });
-      }
-    });
+    await this.guard(
+      row,
+      body.user.id,
+      (ctx) => row.handler(args, ctx),
+      async (refusal, locale) => {
+        if (body.response_url) {
+          await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
+        } else if (body.view?.type === 'modal') {
+          await args.client.views.update({
+            view_id: body.view.id,
+            view: messageModal(locale, messages(locale).common.notAllowedTitle, refusal),
+          });
+        } else {
+          await args.client.chat.postMessage({ channel: body.user.id, ...refusal });
+        }
+      },
+    );
   }
 
   private async view(row: RowOf<'view'>, args: ViewArgs): Promise<void> {
-    await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), (refusal) => args.ack({ response_action: 'errors', errors: { [row.errorBlock]: inlineErrorText(refusal.text) } }));
+    await this.guard(
+      row,
+      args.body.user.id,
+      (ctx) => row.handler(args, ctx),
+      (refusal) => args.ack({ response_action: 'errors', errors: { [row.errorBlock]: inlineErrorText(refusal.text) } }),
+    );
   }
 
   private async shortcut(row: RowOf<'shortcut'>, args: ShortcutArgs): Promise<void> {
     await args.ack();
-    await this.guard(row, args.body.user.id, (ctx) => row.handler(args, ctx), async (refusal) => {
-      await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
-    });
+    await this.guard(
+      row,
+      args.body.user.id,
+      (ctx) => row.handler(args, ctx),
+      async (refusal) => {
+        await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
+      },
+    );
   }
 
   /**
@@ -261,7 +284,9 @@ export class EntryRouter {
 
     if (match.kind === 'unknown') {
       const summaries = messages(locale).summaries;
-      const usable = this.commands.filter((c) => roleAllows(role, c.role)).map((c) => ({ usage: usageOf(c), summary: summaries[c.summary] }));
+      const usable = this.commands
+        .filter((c) => roleAllows(role, c.role))
+        .map((c) => ({ usage: usageOf(c), summary: summaries[c.summary] }));
       await ack(ephemeral(unknownCommandMessage(locale, match.word, usable)));
       await audit.finish({ outcome: 'usage' });
       return;
@@ -280,7 +305,18 @@ export class EntryRouter {
     const reply = async (message: SlackMessage) => {
       await respond({ ...ephemeral(message), replace_original: false });
     };
-    const ctx = { deps, userId: command.user_id, channelId: command.channel_id, triggerId: command.trigger_id, responseUrl: command.response_url, args: match.args, role, locale, present, reply };
+    const ctx = {
+      deps,
+      userId: command.user_id,
+      channelId: command.channel_id,
+      triggerId: command.trigger_id,
+      responseUrl: command.response_url,
+      args: match.args,
+      role,
+      locale,
+      present,
+      reply,
+    };
     if (row.instant) {
       const { answer, outcome } = await this.answerOf(row, () => row.handler(ctx), locale);
       await ack(answer ? ephemeral(answer) : undefined);
@@ -297,7 +333,11 @@ export class EntryRouter {
     await audit.finish({ outcome });
   }
 
-  private async answerOf(cmd: CommandRow, run: () => Promise<SlackMessage | null>, locale: Locale): Promise<{ answer: SlackMessage | null; outcome: AuditOutcome }> {
+  private async answerOf(
+    cmd: CommandRow,
+    run: () => Promise<SlackMessage | null>,
+    locale: Locale,
+  ): Promise<{ answer: SlackMessage | null; outcome: AuditOutcome }> {
     const { logger } = this.deps;
     const m = messages(locale);
     try {

@@ -1,11 +1,11 @@
+import { type Decision, HOME_MAX, type HomeData, type Part } from '../../views/home';
 import type { Deps } from '../entry/deps';
 import type { ActionKey } from '../i18n';
 import { PixApiError } from '../pix/errors';
-import type { TrackedRequest } from '../store/tracked-requests';
-import type { ApprovalRecord } from '../store/approvals';
-import { HOME_MAX, type Decision, type HomeData, type Part } from '../../views/home';
 import { errorText } from '../runtime/error-text';
+import type { ApprovalRecord } from '../store/approvals';
 import type { DisputeRecord } from '../store/pix-events';
+import type { TrackedRequest } from '../store/tracked-requests';
 
 /** Limit requests read from the Pix API to find the latest decisions among them (newest first). */
 const DECISION_SCAN = 20;
@@ -54,7 +54,8 @@ async function openTracked(deps: Deps): Promise<TrackedRequest[]> {
   return records.filter((r): r is TrackedRequest => r !== undefined && !r.closed).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-const isDecided = (status: string, approvedLimits: unknown) => status === 'REJECTED' || (status === 'APPROVED' && approvedLimits !== undefined);
+const isDecided = (status: string, approvedLimits: unknown) =>
+  status === 'REJECTED' || (status === 'APPROVED' && approvedLimits !== undefined);
 
 /**
  * The latest decided requests of the company, from `GET /api/v1/limits/request` (newest first), each
@@ -85,9 +86,7 @@ async function latestDecisions(deps: Deps, open: TrackedRequest[]): Promise<Deci
       tracked: t,
     });
   }
-  return decisions
-    .sort((a, b) => (b.request.updatedAt ?? '').localeCompare(a.request.updatedAt ?? ''))
-    .slice(0, HOME_MAX.decisions);
+  return decisions.sort((a, b) => (b.request.updatedAt ?? '').localeCompare(a.request.updatedAt ?? '')).slice(0, HOME_MAX.decisions);
 }
 
 /** Everything the Home tab shows (the same for every authorized user); each part fails on its own. */
@@ -102,10 +101,13 @@ export async function readHomeData(deps: Deps, now: Date): Promise<HomeData> {
   ]);
   return {
     now,
-    inReview: trackedPart.ok ? { ok: true, value: { items: inReviewAll.slice(0, HOME_MAX.inReview), total: inReviewAll.length } } : trackedPart,
+    inReview: trackedPart.ok
+      ? { ok: true, value: { items: inReviewAll.slice(0, HOME_MAX.inReview), total: inReviewAll.length } }
+      : trackedPart,
     decisions,
     accounts,
-    link: (channel, ts) => (base && /^\d+\.\d+$/.test(ts) ? `${base}archives/${encodeURIComponent(channel)}/p${ts.replace('.', '')}` : undefined),
+    link: (channel, ts) =>
+      base && /^\d+\.\d+$/.test(ts) ? `${base}archives/${encodeURIComponent(channel)}/p${ts.replace('.', '')}` : undefined,
   };
 }
 
@@ -117,7 +119,9 @@ export async function readPendingApprovals(deps: Deps): Promise<Part<ApprovalRec
   return part(deps, 'readApprovals', async () => {
     const ids = [...new Set(await deps.store.approvals.openIds())].slice(0, MAX_APPROVAL_READS);
     const records = await Promise.all(ids.map((id) => deps.store.approvals.get(id).catch(() => undefined)));
-    return records.filter((r): r is ApprovalRecord => r?.state === 'pending' && r.rootTs !== '').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return records
+      .filter((r): r is ApprovalRecord => r?.state === 'pending' && r.rootTs !== '')
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   });
 }
 

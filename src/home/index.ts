@@ -1,18 +1,18 @@
 import type { HomeView } from '@slack/types';
 import pLimit from 'p-limit';
-import { accessHomeView, homeView, type HomeApprovals, type HomeData, type Part } from '../../views/home';
+import { accessHomeView, type HomeApprovals, type HomeData, homeView, type Part } from '../../views/home';
 import { APPROVAL_ROLE } from '../domain/approvals';
-import { roleAllows } from '../domain/roles';
-import type { ApprovalRecord } from '../store/approvals';
 import type { Role } from '../domain/roles';
+import { roleAllows } from '../domain/roles';
+import { type Clock, systemClock } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
 import type { Locale } from '../i18n';
+import { errorText } from '../runtime/error-text';
 import { userLocale } from '../slack/user-locale';
-import { systemClock, type Clock } from '../domain/sao-paulo-date';
+import type { ApprovalRecord } from '../store/approvals';
+import type { DisputeRecord } from '../store/pix-events';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { readHomeData, readOpenDisputes, readPendingApprovals } from './data';
-import type { DisputeRecord } from '../store/pix-events';
-import { errorText } from '../runtime/error-text';
 
 /** Users whose Home tab shows the company's data, to refresh it when a request is decided. */
 const VIEWER_TTL_MS = 24 * 60 * 60 * 1000;
@@ -57,9 +57,23 @@ async function approvalsFor(deps: Deps, userId: string, role: Role, shared: Shar
 }
 
 /** The Home tab for this user and role, in their language: only how to get access without a role (and no Pix API call). */
-async function viewFor(deps: Deps, locale: Locale, userId: string, role: Role | undefined, shared: SharedData | undefined): Promise<HomeView> {
-  if (!role || !shared) return accessHomeView(locale, { userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
-  return homeView(locale, { userId, role, data: shared.home, sandbox: deps.sandboxMode, approvals: await approvalsFor(deps, userId, role, shared), disputes: shared.disputes });
+async function viewFor(
+  deps: Deps,
+  locale: Locale,
+  userId: string,
+  role: Role | undefined,
+  shared: SharedData | undefined,
+): Promise<HomeView> {
+  if (!role || !shared)
+    return accessHomeView(locale, { userId, accessConfigured: deps.access.configured || deps.sandboxMode, sandbox: deps.sandboxMode });
+  return homeView(locale, {
+    userId,
+    role,
+    data: shared.home,
+    sandbox: deps.sandboxMode,
+    approvals: await approvalsFor(deps, userId, role, shared),
+    disputes: shared.disputes,
+  });
 }
 
 async function publish(deps: Deps, userId: string, view: HomeView): Promise<boolean> {
@@ -76,7 +90,11 @@ async function publish(deps: Deps, userId: string, view: HomeView): Promise<bool
  * Builds and publishes one user's Home tab, for their role. Never rejects: a failure is logged (and
  * each part of the tab that cannot be read says so in the tab itself).
  */
-export async function refreshHome(deps: Deps, userId: string, options: { now?: Clock; role?: Role | null; locale?: Locale } = {}): Promise<boolean> {
+export async function refreshHome(
+  deps: Deps,
+  userId: string,
+  options: { now?: Clock; role?: Role | null; locale?: Locale } = {},
+): Promise<boolean> {
   try {
     const now = (options.now ?? systemClock)();
     const role = options.role === undefined ? await deps.access.roleOf(userId) : (options.role ?? undefined);
@@ -95,7 +113,11 @@ export async function refreshHome(deps: Deps, userId: string, options: { now?: C
  * request's requester, reading the data once. For the poller, once a tracked request is decided:
  * `void refreshHomesAfterDecision(deps, closedRecord)`. Never rejects.
  */
-export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<TrackedRequest, 'requesterId'>, options: { now?: Clock } = {}): Promise<number> {
+export async function refreshHomesAfterDecision(
+  deps: Deps,
+  decided?: Pick<TrackedRequest, 'requesterId'>,
+  options: { now?: Clock } = {},
+): Promise<number> {
   try {
     const now = (options.now ?? systemClock)();
     const since = now.getTime() - VIEWER_TTL_MS;
@@ -105,7 +127,9 @@ export async function refreshHomesAfterDecision(deps: Deps, decided?: Pick<Track
     const roles = await Promise.all(users.map(async (id) => [id, await deps.access.roleOf(id), await userLocale(deps, id)] as const));
     const data = roles.some(([, role]) => role) ? await readShared(deps, now) : undefined;
     const limit = pLimit(4);
-    const done = await Promise.all(roles.map(([id, role, locale]) => limit(async () => publish(deps, id, await viewFor(deps, locale, id, role, data)))));
+    const done = await Promise.all(
+      roles.map(([id, role, locale]) => limit(async () => publish(deps, id, await viewFor(deps, locale, id, role, data)))),
+    );
     return done.filter(Boolean).length;
   } catch (err) {
     deps.logger.warn({ err: errorText(err) }, 'could not refresh the Home tabs');

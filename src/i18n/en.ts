@@ -1,5 +1,5 @@
-import type { Role } from '../domain/roles';
 import type { ApprovalAction } from '../domain/approvals';
+import type { Role } from '../domain/roles';
 
 // The English catalogue. Every text a Slack user reads is here (and in pt-BR.ts, with the same keys):
 // views and commands ask `messages(locale)` for their words and never spell them out themselves.
@@ -130,7 +130,8 @@ export const en = {
     statement: 'the account’s statement, 15 entries a page (the main account when none is given)',
     transaction: 'one transaction of the account (the main account when none is given)',
     audit: 'the audit trail, newest first: who did what, refusals included (the last 7 days when no number is given)',
-    auditExport: 'the audit trail as a CSV file in your direct messages (dates YYYY-MM-DD, São Paulo time; the last 30 days when none are given)',
+    auditExport:
+      'the audit trail as a CSV file in your direct messages (dates YYYY-MM-DD, São Paulo time; the last 30 days when none are given)',
   },
 
   /** Why the words after a subcommand were refused (followed by its usage line). */
@@ -168,14 +169,20 @@ export const en = {
 
   /** Pix API failures in words; the API's own `error` text is quoted as it came. */
   pixErrors: {
-    noAnswerWrite: (action: string) => `The Pix service did not answer while trying to ${action}; it may or may not have been done. Check before trying again.`,
-    unreachable: (action: string) => `The Pix service could not be reached, so I could not ${action}. Nothing was changed; try again in a moment.`,
-    invalidResponse: (action: string) => `The Pix service answered in a form I do not understand while trying to ${action}. Nothing more was done.`,
-    missingScope: (p: { action: string; scope: string; apiText: string }) => `Could not ${p.action}: the application lacks the Pix API scope \`${p.scope}\` (${p.apiText}).`,
+    noAnswerWrite: (action: string) =>
+      `The Pix service did not answer while trying to ${action}; it may or may not have been done. Check before trying again.`,
+    unreachable: (action: string) =>
+      `The Pix service could not be reached, so I could not ${action}. Nothing was changed; try again in a moment.`,
+    invalidResponse: (action: string) =>
+      `The Pix service answered in a form I do not understand while trying to ${action}. Nothing more was done.`,
+    missingScope: (p: { action: string; scope: string; apiText: string }) =>
+      `Could not ${p.action}: the application lacks the Pix API scope \`${p.scope}\` (${p.apiText}).`,
     notFound: (p: { action: string; apiText?: string }) => `Could not ${p.action}: not found${p.apiText ? ` (${p.apiText})` : ''}.`,
-    badAppId: (p: { action: string; apiText?: string }) => `Could not ${p.action}: the Pix API did not accept the configured AppID${p.apiText ? ` (${p.apiText})` : ''}.`,
+    badAppId: (p: { action: string; apiText?: string }) =>
+      `Could not ${p.action}: the Pix API did not accept the configured AppID${p.apiText ? ` (${p.apiText})` : ''}.`,
     apiText: (p: { action: string; apiText: string }) => `Could not ${p.action}: ${p.apiText}`,
-    serverError: (p: { action: string; status: number }) => `Could not ${p.action}: the Pix service failed (HTTP ${p.status}). Nothing was changed; try again later.`,
+    serverError: (p: { action: string; status: number }) =>
+      `Could not ${p.action}: the Pix service failed (HTTP ${p.status}). Nothing was changed; try again later.`,
     httpStatus: (p: { action: string; status: number }) => `Could not ${p.action}: the Pix service answered HTTP ${p.status}.`,
   },
 
@@ -210,7 +217,8 @@ export const en = {
     text: (p: { page: number; range: string }) => `Limit requests, page ${p.page}: ${p.range}`,
     line: (p: { account: string; day: string; night: string; created: string }) =>
       `Account ${p.account} · day *${p.day}* · night *${p.night}* · created ${p.created}`,
-    footer: 'Amounts are the requested day and night limits; times are Brasília time. `/pix limit status &lt;id&gt;` shows one request in full.',
+    footer:
+      'Amounts are the requested day and night limits; times are Brasília time. `/pix limit status &lt;id&gt;` shows one request in full.',
   },
 
   /** A limit request's status, its thread root and the decision reply. */
@@ -220,7 +228,13 @@ export const en = {
     rejected: 'Rejected',
     /** The status in a sentence (`in review`); an unknown status comes as the API sent it. */
     statusWord: (status: string) =>
-      status === 'IN_REVIEW' ? 'in review' : status === 'APPROVED' ? 'approved' : status === 'REJECTED' ? 'rejected' : status.replace(/_/g, ' ').toLowerCase(),
+      status === 'IN_REVIEW'
+        ? 'in review'
+        : status === 'APPROVED'
+          ? 'approved'
+          : status === 'REJECTED'
+            ? 'rejected'
+            : status.replace(/_/g, ' ').toLowerCase(),
     noApprovedValue: '_(no approved value)_',
     granted: (amount: string) => `→ granted *${amount}*`,
     grantedBelow: (amount: string) => `→ granted *${amount}* :warning: below the ask`,
@@ -230,8 +244,10 @@ export const en = {
     status: (status: string) => `*Status:* ${status}`,
     requestedBy: (user: string) => `*Requested by:* ${user}`,
     decisionInThread: 'The decision will be posted in this thread.',
-    rootText: (p: { id: string; account: string; status: string }) => `Limit increase request ${p.id} for account ${p.account}: ${p.status}`,
-    rejectedReply: (p: { mention: string; id: string }) => `${p.mention} the limit increase request ${p.id} was *rejected*. The account's limits did not change.`,
+    rootText: (p: { id: string; account: string; status: string }) =>
+      `Limit increase request ${p.id} for account ${p.account}: ${p.status}`,
+    rejectedReply: (p: { mention: string; id: string }) =>
+      `${p.mention} the limit increase request ${p.id} was *rejected*. The account's limits did not change.`,
     rejectedText: (id: string) => `Limit request ${id} was rejected`,
     approvedReply: (p: { mention: string; id: string; below: number }) =>
       `${p.mention} the limit increase request ${p.id} was *approved*${p.below ? `, ${p.below === 1 ? 'one limit' : `${p.below} limits`} below what was asked` : ''}. The new limits are in effect.`,
@@ -260,9 +276,12 @@ export const en = {
     notFollowed: 'Pix Ops does not follow this request yet. *Notify this channel* posts it here, and its decision in its thread.',
     notifyButton: 'Notify this channel',
     text: (p: { id: string; account: string; status: string }) => `Limit request ${p.id} for account ${p.account}: ${p.status}`,
-    alreadyFollowed: (p: { id: string; channel: string }) => `The limit request ${p.id} is already followed: its thread is in ${p.channel}. Nothing more was done.`,
-    alreadyDecided: (p: { id: string; status: string }) => `The limit request ${p.id} is already decided (${p.status}), so there is nothing to wait for. Nothing was posted.`,
-    followed: (p: { id: string; channel: string }) => `Done: the limit request ${p.id} is posted in ${p.channel}, and its decision will be posted in that thread.`,
+    alreadyFollowed: (p: { id: string; channel: string }) =>
+      `The limit request ${p.id} is already followed: its thread is in ${p.channel}. Nothing more was done.`,
+    alreadyDecided: (p: { id: string; status: string }) =>
+      `The limit request ${p.id} is already decided (${p.status}), so there is nothing to wait for. Nothing was posted.`,
+    followed: (p: { id: string; channel: string }) =>
+      `Done: the limit request ${p.id} is posted in ${p.channel}, and its decision will be posted in that thread.`,
     notInChannel: 'I cannot post in this channel. Invite me with `/invite @Pix Ops` and click again. Nothing was posted or followed.',
     noChannel: 'I cannot tell which channel this button is in. Nothing was posted or followed.',
     busy: (id: string) => `The limit request ${id} is being set up in a channel right now. Nothing more was done.`,
@@ -335,7 +354,8 @@ export const en = {
     balanceLine: (text: string) => `Balance: ${text}`,
     withdrawKeyLine: (text: string) => `Withdraw key: ${text}`,
     keysManagedLine: (text: string) => `Keys managed with: ${text}`,
-    listText: (p: { count: number; blocked: number }) => `${p.count} account(s)${p.blocked ? `, ${p.blocked} with withdrawals blocked` : ''}`,
+    listText: (p: { count: number; blocked: number }) =>
+      `${p.count} account(s)${p.blocked ? `, ${p.blocked} with withdrawals blocked` : ''}`,
     fieldBalance: 'Balance',
     fieldDefault: 'Default account',
     fieldWithdrawKey: 'Withdraw key',
@@ -352,17 +372,21 @@ export const en = {
       'Creates a bank account with the MASTER application, then an API application for it. Its AppID is stored encrypted; its client secret is shown to you once, here.',
     linkTitle: 'Link an AppID',
     linkSubmit: 'Check and store',
-    linkIntro: (account: string) => `Register the AppID of account ${account}, created outside Pix Ops. It is checked with the Pix API, then stored encrypted.`,
+    linkIntro: (account: string) =>
+      `Register the AppID of account ${account}, created outside Pix Ops. It is checked with the Pix API, then stored encrypted.`,
     appIdLabel: 'AppID',
     appIdHint: 'The value of the Authorization header of that account’s application.',
     retryButton: 'Retry creating the application',
-    hasApplication: (p: { account: string; clientId?: string }) => `:white_check_mark: Account ${p.account} has its application${p.clientId ? ` ${p.clientId}` : ''}.`,
-    clientSecret: (secret: string) => `*Client secret* (shown only to you, only this once; copy it now, Pix Ops does not keep it):\n\`\`\`${secret}\`\`\``,
+    hasApplication: (p: { account: string; clientId?: string }) =>
+      `:white_check_mark: Account ${p.account} has its application${p.clientId ? ` ${p.clientId}` : ''}.`,
+    clientSecret: (secret: string) =>
+      `*Client secret* (shown only to you, only this once; copy it now, Pix Ops does not keep it):\n\`\`\`${secret}\`\`\``,
     noClientSecret: 'The service’s answer had no client secret; rotate one with `/pix rotate-secret <clientId>` if you need it.',
     unstoredAppId: (p: { accountId: string; appId: string }) =>
       `:warning: Its AppID could *not* be stored. Keep it safe and register it later with \`/pix account link ${p.accountId}\`:\n\`\`\`${p.appId}\`\`\``,
     storedNote: ' Its AppID is stored encrypted.',
-    notStoredNote: (accountId: string) => ` :warning: Its AppID could not be stored: an admin must register it with \`/pix account link ${accountId}\`.`,
+    notStoredNote: (accountId: string) =>
+      ` :warning: Its AppID could not be stored: an admin must register it with \`/pix account link ${accountId}\`.`,
     auditCreated: (p: { user: string; account: string; name: string; clientId?: string; note: string }) =>
       `${p.user} created the campaign account ${p.account} (${p.name}) with its application${p.clientId ? ` ${p.clientId}` : ''}.${p.note}`,
     auditAppFailed: (p: { user: string; account: string; name: string; problem: string }) =>
@@ -372,7 +396,8 @@ export const en = {
       `The campaign account ${p.account} (${p.name}) now has its application${p.clientId ? ` ${p.clientId}` : ''}, created by ${p.user}.`,
     auditRetried: (p: { user: string; account: string; name: string; clientId?: string; note: string }) =>
       `${p.user} created the application${p.clientId ? ` ${p.clientId}` : ''} of the campaign account ${p.account} (${p.name}).${p.note}`,
-    auditLinked: (p: { user: string; account: string }) => `${p.user} registered an AppID for the account ${p.account} (checked with the Pix API, stored encrypted).`,
+    auditLinked: (p: { user: string; account: string }) =>
+      `${p.user} registered an AppID for the account ${p.account} (checked with the Pix API, stored encrypted).`,
     masterMissing:
       'Campaign accounts are created with the MASTER application, and no `PIX_MASTER_APP_ID` is set. Set it in the bot’s environment and restart it. Nothing was created.',
     appCreatedText: (accountId: string) => `The application of account ${accountId} was created.`,
@@ -380,9 +405,12 @@ export const en = {
       `The application of account ${account} was created, but I could not show you its client secret. Get a new one with \`/pix rotate-secret <clientId>\`.`,
     createdButAppFailed: (p: { account: string; name: string; problem: string }) =>
       `:warning: The account ${p.account} (${p.name}) was created, but its application could not be: ${p.problem}`,
-    appStillFailed: (p: { account: string; problem: string }) => `:warning: The application of account ${p.account} could still not be created: ${p.problem}`,
-    retryNote: 'The account exists, without an application (and so without an AppID). Retrying creates only the application, for this account.',
-    noAppIdInAnswer: (accountId: string) => `:warning: The service’s answer had no AppID, so none was stored. Register it with \`/pix account link ${accountId}\`.`,
+    appStillFailed: (p: { account: string; problem: string }) =>
+      `:warning: The application of account ${p.account} could still not be created: ${p.problem}`,
+    retryNote:
+      'The account exists, without an application (and so without an AppID). Retrying creates only the application, for this account.',
+    noAppIdInAnswer: (accountId: string) =>
+      `:warning: The service’s answer had no AppID, so none was stored. Register it with \`/pix account link ${accountId}\`.`,
     nothingCreated: ' No account was created.',
     accountCreated: (account: string) => `Account ${account} created. Creating its application…`,
     creatingAccount: 'Creating the account…',
@@ -391,12 +419,14 @@ export const en = {
     createOutOfDate: 'This form is out of date; close it and run /pix account create again.',
     alreadySubmitted: 'This form was already submitted; its result is shown here and posted in the channel. Nothing more was done.',
     campaignAccount: 'Campaign account',
-    alreadyHasApp: (p: { account: string; clientId?: string }) => `Account ${p.account} already has its application${p.clientId ? ` ${p.clientId}` : ''}. Nothing was created.`,
+    alreadyHasApp: (p: { account: string; clientId?: string }) =>
+      `Account ${p.account} already has its application${p.clientId ? ` ${p.clientId}` : ''}. Nothing was created.`,
     appBeingCreated: (account: string) => `The application of account ${account} is being created right now. Nothing more was done.`,
     appIdRefused: (apiText?: string) => `The Pix API does not accept this AppID${apiText ? ` (“${apiText}”)` : ''}. Nothing was stored.`,
     nothingStored: (problem: string) => `${problem} Nothing was stored.`,
     appIdNoAccount: 'The Pix API did not say which account this AppID belongs to, so it was not stored.',
-    appIdOtherAccount: (p: { bound: string; accountId: string }) => `This AppID belongs to another account (${p.bound}), not ${p.accountId}. Nothing was stored.`,
+    appIdOtherAccount: (p: { bound: string; accountId: string }) =>
+      `This AppID belongs to another account (${p.bound}), not ${p.accountId}. Nothing was stored.`,
     appIdNotStored: 'The AppID is right, but it could not be stored. Try again in a moment.',
     linked: (p: { account: string; accountId: string }) =>
       `:white_check_mark: The AppID of account ${p.account} was checked with the Pix API and stored encrypted. Its Pix keys can now be managed with \`/pix keys ${p.accountId}\`.`,
@@ -433,9 +463,12 @@ export const en = {
     addIntro: (account: string) => `New Pix key for account ${account}.`,
     typeLabel: 'Type',
     keyLabel: 'Key',
-    keyHint: 'E-mail: name@example.com · Phone: +5511987654321 · CPF: 11 digits · CNPJ: 14 · Random key: a UUID, or empty to let the service create one.',
-    deleteConfirm: (p: { key: string; account: string }) => `Delete the Pix key ${p.key} of account ${p.account}? After deletion *no money can be sent to this key*.`,
-    deleteConfirmText: (p: { key: string; accountId: string }) => `Delete the Pix key ${p.key} of account ${p.accountId}? After deletion no money can be sent to this key.`,
+    keyHint:
+      'E-mail: name@example.com · Phone: +5511987654321 · CPF: 11 digits · CNPJ: 14 · Random key: a UUID, or empty to let the service create one.',
+    deleteConfirm: (p: { key: string; account: string }) =>
+      `Delete the Pix key ${p.key} of account ${p.account}? After deletion *no money can be sent to this key*.`,
+    deleteConfirmText: (p: { key: string; accountId: string }) =>
+      `Delete the Pix key ${p.key} of account ${p.accountId}? After deletion no money can be sent to this key.`,
     deleteButton: 'Delete the key',
     viaBoth: 'The company already had this key, so it was selected (PUT).',
     viaPut: 'Selected (PUT).',
@@ -443,21 +476,25 @@ export const en = {
     withdrawResult: (p: { account: string; key: string }) => `:white_check_mark: Withdraw key of account ${p.account}: ${p.key}`,
     noWithdrawInAnswer: 'The service’s answer did not include `pixKeyWithdraw`.',
     withdrawText: (p: { accountId: string; key: string }) => `Withdraw key of account ${p.accountId} set to ${p.key}`,
-    auditAdded: (p: { user: string; key: string; type: string; account: string }) => `${p.user} added the Pix key ${p.key} (${p.type}) to account ${p.account}.`,
+    auditAdded: (p: { user: string; key: string; type: string; account: string }) =>
+      `${p.user} added the Pix key ${p.key} (${p.type}) to account ${p.account}.`,
     auditDeleted: (p: { user: string; key: string; account: string }) =>
       `${p.user} deleted the Pix key ${p.key} of account ${p.account}; no money can be sent to it any more.`,
-    auditWithdraw: (p: { user: string; account: string; key: string }) => `${p.user} set the withdraw key of account ${p.account} to ${p.key}.`,
+    auditWithdraw: (p: { user: string; account: string; key: string }) =>
+      `${p.user} set the withdraw key of account ${p.account} to ${p.key}.`,
     wrongAppId: (p: { account: string; bound: string; accountId: string }) =>
       `The AppID known for account ${p.account} answers for account ${p.bound}, so its keys are not shown. An admin can register the right one with \`/pix account link ${p.accountId}\`.`,
     chooseType: 'Choose the type of the key.',
     adding: 'Adding the key…',
     added: (p: { key: string; account: string }) => `:white_check_mark: The Pix key ${p.key} was added to account ${p.account}.`,
-    deleted: (p: { key: string; account: string }) => `:wastebasket: The Pix key ${p.key} of account ${p.account} was deleted; no money can be sent to it any more.`,
+    deleted: (p: { key: string; account: string }) =>
+      `:wastebasket: The Pix key ${p.key} of account ${p.account} was deleted; no money can be sent to it any more.`,
     beingDeleted: 'This key is being deleted right now. Nothing more was done.',
     cancelled: 'Cancelled: nothing was deleted.',
     withdrawNotEnabled: (p: { account: string; apiText?: string }) =>
       `Could not set the withdraw key of account ${p.account}: the withdraw-key API is not enabled on this account${p.apiText ? ` (“${p.apiText}”)` : ''}. Ask the Pix service to enable it. Nothing was changed.`,
-    page: (p: { from: number; to: number; total: number; page: number; pages: number }) => `Keys ${p.from}–${p.to} of ${p.total} · page ${p.page} of ${p.pages}`,
+    page: (p: { from: number; to: number; total: number; page: number; pages: number }) =>
+      `Keys ${p.from}–${p.to} of ${p.total} · page ${p.page} of ${p.pages}`,
   },
 
   /** Why a typed Pix key was refused. */
@@ -489,18 +526,22 @@ export const en = {
     notGrouped: 'Shown as the service sent them (not in groups).',
     newSecret: (p: { clientId: string; secret: string }) =>
       `:key: New client secret of application ${p.clientId} (only you see this, only once; Pix Ops does not keep it):\n\`\`\`${p.secret}\`\`\``,
-    noSecretRead: (clientId: string) => `:key: The secret of application ${clientId} was rotated, but the service’s answer had no \`clientSecret\` I could read.`,
+    noSecretRead: (clientId: string) =>
+      `:key: The secret of application ${clientId} was rotated, but the service’s answer had no \`clientSecret\` I could read.`,
     oldSecretDead: 'The old secret no longer works. Update whatever uses it.',
     newAppIdShown: (appId: string) =>
       `The service also sent a new AppID for this application (only you see it, only this once):\n\`\`\`${appId}\`\`\`\nIf it is one the bot runs with (\`PIX_APP_ID\` or \`PIX_MASTER_APP_ID\`), put it in the bot’s environment and restart the bot.`,
-    storedAppIdReplaced: (account: string) => `The AppID the bot stores for account ${account} was replaced by the new one (stored encrypted, not shown).`,
-    storedAppIdWorks: (account: string) => `The AppID the bot stores for account ${account} still works: a read of its Pix keys with it was accepted.`,
+    storedAppIdReplaced: (account: string) =>
+      `The AppID the bot stores for account ${account} was replaced by the new one (stored encrypted, not shown).`,
+    storedAppIdWorks: (account: string) =>
+      `The AppID the bot stores for account ${account} still works: a read of its Pix keys with it was accepted.`,
     storedAppIdStale: (p: { account: string; accountId: string }) =>
       `The AppID the bot stores for account ${p.account} no longer works (the Pix API refused it), so the bot will not use it again. Link the account’s new AppID with \`/pix account link ${p.accountId}\`.`,
     storedAppIdUnchecked: (p: { account: string; accountId: string; problem: string }) =>
       `I could not check whether the AppID stored for account ${p.account} still works (${p.problem}). If its Pix keys are refused, link its new AppID with \`/pix account link ${p.accountId}\`.`,
     rotatedText: (clientId: string) => `The secret of application ${clientId} was rotated.`,
-    auditRotated: (p: { user: string; clientId: string }) => `${p.user} rotated the client secret of application ${p.clientId}. The new secret was shown only to them.`,
+    auditRotated: (p: { user: string; clientId: string }) =>
+      `${p.user} rotated the client secret of application ${p.clientId}. The new secret was shown only to them.`,
     masterMissing:
       'Rotating a secret needs the MASTER application, and no `PIX_MASTER_APP_ID` is set. Set it in the bot’s environment and restart it. Nothing was rotated.',
   },
@@ -516,12 +557,14 @@ export const en = {
       `The booklet of subscription ${p.subscription} up to ${p.period} was issued, but I cannot post files in this channel. Invite me with \`/invite @Pix Ops\` (or run the command in a DM with me) and run it again.`,
     postFailed: (p: { subscription: string; period: string; slackError: string }) =>
       `The booklet of subscription ${p.subscription} up to ${p.period} was issued, but Slack refused the file (${p.slackError}), so it was not posted.`,
-    notAPdf: (subscription: string) => `The Pix service answered the booklet of subscription ${subscription} with something that is not a PDF, so nothing was posted.`,
+    notAPdf: (subscription: string) =>
+      `The Pix service answered the booklet of subscription ${subscription} with something that is not a PDF, so nothing was posted.`,
     noAnswer: (p: { subscription: string; period: string; detail: string }) =>
       `The Pix service did not answer properly while issuing the booklet of subscription ${p.subscription} up to ${p.period} (${p.detail}); some installments may have been issued. Nothing was posted.`,
     notAMonth: (text: string) => `“${text}” is not a month: write a number from 1 to 12.`,
     notAYear: (p: { text: string; example: number }) => `“${p.text}” is not a year: write four digits, like ${p.example}.`,
-    tooLate: (p: { latest: string; asked: string }) => `The booklet can be issued up to ${p.latest} (the end of next year); ${p.asked} is later.`,
+    tooLate: (p: { latest: string; asked: string }) =>
+      `The booklet can be issued up to ${p.latest} (the end of next year); ${p.asked} is later.`,
   },
 
   evidence: {
@@ -531,7 +574,8 @@ export const en = {
     filesLabel: 'Evidence files',
     filesHint: (max: number) => `PDF, PNG, JPEG or WebP, at most 10 MiB each, ${max} files at once.`,
     noteLabel: 'Note',
-    noteHint: 'Posted in this channel with the record of what was sent. The Pix API has no documented field for a note, so it is not sent to the service.',
+    noteHint:
+      'Posted in this channel with the record of what was sent. The Pix API has no documented field for a note, so it is not sent to the service.',
     submit: 'Send evidence',
     progressNote: 'You can close this window: the files keep going up, and the result is posted in the channel.',
     sentTitle: (p: { dispute: string; user: string }) => `*Dispute evidence sent* for dispute ${p.dispute} by ${p.user}`,
@@ -556,7 +600,8 @@ export const en = {
     attached: (p: { count: number; dispute: string; where: string }) =>
       `:white_check_mark: ${p.count === 1 ? 'The file is' : `The ${p.count} files are`} attached to dispute ${p.dispute} as evidence. ${p.where}`,
     nothingAttached: 'Nothing was attached to the dispute.',
-    uploadedNotAttached: (count: number) => `${count === 1 ? 'The file was' : 'The files were'} uploaded, but nothing was attached to the dispute.`,
+    uploadedNotAttached: (count: number) =>
+      `${count === 1 ? 'The file was' : 'The files were'} uploaded, but nothing was attached to the dispute.`,
     uploadedMaybeAttached: (count: number) =>
       `${count === 1 ? 'The file was' : 'The files were'} uploaded, but may or may not be attached to the dispute: check before sending again.`,
     wentWrong: (after: string) => `Something went wrong while sending the evidence. ${after}`,
@@ -619,7 +664,8 @@ export const en = {
     requestButton: 'Request a limit increase',
     refreshButton: 'Refresh',
     header: 'Pix Ops',
-    intro: (p: { role: string; updated: string }) => `You are *${p.role}*. Updated ${p.updated} (Brasília time). \`/pix help\` lists every command.`,
+    intro: (p: { role: string; updated: string }) =>
+      `You are *${p.role}*. Updated ${p.updated} (Brasília time). \`/pix help\` lists every command.`,
     keysTitle: (account: string) => `*Pix keys of account* ${account}`,
     keysLoading: ':hourglass_flowing_sand: Reading the keys…',
     keysNone: '_This account has no Pix keys._',
@@ -631,8 +677,10 @@ export const en = {
   /** Following a filed request when something fails on the way: its filing, its thread, its reads. */
   tracking: {
     filedByDm: 'I could not post its message in the channel or in a DM just now, so its decision will be sent to you in a direct message.',
-    filedNotRecorded: 'The app’s storage failed while recording it: it will be followed as soon as the storage answers, and the decision will still reach you. Do not file it again.',
-    maybeFiled: 'If it was filed, its message will be posted and it will be followed like any other (if not, you will be told in a direct message): check `/pix limit list` before filing it again.',
+    filedNotRecorded:
+      'The app’s storage failed while recording it: it will be followed as soon as the storage answers, and the decision will still reach you. Do not file it again.',
+    maybeFiled:
+      'If it was filed, its message will be posted and it will be followed like any other (if not, you will be told in a direct message): check `/pix limit list` before filing it again.',
     notFiled: (p: { account: string; when: string }) =>
       `Your limit request for account ${p.account} (started ${p.when}, Brasília time) is not among the company’s requests: it was not filed. Check \`/pix limit list\` and file it again if you still need it.`,
     notFiledText: 'A limit request was not filed',
@@ -640,7 +688,15 @@ export const en = {
       thread
         ? 'Its thread could not be reached (the message was deleted, or I was removed from the channel, or it was archived), so the decision comes here.'
         : 'Its message could not be posted in a channel, so the decision comes here.',
-    unfollowedNotice: (p: { mention: string; id: string; status: number; reads: number; minutes: number; command: string; said?: string }) =>
+    unfollowedNotice: (p: {
+      mention: string;
+      id: string;
+      status: number;
+      reads: number;
+      minutes: number;
+      command: string;
+      said?: string;
+    }) =>
       `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes.${p.said ? ` The Pix service said: “${p.said}”.` : ''} Check it with ${p.command} or in the Pix dashboard.`,
     unfollowedText: (id: string) => `Limit request ${id} is no longer followed`,
     unfollowedStatus: 'No longer followed',
@@ -655,7 +711,8 @@ export const en = {
   confirmations: {
     withdraw: (p: { key: string; account: string }) =>
       `Set ${p.key} as the withdraw key of account ${p.account}? From then on *withdrawals from this account go to this key*.`,
-    withdrawText: (p: { key: string; accountId: string }) => `Set ${p.key} as the withdraw key of account ${p.accountId}? From then on withdrawals from this account go to this key.`,
+    withdrawText: (p: { key: string; accountId: string }) =>
+      `Set ${p.key} as the withdraw key of account ${p.accountId}? From then on withdrawals from this account go to this key.`,
     withdrawButton: 'Set the withdraw key',
     withdrawCancelled: 'Cancelled: the withdraw key was not changed.',
     withdrawBeingSet: 'The withdraw key of this account is being set right now. Nothing more was done.',
@@ -700,14 +757,27 @@ export const en = {
 
   /** `/pix audit` and its CSV export. */
   audit: {
-    title: (p: { days: number; page: number }) => `*Audit trail*: the last ${p.days === 1 ? 'day' : `${p.days} days`}, newest first · page ${p.page}`,
-    text: (p: { days: number; page: number; count: number }) => `Audit trail, the last ${p.days === 1 ? 'day' : `${p.days} days`}, page ${p.page}: ${p.count === 1 ? '1 entry' : `${p.count} entries`}`,
+    title: (p: { days: number; page: number }) =>
+      `*Audit trail*: the last ${p.days === 1 ? 'day' : `${p.days} days`}, newest first · page ${p.page}`,
+    text: (p: { days: number; page: number; count: number }) =>
+      `Audit trail, the last ${p.days === 1 ? 'day' : `${p.days} days`}, page ${p.page}: ${p.count === 1 ? '1 entry' : `${p.count} entries`}`,
     empty: (days: number) => `No audit entries in the last ${days === 1 ? 'day' : `${days} days`}.`,
     emptyPage: 'No more entries here.',
     noRole: 'no role',
     /** An entry's outcome (its code in the CSV). */
     outcome: (outcome: string) =>
-      ({ ok: 'done', failed: 'failed', error: 'error', usage: 'wrong arguments', refused: 'refused', pending: 'pending approval', approved: 'approved', rejected: 'rejected', cancelled: 'cancelled', expired: 'expired' })[outcome] ?? outcome,
+      ({
+        ok: 'done',
+        failed: 'failed',
+        error: 'error',
+        usage: 'wrong arguments',
+        refused: 'refused',
+        pending: 'pending approval',
+        approved: 'approved',
+        rejected: 'rejected',
+        cancelled: 'cancelled',
+        expired: 'expired',
+      })[outcome] ?? outcome,
     maker: (user: string) => `maker ${user}`,
     checker: (user: string) => `checker ${user}`,
     footer: 'Brasília time. Pix keys are masked. `/pix audit export [from] [to]` sends the trail as a CSV file.',
@@ -716,7 +786,8 @@ export const en = {
     exportEmpty: (p: { from: string; to: string }) => `No audit entries from ${p.from} to ${p.to}; nothing was sent.`,
     exportDone: (p: { count: number; from: string; to: string }) =>
       `The audit trail from ${p.from} to ${p.to} (${p.count === 1 ? '1 entry' : `${p.count} entries`}) is in your direct messages with Pix Ops.`,
-    exportComment: (p: { count: number; from: string; to: string }) => `Pix Ops audit trail, ${p.from} to ${p.to} (São Paulo time): ${p.count === 1 ? '1 entry' : `${p.count} entries`}.`,
+    exportComment: (p: { count: number; from: string; to: string }) =>
+      `Pix Ops audit trail, ${p.from} to ${p.to} (São Paulo time): ${p.count === 1 ? '1 entry' : `${p.count} entries`}.`,
     exportFailed: (code: string) => `Could not send the export to your direct messages: Slack answered ${code}.`,
     columnTime: 'time (UTC)',
     columnUser: 'user',
@@ -767,7 +838,8 @@ export const en = {
     deleteWarning: 'Once deleted, no money can be sent to this key.',
     withdrawKey: (key: string) => `Withdraw key: ${key}`,
     campaign: (name: string) => `Campaign: ${name}`,
-    accountCreateNote: 'A new account (from the MASTER application’s account) and an API application for it; the client secret goes to the maker only.',
+    accountCreateNote:
+      'A new account (from the MASTER application’s account) and an API application for it; the client secret goes to the maker only.',
     application: (clientId: string) => `Application: ${clientId}`,
     rotateNote: 'The new client secret goes to the maker only.',
     proofs: (names: string) => `Proof files: ${names}`,
@@ -780,19 +852,26 @@ export const en = {
     confirmText: (title: string) => `${title}: the Pix API calls run as soon as you confirm.`,
     confirmYes: 'Approve',
     confirmNo: 'Not yet',
-    approving: (p: { checker: string; at: string }) => `:hourglass_flowing_sand: Approved by ${p.checker} on ${p.at}: sending it to the Pix API…`,
+    approving: (p: { checker: string; at: string }) =>
+      `:hourglass_flowing_sand: Approved by ${p.checker} on ${p.at}: sending it to the Pix API…`,
     done: (p: { checker: string; at: string }) => `:white_check_mark: Approved by ${p.checker} on ${p.at}, and done.`,
     failed: (p: { checker: string; at: string }) => `:x: Approved by ${p.checker} on ${p.at}, but it did not go through (see the thread).`,
-    rejected: (p: { checker: string; at: string; reason: string }) => `:no_entry: Rejected by ${p.checker} on ${p.at}: ${p.reason}. Nothing was sent to the Pix API.`,
-    cancelled: (p: { maker: string; at: string }) => `:heavy_multiplication_x: Cancelled by ${p.maker} on ${p.at}. Nothing was sent to the Pix API.`,
+    rejected: (p: { checker: string; at: string; reason: string }) =>
+      `:no_entry: Rejected by ${p.checker} on ${p.at}: ${p.reason}. Nothing was sent to the Pix API.`,
+    cancelled: (p: { maker: string; at: string }) =>
+      `:heavy_multiplication_x: Cancelled by ${p.maker} on ${p.at}. Nothing was sent to the Pix API.`,
     expired: (at: string) => `:alarm_clock: Expired on ${at} without a decision. Nothing was sent to the Pix API.`,
     approvedBy: (p: { checker: string; maker: string }) => `Asked by ${p.maker}, approved by ${p.checker}.`,
-    failedReply: (p: { maker: string; checker: string; problem: string }) => `${p.maker}, what ${p.checker} approved did not go through: ${p.problem}`,
-    rejectedReply: (p: { maker: string; checker: string; reason: string }) => `${p.maker}, ${p.checker} rejected this: ${p.reason}. Nothing was sent to the Pix API.`,
-    interrupted: 'The app stopped while it was sending this, and the Pix API does not show whether it went through. It was not sent again: check before asking again.',
+    failedReply: (p: { maker: string; checker: string; problem: string }) =>
+      `${p.maker}, what ${p.checker} approved did not go through: ${p.problem}`,
+    rejectedReply: (p: { maker: string; checker: string; reason: string }) =>
+      `${p.maker}, ${p.checker} rejected this: ${p.reason}. Nothing was sent to the Pix API.`,
+    interrupted:
+      'The app stopped while it was sending this, and the Pix API does not show whether it went through. It was not sent again: check before asking again.',
     selfRefused: 'You asked for this yourself: someone else must approve or reject it.',
     roleRefused: (p: { role: string; title: string }) => `You need the *${p.role}* role to approve or reject this (${p.title}).`,
-    notApprover: (userId: string) => `Only the approvers listed in \`ACCESS_APPROVERS\` may approve or reject this. Your user ID is \`${userId}\`.`,
+    notApprover: (userId: string) =>
+      `Only the approvers listed in \`ACCESS_APPROVERS\` may approve or reject this. Your user ID is \`${userId}\`.`,
     onlyMakerCancels: (maker: string) => `Only ${maker}, who asked for it, can cancel this.`,
     notFound: 'This approval does not exist (any more). Nothing was done.',
     alreadyApproved: (p: { checker: string; at: string }) => `Already approved by ${p.checker} on ${p.at}. Nothing more was done.`,
@@ -802,7 +881,8 @@ export const en = {
     busy: 'Someone else is deciding this right now; look at the message again in a moment.',
     rejectTitle: 'Reject',
     rejectSubmit: 'Reject',
-    rejectIntro: (title: string) => `*${title}*: say why it is rejected. The maker is told in the thread, and nothing is sent to the Pix API.`,
+    rejectIntro: (title: string) =>
+      `*${title}*: say why it is rejected. The maker is told in the thread, and nothing is sent to the Pix API.`,
     reasonLabel: 'Reason',
     reasonRequired: 'Say why it is rejected.',
     rejectedDone: 'Rejected. The maker is told in the thread.',
@@ -817,7 +897,8 @@ export const en = {
     proofsGone: (problem: string) => `${problem} Nothing was filed.`,
     homeTitle: '*Actions waiting for approval*',
     homeNone: 'Nothing waiting for you.',
-    homeLine: (p: { title: string; maker: string; age: string; expires: string }) => `*${p.title}* · asked by ${p.maker} ${p.age} · waits until ${p.expires}`,
+    homeLine: (p: { title: string; maker: string; age: string; expires: string }) =>
+      `*${p.title}* · asked by ${p.maker} ${p.age} · waits until ${p.expires}`,
     homeYours: '_Yours: someone else approves it; you may cancel it._',
     homeMore: (n: number) => `And ${n} more, in their channels.`,
     filedAfterApproval: (p: { checker: string; at: string }) => `:white_check_mark: Filed once ${p.checker} approved it, on ${p.at}.`,
@@ -828,12 +909,15 @@ export const en = {
     reminder: (p: { who: string; title: string; maker: string; age: string; expires: string; n: number; max: number }) =>
       `:bell: ${p.who}: *${p.title}*, asked by ${p.maker} ${p.age}, still waits for approval (reminder ${p.n} of ${p.max}). It expires on ${p.expires}.`,
     anyoneWithRole: (role: string) => `anyone with the ${role} role`,
-    makerLostRole: (p: { maker: string; role: string }) => `${p.maker} no longer has the *${p.role}* role this action needs, so nothing was sent to the Pix API.`,
+    makerLostRole: (p: { maker: string; role: string }) =>
+      `${p.maker} no longer has the *${p.role}* role this action needs, so nothing was sent to the Pix API.`,
     makerStandingUnknown: 'I could not check the maker’s role just now (Slack did not answer), so nothing was done. Try again in a moment.',
-    makerUnreachable: (maker: string) => `I could not open a direct message with ${maker}, where the new secret would go, so nothing was sent to the Pix API.`,
+    makerUnreachable: (maker: string) =>
+      `I could not open a direct message with ${maker}, where the new secret would go, so nothing was sent to the Pix API.`,
     secretUndelivered: (p: { maker: string; clientId: string }) =>
       `:warning: The new client secret could not be delivered to ${p.maker} privately, and it is shown nowhere else. Rotate it again: \`/pix rotate-secret ${p.clientId}\`.`,
-    notRegistered: ':x: This approval request was not registered (the app’s storage failed): its buttons do nothing, and nothing will be sent. Ask again.',
+    notRegistered:
+      ':x: This approval request was not registered (the app’s storage failed): its buttons do nothing, and nothing will be sent. Ask again.',
     notRegisteredAnswer: 'This approval request was never registered, so nothing will be done. Ask again.',
     /** `/pix accounts` (issue 19, item 4): a stored AppID the Pix API refused since its secret's rotation. */
     appStale: (p: { clientId?: string; accountId: string }) =>
@@ -845,7 +929,8 @@ export const en = {
     disputeTitle: (status: string) => `*Pix dispute* · ${status}`,
     disputeText: (p: { status: string; value: string; e2e: string }) => `Pix dispute ${p.e2e}: ${p.status}, ${p.value}`,
     status: (status: string): string =>
-      ({ OPENED: 'open', ACCEPTED: 'accepted', REJECTED: 'rejected', CANCELED: 'canceled', IN_REVIEW: 'in review' })[status] ?? status.toLowerCase(),
+      ({ OPENED: 'open', ACCEPTED: 'accepted', REJECTED: 'rejected', CANCELED: 'canceled', IN_REVIEW: 'in review' })[status] ??
+      status.toLowerCase(),
     type: (type: string): string => ({ MED: 'MED (special return mechanism)', CHARGEBACK: 'chargeback' })[type] ?? type,
     statusLabel: 'Status',
     typeLabel: 'Type',
@@ -862,7 +947,8 @@ export const en = {
     evidenceHint: 'Operators can send evidence with the button; later events of this dispute come in this thread.',
     replyText: (p: { status: string; e2e: string }) => `Dispute ${p.e2e}: ${p.status}`,
     replyLine: (status: string) => `:arrow_right: The service says the dispute is now *${status}*.`,
-    replyLateOpened: ':information_source: The service’s notice that this dispute was opened arrived after a later one; the status above stays.',
+    replyLateOpened:
+      ':information_source: The service’s notice that this dispute was opened arrived after a later one; the status above stays.',
     kindWords: (kind: string): string =>
       ({
         CHARGE_CREATED: 'Charge created',
@@ -878,7 +964,11 @@ export const en = {
         QRCODE_CREATED: 'Pix QR code created',
         ACCOUNT_REGISTER_APPROVED: 'Account registration approved',
         ACCOUNT_REGISTER_PENDING: 'Account registration pending',
-      })[kind] ?? kind.toLowerCase().replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+      })[kind] ??
+      kind
+        .toLowerCase()
+        .replace(/_/g, ' ')
+        .replace(/^./, (c) => c.toUpperCase()),
     otherLine: (p: { kind: string; parts: string[] }) => [`*${p.kind}*`, ...p.parts].join(' · '),
     correlation: (id: string) => `correlation ID ${id}`,
     customer: (name: string) => `customer ${name}`,
@@ -886,7 +976,8 @@ export const en = {
     statusPart: (status: string) => `status ${status.toLowerCase()}`,
     homeTitle: '*Open Pix disputes*',
     homeNone: 'No open dispute. New ones are posted in the events channel.',
-    homeLine: (p: { e2e: string; value: string; type: string; status: string; where: string }) => `${p.e2e} · ${p.value} · ${p.type} · ${p.status} · ${p.where}`,
+    homeLine: (p: { e2e: string; value: string; type: string; status: string; where: string }) =>
+      `${p.e2e} · ${p.value} · ${p.type} · ${p.status} · ${p.where}`,
     homeMore: (n: number) => `And ${n} more, in the events channel.`,
     disputeIdInput: 'Dispute id',
     disputeIdHint: 'The event did not say the dispute’s id at the Pix service; find it in the service’s portal.',

@@ -1,4 +1,4 @@
-import { en, type Catalogue } from './en';
+import { type Catalogue, en } from './en';
 import { ptBR } from './pt-BR';
 
 export type { Catalogue } from './en';

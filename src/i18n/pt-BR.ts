@@ -132,7 +132,8 @@ export const ptBR: Catalogue = {
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
     transaction: 'uma transação da conta (a conta principal quando nenhuma é informada)',
     audit: 'a trilha de auditoria, da mais recente: quem fez o quê, recusas incluídas (os últimos 7 dias quando nenhum número é informado)',
-    auditExport: 'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
+    auditExport:
+      'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
   },
 
   usage: {
@@ -153,7 +154,8 @@ export const ptBR: Catalogue = {
     title: '*Pix Ops para Slack*',
     noRoleTitle: '*Pix Ops para Slack*\nVocê ainda não tem um papel aqui.',
     noRoleText: (how) => `Você ainda não tem um papel no Pix Ops. ${how}`,
-    askAdmin: (p) => `Peça a um administrador para incluir o seu ID de usuário \`${p.userId}\` em ${p.viewer}, ${p.operator} ou ${p.admin}.`,
+    askAdmin: (p) =>
+      `Peça a um administrador para incluir o seu ID de usuário \`${p.userId}\` em ${p.viewer}, ${p.operator} ou ${p.admin}.`,
     noAccessConfigured: (p) =>
       `Nenhum acesso está configurado ainda, então ninguém pode usá-lo. O seu ID de usuário é \`${p.userId}\`: defina ${p.admin}=${p.userId} (ou ${p.operator} / ${p.viewer}) no ambiente do bot e reinicie-o.`,
     whatYouCanDoText: (role) => `Pix Ops: o que você pode fazer como ${role}`,
@@ -167,14 +169,17 @@ export const ptBR: Catalogue = {
   },
 
   pixErrors: {
-    noAnswerWrite: (action) => `O serviço Pix não respondeu ao tentar ${action}; pode ter sido feito ou não. Verifique antes de tentar de novo.`,
-    unreachable: (action) => `Não consegui falar com o serviço Pix, então não foi possível ${action}. Nada foi alterado; tente de novo em instantes.`,
+    noAnswerWrite: (action) =>
+      `O serviço Pix não respondeu ao tentar ${action}; pode ter sido feito ou não. Verifique antes de tentar de novo.`,
+    unreachable: (action) =>
+      `Não consegui falar com o serviço Pix, então não foi possível ${action}. Nada foi alterado; tente de novo em instantes.`,
     invalidResponse: (action) => `O serviço Pix respondeu de um jeito que não entendo ao tentar ${action}. Nada mais foi feito.`,
     missingScope: (p) => `Não foi possível ${p.action}: a aplicação não tem o escopo \`${p.scope}\` da API Pix (${p.apiText}).`,
     notFound: (p) => `Não foi possível ${p.action}: não encontrado${p.apiText ? ` (${p.apiText})` : ''}.`,
     badAppId: (p) => `Não foi possível ${p.action}: a API Pix não aceitou o AppID configurado${p.apiText ? ` (${p.apiText})` : ''}.`,
     apiText: (p) => `Não foi possível ${p.action}: ${p.apiText}`,
-    serverError: (p) => `Não foi possível ${p.action}: o serviço Pix falhou (HTTP ${p.status}). Nada foi alterado; tente de novo mais tarde.`,
+    serverError: (p) =>
+      `Não foi possível ${p.action}: o serviço Pix falhou (HTTP ${p.status}). Nada foi alterado; tente de novo mais tarde.`,
     httpStatus: (p) => `Não foi possível ${p.action}: o serviço Pix respondeu HTTP ${p.status}.`,
   },
 
@@ -215,7 +220,13 @@ export const ptBR: Catalogue = {
     approved: 'Aprovada',
     rejected: 'Recusada',
     statusWord: (status) =>
-      status === 'IN_REVIEW' ? 'em análise' : status === 'APPROVED' ? 'aprovada' : status === 'REJECTED' ? 'recusada' : status.replace(/_/g, ' ').toLowerCase(),
+      status === 'IN_REVIEW'
+        ? 'em análise'
+        : status === 'APPROVED'
+          ? 'aprovada'
+          : status === 'REJECTED'
+            ? 'recusada'
+            : status.replace(/_/g, ' ').toLowerCase(),
     noApprovedValue: '_(sem valor aprovado)_',
     granted: (amount) => `→ concedido *${amount}*`,
     grantedBelow: (amount) => `→ concedido *${amount}* :warning: abaixo do pedido`,
@@ -258,11 +269,13 @@ export const ptBR: Catalogue = {
     alreadyFollowed: (p) => `A solicitação de limite ${p.id} já é acompanhada: a conversa dela está em ${p.channel}. Nada mais foi feito.`,
     alreadyDecided: (p) => `A solicitação de limite ${p.id} já foi decidida (${p.status}), então não há o que esperar. Nada foi publicado.`,
     followed: (p) => `Pronto: a solicitação de limite ${p.id} foi publicada em ${p.channel}, e a decisão será publicada naquela conversa.`,
-    notInChannel: 'Não consigo publicar neste canal. Convide-me com `/invite @Pix Ops` e clique de novo. Nada foi publicado nem acompanhado.',
+    notInChannel:
+      'Não consigo publicar neste canal. Convide-me com `/invite @Pix Ops` e clique de novo. Nada foi publicado nem acompanhado.',
     noChannel: 'Não sei em que canal está este botão. Nada foi publicado nem acompanhado.',
     busy: (id) => `A solicitação de limite ${id} está sendo configurada em um canal neste momento. Nada mais foi feito.`,
     postFailed: (slackError) => `O Slack recusou a mensagem (${slackError}), então nada foi publicado nem acompanhado.`,
-    notSaved: 'Não foi possível salvar a solicitação como acompanhada, então a mensagem foi retirada. Nada é acompanhado; tente de novo em instantes.',
+    notSaved:
+      'Não foi possível salvar a solicitação como acompanhada, então a mensagem foi retirada. Nada é acompanhado; tente de novo em instantes.',
   },
 
   limitForm: {
@@ -334,7 +347,8 @@ export const ptBR: Catalogue = {
     fieldKeysManaged: 'Chaves gerenciadas com',
     fieldTaxId: 'CPF/CNPJ do titular',
     oneTitle: (title) => `*Conta ${title}*`,
-    oneText: (p) => `Conta ${p.accountId}: ${p.balance ? `saldo ${p.balance}` : 'saldo não informado'}${p.blocked ? ' (saques bloqueados)' : ''}`,
+    oneText: (p) =>
+      `Conta ${p.accountId}: ${p.balance ? `saldo ${p.balance}` : 'saldo não informado'}${p.blocked ? ' (saques bloqueados)' : ''}`,
     createTitle: 'Nova conta de campanha',
     createSubmit: 'Criar',
     campaignName: 'Nome da campanha',
@@ -343,22 +357,29 @@ export const ptBR: Catalogue = {
       'Cria uma conta bancária com a aplicação MASTER e depois uma aplicação API para ela. O AppID dela é guardado criptografado; o client secret é mostrado a você uma única vez, aqui.',
     linkTitle: 'Vincular um AppID',
     linkSubmit: 'Verificar e guardar',
-    linkIntro: (account) => `Registre o AppID da conta ${account}, criada fora do Pix Ops. Ele é verificado com a API Pix e depois guardado criptografado.`,
+    linkIntro: (account) =>
+      `Registre o AppID da conta ${account}, criada fora do Pix Ops. Ele é verificado com a API Pix e depois guardado criptografado.`,
     appIdLabel: 'AppID',
     appIdHint: 'O valor do cabeçalho Authorization da aplicação daquela conta.',
     retryButton: 'Tentar criar a aplicação de novo',
     hasApplication: (p) => `:white_check_mark: A conta ${p.account} tem a sua aplicação${p.clientId ? ` ${p.clientId}` : ''}.`,
-    clientSecret: (secret) => `*Client secret* (mostrado só para você, só desta vez; copie-o agora, o Pix Ops não o guarda):\n\`\`\`${secret}\`\`\``,
+    clientSecret: (secret) =>
+      `*Client secret* (mostrado só para você, só desta vez; copie-o agora, o Pix Ops não o guarda):\n\`\`\`${secret}\`\`\``,
     noClientSecret: 'A resposta do serviço não trouxe client secret; gere um com `/pix rotate-secret <clientId>` se precisar.',
     unstoredAppId: (p) =>
       `:warning: O AppID dela *não* pôde ser guardado. Guarde-o em lugar seguro e registre-o depois com \`/pix account link ${p.accountId}\`:\n\`\`\`${p.appId}\`\`\``,
     storedNote: ' O AppID dela está guardado criptografado.',
-    notStoredNote: (accountId) => ` :warning: O AppID dela não pôde ser guardado: um administrador precisa registrá-lo com \`/pix account link ${accountId}\`.`,
-    auditCreated: (p) => `${p.user} criou a conta de campanha ${p.account} (${p.name}) com a sua aplicação${p.clientId ? ` ${p.clientId}` : ''}.${p.note}`,
-    auditAppFailed: (p) => `${p.user} criou a conta de campanha ${p.account} (${p.name}), mas a aplicação dela não pôde ser criada: ${p.problem}`,
+    notStoredNote: (accountId) =>
+      ` :warning: O AppID dela não pôde ser guardado: um administrador precisa registrá-lo com \`/pix account link ${accountId}\`.`,
+    auditCreated: (p) =>
+      `${p.user} criou a conta de campanha ${p.account} (${p.name}) com a sua aplicação${p.clientId ? ` ${p.clientId}` : ''}.${p.note}`,
+    auditAppFailed: (p) =>
+      `${p.user} criou a conta de campanha ${p.account} (${p.name}), mas a aplicação dela não pôde ser criada: ${p.problem}`,
     appFailedNote: 'A conta existe, sem aplicação (e, portanto, sem AppID). Tentar de novo cria só a aplicação.',
-    auditResolved: (p) => `A conta de campanha ${p.account} (${p.name}) agora tem a sua aplicação${p.clientId ? ` ${p.clientId}` : ''}, criada por ${p.user}.`,
-    auditRetried: (p) => `${p.user} criou a aplicação${p.clientId ? ` ${p.clientId}` : ''} da conta de campanha ${p.account} (${p.name}).${p.note}`,
+    auditResolved: (p) =>
+      `A conta de campanha ${p.account} (${p.name}) agora tem a sua aplicação${p.clientId ? ` ${p.clientId}` : ''}, criada por ${p.user}.`,
+    auditRetried: (p) =>
+      `${p.user} criou a aplicação${p.clientId ? ` ${p.clientId}` : ''} da conta de campanha ${p.account} (${p.name}).${p.note}`,
     auditLinked: (p) => `${p.user} registrou um AppID para a conta ${p.account} (verificado com a API Pix, guardado criptografado).`,
     masterMissing:
       'As contas de campanha são criadas com a aplicação MASTER, e nenhum `PIX_MASTER_APP_ID` está definido. Defina-o no ambiente do bot e reinicie-o. Nada foi criado.',
@@ -368,7 +389,8 @@ export const ptBR: Catalogue = {
     createdButAppFailed: (p) => `:warning: A conta ${p.account} (${p.name}) foi criada, mas a aplicação dela não pôde ser: ${p.problem}`,
     appStillFailed: (p) => `:warning: A aplicação da conta ${p.account} ainda não pôde ser criada: ${p.problem}`,
     retryNote: 'A conta existe, sem aplicação (e, portanto, sem AppID). Tentar de novo cria só a aplicação, para esta conta.',
-    noAppIdInAnswer: (accountId) => `:warning: A resposta do serviço não trouxe AppID, então nenhum foi guardado. Registre-o com \`/pix account link ${accountId}\`.`,
+    noAppIdInAnswer: (accountId) =>
+      `:warning: A resposta do serviço não trouxe AppID, então nenhum foi guardado. Registre-o com \`/pix account link ${accountId}\`.`,
     nothingCreated: ' Nenhuma conta foi criada.',
     accountCreated: (account) => `Conta ${account} criada. Criando a aplicação dela…`,
     creatingAccount: 'Criando a conta…',
@@ -419,8 +441,10 @@ export const ptBR: Catalogue = {
     keyLabel: 'Chave',
     keyHint:
       'E-mail: nome@exemplo.com · Telefone: +5511987654321 · CPF: 11 dígitos · CNPJ: 14 · Chave aleatória: um UUID, ou vazio para o serviço criar uma.',
-    deleteConfirm: (p) => `Excluir a chave Pix ${p.key} da conta ${p.account}? Depois da exclusão *nenhum dinheiro poderá ser enviado para esta chave*.`,
-    deleteConfirmText: (p) => `Excluir a chave Pix ${p.key} da conta ${p.accountId}? Depois da exclusão nenhum dinheiro poderá ser enviado para esta chave.`,
+    deleteConfirm: (p) =>
+      `Excluir a chave Pix ${p.key} da conta ${p.account}? Depois da exclusão *nenhum dinheiro poderá ser enviado para esta chave*.`,
+    deleteConfirmText: (p) =>
+      `Excluir a chave Pix ${p.key} da conta ${p.accountId}? Depois da exclusão nenhum dinheiro poderá ser enviado para esta chave.`,
     deleteButton: 'Excluir a chave',
     viaBoth: 'A empresa já tinha esta chave, então ela foi selecionada (PUT).',
     viaPut: 'Selecionada (PUT).',
@@ -436,7 +460,8 @@ export const ptBR: Catalogue = {
     chooseType: 'Escolha o tipo da chave.',
     adding: 'Cadastrando a chave…',
     added: (p) => `:white_check_mark: A chave Pix ${p.key} foi cadastrada na conta ${p.account}.`,
-    deleted: (p) => `:wastebasket: A chave Pix ${p.key} da conta ${p.account} foi excluída; nenhum dinheiro pode mais ser enviado para ela.`,
+    deleted: (p) =>
+      `:wastebasket: A chave Pix ${p.key} da conta ${p.account} foi excluída; nenhum dinheiro pode mais ser enviado para ela.`,
     beingDeleted: 'Esta chave está sendo excluída neste momento. Nada mais foi feito.',
     cancelled: 'Cancelado: nada foi excluído.',
     withdrawNotEnabled: (p) =>
@@ -459,7 +484,8 @@ export const ptBR: Catalogue = {
     cnpjInvalid: 'Não é um CNPJ válido: os dígitos verificadores não conferem.',
     evpInvalid: 'Uma chave aleatória é um UUID como 123e4567-e89b-42d3-a456-426614174000. Deixe vazio para o serviço criar uma.',
     noKey: 'Nenhuma chave Pix informada.',
-    unrecognized: 'Isso não é uma chave Pix: um e-mail, um telefone como +5511987654321, um CPF (11 dígitos), um CNPJ (14) ou uma chave aleatória (um UUID).',
+    unrecognized:
+      'Isso não é uma chave Pix: um e-mail, um telefone como +5511987654321, um CPF (11 dígitos), um CNPJ (14) ou uma chave aleatória (um UUID).',
   },
 
   applications: {
@@ -470,13 +496,17 @@ export const ptBR: Catalogue = {
     noScopesItalic: '_A API Pix não listou nenhum escopo._',
     scopesText: (n) => `${n} escopos`,
     notGrouped: 'Mostrados como o serviço os enviou (sem grupos).',
-    newSecret: (p) => `:key: Novo client secret da aplicação ${p.clientId} (só você vê isto, só desta vez; o Pix Ops não o guarda):\n\`\`\`${p.secret}\`\`\``,
-    noSecretRead: (clientId) => `:key: O segredo da aplicação ${clientId} foi trocado, mas a resposta do serviço não trouxe um \`clientSecret\` que eu conseguisse ler.`,
+    newSecret: (p) =>
+      `:key: Novo client secret da aplicação ${p.clientId} (só você vê isto, só desta vez; o Pix Ops não o guarda):\n\`\`\`${p.secret}\`\`\``,
+    noSecretRead: (clientId) =>
+      `:key: O segredo da aplicação ${clientId} foi trocado, mas a resposta do serviço não trouxe um \`clientSecret\` que eu conseguisse ler.`,
     oldSecretDead: 'O segredo antigo não funciona mais. Atualize tudo o que o usa.',
     newAppIdShown: (appId) =>
       `O serviço também enviou um novo AppID para esta aplicação (só você vê isto, só desta vez):\n\`\`\`${appId}\`\`\`\nSe for um dos que o bot usa (\`PIX_APP_ID\` ou \`PIX_MASTER_APP_ID\`), coloque-o no ambiente do bot e reinicie o bot.`,
-    storedAppIdReplaced: (account) => `O AppID que o bot guarda para a conta ${account} foi substituído pelo novo (guardado criptografado, não mostrado).`,
-    storedAppIdWorks: (account) => `O AppID que o bot guarda para a conta ${account} continua funcionando: uma leitura das chaves Pix com ele foi aceita.`,
+    storedAppIdReplaced: (account) =>
+      `O AppID que o bot guarda para a conta ${account} foi substituído pelo novo (guardado criptografado, não mostrado).`,
+    storedAppIdWorks: (account) =>
+      `O AppID que o bot guarda para a conta ${account} continua funcionando: uma leitura das chaves Pix com ele foi aceita.`,
     storedAppIdStale: (p) =>
       `O AppID que o bot guarda para a conta ${p.account} não funciona mais (a API Pix o recusou), então o bot não o usará de novo. Vincule o novo AppID da conta com \`/pix account link ${p.accountId}\`.`,
     storedAppIdUnchecked: (p) =>
@@ -494,8 +524,10 @@ export const ptBR: Catalogue = {
     posted: (p) => `:white_check_mark: Carnê da assinatura ${p.subscription} até ${p.period} publicado aqui como ${p.file} (${p.size}).`,
     notInChannel: (p) =>
       `O carnê da assinatura ${p.subscription} até ${p.period} foi emitido, mas não consigo publicar arquivos neste canal. Convide-me com \`/invite @Pix Ops\` (ou rode o comando em uma DM comigo) e rode-o de novo.`,
-    postFailed: (p) => `O carnê da assinatura ${p.subscription} até ${p.period} foi emitido, mas o Slack recusou o arquivo (${p.slackError}), então ele não foi publicado.`,
-    notAPdf: (subscription) => `O serviço Pix respondeu ao carnê da assinatura ${subscription} com algo que não é um PDF, então nada foi publicado.`,
+    postFailed: (p) =>
+      `O carnê da assinatura ${p.subscription} até ${p.period} foi emitido, mas o Slack recusou o arquivo (${p.slackError}), então ele não foi publicado.`,
+    notAPdf: (subscription) =>
+      `O serviço Pix respondeu ao carnê da assinatura ${subscription} com algo que não é um PDF, então nada foi publicado.`,
     noAnswer: (p) =>
       `O serviço Pix não respondeu direito ao emitir o carnê da assinatura ${p.subscription} até ${p.period} (${p.detail}); algumas parcelas podem ter sido emitidas. Nada foi publicado.`,
     notAMonth: (text) => `“${text}” não é um mês: escreva um número de 1 a 12.`,
@@ -510,7 +542,8 @@ export const ptBR: Catalogue = {
     filesLabel: 'Arquivos de evidência',
     filesHint: (max) => `PDF, PNG, JPEG ou WebP, no máximo 10 MiB cada, ${max} arquivos de uma vez.`,
     noteLabel: 'Observação',
-    noteHint: 'Publicada neste canal com o registro do que foi enviado. A API Pix não tem um campo documentado para observações, então ela não é enviada ao serviço.',
+    noteHint:
+      'Publicada neste canal com o registro do que foi enviado. A API Pix não tem um campo documentado para observações, então ela não é enviada ao serviço.',
     submit: 'Enviar evidências',
     progressNote: 'Você pode fechar esta janela: os arquivos continuam subindo, e o resultado é publicado no canal.',
     sentTitle: (p) => `*Evidências de disputa enviadas* para a disputa ${p.dispute} por ${p.user}`,
@@ -532,9 +565,11 @@ export const ptBR: Catalogue = {
     recordPosted: 'O registro foi publicado no canal.',
     recordInDm: 'Não consegui publicar o registro no canal, então ele está em uma DM para você.',
     recordNowhere: 'Não consegui publicar o registro no canal nem em uma DM.',
-    attached: (p) => `:white_check_mark: ${p.count === 1 ? 'O arquivo está anexado' : `Os ${p.count} arquivos estão anexados`} à disputa ${p.dispute} como evidência. ${p.where}`,
+    attached: (p) =>
+      `:white_check_mark: ${p.count === 1 ? 'O arquivo está anexado' : `Os ${p.count} arquivos estão anexados`} à disputa ${p.dispute} como evidência. ${p.where}`,
     nothingAttached: 'Nada foi anexado à disputa.',
-    uploadedNotAttached: (count) => `${count === 1 ? 'O arquivo foi enviado' : 'Os arquivos foram enviados'}, mas nada foi anexado à disputa.`,
+    uploadedNotAttached: (count) =>
+      `${count === 1 ? 'O arquivo foi enviado' : 'Os arquivos foram enviados'}, mas nada foi anexado à disputa.`,
     uploadedMaybeAttached: (count) =>
       `${count === 1 ? 'O arquivo foi enviado' : 'Os arquivos foram enviados'}, mas pode ou não ter sido anexado à disputa: verifique antes de enviar de novo.`,
     wentWrong: (after) => `Algo deu errado ao enviar as evidências. ${after}`,
@@ -572,7 +607,8 @@ export const ptBR: Catalogue = {
     thread: 'conversa',
     threadIn: (channel) => `conversa em ${channel}`,
     inReviewTitle: '*Solicitações de limite em análise* que o Pix Ops acompanha',
-    inReviewNone: 'Nenhuma no momento. As solicitações feitas com `/pix limit request` (ou acompanhadas a partir de `/pix limit status`) aparecem aqui.',
+    inReviewNone:
+      'Nenhuma no momento. As solicitações feitas com `/pix limit request` (ou acompanhadas a partir de `/pix limit status`) aparecem aqui.',
     inReviewLine: (p) => `${p.id} · conta ${p.account} · feita ${p.age} por ${p.user} · ${p.where}`,
     andMoreOldest: (n) => `E mais ${n}, as mais antigas primeiro.`,
     decisionsTitle: '*Últimas decisões*',
@@ -600,13 +636,17 @@ export const ptBR: Catalogue = {
     keysNone: '_Esta conta não tem chaves Pix._',
     keysHowTo: (accountId) => `Para cadastrar ou excluir chaves: \`/pix keys ${accountId}\`.`,
     keysModalTitle: 'Chaves Pix',
-    noAppId: 'O Pix Ops não tem o AppID desta conta (ela não foi criada com `/pix account create`), então as chaves dela não podem ser lidas daqui.',
+    noAppId:
+      'O Pix Ops não tem o AppID desta conta (ela não foi criada com `/pix account create`), então as chaves dela não podem ser lidas daqui.',
   },
 
   tracking: {
-    filedByDm: 'Não consegui publicar a mensagem dela no canal nem em uma DM agora, então a decisão será enviada a você por mensagem direta.',
-    filedNotRecorded: 'O armazenamento do app falhou ao registrá-la: ela será acompanhada assim que o armazenamento responder, e a decisão ainda chegará a você. Não a envie de novo.',
-    maybeFiled: 'Se ela foi enviada, a mensagem dela será publicada e ela será acompanhada como qualquer outra (se não, você será avisado por mensagem direta): consulte `/pix limit list` antes de enviá-la de novo.',
+    filedByDm:
+      'Não consegui publicar a mensagem dela no canal nem em uma DM agora, então a decisão será enviada a você por mensagem direta.',
+    filedNotRecorded:
+      'O armazenamento do app falhou ao registrá-la: ela será acompanhada assim que o armazenamento responder, e a decisão ainda chegará a você. Não a envie de novo.',
+    maybeFiled:
+      'Se ela foi enviada, a mensagem dela será publicada e ela será acompanhada como qualquer outra (se não, você será avisado por mensagem direta): consulte `/pix limit list` antes de enviá-la de novo.',
     notFiled: (p) =>
       `Sua solicitação de limite para a conta ${p.account} (iniciada em ${p.when}, horário de Brasília) não está entre as solicitações da empresa: ela não foi enviada. Consulte \`/pix limit list\` e envie-a de novo se ainda precisar.`,
     notFiledText: 'Uma solicitação de limite não foi enviada',
@@ -625,8 +665,10 @@ export const ptBR: Catalogue = {
   },
 
   confirmations: {
-    withdraw: (p) => `Definir ${p.key} como chave de saque da conta ${p.account}? A partir daí *os saques desta conta vão para esta chave*.`,
-    withdrawText: (p) => `Definir ${p.key} como chave de saque da conta ${p.accountId}? A partir daí os saques desta conta vão para esta chave.`,
+    withdraw: (p) =>
+      `Definir ${p.key} como chave de saque da conta ${p.account}? A partir daí *os saques desta conta vão para esta chave*.`,
+    withdrawText: (p) =>
+      `Definir ${p.key} como chave de saque da conta ${p.accountId}? A partir daí os saques desta conta vão para esta chave.`,
     withdrawButton: 'Definir a chave de saque',
     withdrawCancelled: 'Cancelado: a chave de saque não foi alterada.',
     withdrawBeingSet: 'A chave de saque desta conta está sendo definida agora. Nada mais foi feito.',
@@ -646,38 +688,56 @@ export const ptBR: Catalogue = {
     reasonGateway: (status) => `um gateway respondeu HTTP ${status} no lugar do serviço Pix`,
     reasonUnreadable: 'não deu para ler a resposta do serviço Pix',
     reasonUnknown: 'algo deu errado enquanto a resposta era esperada',
-    uncertain: (p) => `:warning: A conta ${p.account} (${p.name}) foi criada, mas não se sabe se a aplicação dela foi: ${p.reason}. *Ela pode existir.*`,
+    uncertain: (p) =>
+      `:warning: A conta ${p.account} (${p.name}) foi criada, mas não se sabe se a aplicação dela foi: ${p.reason}. *Ela pode existir.*`,
     uncertainAgain: (p) => `:warning: Não se sabe se a aplicação da conta ${p.account} foi criada: ${p.reason}. *Ela pode existir.*`,
     stillUncertain: (account) =>
       `:warning: Uma tentativa anterior de criar a aplicação da conta ${account} não teve resposta clara: *ela pode existir*. Nada foi criado.`,
-    auditUncertain: (p) => `${p.user} criou a conta de campanha ${p.account} (${p.name}); não se sabe se a aplicação dela foi criada (${p.reason}): ela pode existir.`,
+    auditUncertain: (p) =>
+      `${p.user} criou a conta de campanha ${p.account} (${p.name}); não se sabe se a aplicação dela foi criada (${p.reason}): ela pode existir.`,
     note: (accountId) =>
       `A API Pix não oferece como listar as aplicações de uma conta, então o Pix Ops não tem como conferir e não cria uma segunda por conta própria. Confira no portal do serviço Pix. Se a conta tiver uma aplicação, registre o AppID dela com \`/pix account link ${accountId}\` (e gere um novo client secret com \`/pix rotate-secret <clientId>\` se precisar). Se não tiver nenhuma, crie-a com o botão.`,
     anywayButton: 'Não tem: criar',
     anywayTitle: 'Criar a aplicação?',
     anywayText: 'Só se o portal do serviço Pix não mostrar nenhuma aplicação para esta conta: se ela tiver uma, isto cria uma segunda.',
     anywayConfirm: 'Criar',
-    notMarked: 'O armazenamento do app está indisponível, então a tentativa não pôde ser registrada antes do envio. Nada foi enviado; tente de novo.',
+    notMarked:
+      'O armazenamento do app está indisponível, então a tentativa não pôde ser registrada antes do envio. Nada foi enviado; tente de novo.',
     statusUncertain: (accountId) =>
       `:warning: a aplicação dela pode existir (a criação não teve resposta clara): confira no portal do serviço Pix, depois \`/pix account link ${accountId}\`, ou crie-a pela mensagem no canal`,
   },
 
   audit: {
-    title: (p) => `*Trilha de auditoria*: ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, da mais recente · página ${p.page}`,
-    text: (p) => `Trilha de auditoria, ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, página ${p.page}: ${p.count === 1 ? '1 registro' : `${p.count} registros`}`,
+    title: (p) =>
+      `*Trilha de auditoria*: ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, da mais recente · página ${p.page}`,
+    text: (p) =>
+      `Trilha de auditoria, ${p.days === 1 ? 'o último dia' : `os últimos ${p.days} dias`}, página ${p.page}: ${p.count === 1 ? '1 registro' : `${p.count} registros`}`,
     empty: (days) => `Nenhum registro de auditoria ${days === 1 ? 'no último dia' : `nos últimos ${days} dias`}.`,
     emptyPage: 'Não há mais registros aqui.',
     noRole: 'sem papel',
     outcome: (outcome) =>
-      ({ ok: 'feito', failed: 'falhou', error: 'erro', usage: 'argumentos errados', refused: 'recusado', pending: 'aguardando aprovação', approved: 'aprovado', rejected: 'rejeitado', cancelled: 'cancelado', expired: 'expirado' })[outcome] ?? outcome,
+      ({
+        ok: 'feito',
+        failed: 'falhou',
+        error: 'erro',
+        usage: 'argumentos errados',
+        refused: 'recusado',
+        pending: 'aguardando aprovação',
+        approved: 'aprovado',
+        rejected: 'rejeitado',
+        cancelled: 'cancelado',
+        expired: 'expirado',
+      })[outcome] ?? outcome,
     maker: (user) => `solicitante ${user}`,
     checker: (user) => `aprovador ${user}`,
     footer: 'Horário de Brasília. As chaves Pix aparecem mascaradas. `/pix audit export [from] [to]` envia a trilha em um arquivo CSV.',
     buttonNoPage: 'Este botão não indica uma página da trilha de auditoria. Nada foi feito.',
     exporting: (p) => `Preparando a trilha de auditoria de ${p.from} a ${p.to}…`,
     exportEmpty: (p) => `Nenhum registro de auditoria de ${p.from} a ${p.to}; nada foi enviado.`,
-    exportDone: (p) => `A trilha de auditoria de ${p.from} a ${p.to} (${p.count === 1 ? '1 registro' : `${p.count} registros`}) está nas suas mensagens diretas com o Pix Ops.`,
-    exportComment: (p) => `Trilha de auditoria do Pix Ops, ${p.from} a ${p.to} (horário de São Paulo): ${p.count === 1 ? '1 registro' : `${p.count} registros`}.`,
+    exportDone: (p) =>
+      `A trilha de auditoria de ${p.from} a ${p.to} (${p.count === 1 ? '1 registro' : `${p.count} registros`}) está nas suas mensagens diretas com o Pix Ops.`,
+    exportComment: (p) =>
+      `Trilha de auditoria do Pix Ops, ${p.from} a ${p.to} (horário de São Paulo): ${p.count === 1 ? '1 registro' : `${p.count} registros`}.`,
     exportFailed: (code) => `Não foi possível enviar a exportação às suas mensagens diretas: o Slack respondeu ${code}.`,
     columnTime: 'horário (UTC)',
     columnUser: 'usuário',
@@ -726,7 +786,8 @@ export const ptBR: Catalogue = {
     deleteWarning: 'Depois de excluída, nenhum dinheiro pode ser enviado para esta chave.',
     withdrawKey: (key) => `Chave de saque: ${key}`,
     campaign: (name) => `Campanha: ${name}`,
-    accountCreateNote: 'Uma conta nova (a partir da conta da aplicação MASTER) e uma aplicação API para ela; o client secret vai só para quem pediu.',
+    accountCreateNote:
+      'Uma conta nova (a partir da conta da aplicação MASTER) e uma aplicação API para ela; o client secret vai só para quem pediu.',
     application: (clientId) => `Aplicação: ${clientId}`,
     rotateNote: 'O novo client secret vai só para quem pediu.',
     proofs: (names) => `Comprovantes: ${names}`,
@@ -748,10 +809,12 @@ export const ptBR: Catalogue = {
     approvedBy: (p) => `Pedida por ${p.maker}, aprovada por ${p.checker}.`,
     failedReply: (p) => `${p.maker}, o que ${p.checker} aprovou não deu certo: ${p.problem}`,
     rejectedReply: (p) => `${p.maker}, ${p.checker} recusou isto: ${p.reason}. Nada foi enviado à API Pix.`,
-    interrupted: 'O app parou enquanto enviava isto, e a API Pix não mostra se chegou. Não foi enviado de novo: confira antes de pedir outra vez.',
+    interrupted:
+      'O app parou enquanto enviava isto, e a API Pix não mostra se chegou. Não foi enviado de novo: confira antes de pedir outra vez.',
     selfRefused: 'Foi você quem pediu isto: outra pessoa precisa aprovar ou recusar.',
     roleRefused: (p) => `Você precisa do papel *${p.role}* para aprovar ou recusar isto (${p.title}).`,
-    notApprover: (userId) => `Só quem está listado em \`ACCESS_APPROVERS\` pode aprovar ou recusar isto. Seu ID de usuário é \`${userId}\`.`,
+    notApprover: (userId) =>
+      `Só quem está listado em \`ACCESS_APPROVERS\` pode aprovar ou recusar isto. Seu ID de usuário é \`${userId}\`.`,
     onlyMakerCancels: (maker) => `Só ${maker}, que pediu, pode cancelar isto.`,
     notFound: 'Esta aprovação não existe (mais). Nada foi feito.',
     alreadyApproved: (p) => `Já aprovada por ${p.checker} em ${p.at}. Nada mais foi feito.`,
@@ -786,11 +849,14 @@ export const ptBR: Catalogue = {
       `:bell: ${p.who}: *${p.title}*, pedido por ${p.maker} ${p.age}, ainda espera aprovação (lembrete ${p.n} de ${p.max}). Expira em ${p.expires}.`,
     anyoneWithRole: (role) => `quem tem o papel ${role}`,
     makerLostRole: (p) => `${p.maker} não tem mais o papel *${p.role}* que esta ação exige, então nada foi enviado à API Pix.`,
-    makerStandingUnknown: 'Não consegui conferir o papel de quem pediu agora (o Slack não respondeu), então nada foi feito. Tente de novo em instantes.',
-    makerUnreachable: (maker) => `Não consegui abrir uma mensagem direta com ${maker}, para onde iria o novo segredo, então nada foi enviado à API Pix.`,
+    makerStandingUnknown:
+      'Não consegui conferir o papel de quem pediu agora (o Slack não respondeu), então nada foi feito. Tente de novo em instantes.',
+    makerUnreachable: (maker) =>
+      `Não consegui abrir uma mensagem direta com ${maker}, para onde iria o novo segredo, então nada foi enviado à API Pix.`,
     secretUndelivered: (p) =>
       `:warning: O novo client secret não pôde ser entregue a ${p.maker} em particular, e não aparece em nenhum outro lugar. Gere-o de novo: \`/pix rotate-secret ${p.clientId}\`.`,
-    notRegistered: ':x: Este pedido de aprovação não foi registrado (o armazenamento do app falhou): seus botões não fazem nada, e nada será enviado. Peça de novo.',
+    notRegistered:
+      ':x: Este pedido de aprovação não foi registrado (o armazenamento do app falhou): seus botões não fazem nada, e nada será enviado. Peça de novo.',
     notRegisteredAnswer: 'Este pedido de aprovação nunca foi registrado, então nada será feito. Peça de novo.',
     appStale: (p) =>
       `:warning: AppID guardado${p.clientId ? ` (aplicação ${p.clientId})` : ''}, mas *obsoleto*: a API Pix o recusou depois que o segredo foi trocado, então não é usado. Um admin pode vincular o novo com \`/pix account link ${p.accountId}\``,
@@ -801,7 +867,8 @@ export const ptBR: Catalogue = {
     disputeTitle: (status: string) => `*Disputa Pix* · ${status}`,
     disputeText: (p: { status: string; value: string; e2e: string }) => `Disputa Pix ${p.e2e}: ${p.status}, ${p.value}`,
     status: (status: string): string =>
-      ({ OPENED: 'aberta', ACCEPTED: 'aceita', REJECTED: 'rejeitada', CANCELED: 'cancelada', IN_REVIEW: 'em análise' })[status] ?? status.toLowerCase(),
+      ({ OPENED: 'aberta', ACCEPTED: 'aceita', REJECTED: 'rejeitada', CANCELED: 'cancelada', IN_REVIEW: 'em análise' })[status] ??
+      status.toLowerCase(),
     type: (type: string): string => ({ MED: 'MED (mecanismo especial de devolução)', CHARGEBACK: 'chargeback' })[type] ?? type,
     statusLabel: 'Situação',
     typeLabel: 'Tipo',
@@ -818,7 +885,8 @@ export const ptBR: Catalogue = {
     evidenceHint: 'Operadores podem enviar evidências pelo botão; os próximos eventos desta disputa chegam nesta conversa.',
     replyText: (p: { status: string; e2e: string }) => `Disputa ${p.e2e}: ${p.status}`,
     replyLine: (status: string) => `:arrow_right: O serviço informa que a disputa agora está *${status}*.`,
-    replyLateOpened: ':information_source: O aviso de abertura desta disputa chegou depois de um aviso posterior; a situação acima continua valendo.',
+    replyLateOpened:
+      ':information_source: O aviso de abertura desta disputa chegou depois de um aviso posterior; a situação acima continua valendo.',
     kindWords: (kind: string): string =>
       ({
         CHARGE_CREATED: 'Cobrança criada',
@@ -834,7 +902,11 @@ export const ptBR: Catalogue = {
         QRCODE_CREATED: 'QR Code Pix criado',
         ACCOUNT_REGISTER_APPROVED: 'Cadastro de conta aprovado',
         ACCOUNT_REGISTER_PENDING: 'Cadastro de conta pendente',
-      })[kind] ?? kind.toLowerCase().replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+      })[kind] ??
+      kind
+        .toLowerCase()
+        .replace(/_/g, ' ')
+        .replace(/^./, (c) => c.toUpperCase()),
     otherLine: (p: { kind: string; parts: string[] }) => [`*${p.kind}*`, ...p.parts].join(' · '),
     correlation: (id: string) => `ID de correlação ${id}`,
     customer: (name: string) => `cliente ${name}`,
@@ -842,7 +914,8 @@ export const ptBR: Catalogue = {
     statusPart: (status: string) => `situação ${status.toLowerCase()}`,
     homeTitle: '*Disputas Pix abertas*',
     homeNone: 'Nenhuma disputa aberta. As novas são publicadas no canal de eventos.',
-    homeLine: (p: { e2e: string; value: string; type: string; status: string; where: string }) => `${p.e2e} · ${p.value} · ${p.type} · ${p.status} · ${p.where}`,
+    homeLine: (p: { e2e: string; value: string; type: string; status: string; where: string }) =>
+      `${p.e2e} · ${p.value} · ${p.type} · ${p.status} · ${p.where}`,
     homeMore: (n: number) => `E mais ${n}, no canal de eventos.`,
     disputeIdInput: 'Id da disputa',
     disputeIdHint: 'O evento não trouxe o id da disputa no serviço Pix; veja-o no portal do serviço.',

@@ -21,7 +21,10 @@ const CustomerSchema = z
     email: text,
     phone: text,
     // The service nests it as `{ taxID, type }` on customers.
-    taxID: z.union([someText, z.looseObject({ taxID: text })]).optional().catch(undefined),
+    taxID: z
+      .union([someText, z.looseObject({ taxID: text })])
+      .optional()
+      .catch(undefined),
   })
   .optional()
   .catch(undefined);

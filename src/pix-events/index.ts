@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
+import type { PixBudget } from '../pix/budget';
 import { SlackPacer } from '../poller/pacing';
 import { pollerSlackClient } from '../poller/slack-client';
 import { EventOutbox } from './outbox';
-import type { PixBudget } from '../pix/budget';
 import { PublicKeys } from './public-keys';
 import { webhookHandler } from './receiver';
 
@@ -40,7 +40,11 @@ const PACE_BUDGET_MS = 10_000;
  */
 export async function startPixEvents(deps: Deps, settings: PixEventsSettings): Promise<PixEvents> {
   const budget = settings.budget;
-  const keys = new PublicKeys({ baseUrl: settings.pixBaseUrl, logger: deps.logger, ...(budget ? { acquire: () => budget.acquire('people') } : {}) });
+  const keys = new PublicKeys({
+    baseUrl: settings.pixBaseUrl,
+    logger: deps.logger,
+    ...(budget ? { acquire: () => budget.acquire('people') } : {}),
+  });
   let homesDirty = false;
   const outbox = new EventOutbox({
     events: deps.store.pixEvents,
@@ -59,7 +63,15 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
       });
     },
   });
-  const handler = webhookHandler({ keys, events: deps.store.pixEvents, kinds: settings.kinds, audit: deps.audit, metrics: deps.metrics, logger: deps.logger, nudge: outbox.nudge });
+  const handler = webhookHandler({
+    keys,
+    events: deps.store.pixEvents,
+    kinds: settings.kinds,
+    audit: deps.audit,
+    metrics: deps.metrics,
+    logger: deps.logger,
+    nudge: outbox.nudge,
+  });
 
   let server: Server | undefined;
   let port: number | undefined;

@@ -3,7 +3,10 @@
  * the colon counts.
  */
 export function kindOf(event: string): string {
-  return event.slice(event.indexOf(':') + 1).trim().toUpperCase();
+  return event
+    .slice(event.indexOf(':') + 1)
+    .trim()
+    .toUpperCase();
 }
 
 /** PIX_EVENTS: a kind is listed when a pattern equals it, or is a prefix ending in `*` of it. */

@@ -1,15 +1,15 @@
 import type { WebClient } from '@slack/web-api';
+import { presentMessage, type SlackMessage } from '../../views/message';
+import { disputeReplyMessage, disputeRootMessage, otherEventMessage } from '../../views/pix-events';
 import type { AuditLog } from '../audit/recorder';
 import { DEFAULT_LOCALE } from '../i18n';
-import type { Logger } from '../runtime/logger';
+import { SerialRunner } from '../poller/schedule';
 import { errorText } from '../runtime/error-text';
+import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from '../slack/error-code';
-import { postOnce, type OnceMetadata } from '../slack/post-once';
+import { type OnceMetadata, postOnce } from '../slack/post-once';
 import type { Claims } from '../store/claims';
 import type { DisputeRecord, PixEventRecord, PixEventsRepo } from '../store/pix-events';
-import { SerialRunner } from '../poller/schedule';
-import { disputeReplyMessage, disputeRootMessage, otherEventMessage } from '../../views/pix-events';
-import { presentMessage, type SlackMessage } from '../../views/message';
 import { isFinalStatus, mergedStatus } from './kinds';
 import { WEBHOOK_ACTOR } from './receiver';
 
@@ -19,7 +19,10 @@ export const DISPUTE_EVENT_TYPE = 'pix_dispute';
 export const DISPUTE_REPLY_EVENT_TYPE = 'pix_dispute_event';
 export const OTHER_EVENT_TYPE = 'pix_event';
 
-export const disputeMetadata = (endToEndId: string): OnceMetadata => ({ event_type: DISPUTE_EVENT_TYPE, event_payload: { end_to_end_id: endToEndId } });
+export const disputeMetadata = (endToEndId: string): OnceMetadata => ({
+  event_type: DISPUTE_EVENT_TYPE,
+  event_payload: { end_to_end_id: endToEndId },
+});
 
 /** How long an instance holds a dispute (or an event) while it posts it; another takes over after. */
 const CLAIM_TTL_MS = 60_000;
@@ -145,7 +148,13 @@ export class EventOutbox {
       if (record.dispute) await this.postDispute(record, record.dispute);
       else await this.postOther(record);
       await this.o.events.markPosted(hash);
-      void this.o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: `webhook:${record.kind.slice(0, 60)}`, outcome: 'ok', detail: 'posted' });
+      void this.o.audit.record({
+        user: WEBHOOK_ACTOR,
+        role: 'none',
+        action: `webhook:${record.kind.slice(0, 60)}`,
+        outcome: 'ok',
+        detail: 'posted',
+      });
       return 'posted';
     } finally {
       await this.o.claims.release(claimKey).catch(() => undefined);
@@ -179,7 +188,11 @@ export class EventOutbox {
       await this.postRoot(record, dispute, root, known !== undefined);
     } else {
       const reply = this.present(
-        disputeReplyMessage(DEFAULT_LOCALE, { e2e: dispute.endToEndId, status: event.status ?? status ?? 'OPENED', late: event.status === 'OPENED' && isFinalStatus(known?.status) }),
+        disputeReplyMessage(DEFAULT_LOCALE, {
+          e2e: dispute.endToEndId,
+          status: event.status ?? status ?? 'OPENED',
+          late: event.status === 'OPENED' && isFinalStatus(known?.status),
+        }),
       );
       try {
         await postOnce(

@@ -82,7 +82,10 @@ export class PublicKeys {
     this.lastAttempt = this.now();
     try {
       await this.options.acquire?.();
-      const res = await fetch(`${this.options.baseUrl}/api/v1/webhook/public-keys`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      const res = await fetch(`${this.options.baseUrl}/api/v1/webhook/public-keys`, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const parsed = PublicKeysSchema.parse(await res.json());
       const keys = parsed.public_keys.flatMap((k) => {
@@ -98,7 +101,10 @@ export class PublicKeys {
       this.fetchedAt = this.now();
       this.options.logger.info({ keys: keys.length }, 'webhook public keys fetched');
     } catch (err) {
-      this.options.logger.warn({ err: errorText(err), cached: this.keys.length }, 'could not fetch the webhook public keys; the cached ones are kept');
+      this.options.logger.warn(
+        { err: errorText(err), cached: this.keys.length },
+        'could not fetch the webhook public keys; the cached ones are kept',
+      );
     }
   }
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditLog } from '../audit/recorder';
+import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
-import { errorText } from '../runtime/error-text';
 import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';
 import { disputeDigest, EventBodySchema, otherDigest } from './digest';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
@@ -111,7 +111,10 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
     o.metrics.webhookEvent(kind, 'not_recorded');
     return { status: 503, body: { error: 'storage unavailable' } };
   }
-  o.logger.info({ kind, event: hash.slice(0, 12), repeat: !added }, added ? 'webhook event recorded' : 'webhook event redelivered: already recorded');
+  o.logger.info(
+    { kind, event: hash.slice(0, 12), repeat: !added },
+    added ? 'webhook event recorded' : 'webhook event redelivered: already recorded',
+  );
   void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: added ? 'recorded' : 'redelivery' });
   o.metrics.webhookEvent(kind, added ? 'recorded' : 'redelivery');
   if (added) setImmediate(o.nudge);

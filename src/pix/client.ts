@@ -2,11 +2,11 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosResponse, Method } from 'axios';
-import { loadAxios } from '../runtime/load-axios';
 import type { z } from 'zod';
-import { PixApiError } from './errors';
+import { loadAxios } from '../runtime/load-axios';
 import { BudgetWaitAborted, type Lane, type PixBudget } from './budget';
-import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, rateLimitBackoff, retryAfterMs, type RetryPolicy } from './retry';
+import { PixApiError } from './errors';
+import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, type RetryPolicy, rateLimitBackoff, retryAfterMs } from './retry';
 import {
   AccountListResponseSchema,
   AccountResponseSchema,
@@ -15,8 +15,8 @@ import {
   LimitRequestListResponseSchema,
   LimitRequestResponseSchema,
   LimitsResponseSchema,
-  PixKeyListResponseSchema,
   PixIdSchema,
+  PixKeyListResponseSchema,
   PixKeyResponseSchema,
   UnknownJsonSchema,
   WithdrawKeyResponseSchema,
@@ -552,7 +552,16 @@ export class PixClient {
   }
 
   private report(spec: CallSpec<z.ZodType>, status: number, started: number, attempt: number): void {
-    this.options.onCall?.({ operation: spec.operation, method: spec.method.toUpperCase(), path: spec.path, route: spec.route ?? routeOf(spec.path), status, ms: Date.now() - started, attempt, ...(spec.about ? { about: spec.about } : {}) });
+    this.options.onCall?.({
+      operation: spec.operation,
+      method: spec.method.toUpperCase(),
+      path: spec.path,
+      route: spec.route ?? routeOf(spec.path),
+      status,
+      ms: Date.now() - started,
+      attempt,
+      ...(spec.about ? { about: spec.about } : {}),
+    });
   }
 
   private parse<S extends z.ZodType>(spec: CallSpec<S>, response: AxiosResponse): z.output<S> {
@@ -560,7 +569,14 @@ export class PixClient {
     // A 204 (or any empty body) parses as `undefined`: fine for operations that expect nothing.
     const parsed = spec.schema.safeParse(response.data === '' ? undefined : response.data);
     if (!parsed.success) {
-      throw new PixApiError('invalid_response', response.status, 'Unexpected response from the Pix API', undefined, undefined, spec.operation);
+      throw new PixApiError(
+        'invalid_response',
+        response.status,
+        'Unexpected response from the Pix API',
+        undefined,
+        undefined,
+        spec.operation,
+      );
     }
     return parsed.data;
   }

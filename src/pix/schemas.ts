@@ -42,8 +42,16 @@ export const LimitRequestSchema = z.looseObject({
   // A status this version does not know stays readable, and is simply not a decision.
   status: z.union([LimitRequestStatusSchema, z.string()]),
   // null is read as absent: "not shown" leaves room for either form.
-  requestedLimits: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? undefined).optional(),
-  approvedLimits: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? undefined).optional(),
+  requestedLimits: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional(),
+  approvedLimits: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional(),
   documents: z.array(z.looseObject({ fileName: z.string().optional(), contentType: z.string().optional() })).optional(),
   description: z.string().optional(),
   createdAt: z.string().optional(),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startPixOps, type RunningApp } from '../app';
+import { type RunningApp, startPixOps } from '../app';
 import { loadConfig } from '../runtime/config';
 import type { SandboxHandle } from '../sandbox';
 import { SlackDeliveries } from '../slack-standin/deliveries';
@@ -10,7 +10,7 @@ import { SlackStandInUploads } from '../slack-standin/uploads';
 import { SlackStandIn } from '../slack-standin/web-api';
 import { SlackWorkspace } from '../slack-standin/workspace';
 import { PLAYGROUND_ACCESS } from './personas';
-import { startPageServer, type PageServer } from './server';
+import { type PageServer, startPageServer } from './server';
 
 export interface Playground {
   /** The page's address, `http://127.0.0.1:<port>/`. */

@@ -26,7 +26,9 @@ export interface PageServerOptions {
  * The page's files are plain HTML, CSS and JS (no build step), so tsc does not copy them to dist/:
  * they are read from the source tree, next to this file or, compiled, from `src/playground/page`.
  */
-const PAGE_DIR = [path.join(__dirname, 'page'), path.join(__dirname, '..', '..', '..', 'src', 'playground', 'page')].find((d) => existsSync(d))!;
+const PAGE_DIR = [path.join(__dirname, 'page'), path.join(__dirname, '..', '..', '..', 'src', 'playground', 'page')].find((d) =>
+  existsSync(d),
+)!;
 /**
  * One response: the page's style and scripts inlined into its HTML at start, so that the page is
  * parsed and run without another round trip (DOMContentLoaded; see bench/playground.ts).
@@ -62,8 +64,20 @@ const ref = z.discriminatedUnion('kind', [
 ]);
 const Bodies = {
   command: z.object({ user: userId, channel: z.string(), text: z.string().max(4000), thread_ts: z.string().optional() }),
-  say: z.object({ user: userId, channel: z.string(), text: z.string().max(40000), thread_ts: z.string().optional(), files: z.array(z.string()).max(10).optional() }),
-  click: z.object({ user: userId, ref: ref.optional(), viewId: z.string().optional(), action: z.record(z.string(), z.unknown()), values: values.optional() }),
+  say: z.object({
+    user: userId,
+    channel: z.string(),
+    text: z.string().max(40000),
+    thread_ts: z.string().optional(),
+    files: z.array(z.string()).max(10).optional(),
+  }),
+  click: z.object({
+    user: userId,
+    ref: ref.optional(),
+    viewId: z.string().optional(),
+    action: z.record(z.string(), z.unknown()),
+    values: values.optional(),
+  }),
   submit: z.object({ user: userId, viewId: z.string(), values }),
   close: z.object({ user: userId, viewId: z.string() }),
   suggest: z.object({ user: userId, viewId: z.string(), actionId: z.string(), blockId: z.string(), value: z.string().max(200) }),
@@ -90,7 +104,8 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     return `${lastWrite}.${decisions}`;
   };
   /** What `user` sees, as the page draws it. */
-  const stateOf = (user: string) => JSON.stringify({ ...workspace.viewOf(user), personas: PERSONAS, shortcuts: SHORTCUTS, sandboxVersion: sandboxVersion() });
+  const stateOf = (user: string) =>
+    JSON.stringify({ ...workspace.viewOf(user), personas: PERSONAS, shortcuts: SHORTCUTS, sandboxVersion: sandboxVersion() });
   // Each page's event stream carries its person's whole state, so a change is drawn without another request.
   const clients = new Map<http.ServerResponse, string>();
   let pushing = false;
@@ -195,7 +210,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     const control = url.pathname.replace(/^\/api/, '');
     if (req.method === 'POST' && SANDBOX_CONTROL.some((r) => r.test(control))) {
       const body = (await readBody(req, MAX_JSON_BYTES)).toString('utf8');
-      const answer = await fetch(`${sandbox.url}${control}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body || '{}' });
+      const answer = await fetch(`${sandbox.url}${control}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body || '{}',
+      });
       const text = await answer.text();
       // The decision reaches its thread on the next tick: ask for one now rather than in 5 s.
       if (answer.ok) {
@@ -212,7 +231,8 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     try {
       return json(res, 200, await run(body));
     } catch (err) {
-      if (err instanceof z.ZodError) return json(res, 400, { error: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+      if (err instanceof z.ZodError)
+        return json(res, 400, { error: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
       throw err;
     }
   };
@@ -225,7 +245,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`PLAYGROUND_PORT: port ${options.port} of 127.0.0.1 is in use (choose another, or 0 for any free port)`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`PLAYGROUND_PORT: port ${options.port} of 127.0.0.1 is in use (choose another, or 0 for any free port)`)
+          : err,
+      ),
     );
     // Loopback only: the page drives a bot that holds AppIDs.
     server.listen(options.port, '127.0.0.1', resolve);

@@ -1,7 +1,7 @@
 import type { RunCoordinator } from 'node-cron';
+import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
-import { errorText } from '../runtime/error-text';
 
 /** Key of the lease held by the instance whose tick is running. */
 export const POLL_LEASE_KEY = 'poll-lease';

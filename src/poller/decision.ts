@@ -1,4 +1,4 @@
-import { DecisionStatusSchema, type DecisionStatus, type LimitRequest } from '../pix/schemas';
+import { type DecisionStatus, DecisionStatusSchema, type LimitRequest } from '../pix/schemas';
 
 /** A final answer of the service on a limit request. */
 export interface Decision {

@@ -1,15 +1,15 @@
 import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
 import { context, presentMessage, type SlackMessage } from '../../views/message';
-import { messages, type Locale } from '../i18n';
-import { localeResolverFor } from '../slack/user-locale';
-import type { Logger } from '../runtime/logger';
-import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
+import { type Locale, messages } from '../i18n';
 import type { DecisionStatus } from '../pix/schemas';
-import { isDecisionStatus, type Decision } from './decision';
+import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from '../slack/error-code';
 import { findOwnMessage, postToUser } from '../slack/post-once';
 import { findThreadRoot, isUnreachable, UNREACHABLE_CODES } from '../slack/thread-root';
+import { localeResolverFor } from '../slack/user-locale';
+import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
+import { type Decision, isDecisionStatus } from './decision';
 
 /** `event_type` of the metadata of a decision reply: how a reply is recognized in its thread. */
 export const DECISION_EVENT_TYPE = 'pix_limit_decision';
@@ -62,7 +62,11 @@ export class DeliveryError extends Error {
  * archived), or the request has no root at all (none could be posted when it was filed), the decision
  * goes to the requester's DM instead, made once the same way (that DM is read first).
  */
-export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequest, decision: Decision & { decidedAt?: string }): Promise<TrackedRequest> {
+export async function deliverDecision(
+  ctx: DeliveryContext,
+  tracked: TrackedRequest,
+  decision: Decision & { decidedAt?: string },
+): Promise<TrackedRequest> {
   const id = tracked.limitRequestId;
   let record = tracked;
   // The reply and the root are read by the whole channel, in the language of the person who filed the
@@ -71,7 +75,8 @@ export async function deliverDecision(ctx: DeliveryContext, tracked: TrackedRequ
   const locale: Locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
   if (!record.reply) {
     if (!record.rootTs) record = await step('find-root', () => attachFoundRoot(ctx, record));
-    const posted = (record.rootTs && (await inThread(ctx, record, locale, decision))) || (await inDmOrGiveUp(ctx, record, locale, decision));
+    const posted =
+      (record.rootTs && (await inThread(ctx, record, locale, decision))) || (await inDmOrGiveUp(ctx, record, locale, decision));
     if ('closed' in posted) return posted.closed;
     const approved = posted.status === 'APPROVED' ? decision.approved : undefined;
     record = await step('record-reply', () =>
@@ -114,7 +119,10 @@ type Posted = { ts: string; channel?: string; status: DecisionStatus };
 async function inThread(ctx: DeliveryContext, record: TrackedRequest, locale: Locale, decision: Decision): Promise<Posted | undefined> {
   const id = record.limitRequestId;
   const unreachable = (err: unknown): undefined => {
-    ctx.logger.warn({ limitRequestId: id, channel: record.channel, slackError: slackErrorCode(err) }, 'the thread cannot be reached; the decision goes to the requester’s DM');
+    ctx.logger.warn(
+      { limitRequestId: id, channel: record.channel, slackError: slackErrorCode(err) },
+      'the thread cannot be reached; the decision goes to the requester’s DM',
+    );
     return undefined;
   };
   let earlier: Awaited<ReturnType<typeof findDecisionReply>>;
@@ -150,7 +158,12 @@ async function inThread(ctx: DeliveryContext, record: TrackedRequest, locale: Lo
  * Slack), the refusal is counted on the request, and past UNDELIVERABLE_TICKS over UNDELIVERABLE_MS
  * the request is closed undelivered (recorded on it, logged) rather than retried on every tick.
  */
-async function inDmOrGiveUp(ctx: DeliveryContext, record: TrackedRequest, locale: Locale, decision: Decision): Promise<Posted | { closed: TrackedRequest }> {
+async function inDmOrGiveUp(
+  ctx: DeliveryContext,
+  record: TrackedRequest,
+  locale: Locale,
+  decision: Decision,
+): Promise<Posted | { closed: TrackedRequest }> {
   try {
     return await inDm(ctx, record, locale, decision);
   } catch (err) {
@@ -174,8 +187,14 @@ async function inDm(ctx: DeliveryContext, record: TrackedRequest, locale: Locale
     const why = messages(locale).tracking.decisionByDm(Boolean(record.rootTs));
     const message = badged(ctx, locale, { text: reply.text, blocks: [...(reply.blocks ?? []), context(why)] });
     const since = Date.parse(record.createdAt) || 0;
-    const posted = await postToUser(ctx.slack, record.requesterId, message, decisionMetadata(record.limitRequestId, decision.status), { lookFirst: true, since });
-    ctx.logger.info({ limitRequestId: record.limitRequestId, channel: posted.channel, replyTs: posted.ts }, 'decision sent to the requester’s DM');
+    const posted = await postToUser(ctx.slack, record.requesterId, message, decisionMetadata(record.limitRequestId, decision.status), {
+      lookFirst: true,
+      since,
+    });
+    ctx.logger.info(
+      { limitRequestId: record.limitRequestId, channel: posted.channel, replyTs: posted.ts },
+      'decision sent to the requester’s DM',
+    );
     return { ts: posted.ts, channel: posted.channel, status: decision.status };
   });
 }
@@ -188,7 +207,10 @@ export async function updateRoot(ctx: DeliveryContext, record: TrackedRequest, r
     } catch (err) {
       const code = slackErrorCode(err);
       if (code === undefined || !ROOT_GONE.has(code)) throw err;
-      ctx.logger.warn({ limitRequestId: record.limitRequestId, slackError: code }, 'the thread root cannot be updated any more; closing the request anyway');
+      ctx.logger.warn(
+        { limitRequestId: record.limitRequestId, slackError: code },
+        'the thread root cannot be updated any more; closing the request anyway',
+      );
     }
   });
 }
@@ -202,7 +224,10 @@ const decisionMetadata = (limitRequestId: string, status: DecisionStatus) => ({
  * The decision reply of this request already in its thread, if any: the one of this bot whose
  * metadata names it (another app could post the same metadata; its message is not ours).
  */
-export async function findDecisionReply(slack: WebClient, tracked: TrackedRequest): Promise<{ ts: string; status?: DecisionStatus } | undefined> {
+export async function findDecisionReply(
+  slack: WebClient,
+  tracked: TrackedRequest,
+): Promise<{ ts: string; status?: DecisionStatus } | undefined> {
   if (!tracked.rootTs) return undefined;
   const found = await findOwnMessage(
     slack,

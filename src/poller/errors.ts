@@ -9,7 +9,9 @@ export function describeError(err: unknown): Record<string, unknown> {
   if (err instanceof PixApiError) {
     return { pix: { operation: err.operation, kind: err.kind, status: err.status, ...(err.error ? { error: err.error } : {}) } };
   }
-  const e = err as { code?: unknown; data?: { error?: unknown }; statusCode?: unknown; retryAfter?: unknown; message?: unknown } | undefined;
+  const e = err as
+    | { code?: unknown; data?: { error?: unknown }; statusCode?: unknown; retryAfter?: unknown; message?: unknown }
+    | undefined;
   if (typeof e?.code === 'string' && e.code.startsWith('slack_')) {
     return {
       slack: {

@@ -52,13 +52,18 @@ export async function followFiled(
     documents: intent.documents,
     source: 'filed',
     createdAt: request.createdAt ?? intent.createdAt,
-    ...(intent.approval ? { approval: { makerId: intent.approval.makerId, checkerId: intent.approval.checkerId, approvedAt: intent.approval.approvedAt } } : {}),
+    ...(intent.approval
+      ? { approval: { makerId: intent.approval.makerId, checkerId: intent.approval.checkerId, approvedAt: intent.approval.approvedAt } }
+      : {}),
   };
   let record: TrackedRequest | undefined;
   try {
     record = (await deps.store.trackedRequests.get(id)) ?? (await deps.store.trackedRequests.track(fields));
   } catch (err) {
-    deps.logger.error({ limitRequestId: id, err: errorText(err) }, 'a filed limit request could not be tracked yet; its filing intent stays for a later tick');
+    deps.logger.error(
+      { limitRequestId: id, err: errorText(err) },
+      'a filed limit request could not be tracked yet; its filing intent stays for a later tick',
+    );
   }
 
   let root = record?.rootTs ? { channel: record.channel, ts: record.rootTs } : undefined;
@@ -94,7 +99,10 @@ export async function followFiled(
   // An approval's root not recorded yet: the intent stays, so a later tick records it.
   if (record && (root || !intent.approval)) {
     await deps.store.filingIntents.delete(intent.intentId).catch((err: unknown) => {
-      deps.logger.warn({ intentId: intent.intentId, err: errorText(err) }, 'a settled filing intent could not be deleted; a later tick does it');
+      deps.logger.warn(
+        { intentId: intent.intentId, err: errorText(err) },
+        'a settled filing intent could not be deleted; a later tick does it',
+      );
     });
   }
   return { tracked: record !== undefined, ...(root ? { root } : {}) };

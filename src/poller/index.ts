@@ -6,9 +6,9 @@ import { errorText } from '../runtime/error-text';
 import { StoreRunCoordinator } from './coordinator';
 import { describeError } from './errors';
 import { SlackPacer } from './pacing';
-import { scheduleTicks, SerialRunner } from './schedule';
-import { pollerSlackClient } from './slack-client';
 import { reconcileIntents } from './reconcile';
+import { SerialRunner, scheduleTicks } from './schedule';
+import { pollerSlackClient } from './slack-client';
 import { runTick, type TickReport } from './tick';
 
 export type { TickReport } from './tick';

@@ -1,5 +1,5 @@
-import { ErrorCode, WebClient, type WebAPICallResult, type WebClientOptions } from '@slack/web-api';
 import { setTimeout } from 'node:timers/promises';
+import { ErrorCode, type WebAPICallResult, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../runtime/logger';
 
 /** A token bucket: `perSecond` on average, up to `burst` at once. */
@@ -97,7 +97,10 @@ export class SlackPacer {
       for (;;) {
         const now = Date.now();
         const rule = refill(gate, now);
-        const readyAt = Math.max(gate.blockedUntil, rule && gate.tokens < 1 ? now + Math.ceil(((1 - gate.tokens) / rule.perSecond) * 1000) : now);
+        const readyAt = Math.max(
+          gate.blockedUntil,
+          rule && gate.tokens < 1 ? now + Math.ceil(((1 - gate.tokens) / rule.perSecond) * 1000) : now,
+        );
         if (readyAt <= now) break;
         if (readyAt > deadline) throw new SlackPaceError(method, channel, readyAt - now);
         // Again after the sleep: a 429 meanwhile may have moved the time on.
@@ -123,7 +126,10 @@ export class SlackPacer {
     if (!gate.rule) gate.learned = { rule: { perSecond: UNDER / seconds, burst: 1 }, until: now + LEARNED_FOR_MS };
     gate.tokens = 0;
     gate.at = now;
-    this.options.logger?.info({ slack: { method, channel, retryAfter: retryAfterS } }, 'Slack rate limit: the call is made again after Retry-After');
+    this.options.logger?.info(
+      { slack: { method, channel, retryAfter: retryAfterS } },
+      'Slack rate limit: the call is made again after Retry-After',
+    );
   }
 
   private gate(method: string, channel: string | undefined): Gate {

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
-import type { Deps } from '../entry/deps';
-import { messages, type Locale } from '../i18n';
-import type { LimitRequest } from '../pix/schemas';
 import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
+import type { Deps } from '../entry/deps';
+import { type Locale, messages } from '../i18n';
+import type { LimitRequest } from '../pix/schemas';
 import { postToUser } from '../slack/post-once';
 import { localeResolverFor } from '../slack/user-locale';
 import type { FilingIntent } from '../store/filing-intents';
@@ -47,7 +47,10 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
         try {
           listed = await listSince(deps, Date.parse(intents[0]!.createdAt) - CLOCK_SKEW_MS);
         } catch (err) {
-          deps.logger.warn({ intents: intents.length, ...describeError(err) }, 'could not list the company’s limit requests; filing intents wait for a later tick');
+          deps.logger.warn(
+            { intents: intents.length, ...describeError(err) },
+            'could not list the company’s limit requests; filing intents wait for a later tick',
+          );
           return settled;
         }
       }
@@ -56,15 +59,24 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
       if (request) {
         const outcome = await followFiled(deps, slack, { intent, request, locale, lookFirst: true });
         if (outcome.tracked) settled++;
-        deps.logger.info({ intentId: intent.intentId, limitRequestId: request.id, tracked: outcome.tracked, root: Boolean(outcome.root) }, 'filing intent reconciled: the request is followed');
+        deps.logger.info(
+          { intentId: intent.intentId, limitRequestId: request.id, tracked: outcome.tracked, root: Boolean(outcome.root) },
+          'filing intent reconciled: the request is followed',
+        );
       } else if (Date.now() - Date.parse(intent.createdAt) >= INTENT_SETTLE_MS) {
         await tellNotFiled(deps, slack, intent, locale);
         await deps.store.filingIntents.delete(intent.intentId);
         settled++;
-        deps.logger.warn({ intentId: intent.intentId, accountId: intent.accountId }, 'filing intent reconciled: the request was never filed; its requester is told');
+        deps.logger.warn(
+          { intentId: intent.intentId, accountId: intent.accountId },
+          'filing intent reconciled: the request was never filed; its requester is told',
+        );
       }
     } catch (err) {
-      deps.logger.warn({ intentId: intent.intentId, ...describeError(err) }, 'could not reconcile a filing intent; a later tick tries again');
+      deps.logger.warn(
+        { intentId: intent.intentId, ...describeError(err) },
+        'could not reconcile a filing intent; a later tick tries again',
+      );
     } finally {
       await deps.store.release(key).catch(() => undefined);
     }
@@ -103,10 +115,19 @@ export function matchIntent(listed: LimitRequest[], intent: FilingIntent): Limit
 
 async function tellNotFiled(deps: Deps, slack: WebClient, intent: FilingIntent, locale: Locale): Promise<void> {
   const m = messages(locale).tracking;
-  const text = m.notFiled({ account: `\`${escapeMrkdwn(intent.accountId)}\``, when: formatSaoPauloDateTime(intent.createdAt, locale) ?? intent.createdAt });
-  const message = presentMessage({ text: m.notFiledText, blocks: [section(text)] }, locale, deps.sandboxMode);
-  await postToUser(slack, intent.requesterId, message, { event_type: NOT_FILED_EVENT_TYPE, event_payload: { intent_id: intent.intentId } }, {
-    lookFirst: true,
-    since: Date.parse(intent.createdAt),
+  const text = m.notFiled({
+    account: `\`${escapeMrkdwn(intent.accountId)}\``,
+    when: formatSaoPauloDateTime(intent.createdAt, locale) ?? intent.createdAt,
   });
+  const message = presentMessage({ text: m.notFiledText, blocks: [section(text)] }, locale, deps.sandboxMode);
+  await postToUser(
+    slack,
+    intent.requesterId,
+    message,
+    { event_type: NOT_FILED_EVENT_TYPE, event_payload: { intent_id: intent.intentId } },
+    {
+      lookFirst: true,
+      since: Date.parse(intent.createdAt),
+    },
+  );
 }

@@ -1,8 +1,8 @@
-import { createTask, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
+import { type Logger as CronLogger, createTask, type ScheduledTask } from 'node-cron';
+import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import { isStoreUnavailable } from '../store/errors';
 import { leaseMsFor, type StoreRunCoordinator } from './coordinator';
-import { errorText } from '../runtime/error-text';
 
 export const POLL_TASK_NAME = 'pix-ops:limit-request-poll';
 /** How long the claim on one tick's slot lives: longer than any clock skew between instances. */
@@ -55,7 +55,12 @@ export class SerialRunner<T> {
  * own messages go to our logger. With a coordinator (several instances on one Redis) each tick runs
  * on one instance only (`distributed`): see coordinator.ts.
  */
-export function scheduleTicks(expression: string, run: () => Promise<unknown>, logger: Logger, coordinator?: StoreRunCoordinator): ScheduledTask {
+export function scheduleTicks(
+  expression: string,
+  run: () => Promise<unknown>,
+  logger: Logger,
+  coordinator?: StoreRunCoordinator,
+): ScheduledTask {
   const task = createTask(expression, () => run(), {
     name: POLL_TASK_NAME,
     noOverlap: true,
@@ -73,7 +78,8 @@ function cronLogger(logger: Logger): CronLogger {
     info: (m) => logger.debug({ cron: m }, 'node-cron'),
     debug: (m) => logger.debug({ cron: text(m) }, 'node-cron'),
     // A tick still running when the next one is due is expected with a short schedule: not a warning.
-    warn: (m) => (/overlap/i.test(m) ? logger.debug({ cron: m }, 'node-cron: a poll tick is still running') : logger.warn({ cron: m }, 'node-cron')),
+    warn: (m) =>
+      /overlap/i.test(m) ? logger.debug({ cron: m }, 'node-cron: a poll tick is still running') : logger.warn({ cron: m }, 'node-cron'),
     error: (m, err) =>
       // The coordinator fails closed while the store is down: the tick is skipped, a later one catches up.
       isStoreUnavailable(err)

@@ -1,15 +1,15 @@
 import type { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
-import type { TrackedRequest } from '../store/tracked-requests';
 import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
-import { decisionOf, type Decision } from './decision';
-import { DeliveryError, deliverDecision, type DeliveryContext } from './deliver';
+import type { TrackedRequest } from '../store/tracked-requests';
+import { type Decision, decisionOf } from './decision';
+import { type DeliveryContext, DeliveryError, deliverDecision } from './deliver';
 import { describeError } from './errors';
+import { ChannelLanes } from './lanes';
 import { reconcileIntents } from './reconcile';
 import { shouldGiveUp, unfollow } from './unfollow';
-import { ChannelLanes } from './lanes';
 
 export interface TickReport {
   /** Tracked requests looked at in this tick. */

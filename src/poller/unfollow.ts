@@ -2,11 +2,11 @@ import { apiText } from '../../views/errors';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
 import { messages } from '../i18n';
-import { localeResolverFor } from '../slack/user-locale';
-import { postOnce, postToUser, type PostedMessage } from '../slack/post-once';
+import { type PostedMessage, postOnce, postToUser } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
+import { localeResolverFor } from '../slack/user-locale';
 import type { TrackedRequest } from '../store/tracked-requests';
-import { DeliveryError, updateRoot, type DeliveryContext } from './deliver';
+import { type DeliveryContext, DeliveryError, updateRoot } from './deliver';
 
 /**
  * A request whose reads keep answering 404 or 403 is given up after this many consecutive ticks…
@@ -29,7 +29,11 @@ export function shouldGiveUp(unreadable: NonNullable<TrackedRequest['unreadable'
  * run cut short before the close does not post it twice); the root says the request is no longer
  * followed.
  */
-export async function unfollow(ctx: DeliveryContext, record: TrackedRequest, unreadable: NonNullable<TrackedRequest['unreadable']>): Promise<TrackedRequest> {
+export async function unfollow(
+  ctx: DeliveryContext,
+  record: TrackedRequest,
+  unreadable: NonNullable<TrackedRequest['unreadable']>,
+): Promise<TrackedRequest> {
   const id = record.limitRequestId;
   const locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
   const m = messages(locale).tracking;
@@ -48,7 +52,10 @@ export async function unfollow(ctx: DeliveryContext, record: TrackedRequest, unr
   const metadata = { event_type: UNFOLLOWED_EVENT_TYPE, event_payload: { limit_request_id: id } };
   const since = Date.parse(record.createdAt) || 0;
   const post = (channel: string, thread_ts?: string) =>
-    postOnce(ctx.slack, { channel, ...(thread_ts ? { thread_ts } : {}), text: message.text, blocks: message.blocks }, metadata, { lookFirst: true, since });
+    postOnce(ctx.slack, { channel, ...(thread_ts ? { thread_ts } : {}), text: message.text, blocks: message.blocks }, metadata, {
+      lookFirst: true,
+      since,
+    });
 
   let posted: PostedMessage | undefined;
   try {
@@ -63,7 +70,10 @@ export async function unfollow(ctx: DeliveryContext, record: TrackedRequest, unr
       throw new DeliveryError('post-dm', err);
     }
   }
-  ctx.logger.warn({ limitRequestId: id, status: unreadable.status, reads: unreadable.count, noticeTs: posted.ts }, 'limit request no longer readable: closed, its requester told');
+  ctx.logger.warn(
+    { limitRequestId: id, status: unreadable.status, reads: unreadable.count, noticeTs: posted.ts },
+    'limit request no longer readable: closed, its requester told',
+  );
   if (record.rootTs) {
     await updateRoot(ctx, record, presentMessage(limitRequestRootMessage(locale, record, m.unfollowedStatus), locale, ctx.sandboxMode));
   }

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
-import { APPROVAL_ACTIONS, parseDuration, type ApprovalAction } from '../domain/approvals';
+import { z } from 'zod';
+import { APPROVAL_ACTIONS, type ApprovalAction, parseDuration } from '../domain/approvals';
 import { parseReais } from '../domain/money';
 import type { Role } from '../domain/roles';
 
@@ -9,8 +9,21 @@ const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional()
 
 const SLACK_ID = /^[UWS][A-Z0-9]{2,}$/;
 const idList = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []),
-  z.array(z.string().regex(SLACK_ID, 'expected Slack user IDs (U…, W…) or user-group IDs (S…), comma-separated (a member ID: Slack profile → ⋮ More → Copy member ID; /pix help shows yours)')),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  z.array(
+    z
+      .string()
+      .regex(
+        SLACK_ID,
+        'expected Slack user IDs (U…, W…) or user-group IDs (S…), comma-separated (a member ID: Slack profile → ⋮ More → Copy member ID; /pix help shows yours)',
+      ),
+  ),
 );
 
 const port = (fallback: number) =>
@@ -25,7 +38,10 @@ const positiveInt = (fallback: number, max: number) =>
     z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().int().min(1).max(max)),
   );
 
-const httpUrl = z.string().url('expected a URL').refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
+const httpUrl = z
+  .string()
+  .url('expected a URL')
+  .refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
 
 /** 127.0.0.0/8, ::1 or localhost: traffic that never leaves the machine (the sandbox, tests). */
 export function isLoopbackUrl(url: string): boolean {
@@ -47,109 +63,147 @@ const CRON_HINT =
 
 /** AppIDs travel in every request's Authorization header: never in clear text over a network. */
 const pixApiUrl = httpUrl
-  .refine((u) => u.startsWith('https://') || isLoopbackUrl(u), 'expected an https URL (plain http only on a loopback address, such as the sandbox on http://127.0.0.1)')
+  .refine(
+    (u) => u.startsWith('https://') || isLoopbackUrl(u),
+    'expected an https URL (plain http only on a loopback address, such as the sandbox on http://127.0.0.1)',
+  )
   .transform((u) => u.replace(/\/+$/, ''));
 
-const ConfigSchema = z
-  .object({
-    SLACK_BOT_TOKEN: optionalText,
-    SLACK_APP_TOKEN: optionalText,
-    SLACK_SIGNING_SECRET: optionalText,
-    PORT: port(3000),
-    SLACK_API_URL: z.preprocess(
-      blankToUndefined,
-      httpUrl.refine((u) => u.endsWith('/api/'), 'must end in /api/ (e.g. https://slack.com/api/)').optional(),
-    ),
-    PIX_API_URL: z.preprocess(blankToUndefined, pixApiUrl.optional()),
-    PIX_APP_ID: optionalText,
-    PIX_MASTER_APP_ID: optionalText,
-    PIX_TIMEOUT_MS: positiveInt(10_000, 120_000),
-    STORE_URL: z.preprocess(
-      (v) => blankToUndefined(v) ?? 'sqlite://data/pix-ops.sqlite',
-      z
-        .string()
-        .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH, redis://HOST:PORT or rediss://HOST:PORT (Redis over TLS)')
-        .refine((u) => !/^rediss?:/.test(u) || isRedisUrl(u), 'expected redis://HOST:PORT or rediss://HOST:PORT (user and password allowed: redis://:PASSWORD@HOST:PORT)'),
-    ),
-    STORE_SECRET: optionalText,
-    STORE_NAMESPACE: z.preprocess(
-      (v) => blankToUndefined(v) ?? 'pix-ops',
-      z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected letters, digits, dots, dashes or underscores (at most 64)'),
-    ),
-    HEALTH_PORT: z.preprocess(
-      blankToUndefined,
-      z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
-    ),
-    HEALTH_HOST: z.preprocess(
-      (v) => blankToUndefined(v) ?? '127.0.0.1',
-      z.string().trim().regex(/^[A-Za-z0-9.:-]{1,253}$/, 'expected an address to listen on (e.g. 127.0.0.1, 0.0.0.0, ::)'),
-    ),
-    POLL_SCHEDULE: z.preprocess(
-      (v) => blankToUndefined(v) ?? '* * * * *',
-      z.string().refine((s) => validateCron(s), CRON_HINT),
-    ),
-    POLL_CONCURRENCY: positiveInt(8, 256),
-    POLL_CLAIM_TTL_MS: positiveInt(60_000, 3_600_000).refine((n) => n >= 1_000, 'expected at least 1000 (ms)'),
-    ACCESS_VIEWERS: idList,
-    ACCESS_OPERATORS: idList,
-    ACCESS_ADMINS: idList,
-    APPROVALS: z.preprocess(
-      (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : []),
-      z.array(z.string().refine((s): s is ApprovalAction => (APPROVAL_ACTIONS as readonly string[]).includes(s), `expected one of ${APPROVAL_ACTIONS.join(', ')}`)),
-    ),
-    ACCESS_APPROVERS: idList,
-    APPROVAL_TTL: z.preprocess(
-      (v) => blankToUndefined(v) ?? '24h',
-      z
-        .string()
-        .transform((s, ctx) => {
-          const ms = parseDuration(s);
-          if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 2d' });
-          return ms ?? 0;
-        })
-        .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
-    ),
-    // Approval reminders and the limit requests' threshold (issue 19).
-    APPROVAL_REMIND_AFTER: z.preprocess(
-      (v) => blankToUndefined(v) ?? '4h',
-      z.string().transform((s, ctx) => {
-        if (s.trim() === '0') return 0;
-        const ms = parseDuration(s);
-        if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 4h or 1d, or 0 for no reminders' });
-        return ms ?? 0;
-      }),
-    ),
-    APPROVAL_LIMIT_ABOVE: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .transform((s, ctx) => {
-          // The project's money parser, read as pt-BR: `100000`, `100.000` and `100.000,00` are all a hundred thousand reais.
-          const parsed = parseReais(s, 'pt-BR');
-          if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
-          return parsed.ok ? parsed.cents : 0;
-        })
-        .optional(),
-    ),
-    // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
-    PIX_EVENTS_CHANNEL: z.preprocess(blankToUndefined, z.string().trim().regex(/^[CGD][A-Z0-9]{2,}$/, 'expected a Slack channel ID (C…, G…)').optional()),
-    PIX_WEBHOOK_PATH: z.preprocess(
-      (v) => blankToUndefined(v) ?? '/pix/webhooks',
-      z.string().trim().regex(/^\/[A-Za-z0-9._~\/-]{0,200}$/, 'expected a path starting with / (letters, digits, . _ ~ - /)').refine((p) => !['/slack/events', '/healthz'].includes(p), 'must not be /slack/events or /healthz'),
-    ),
-    PIX_EVENTS: z.preprocess(
-      (v) => (blankToUndefined(v) ?? 'DISPUTE_*') as string,
-      z.string().transform((s) => s.split(',').map((k) => k.trim().toUpperCase()).filter(Boolean)).pipe(
-        z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)')),
+const ConfigSchema = z.object({
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  PORT: port(3000),
+  SLACK_API_URL: z.preprocess(
+    blankToUndefined,
+    httpUrl.refine((u) => u.endsWith('/api/'), 'must end in /api/ (e.g. https://slack.com/api/)').optional(),
+  ),
+  PIX_API_URL: z.preprocess(blankToUndefined, pixApiUrl.optional()),
+  PIX_APP_ID: optionalText,
+  PIX_MASTER_APP_ID: optionalText,
+  PIX_TIMEOUT_MS: positiveInt(10_000, 120_000),
+  STORE_URL: z.preprocess(
+    (v) => blankToUndefined(v) ?? 'sqlite://data/pix-ops.sqlite',
+    z
+      .string()
+      .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH, redis://HOST:PORT or rediss://HOST:PORT (Redis over TLS)')
+      .refine(
+        (u) => !/^rediss?:/.test(u) || isRedisUrl(u),
+        'expected redis://HOST:PORT or rediss://HOST:PORT (user and password allowed: redis://:PASSWORD@HOST:PORT)',
       ),
+  ),
+  STORE_SECRET: optionalText,
+  STORE_NAMESPACE: z.preprocess(
+    (v) => blankToUndefined(v) ?? 'pix-ops',
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected letters, digits, dots, dashes or underscores (at most 64)'),
+  ),
+  HEALTH_PORT: z.preprocess(
+    blankToUndefined,
+    z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
+  ),
+  HEALTH_HOST: z.preprocess(
+    (v) => blankToUndefined(v) ?? '127.0.0.1',
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'expected an address to listen on (e.g. 127.0.0.1, 0.0.0.0, ::)'),
+  ),
+  POLL_SCHEDULE: z.preprocess(
+    (v) => blankToUndefined(v) ?? '* * * * *',
+    z.string().refine((s) => validateCron(s), CRON_HINT),
+  ),
+  POLL_CONCURRENCY: positiveInt(8, 256),
+  POLL_CLAIM_TTL_MS: positiveInt(60_000, 3_600_000).refine((n) => n >= 1_000, 'expected at least 1000 (ms)'),
+  ACCESS_VIEWERS: idList,
+  ACCESS_OPERATORS: idList,
+  ACCESS_ADMINS: idList,
+  APPROVALS: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    z.array(
+      z
+        .string()
+        .refine(
+          (s): s is ApprovalAction => (APPROVAL_ACTIONS as readonly string[]).includes(s),
+          `expected one of ${APPROVAL_ACTIONS.join(', ')}`,
+        ),
     ),
-    // Pix API budget (issue 18): calls a second, shared by the instances on one Redis.
-    PIX_RATE_LIMIT: positiveInt(5, 1_000),
-    LOG_LEVEL: z.preprocess(
-      (v) => blankToUndefined(v) ?? 'info',
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    ),
-  });
+  ),
+  ACCESS_APPROVERS: idList,
+  APPROVAL_TTL: z.preprocess(
+    (v) => blankToUndefined(v) ?? '24h',
+    z
+      .string()
+      .transform((s, ctx) => {
+        const ms = parseDuration(s);
+        if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 2d' });
+        return ms ?? 0;
+      })
+      .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
+  ),
+  // Approval reminders and the limit requests' threshold (issue 19).
+  APPROVAL_REMIND_AFTER: z.preprocess(
+    (v) => blankToUndefined(v) ?? '4h',
+    z.string().transform((s, ctx) => {
+      if (s.trim() === '0') return 0;
+      const ms = parseDuration(s);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 4h or 1d, or 0 for no reminders' });
+      return ms ?? 0;
+    }),
+  ),
+  APPROVAL_LIMIT_ABOVE: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((s, ctx) => {
+        // The project's money parser, read as pt-BR: `100000`, `100.000` and `100.000,00` are all a hundred thousand reais.
+        const parsed = parseReais(s, 'pt-BR');
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
+        return parsed.ok ? parsed.cents : 0;
+      })
+      .optional(),
+  ),
+  // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
+  PIX_EVENTS_CHANNEL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[CGD][A-Z0-9]{2,}$/, 'expected a Slack channel ID (C…, G…)')
+      .optional(),
+  ),
+  PIX_WEBHOOK_PATH: z.preprocess(
+    (v) => blankToUndefined(v) ?? '/pix/webhooks',
+    z
+      .string()
+      .trim()
+      .regex(/^\/[A-Za-z0-9._~/-]{0,200}$/, 'expected a path starting with / (letters, digits, . _ ~ - /)')
+      .refine((p) => !['/slack/events', '/healthz'].includes(p), 'must not be /slack/events or /healthz'),
+  ),
+  PIX_EVENTS: z.preprocess(
+    (v) => (blankToUndefined(v) ?? 'DISPUTE_*') as string,
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((k) => k.trim().toUpperCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)'))),
+  ),
+  // Pix API budget (issue 18): calls a second, shared by the instances on one Redis.
+  PIX_RATE_LIMIT: positiveInt(5, 1_000),
+  LOG_LEVEL: z.preprocess((v) => blankToUndefined(v) ?? 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+});
 
 /** Every variable the bot reads (the README's tables must name each: test/unit/readme.test.ts). */
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
@@ -174,7 +228,8 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
     problems.push('SLACK_SIGNING_SECRET: required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (v('PIX_API_URL') && !v('PIX_APP_ID')) problems.push('PIX_APP_ID: required when PIX_API_URL is set');
-  if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret) problems.push('STORE_SECRET: required when STORE_URL is redis:// or rediss://');
+  if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret)
+    problems.push('STORE_SECRET: required when STORE_URL is redis:// or rediss://');
   if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
   return problems;
 }
@@ -202,14 +257,21 @@ const isExampleHost = (url: string): boolean => {
 };
 
 const PLACEHOLDER_HINTS: Array<{ variable: string; tokenPrefix?: string; hint: string }> = [
-  { variable: 'SLACK_BOT_TOKEN', tokenPrefix: 'xoxb-', hint: "paste the app's Bot User OAuth Token (api.slack.com/apps → your app → OAuth & Permissions; xoxb- and more)" },
+  {
+    variable: 'SLACK_BOT_TOKEN',
+    tokenPrefix: 'xoxb-',
+    hint: "paste the app's Bot User OAuth Token (api.slack.com/apps → your app → OAuth & Permissions; xoxb- and more)",
+  },
   {
     variable: 'SLACK_APP_TOKEN',
     tokenPrefix: 'xapp-',
     hint: 'paste an app-level token (Basic Information → App-Level Tokens → Generate, scope connections:write; xapp- and more), or remove the line for HTTP mode with SLACK_SIGNING_SECRET',
   },
   { variable: 'SLACK_SIGNING_SECRET', hint: "paste the app's Signing Secret (Basic Information → App Credentials)" },
-  { variable: 'PIX_APP_ID', hint: "paste the AppID of the company's main application, or leave PIX_API_URL and PIX_APP_ID unset for the built-in sandbox" },
+  {
+    variable: 'PIX_APP_ID',
+    hint: "paste the AppID of the company's main application, or leave PIX_API_URL and PIX_APP_ID unset for the built-in sandbox",
+  },
   { variable: 'PIX_MASTER_APP_ID', hint: 'paste the AppID of the MASTER application, or leave it unset' },
   { variable: 'STORE_SECRET', hint: 'set a random key of 32 characters or more (e.g. openssl rand -hex 32)' },
 ];
@@ -217,17 +279,20 @@ const PLACEHOLDER_HINTS: Array<{ variable: string; tokenPrefix?: string; hint: s
 function placeholderProblems(v: (name: string) => string | undefined): string[] {
   const problems = PLACEHOLDER_HINTS.flatMap(({ variable, tokenPrefix, hint }) => {
     const value = v(variable);
-    return value !== undefined && isPlaceholder(value, tokenPrefix) ? [`${variable}: still a placeholder (as in .env.example): ${hint}`] : [];
+    return value !== undefined && isPlaceholder(value, tokenPrefix)
+      ? [`${variable}: still a placeholder (as in .env.example): ${hint}`]
+      : [];
   });
   const pixUrl = v('PIX_API_URL');
   if (pixUrl && isExampleHost(pixUrl)) {
-    problems.push("PIX_API_URL: still an example address (as in .env.example): set the Pix service's base URL, or leave it unset for the built-in sandbox");
+    problems.push(
+      "PIX_API_URL: still an example address (as in .env.example): set the Pix service's base URL, or leave it unset for the built-in sandbox",
+    );
   }
   return problems;
 }
 
 type RawConfig = z.infer<typeof ConfigSchema>;
-
 
 export interface Config {
   slack: {
@@ -284,9 +349,7 @@ export interface Config {
   pixEvents: { channel?: string; webhookPath: string; kinds: string[] };
 }
 
-export type ConfigResult =
-  | { ok: true; config: Config }
-  | { ok: false; missingBotToken: boolean; problems: string[] };
+export type ConfigResult = { ok: true; config: Config } | { ok: false; missingBotToken: boolean; problems: string[] };
 
 /**
  * Reads the environment. Problems name the variable and say what is expected; they never repeat the
@@ -319,7 +382,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         port: c.PORT,
       },
       health: { port: c.HEALTH_PORT, host: c.HEALTH_HOST },
-      pix: { apiUrl: c.PIX_API_URL, appId: c.PIX_APP_ID, masterAppId: c.PIX_MASTER_APP_ID, timeoutMs: c.PIX_TIMEOUT_MS, rateLimit: c.PIX_RATE_LIMIT },
+      pix: {
+        apiUrl: c.PIX_API_URL,
+        appId: c.PIX_APP_ID,
+        masterAppId: c.PIX_MASTER_APP_ID,
+        timeoutMs: c.PIX_TIMEOUT_MS,
+        rateLimit: c.PIX_RATE_LIMIT,
+      },
       store: { url: c.STORE_URL, secret: c.STORE_SECRET, namespace: c.STORE_NAMESPACE },
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
       pollClaimTtlMs: c.POLL_CLAIM_TTL_MS,

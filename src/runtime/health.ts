@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from './logger';
-import { PixClient } from '../pix/client';
 import type { PixBudget } from '../pix/budget';
+import { PixClient } from '../pix/client';
+import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
 export interface HealthReport {
@@ -80,12 +80,16 @@ export class HealthCheck {
       retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
       ...(options.budget ? { budget: options.budget } : {}),
     });
-    this.pix = new CachedProbe(async () => {
-      // Its wait for a place in the budget (held back after a 429) within the same time limit: a
-      // health check never hangs on the budget.
-      await client.inLane('people', AbortSignal.timeout(timeoutMs)).listScopes(options.mainAppId);
-      return true;
-    }, options.pixCacheMs ?? PIX_CACHE_MS, options.now ?? Date.now);
+    this.pix = new CachedProbe(
+      async () => {
+        // Its wait for a place in the budget (held back after a 429) within the same time limit: a
+        // health check never hangs on the budget.
+        await client.inLane('people', AbortSignal.timeout(timeoutMs)).listScopes(options.mainAppId);
+        return true;
+      },
+      options.pixCacheMs ?? PIX_CACHE_MS,
+      options.now ?? Date.now,
+    );
     this.store = new CachedProbe(options.ping, options.storeCacheMs ?? STORE_CACHE_MS, options.now ?? Date.now);
   }
 
@@ -96,7 +100,13 @@ export class HealthCheck {
 
   async report(): Promise<HealthReport> {
     const [store, pix] = await Promise.all([this.store.get(), this.pix.get()]);
-    return { ok: store && pix, store: store ? 'ok' : 'down', pixApi: pix ? 'ok' : 'down', mode: this.options.mode, sandbox: this.options.sandbox };
+    return {
+      ok: store && pix,
+      store: store ? 'ok' : 'down',
+      pixApi: pix ? 'ok' : 'down',
+      mode: this.options.mode,
+      sandbox: this.options.sandbox,
+    };
   }
 
   /** A plain Node handler (Bolt's customRoutes, or the health server). */
@@ -107,7 +117,9 @@ export class HealthCheck {
     }
     this.report().then(
       (report) => {
-        res.writeHead(report.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
+        res
+          .writeHead(report.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
       },
       () => res.writeHead(500).end(),
     );
@@ -140,7 +152,9 @@ export class Readiness {
   readonly handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     this.report().then(
       (report) => {
-        res.writeHead(report.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
+        res
+          .writeHead(report.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : JSON.stringify(report));
       },
       () => res.writeHead(500).end(),
     );
@@ -197,7 +211,10 @@ function serveMetrics(metrics: Metrics, req: http.IncomingMessage, res: http.Ser
   metrics.scrape().then(
     (scraped) => {
       if (!scraped) res.writeHead(404).end();
-      else res.writeHead(200, { 'content-type': scraped.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : scraped.body);
+      else
+        res
+          .writeHead(200, { 'content-type': scraped.contentType, 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : scraped.body);
     },
     () => res.writeHead(500).end(),
   );

@@ -44,9 +44,7 @@ export class SecretRegistry {
   }
 }
 
-export function createLogger(
-  options: { level?: string; secrets?: SecretRegistry; destination?: pino.DestinationStream } = {},
-): Logger {
+export function createLogger(options: { level?: string; secrets?: SecretRegistry; destination?: pino.DestinationStream } = {}): Logger {
   const secrets = options.secrets;
   return pino(
     {

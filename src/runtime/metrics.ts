@@ -45,7 +45,11 @@ export function createMetrics(): Metrics {
     new prom.Counter({ name, help, labelNames, registers: [registry] });
   const gauge = (name: string, help: string): Gauge => new prom.Gauge({ name, help, registers: [registry] });
 
-  const pixRequests = counter('pixops_pix_requests_total', 'Pix API calls (each attempt), by route pattern and HTTP status (0: no answer)', ['route', 'status']);
+  const pixRequests = counter(
+    'pixops_pix_requests_total',
+    'Pix API calls (each attempt), by route pattern and HTTP status (0: no answer)',
+    ['route', 'status'],
+  );
   const pixDuration: Histogram<'route'> = new prom.Histogram({
     name: 'pixops_pix_request_duration_seconds',
     help: 'Time of each Pix API call attempt, from sending to the last byte of the answer',
@@ -55,7 +59,10 @@ export function createMetrics(): Metrics {
   });
   const pixRateLimited = counter('pixops_pix_rate_limited_total', 'Pix API calls answered 429');
   const pollRuns = counter('pixops_poll_runs_total', 'Poll ticks run by this instance, by result', ['result']);
-  const pollLastSuccess = gauge('pixops_poll_last_success_timestamp_seconds', 'Unix time of the last poll tick that completed on this instance');
+  const pollLastSuccess = gauge(
+    'pixops_poll_last_success_timestamp_seconds',
+    'Unix time of the last poll tick that completed on this instance',
+  );
   const inReview = gauge('pixops_limit_requests_in_review', 'Limit requests followed and still open, as of the last tick');
   const slackCalls = counter('pixops_slack_calls_total', 'Slack Web API calls, by method and result', ['method', 'result']);
   const webhookEvents = counter('pixops_webhook_events_total', 'Pix webhook events received, by kind and result', ['kind', 'result']);

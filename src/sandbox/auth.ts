@@ -1,4 +1,4 @@
-import { HttpError, fail, jsonReply } from './http';
+import { fail, HttpError, jsonReply } from './http';
 import type { Scope } from './scopes';
 import type { Application, SandboxState } from './state';
 

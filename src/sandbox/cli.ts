@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_SEED, startSandbox, type SandboxCompany } from './index';
 import { errorText } from '../runtime/error-text';
+import { DEFAULT_SEED, type SandboxCompany, startSandbox } from './index';
 
 // `npm run sandbox`: the sandbox Pix API alone, on SANDBOX_PORT (default 4010), its ids derived from
 // SANDBOX_SEED (default: the seed of the bot's in-process sandbox, so the printed AppIDs are the bot's);
@@ -13,9 +13,31 @@ const orDefault = (fallback: string) => (v: unknown) => (typeof v === 'string' &
 
 // Like the bot's configuration: every problem at once, naming the variable, never quoting the value.
 const SandboxEnv = z.object({
-  SANDBOX_PORT: z.preprocess(orDefault('4010'), z.string().trim().regex(/^\d{1,5}$/, PORT_HINT).transform(Number).pipe(z.number().max(65535, PORT_HINT))),
-  SANDBOX_SEED: z.preprocess(orDefault(DEFAULT_SEED), z.string().max(200, SEED_HINT).regex(/^\P{Cc}*$/u, SEED_HINT)),
-  SANDBOX_WEBHOOK_RETRY_MS: z.preprocess(orDefault('100'), z.string().trim().regex(/^\d{1,5}$/, RETRY_HINT).transform(Number).pipe(z.number().min(1, RETRY_HINT).max(10_000, RETRY_HINT))),
+  SANDBOX_PORT: z.preprocess(
+    orDefault('4010'),
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}$/, PORT_HINT)
+      .transform(Number)
+      .pipe(z.number().max(65535, PORT_HINT)),
+  ),
+  SANDBOX_SEED: z.preprocess(
+    orDefault(DEFAULT_SEED),
+    z
+      .string()
+      .max(200, SEED_HINT)
+      .regex(/^\P{Cc}*$/u, SEED_HINT),
+  ),
+  SANDBOX_WEBHOOK_RETRY_MS: z.preprocess(
+    orDefault('100'),
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}$/, RETRY_HINT)
+      .transform(Number)
+      .pipe(z.number().min(1, RETRY_HINT).max(10_000, RETRY_HINT)),
+  ),
 });
 
 function readEnv(env: NodeJS.ProcessEnv): z.infer<typeof SandboxEnv> {

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { SandboxCall } from './context';
-import { faultsSchema, type Faults } from './faults';
-import { Router, fail, jsonReply, type Params, type Reply } from './http';
-import { isRequestableLimitField, limitValueSchema, type LimitValues } from './limits-object';
+import { DECIDED_EVENT, decideSchema, disputeEvent, openDisputeSchema } from './dispute-events';
+import { type Faults, faultsSchema } from './faults';
+import { fail, jsonReply, type Params, type Reply, Router } from './http';
+import { isRequestableLimitField, type LimitValues, limitValueSchema } from './limits-object';
 import { isScope } from './scopes';
 import type { SandboxCompany } from './seed';
-import { FEATURES, WITHDRAW_KEY_TYPES, type LimitRequest, type SandboxState } from './state';
+import { FEATURES, type LimitRequest, type SandboxState, WITHDRAW_KEY_TYPES } from './state';
 import { parseWith } from './validate';
-import { disputeEvent, openDisputeSchema, decideSchema, DECIDED_EVENT } from './dispute-events';
-import { endToEndId, type SandboxWebhooks } from './webhooks';
 import { accountView, fileView, limitRequestView } from './views';
+import { endToEndId, type SandboxWebhooks } from './webhooks';
 
 /** `/sandbox/*`: unauthenticated routes that play the service's back office in tests and demos. */
 
@@ -60,184 +60,190 @@ function pendingRequest(state: SandboxState, id: string): LimitRequest {
 }
 
 export function controlRouter(): Router<ControlHandler> {
-  return new Router<ControlHandler>()
-    .add('GET', '/sandbox/info', ({ baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies }))
+  return (
+    new Router<ControlHandler>()
+      .add('GET', '/sandbox/info', ({ baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies }))
 
-    .add('POST', '/sandbox/limit-requests/:id/approve', ({ state, params, body }) => {
-      const request = pendingRequest(state, params.id ?? '');
-      const { limits } = parseWith(approveSchema, body());
-      const granted: LimitValues = {};
-      for (const [field, value] of Object.entries(limits ?? request.requestedLimits)) {
-        if (!isRequestableLimitField(field)) throw fail(400, `limits.${field} is not a requestable limit`);
-        granted[field] = value;
-      }
-      const account = state.accounts.get(request.companyBankAccountId);
-      if (!account) throw fail(404, 'Account not found');
-      // One synchronous step: nobody can observe the decision without the new limits, or the reverse.
-      request.status = 'APPROVED';
-      request.approvedLimits = granted;
-      request.updatedAt = new Date().toISOString();
-      Object.assign(account.limits, granted);
-      return jsonReply(200, { limitRequest: limitRequestView(request) });
-    })
+      .add('POST', '/sandbox/limit-requests/:id/approve', ({ state, params, body }) => {
+        const request = pendingRequest(state, params.id ?? '');
+        const { limits } = parseWith(approveSchema, body());
+        const granted: LimitValues = {};
+        for (const [field, value] of Object.entries(limits ?? request.requestedLimits)) {
+          if (!isRequestableLimitField(field)) throw fail(400, `limits.${field} is not a requestable limit`);
+          granted[field] = value;
+        }
+        const account = state.accounts.get(request.companyBankAccountId);
+        if (!account) throw fail(404, 'Account not found');
+        // One synchronous step: nobody can observe the decision without the new limits, or the reverse.
+        request.status = 'APPROVED';
+        request.approvedLimits = granted;
+        request.updatedAt = new Date().toISOString();
+        Object.assign(account.limits, granted);
+        return jsonReply(200, { limitRequest: limitRequestView(request) });
+      })
 
-    .add('POST', '/sandbox/limit-requests/:id/reject', ({ state, params }) => {
-      const request = pendingRequest(state, params.id ?? '');
-      request.status = 'REJECTED';
-      request.updatedAt = new Date().toISOString();
-      return jsonReply(200, { limitRequest: limitRequestView(request) });
-    })
+      .add('POST', '/sandbox/limit-requests/:id/reject', ({ state, params }) => {
+        const request = pendingRequest(state, params.id ?? '');
+        request.status = 'REJECTED';
+        request.updatedAt = new Date().toISOString();
+        return jsonReply(200, { limitRequest: limitRequestView(request) });
+      })
 
-    .add('POST', '/sandbox/accounts/:id/withdraw-key-api', ({ state, params, body }) => {
-      const account = state.accounts.get(params.id ?? '');
-      if (!account) throw fail(404, 'Account not found');
-      account.withdrawKeyApiEnabled = parseWith(enabledSchema, body()).enabled;
-      return jsonReply(200, { account: accountView(account) });
-    })
+      .add('POST', '/sandbox/accounts/:id/withdraw-key-api', ({ state, params, body }) => {
+        const account = state.accounts.get(params.id ?? '');
+        if (!account) throw fail(404, 'Account not found');
+        account.withdrawKeyApiEnabled = parseWith(enabledSchema, body()).enabled;
+        return jsonReply(200, { account: accountView(account) });
+      })
 
-    .add('POST', '/sandbox/accounts/:id/withdraw-blocked', ({ state, params, body }) => {
-      const account = state.accounts.get(params.id ?? '');
-      if (!account) throw fail(404, 'Account not found');
-      account.withdrawBlocked = parseWith(blockedSchema, body()).blocked;
-      return jsonReply(200, { account: accountView(account) });
-    })
+      .add('POST', '/sandbox/accounts/:id/withdraw-blocked', ({ state, params, body }) => {
+        const account = state.accounts.get(params.id ?? '');
+        if (!account) throw fail(404, 'Account not found');
+        account.withdrawBlocked = parseWith(blockedSchema, body()).blocked;
+        return jsonReply(200, { account: accountView(account) });
+      })
 
-    .add('POST', '/sandbox/accounts/:id/transactions', ({ state, params, body }) => {
-      const account = state.accounts.get(params.id ?? '');
-      if (!account) throw fail(404, 'Account not found');
-      const input = parseWith(transactionsSchema, body());
-      if (input.type === 'DEBIT' && account.balance.available < input.value * input.count) throw fail(400, 'Insufficient balance');
-      const description = input.description ?? (input.type === 'CREDIT' ? 'Pix received' : 'Pix sent');
-      const now = Date.now();
-      const created = Array.from({ length: input.count }, (_, i) =>
-        state.addTransaction(account, input.type, input.value, description, new Date(now - (input.count - 1 - i) * 60_000)),
-      );
-      return jsonReply(201, { transactions: created.map((t) => ({ ...t })), account: accountView(account) });
-    })
+      .add('POST', '/sandbox/accounts/:id/transactions', ({ state, params, body }) => {
+        const account = state.accounts.get(params.id ?? '');
+        if (!account) throw fail(404, 'Account not found');
+        const input = parseWith(transactionsSchema, body());
+        if (input.type === 'DEBIT' && account.balance.available < input.value * input.count) throw fail(400, 'Insufficient balance');
+        const description = input.description ?? (input.type === 'CREDIT' ? 'Pix received' : 'Pix sent');
+        const now = Date.now();
+        const created = Array.from({ length: input.count }, (_, i) =>
+          state.addTransaction(account, input.type, input.value, description, new Date(now - (input.count - 1 - i) * 60_000)),
+        );
+        return jsonReply(201, { transactions: created.map((t) => ({ ...t })), account: accountView(account) });
+      })
 
-    .add('POST', '/sandbox/dict', ({ state, body }) => {
-      const { pixKey, ...entry } = parseWith(dictSchema, body());
-      state.dict.set(pixKey, entry);
-      return jsonReply(201, { entry: { pixKey, ...entry } });
-    })
+      .add('POST', '/sandbox/dict', ({ state, body }) => {
+        const { pixKey, ...entry } = parseWith(dictSchema, body());
+        state.dict.set(pixKey, entry);
+        return jsonReply(201, { entry: { pixKey, ...entry } });
+      })
 
-    .add('POST', '/sandbox/companies/:companyId/features', ({ state, params, body }) => {
-      const company = state.companies.get(params.companyId ?? '');
-      if (!company) throw fail(404, 'Company not found');
-      const { feature, enabled } = parseWith(featureSchema, body());
-      if (enabled) company.features.add(feature);
-      else company.features.delete(feature);
-      return jsonReply(200, { companyId: company.id, features: [...company.features] });
-    })
+      .add('POST', '/sandbox/companies/:companyId/features', ({ state, params, body }) => {
+        const company = state.companies.get(params.companyId ?? '');
+        if (!company) throw fail(404, 'Company not found');
+        const { feature, enabled } = parseWith(featureSchema, body());
+        if (enabled) company.features.add(feature);
+        else company.features.delete(feature);
+        return jsonReply(200, { companyId: company.id, features: [...company.features] });
+      })
 
-    .add('PUT', '/sandbox/applications/:appId/scopes', ({ state, params, body }) => {
-      const app = state.applications.get(params.appId ?? '');
-      if (!app) throw fail(404, 'Application not found');
-      const { scopes } = parseWith(scopesSchema, body());
-      app.scopes = new Set(scopes);
-      return jsonReply(200, { application: { clientId: app.clientId, type: app.type, scopes: [...app.scopes] } });
-    })
+      .add('PUT', '/sandbox/applications/:appId/scopes', ({ state, params, body }) => {
+        const app = state.applications.get(params.appId ?? '');
+        if (!app) throw fail(404, 'Application not found');
+        const { scopes } = parseWith(scopesSchema, body());
+        app.scopes = new Set(scopes);
+        return jsonReply(200, { application: { clientId: app.clientId, type: app.type, scopes: [...app.scopes] } });
+      })
 
-    // The service's portal view of an account's applications (with their AppIDs, as the portal shows
-    // them to the company; never their secrets): what the interface itself offers no way to list.
-    .add('GET', '/sandbox/accounts/:id/applications', ({ state, params }) => {
-      const apps = [...state.applications.values()].filter((a) => a.accountId === params.id);
-      return jsonReply(200, { applications: apps.map((a) => ({ name: a.name, type: a.type, clientId: a.clientId, appID: a.appId, isActive: a.isActive })) });
-    })
+      // The service's portal view of an account's applications (with their AppIDs, as the portal shows
+      // them to the company; never their secrets): what the interface itself offers no way to list.
+      .add('GET', '/sandbox/accounts/:id/applications', ({ state, params }) => {
+        const apps = [...state.applications.values()].filter((a) => a.accountId === params.id);
+        return jsonReply(200, {
+          applications: apps.map((a) => ({ name: a.name, type: a.type, clientId: a.clientId, appID: a.appId, isActive: a.isActive })),
+        });
+      })
 
-    // An AppID the service no longer accepts (as after its application's secret is rotated, where
-    // the real service derives the AppID from the secret): 401 `Invalid appID` from then on.
-    .add('PUT', '/sandbox/applications/:appId/active', ({ state, params, body }) => {
-      const app = state.applications.get(params.appId ?? '');
-      if (!app) throw fail(404, 'Application not found');
-      app.isActive = parseWith(activeSchema, body()).active;
-      return jsonReply(200, { application: { clientId: app.clientId, isActive: app.isActive } });
-    })
+      // An AppID the service no longer accepts (as after its application's secret is rotated, where
+      // the real service derives the AppID from the secret): 401 `Invalid appID` from then on.
+      .add('PUT', '/sandbox/applications/:appId/active', ({ state, params, body }) => {
+        const app = state.applications.get(params.appId ?? '');
+        if (!app) throw fail(404, 'Application not found');
+        app.isActive = parseWith(activeSchema, body()).active;
+        return jsonReply(200, { application: { clientId: app.clientId, isActive: app.isActive } });
+      })
 
-    .add('POST', '/sandbox/faults', ({ faults, body }) => {
-      faults.configure(parseWith(faultsSchema, body()));
-      return jsonReply(200, { faults: faults.describe() });
-    })
+      .add('POST', '/sandbox/faults', ({ faults, body }) => {
+        faults.configure(parseWith(faultsSchema, body()));
+        return jsonReply(200, { faults: faults.describe() });
+      })
 
-    .add('DELETE', '/sandbox/faults', ({ faults }) => {
-      faults.reset();
-      return jsonReply(200, { faults: faults.describe() });
-    })
+      .add('DELETE', '/sandbox/faults', ({ faults }) => {
+        faults.reset();
+        return jsonReply(200, { faults: faults.describe() });
+      })
 
-    .add('GET', '/sandbox/calls', ({ calls }) => jsonReply(200, { calls }))
+      .add('GET', '/sandbox/calls', ({ calls }) => jsonReply(200, { calls }))
 
-    .add('DELETE', '/sandbox/calls', ({ calls }) => {
-      calls.length = 0; // in place: the handle's `calls` is the same live array
-      return { status: 204 };
-    })
+      .add('DELETE', '/sandbox/calls', ({ calls }) => {
+        calls.length = 0; // in place: the handle's `calls` is the same live array
+        return { status: 204 };
+      })
 
-    .add('GET', '/sandbox/files/:id', ({ state, params, baseUrl }) => {
-      const file = state.files.get(params.id ?? '');
-      if (!file) throw fail(404, 'File not found');
-      return jsonReply(200, { file: { ...fileView(file, baseUrl), companyId: file.companyId, sha256: file.sha256 } });
-    })
+      .add('GET', '/sandbox/files/:id', ({ state, params, baseUrl }) => {
+        const file = state.files.get(params.id ?? '');
+        if (!file) throw fail(404, 'File not found');
+        return jsonReply(200, { file: { ...fileView(file, baseUrl), companyId: file.companyId, sha256: file.sha256 } });
+      })
 
-    // Webhooks: where they go, and the service's key rotation (the old key stays listed).
-    .add('POST', '/sandbox/webhooks/target', ({ webhooks, body }) => {
-      const { url } = parseWith(z.object({ url: z.url({ error: 'must be a URL' }).nullable() }), body());
-      webhooks.setTarget(url ?? undefined);
-      return jsonReply(200, { target: url });
-    })
+      // Webhooks: where they go, and the service's key rotation (the old key stays listed).
+      .add('POST', '/sandbox/webhooks/target', ({ webhooks, body }) => {
+        const { url } = parseWith(z.object({ url: z.url({ error: 'must be a URL' }).nullable() }), body());
+        webhooks.setTarget(url ?? undefined);
+        return jsonReply(200, { target: url });
+      })
 
-    .add('POST', '/sandbox/webhooks/rotate-key', async ({ webhooks }) => {
-      await webhooks.rotate();
-      return jsonReply(200, await webhooks.publicKeys());
-    })
+      .add('POST', '/sandbox/webhooks/rotate-key', async ({ webhooks }) => {
+        await webhooks.rotate();
+        return jsonReply(200, await webhooks.publicKeys());
+      })
 
-    .add('GET', '/sandbox/webhooks/deliveries', ({ webhooks }) => jsonReply(200, { target: webhooks.targetUrl ?? null, deliveries: webhooks.deliveries }))
+      .add('GET', '/sandbox/webhooks/deliveries', ({ webhooks }) =>
+        jsonReply(200, { target: webhooks.targetUrl ?? null, deliveries: webhooks.deliveries }),
+      )
 
-    // A dispute opened against an account of the company (default: the main company's default
-    // account), announced with DISPUTE_CREATED unless `deliver: false`.
-    .add('POST', '/sandbox/disputes', ({ state, companies, webhooks, body }) => {
-      const input = parseWith(openDisputeSchema, body() ?? {});
-      const accountId = input.accountId ?? companies.main.defaultAccountId;
-      const account = state.accounts.get(accountId);
-      if (!account) throw fail(404, 'Account not found');
-      const id = state.ids.objectId();
-      const dispute = {
-        id,
-        companyId: account.companyId,
-        status: 'OPENED',
-        evidences: [],
-        endToEndId: endToEndId(),
-        type: input.type,
-        value: input.value,
-        reason: input.reason,
-        customer: input.customer,
-        accountId,
-        createdAt: new Date().toISOString(),
-      };
-      state.disputes.set(id, dispute);
-      if (input.deliver) void webhooks.deliver(disputeEvent('DISPUTE_CREATED', dispute));
-      return jsonReply(201, { dispute: { ...dispute } });
-    })
+      // A dispute opened against an account of the company (default: the main company's default
+      // account), announced with DISPUTE_CREATED unless `deliver: false`.
+      .add('POST', '/sandbox/disputes', ({ state, companies, webhooks, body }) => {
+        const input = parseWith(openDisputeSchema, body() ?? {});
+        const accountId = input.accountId ?? companies.main.defaultAccountId;
+        const account = state.accounts.get(accountId);
+        if (!account) throw fail(404, 'Account not found');
+        const id = state.ids.objectId();
+        const dispute = {
+          id,
+          companyId: account.companyId,
+          status: 'OPENED',
+          evidences: [],
+          endToEndId: endToEndId(),
+          type: input.type,
+          value: input.value,
+          reason: input.reason,
+          customer: input.customer,
+          accountId,
+          createdAt: new Date().toISOString(),
+        };
+        state.disputes.set(id, dispute);
+        if (input.deliver) void webhooks.deliver(disputeEvent('DISPUTE_CREATED', dispute));
+        return jsonReply(201, { dispute: { ...dispute } });
+      })
 
-    .add('POST', '/sandbox/disputes/:id/decide', ({ state, webhooks, params, body }) => {
-      const dispute = state.disputes.get(params.id ?? '');
-      if (!dispute) throw fail(404, 'Dispute not found');
-      const { status, deliver } = parseWith(decideSchema, body());
-      if (dispute.status !== 'OPENED' && dispute.status !== 'OPEN') throw fail(409, `Dispute already ${dispute.status}`);
-      dispute.status = status;
-      dispute.endToEndId ??= endToEndId();
-      if (deliver) void webhooks.deliver(disputeEvent(DECIDED_EVENT[status], dispute));
-      return jsonReply(200, { dispute: { ...dispute, evidences: dispute.evidences.map((e) => ({ ...e })) } });
-    })
+      .add('POST', '/sandbox/disputes/:id/decide', ({ state, webhooks, params, body }) => {
+        const dispute = state.disputes.get(params.id ?? '');
+        if (!dispute) throw fail(404, 'Dispute not found');
+        const { status, deliver } = parseWith(decideSchema, body());
+        if (dispute.status !== 'OPENED' && dispute.status !== 'OPEN') throw fail(409, `Dispute already ${dispute.status}`);
+        dispute.status = status;
+        dispute.endToEndId ??= endToEndId();
+        if (deliver) void webhooks.deliver(disputeEvent(DECIDED_EVENT[status], dispute));
+        return jsonReply(200, { dispute: { ...dispute, evidences: dispute.evidences.map((e) => ({ ...e })) } });
+      })
 
-    .add('GET', '/sandbox/disputes/:id', ({ state, params }) => {
-      const dispute = state.disputes.get(params.id ?? '');
-      if (!dispute) throw fail(404, 'Dispute not found');
-      return jsonReply(200, { dispute: { ...dispute, evidences: dispute.evidences.map((e) => ({ ...e })) } });
-    })
+      .add('GET', '/sandbox/disputes/:id', ({ state, params }) => {
+        const dispute = state.disputes.get(params.id ?? '');
+        if (!dispute) throw fail(404, 'Dispute not found');
+        return jsonReply(200, { dispute: { ...dispute, evidences: dispute.evidences.map((e) => ({ ...e })) } });
+      })
 
-    .add('GET', '/sandbox/subscriptions/:id', ({ state, params }) => {
-      const subscription = state.subscriptions.get(params.id ?? '');
-      if (!subscription) throw fail(404, 'Subscription not found');
-      const { installments, ...rest } = subscription;
-      return jsonReply(200, { subscription: { ...rest, installments: [...installments.values()] } });
-    });
+      .add('GET', '/sandbox/subscriptions/:id', ({ state, params }) => {
+        const subscription = state.subscriptions.get(params.id ?? '');
+        if (!subscription) throw fail(404, 'Subscription not found');
+        const { installments, ...rest } = subscription;
+        return jsonReply(200, { subscription: { ...rest, installments: [...installments.values()] } });
+      })
+  );
 }

@@ -32,7 +32,11 @@ type LateRule = NonNullable<FaultsInput['lateAnswer']>;
 type RateRule = NonNullable<FaultsInput['rateLimit']>;
 
 /** Whether a rule applies to this call; if it does, one of its count is used up. */
-function take<R extends { count: number; method?: string; pathPrefix?: string }>(rule: R | undefined, method: string, path: string): R | undefined {
+function take<R extends { count: number; method?: string; pathPrefix?: string }>(
+  rule: R | undefined,
+  method: string,
+  path: string,
+): R | undefined {
   if (!rule) return undefined;
   if (rule.method !== undefined && rule.method.toUpperCase() !== method) return undefined;
   if (rule.pathPrefix !== undefined && !path.startsWith(rule.pathPrefix)) return undefined;

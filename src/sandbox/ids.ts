@@ -14,7 +14,9 @@ export class IdSource {
     const blocks: Buffer[] = [];
     let length = 0;
     while (length < count) {
-      const block = createHash('sha256').update(`${this.seed}\0${this.counter++}`).digest();
+      const block = createHash('sha256')
+        .update(`${this.seed}\0${this.counter++}`)
+        .digest();
       blocks.push(block);
       length += block.length;
     }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { SandboxCall } from './context';
 import { Faults } from './faults';
-import { seedState, type SandboxCompany } from './seed';
+import { type SandboxCompany, seedState } from './seed';
 import { createSandboxServer, DEFAULT_MAX_LOGGED_CALLS } from './server';
 import { SandboxWebhooks } from './webhooks';
 

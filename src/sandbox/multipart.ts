@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { fail } from './http';
 import { SIGNATURE_LENGTH } from './filetype';
+import { fail } from './http';
 
 /** What is kept of an uploaded file: never its bytes, only what identifies and classifies them. */
 export interface UploadedFile {

@@ -1,8 +1,6 @@
 /** Writes a minimal, valid one-page PDF (Helvetica text lines) with an exact cross-reference table. */
 export function buildPdf(lines: readonly string[]): Buffer {
-  const text = lines
-    .map((line, i) => `BT /F1 11 Tf 50 ${790 - i * 16} Td (${escapePdfText(line)}) Tj ET`)
-    .join('\n');
+  const text = lines.map((line, i) => `BT /F1 11 Tf 50 ${790 - i * 16} Td (${escapePdfText(line)}) Tj ET`).join('\n');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

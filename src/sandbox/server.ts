@@ -4,7 +4,7 @@ import { authenticate, requireScope } from './auth';
 import type { ApiRouter, SandboxCall } from './context';
 import { controlRouter } from './control';
 import type { Faults } from './faults';
-import { HttpError, fail, isMultipart, jsonReply, parseJson, readBody, sendReply, type Reply } from './http';
+import { fail, HttpError, isMultipart, jsonReply, parseJson, type Reply, readBody, sendReply } from './http';
 import { apiRouter } from './routes';
 import type { SandboxCompany } from './seed';
 import type { SandboxState } from './state';

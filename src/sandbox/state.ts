@@ -1,8 +1,8 @@
-import { IdSource } from './ids';
-import { defaultLimits, type LimitValues, type Limits } from './limits-object';
-import { ALL_SCOPES, type Scope } from './scopes';
 // The one schema the sandbox shares with the bot: the statuses of the interface.
 import type { LimitRequestStatus } from '../pix/schemas';
+import { IdSource } from './ids';
+import { defaultLimits, type Limits, type LimitValues } from './limits-object';
+import { ALL_SCOPES, type Scope } from './scopes';
 
 /** The in-memory model of the sandbox: what each company owns, and how new things are created. */
 
@@ -77,7 +77,6 @@ export interface StoredFile {
   createdAt: string;
   urlExpiresAt: string;
 }
-
 
 export interface LimitRequest {
   id: string;

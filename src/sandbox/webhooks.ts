@@ -78,7 +78,9 @@ export class SandboxWebhooks {
   /** The signature header's value for these bytes, made with the current key. */
   async sign(body: Buffer | string): Promise<string> {
     const keys = await this.keys;
-    return createSign('RSA-SHA256').update(body).sign(keys[keys.length - 1]!.privatePem, 'base64');
+    return createSign('RSA-SHA256')
+      .update(body)
+      .sign(keys[keys.length - 1]!.privatePem, 'base64');
   }
 
   /** The current private key (PEM), for tests that sign events of their own as the service would. */

@@ -209,8 +209,10 @@ class Check {
     if (!this.required(block, 'element', pointer)) return;
     this.element(block.element, `${pointer}/element`, INPUT_ELEMENTS);
     const type = isObj(block.element) ? block.element.type : undefined;
-    if (MODAL_ONLY_INPUTS.includes(type as string) && this.surface !== 'modal') this.fail(`${pointer}/element/type`, `${String(type)} is only available in modals`);
-    if (type === 'rich_text_input' && this.surface === 'message') this.fail(`${pointer}/element/type`, 'rich_text_input is not available in messages');
+    if (MODAL_ONLY_INPUTS.includes(type as string) && this.surface !== 'modal')
+      this.fail(`${pointer}/element/type`, `${String(type)} is only available in modals`);
+    if (type === 'rich_text_input' && this.surface === 'message')
+      this.fail(`${pointer}/element/type`, 'rich_text_input is not available in messages');
   }
 
   // Image block: https://docs.slack.dev/reference/block-kit/blocks/image-block
@@ -233,7 +235,8 @@ class Check {
     }
     this.optionalString(value, 'action_id', pointer, { min: 1, max: 255 });
     if (value.confirm !== undefined) this.confirm(value.confirm, `${pointer}/confirm`);
-    if (value.focus_on_load === true && ++this.focused > 1) this.fail(`${pointer}/focus_on_load`, 'only one element can be set to focus_on_load');
+    if (value.focus_on_load === true && ++this.focused > 1)
+      this.fail(`${pointer}/focus_on_load`, 'only one element can be set to focus_on_load');
     this.optionalText(value, 'placeholder', pointer, { plain: true, max: 150 });
     switch (type) {
       case 'button':
@@ -287,7 +290,10 @@ class Check {
         all.push(...this.optionGroup(g, `${pointer}/option_groups/${i}`));
       });
     }
-    const initial = [...(el.initial_option !== undefined ? [['initial_option', el.initial_option]] : []), ...(Array.isArray(el.initial_options) ? el.initial_options.map((o, i) => [`initial_options/${i}`, o]) : [])] as Array<[string, unknown]>;
+    const initial = [
+      ...(el.initial_option !== undefined ? [['initial_option', el.initial_option]] : []),
+      ...(Array.isArray(el.initial_options) ? el.initial_options.map((o, i) => [`initial_options/${i}`, o]) : []),
+    ] as Array<[string, unknown]>;
     for (const [key, option] of initial) {
       this.option(option, `${pointer}/${key}`);
       if (!all.some((o) => sameJson(o, option))) this.fail(`${pointer}/${key}`, 'must exactly match one of the options');
@@ -420,7 +426,12 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (isObj(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  if (isObj(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical(v[k])]),
+    );
   return v;
 }
 
@@ -505,7 +516,8 @@ export function checkViewSubmissionAck(ack: unknown, submitted: unknown): Proble
 export function checkOptionsAck(ack: unknown): Problem[] {
   const c = new Check('modal');
   if (!c.object(ack, '/')) return c.problems;
-  if (ack.options !== undefined && c.array(ack.options, '/options', { max: 100 })) ack.options.forEach((o, i) => c.option(o, `/options/${i}`));
+  if (ack.options !== undefined && c.array(ack.options, '/options', { max: 100 }))
+    ack.options.forEach((o, i) => c.option(o, `/options/${i}`));
   if (ack.option_groups !== undefined && c.array(ack.option_groups, '/option_groups', { max: 100 })) {
     ack.option_groups.forEach((g, i) => c.optionGroup(g, `/option_groups/${i}`));
   }

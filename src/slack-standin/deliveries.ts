@@ -1,5 +1,5 @@
-import type { SlackStandIn } from './web-api';
 import { slackSignatureHeaders } from './signing';
+import type { SlackStandIn } from './web-api';
 
 /**
  * What Slack delivers to an app's Request URL (`/slack/events`), built as Slack builds it, and the
@@ -56,7 +56,17 @@ export function slashCommandBody(input: SlashCommandInput): string {
 
 /** A modal as Slack sends it back: the view the app last set, with the user's input as state. */
 export function submittedView(view: Record<string, unknown>, viewId: string, values: Record<string, Record<string, unknown>>) {
-  return { id: viewId, team_id: TEAM.id, type: 'modal', hash: `hash-${++counter}`, root_view_id: viewId, app_id: API_APP_ID, bot_id: BOT_ID, ...view, state: { values } };
+  return {
+    id: viewId,
+    team_id: TEAM.id,
+    type: 'modal',
+    hash: `hash-${++counter}`,
+    root_view_id: viewId,
+    app_id: API_APP_ID,
+    bot_id: BOT_ID,
+    ...view,
+    state: { values },
+  };
 }
 
 export function viewSubmissionPayload(userId: string, view: Record<string, unknown>, triggerId?: string) {
@@ -111,7 +121,10 @@ export function messageBlockActionPayload(input: MessageActionInput) {
 }
 
 /** What Slack sends an external select's options load URL as the user types (`value`) in a modal. */
-export function blockSuggestionPayload(userId: string, input: { actionId: string; blockId?: string; value: string; view?: Record<string, unknown> }) {
+export function blockSuggestionPayload(
+  userId: string,
+  input: { actionId: string; blockId?: string; value: string; view?: Record<string, unknown> },
+) {
   // Unlike other interactions, a block_suggestion carries no trigger_id.
   const { team, user, api_app_id, token } = interactionCommon(userId);
   return {
@@ -131,7 +144,14 @@ export function blockSuggestionPayload(userId: string, input: { actionId: string
 /** A message shortcut, run on `message`. */
 export function messageShortcutPayload(
   userId: string,
-  input: { callbackId: string; channelId: string; channelName?: string; responseUrl: string; message: Record<string, unknown>; triggerId?: string },
+  input: {
+    callbackId: string;
+    channelId: string;
+    channelName?: string;
+    responseUrl: string;
+    message: Record<string, unknown>;
+    triggerId?: string;
+  },
 ) {
   return {
     type: 'message_action',
@@ -185,7 +205,11 @@ export class SlackDeliveries {
   ) {}
 
   async post(body: string, headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' }): Promise<Delivered> {
-    const res = await fetch(this.eventsUrl, { method: 'POST', body, headers: { ...headers, ...slackSignatureHeaders(body, this.signingSecret) } });
+    const res = await fetch(this.eventsUrl, {
+      method: 'POST',
+      body,
+      headers: { ...headers, ...slackSignatureHeaders(body, this.signingSecret) },
+    });
     const text = await res.text();
     const refused = res.ok && this.slack.judgeAck(body, text).length > 0;
     return { status: res.status, text, refused };

@@ -1,7 +1,16 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { blocksRefusal, checkMessage, checkOptionsAck, checkView, checkViewSubmissionAck, problemText, viewsRefusal, type Problem } from './block-kit-rules';
+import {
+  blocksRefusal,
+  checkMessage,
+  checkOptionsAck,
+  checkView,
+  checkViewSubmissionAck,
+  type Problem,
+  problemText,
+  viewsRefusal,
+} from './block-kit-rules';
 import { SlackStandInRateLimit } from './rate-limit';
 
 export interface SlackApiCall {
@@ -335,7 +344,15 @@ export class SlackStandIn {
   private defaultAnswer(method: string, args: Record<string, unknown>): unknown {
     switch (method) {
       case 'auth.test':
-        return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'pixops', team_id: 'T0FAKE', user_id: 'U0BOT', bot_id: 'B0BOT' };
+        return {
+          ok: true,
+          url: 'https://fake.slack.test/',
+          team: 'Fake',
+          user: 'pixops',
+          team_id: 'T0FAKE',
+          user_id: 'U0BOT',
+          bot_id: 'B0BOT',
+        };
       case 'users.info': {
         // Like Slack: the locale only with include_locale.
         const id = String(args.user);
@@ -442,7 +459,11 @@ function serveFileBytes(file: StandInFile, range: string | undefined, res: http.
   const end = Math.min(m[2] ? Number(m[2]) : file.bytes.length - 1, file.bytes.length - 1);
   const part = file.bytes.subarray(start, end + 1);
   res
-    .writeHead(206, { 'content-type': file.mimetype, 'content-length': part.length, 'content-range': `bytes ${start}-${end}/${file.bytes.length}` })
+    .writeHead(206, {
+      'content-type': file.mimetype,
+      'content-length': part.length,
+      'content-range': `bytes ${start}-${end}/${file.bytes.length}`,
+    })
     .end(part);
 }
 

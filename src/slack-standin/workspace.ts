@@ -8,8 +8,8 @@ import {
   messageBlockActionPayload,
   messageShortcutPayload,
   newTriggerId,
+  type SlackDeliveries,
   slashCommandBody,
-  SlackDeliveries,
   submittedView,
   TEAM,
   viewBlockActionPayload,
@@ -101,7 +101,10 @@ export class SlackWorkspace {
     this.slack.on('chat.postEphemeral', (args) => this.postEphemeral(args));
     // Like Slack: a message posted to a user ID goes to their DM with the bot.
     this.slack.on('chat.postMessage', (args) =>
-      this.slack.answerByDefault('chat.postMessage', /^[UW]/.test(String(args.channel)) ? { ...args, channel: this.dmOf(String(args.channel)) } : args),
+      this.slack.answerByDefault(
+        'chat.postMessage',
+        /^[UW]/.test(String(args.channel)) ? { ...args, channel: this.dmOf(String(args.channel)) } : args,
+      ),
     );
     this.slack.events.on('call', (call: SlackApiCall) => this.afterCall(call));
     this.slack.events.on('response', (r: ResponseUrlCall) => this.onResponse(r));
@@ -139,7 +142,13 @@ export class SlackWorkspace {
   /** A message typed in the channel or the DM (a person's, not the bot's); `files` are file ids. */
   say(user: string, input: { channel: string; text: string; thread_ts?: string; files?: string[] }): StoredMessage {
     const files = (input.files ?? []).filter((id) => this.slack.files.has(id)).map((id) => this.slack.fileObject(id));
-    const message = this.slack.addMessage({ channel: input.channel, user, text: input.text, thread_ts: input.thread_ts, ...(files.length ? { files } : {}) });
+    const message = this.slack.addMessage({
+      channel: input.channel,
+      user,
+      text: input.text,
+      thread_ts: input.thread_ts,
+      ...(files.length ? { files } : {}),
+    });
     this.changed();
     return message;
   }
@@ -155,12 +164,21 @@ export class SlackWorkspace {
   async command(user: string, channel: string, text: string, thread_ts?: string): Promise<void> {
     const responseUrl = this.responseUrlFor({ user, channel, thread_ts });
     const triggerId = this.trigger(user);
-    const ack = await this.deliveries.post(slashCommandBody({ userId: user, text, channelId: channel, channelName: this.channelName(channel), responseUrl, triggerId }));
+    const ack = await this.deliveries.post(
+      slashCommandBody({ userId: user, text, channelId: channel, channelName: this.channelName(channel), responseUrl, triggerId }),
+    );
     if (ack.status !== 200) return this.deliveryFailed(`/pix ${text}`, ack.status);
     const body = parseJson(ack.text) as Record<string, unknown> | undefined;
     if (!body || !(body.text || body.blocks) || ack.refused) return;
     if (body.response_type === 'in_channel') {
-      this.slack.addMessage({ channel, thread_ts, text: body.text as string | undefined, blocks: body.blocks, user: BOT_USER_ID, bot_id: BOT_ID });
+      this.slack.addMessage({
+        channel,
+        thread_ts,
+        text: body.text as string | undefined,
+        blocks: body.blocks,
+        user: BOT_USER_ID,
+        bot_id: BOT_ID,
+      });
       this.changed();
     } else {
       this.addEphemeral({ channel, user, text: body.text as string, blocks: body.blocks, thread_ts });
@@ -168,7 +186,12 @@ export class SlackWorkspace {
   }
 
   /** A click on a message's (or an ephemeral's) element. */
-  async clickInMessage(user: string, ref: MessageRef, action: Record<string, unknown>, state?: Record<string, Record<string, unknown>>): Promise<void> {
+  async clickInMessage(
+    user: string,
+    ref: MessageRef,
+    action: Record<string, unknown>,
+    state?: Record<string, Record<string, unknown>>,
+  ): Promise<void> {
     let channel: string;
     let ts: string;
     let message: Record<string, unknown> | undefined;
@@ -202,7 +225,12 @@ export class SlackWorkspace {
   }
 
   /** A click on an element of a modal or of the Home tab (`viewId`), with the inputs' state so far. */
-  async clickInView(user: string, viewId: string, action: Record<string, unknown>, values: Record<string, Record<string, unknown>> = {}): Promise<void> {
+  async clickInView(
+    user: string,
+    viewId: string,
+    action: Record<string, unknown>,
+    values: Record<string, Record<string, unknown>> = {},
+  ): Promise<void> {
     const view = this.findView(user, viewId);
     if (!view) return;
     const ack = await this.deliveries.interaction(viewBlockActionPayload(user, this.withState(view, values), action, this.trigger(user)));
@@ -213,17 +241,25 @@ export class SlackWorkspace {
    * The top modal submitted with these values (file inputs give file ids, made into Slack's file
    * objects here). The app's answer: inline errors (returned), an updated or pushed view, or the modal closed.
    */
-  async submit(user: string, viewId: string, values: Record<string, Record<string, unknown>>): Promise<{ errors?: Record<string, string> }> {
+  async submit(
+    user: string,
+    viewId: string,
+    values: Record<string, Record<string, unknown>>,
+  ): Promise<{ errors?: Record<string, string> }> {
     const stack = this.stacks.get(user) ?? [];
     const view = stack.find((v) => v.id === viewId);
     if (!view) return {};
-    const ack = await this.deliveries.interaction(viewSubmissionPayload(user, this.withState(view, this.withFiles(values)), this.trigger(user)));
+    const ack = await this.deliveries.interaction(
+      viewSubmissionPayload(user, this.withState(view, this.withFiles(values)), this.trigger(user)),
+    );
     if (ack.status !== 200) {
       this.deliveryFailed('a submission', ack.status);
       return {};
     }
     if (ack.refused) return {};
-    const body = parseJson(ack.text) as { response_action?: string; view?: Record<string, unknown>; errors?: Record<string, string> } | undefined;
+    const body = parseJson(ack.text) as
+      | { response_action?: string; view?: Record<string, unknown>; errors?: Record<string, string> }
+      | undefined;
     const at = stack.indexOf(view);
     switch (body?.response_action) {
       case 'errors':
@@ -267,7 +303,14 @@ export class SlackWorkspace {
     const m = this.slack.messages.find((x) => x.channel === channel && x.ts === ts);
     if (!m) return;
     const responseUrl = this.responseUrlFor({ user, channel });
-    const payload = messageShortcutPayload(user, { callbackId, channelId: channel, channelName: this.channelName(channel), responseUrl, message: this.wireMessage(m), triggerId: this.trigger(user) });
+    const payload = messageShortcutPayload(user, {
+      callbackId,
+      channelId: channel,
+      channelName: this.channelName(channel),
+      responseUrl,
+      message: this.wireMessage(m),
+      triggerId: this.trigger(user),
+    });
     const ack = await this.deliveries.interaction(payload);
     if (ack.status !== 200) this.deliveryFailed('a shortcut', ack.status);
   }
@@ -329,11 +372,21 @@ export class SlackWorkspace {
   }
 
   private storeView(view: Record<string, unknown>, id?: string): View {
-    return { ...view, id: id ?? (typeof view.id === 'string' ? view.id : `V0PG${++this.counter}`), hash: `h${++this.counter}`, team_id: TEAM.id, app_id: API_APP_ID, bot_id: BOT_ID, state: { values: {} } };
+    return {
+      ...view,
+      id: id ?? (typeof view.id === 'string' ? view.id : `V0PG${++this.counter}`),
+      hash: `h${++this.counter}`,
+      team_id: TEAM.id,
+      app_id: API_APP_ID,
+      bot_id: BOT_ID,
+      state: { values: {} },
+    };
   }
 
   private findView(user: string, viewId: string): View | undefined {
-    return (this.stacks.get(user) ?? []).find((v) => v.id === viewId) ?? (this.homes.get(user)?.id === viewId ? this.homes.get(user) : undefined);
+    return (
+      (this.stacks.get(user) ?? []).find((v) => v.id === viewId) ?? (this.homes.get(user)?.id === viewId ? this.homes.get(user) : undefined)
+    );
   }
 
   private withState(view: View, values: Record<string, Record<string, unknown>>): Record<string, unknown> {
@@ -346,7 +399,10 @@ export class SlackWorkspace {
       out[block] = {};
       for (const [action, value] of Object.entries(actions)) {
         const v = value as { type?: string; files?: string[] };
-        out[block]![action] = v.type === 'file_input' ? { type: 'file_input', files: (v.files ?? []).filter((id) => this.slack.files.has(id)).map((id) => this.slack.fileObject(id)) } : value;
+        out[block]![action] =
+          v.type === 'file_input'
+            ? { type: 'file_input', files: (v.files ?? []).filter((id) => this.slack.files.has(id)).map((id) => this.slack.fileObject(id)) }
+            : value;
       }
     }
     return out;
@@ -457,18 +513,36 @@ export class SlackWorkspace {
     if (this.slack.responses.length > KEPT_CALLS) this.slack.responses.splice(0, this.slack.responses.length - KEPT_CALLS);
     const target = this.responseTargets.get(r.id);
     if (!target) return;
-    const body = r.body as { text?: string; blocks?: unknown; response_type?: string; replace_original?: boolean | string; delete_original?: boolean | string };
+    const body = r.body as {
+      text?: string;
+      blocks?: unknown;
+      response_type?: string;
+      replace_original?: boolean | string;
+      delete_original?: boolean | string;
+    };
     const flag = (v: unknown) => v === true || v === 'true';
     const source = target.source;
     if (flag(body.delete_original) && source) {
       const list: Array<{ id?: string; ts: string; channel: string }> = source.kind === 'ephemeral' ? this.ephemerals : this.slack.messages;
-      const at = list.findIndex((m) => (source.kind === 'ephemeral' ? m.id === source.id : m.channel === target.channel && m.ts === source.ts));
+      const at = list.findIndex((m) =>
+        source.kind === 'ephemeral' ? m.id === source.id : m.channel === target.channel && m.ts === source.ts,
+      );
       if (at >= 0) list.splice(at, 1);
     } else if (flag(body.replace_original) && source) {
-      const found = source.kind === 'ephemeral' ? this.ephemerals.find((e) => e.id === source.id) : this.slack.messages.find((m) => m.channel === target.channel && m.ts === source.ts);
+      const found =
+        source.kind === 'ephemeral'
+          ? this.ephemerals.find((e) => e.id === source.id)
+          : this.slack.messages.find((m) => m.channel === target.channel && m.ts === source.ts);
       if (found) Object.assign(found, { text: body.text, blocks: body.blocks });
     } else if (body.response_type === 'in_channel') {
-      this.slack.addMessage({ channel: target.channel, thread_ts: target.thread_ts, text: body.text, blocks: body.blocks, user: BOT_USER_ID, bot_id: BOT_ID });
+      this.slack.addMessage({
+        channel: target.channel,
+        thread_ts: target.thread_ts,
+        text: body.text,
+        blocks: body.blocks,
+        user: BOT_USER_ID,
+        bot_id: BOT_ID,
+      });
     } else {
       this.addEphemeral({ channel: target.channel, user: target.user, text: body.text, blocks: body.blocks, thread_ts: target.thread_ts });
       return;
@@ -488,5 +562,17 @@ function parseJson(text: string): unknown {
 
 function mimeOf(name: string): string {
   const ext = name.split('.').pop()?.toLowerCase();
-  return ({ csv: 'text/csv', pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', txt: 'text/plain', json: 'application/json' } as Record<string, string>)[ext ?? ''] ?? 'application/octet-stream';
+  return (
+    (
+      {
+        csv: 'text/csv',
+        pdf: 'application/pdf',
+        png: 'image/png',
+        jpg: 'image/jpeg',
+        jpeg: 'image/jpeg',
+        txt: 'text/plain',
+        json: 'application/json',
+      } as Record<string, string>
+    )[ext ?? ''] ?? 'application/octet-stream'
+  );
 }

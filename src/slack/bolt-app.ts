@@ -14,9 +14,15 @@ import { standIn } from '../runtime/stand-in';
  */
 export function loadBoltApp(mode: 'http' | 'socket'): typeof BoltApp {
   const receivers = require.resolve('@slack/bolt/dist/receivers/HTTPReceiver');
-  standIn(require.resolve('@slack/oauth', { paths: [receivers] }), refusing('InstallProvider', 'OAuth installation is not used by Pix Ops'));
+  standIn(
+    require.resolve('@slack/oauth', { paths: [receivers] }),
+    refusing('InstallProvider', 'OAuth installation is not used by Pix Ops'),
+  );
   if (mode === 'http') {
-    standIn(require.resolve('@slack/bolt/dist/receivers/SocketModeReceiver'), refusing('default', 'Socket Mode is not loaded in HTTP mode (SLACK_APP_TOKEN was not set at start)'));
+    standIn(
+      require.resolve('@slack/bolt/dist/receivers/SocketModeReceiver'),
+      refusing('default', 'Socket Mode is not loaded in HTTP mode (SLACK_APP_TOKEN was not set at start)'),
+    );
   }
   return (require('@slack/bolt/dist/App') as typeof import('@slack/bolt/dist/App')).default;
 }

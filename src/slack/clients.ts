@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { LogLevel, WebClient, type FetchFunction, type WebClientOptions } from '@slack/web-api';
+import { type FetchFunction, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import { PacedWebClient, type SlackPacer } from '../poller/pacing';
 import type { Logger } from '../runtime/logger';
 import type { Metrics, SlackCallResult } from '../runtime/metrics';
-import { PacedWebClient, type SlackPacer } from '../poller/pacing';
 import { boltLogger } from './bolt-logger';
 
 /** Time limit of each call of the exact client: a hung call must not hold a tick (and a stop) forever. */
@@ -53,7 +53,10 @@ export class SlackClients {
 
   /** Bolt's client options: the URL, and the calls counted. */
   appOptions(): WebClientOptions {
-    return { ...(this.settings.slackApiUrl ? { slackApiUrl: this.settings.slackApiUrl } : {}), ...(this.fetch ? { fetch: this.fetch } : {}) };
+    return {
+      ...(this.settings.slackApiUrl ? { slackApiUrl: this.settings.slackApiUrl } : {}),
+      ...(this.fetch ? { fetch: this.fetch } : {}),
+    };
   }
 
   /** Lets `exactClient`, `quickClient` and the poller find these settings from the app's client. */
@@ -63,7 +66,10 @@ export class SlackClients {
   }
 
   exact(): WebClient {
-    return (this.exactClient ??= this.make({ timeout: SLACK_CALL_TIMEOUT_MS, ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}) }));
+    return (this.exactClient ??= this.make({
+      timeout: SLACK_CALL_TIMEOUT_MS,
+      ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}),
+    }));
   }
 
   quick(): WebClient {
@@ -71,7 +77,11 @@ export class SlackClients {
   }
 
   paced(pacer: SlackPacer): WebClient {
-    const client = new PacedWebClient(this.settings.token, this.options({ timeout: SLACK_CALL_TIMEOUT_MS, ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}) }), pacer);
+    const client = new PacedWebClient(
+      this.settings.token,
+      this.options({ timeout: SLACK_CALL_TIMEOUT_MS, ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}) }),
+      pacer,
+    );
     withoutRetries.add(client);
     return client;
   }

@@ -1,11 +1,11 @@
-import { pipeline, Transform, type Readable } from 'node:stream';
-import type { Deps } from '../entry/deps';
-import { messages, type Locale } from '../i18n';
-import type { FilePurpose } from '../pix/client';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import { detectProofType, FileOverCapError, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
-import { quickClient } from './quick-client';
-import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
+import type { Deps } from '../entry/deps';
+import { type Locale, messages } from '../i18n';
+import type { FilePurpose } from '../pix/client';
 import { streamedBytes } from '../runtime/young-garbage';
+import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
+import { quickClient } from './quick-client';
 
 // Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
 // carried the same way: checked from its metadata and first bytes, then streamed from Slack.
@@ -43,7 +43,13 @@ export async function checkProofFiles(
     }
     const name = fileLabel(file);
     if (file.size !== undefined && file.size > MAX_FILE_BYTES) {
-      return m.tooBig({ name, mib: (file.size / 1024 / 1024).toLocaleString(locale === 'en' ? 'en-US' : 'pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+      return m.tooBig({
+        name,
+        mib: (file.size / 1024 / 1024).toLocaleString(locale === 'en' ? 'en-US' : 'pt-BR', {
+          minimumFractionDigits: 1,
+          maximumFractionDigits: 1,
+        }),
+      });
     }
     if (file.size === 0) return m.empty(name);
     if (!file.url_private_download) return m.cannotDownload(name);

@@ -1,13 +1,16 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../runtime/logger';
 import type { SlackMessage } from '../../views/message';
 import { errorText } from '../runtime/error-text';
+import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from './error-code';
-import { findOwnMessage, openDm, postOnce, postToUser, PostUnknownError, type OnceMetadata, type PostedMessage } from './post-once';
+import { findOwnMessage, type OnceMetadata, openDm, type PostedMessage, PostUnknownError, postOnce, postToUser } from './post-once';
 
 export const ROOT_EVENT_TYPE = 'pix_limit_request';
 
-export const rootMetadata = (limitRequestId: string) => ({ event_type: ROOT_EVENT_TYPE, event_payload: { limit_request_id: limitRequestId } });
+export const rootMetadata = (limitRequestId: string) => ({
+  event_type: ROOT_EVENT_TYPE,
+  event_payload: { limit_request_id: limitRequestId },
+});
 
 export interface ThreadRootInput {
   channel: string;
@@ -38,7 +41,10 @@ export async function postRootMessage(
     return { ...(await postOnce(slack, { channel: input.channel, ...input.message }, input.metadata, once)), dm: false };
   } catch (err) {
     if (err instanceof PostUnknownError) {
-      logger.warn({ channel: input.channel, err: errorText(err.cause) }, 'the thread root may have been posted; it will be looked for again');
+      logger.warn(
+        { channel: input.channel, err: errorText(err.cause) },
+        'the thread root may have been posted; it will be looked for again',
+      );
       return undefined;
     }
     logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
@@ -66,7 +72,10 @@ export async function postThreadRoot(slack: WebClient, logger: Logger, input: Th
  * lost, or the process died first): in the channel, else in the requester's DM. Undefined when it is
  * in neither; a channel the bot cannot read counts as one without it. Other failures are thrown.
  */
-export async function findThreadRoot(slack: WebClient, input: { channel: string; userId: string; limitRequestId: string; since: number }): Promise<PostedMessage | undefined> {
+export async function findThreadRoot(
+  slack: WebClient,
+  input: { channel: string; userId: string; limitRequestId: string; since: number },
+): Promise<PostedMessage | undefined> {
   const metadata = rootMetadata(input.limitRequestId);
   const inChannel = await findOwnMessage(slack, { channel: input.channel }, metadata, input.since).catch((err: unknown) => {
     if (isUnreachable(err)) return undefined;

@@ -58,7 +58,11 @@ async function postFile(url: string, upload: FileUpload): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const request = (to.protocol === 'https:' ? https : http).request(
         to,
-        { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': upload.length }, timeout: upload.timeoutMs },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': upload.length },
+          timeout: upload.timeoutMs,
+        },
         (response) => {
           response.resume();
           response.on('error', reject);

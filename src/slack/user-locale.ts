@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
+import { DEFAULT_LOCALE, type Locale, localeFromSlack } from '../i18n/index';
 import { quickClient } from './quick-client';
-import { DEFAULT_LOCALE, localeFromSlack, type Locale } from '../i18n/index';
 
 export interface LocaleResolverOptions {
   /** The user's Slack locale tag (`en-US`, `pt-BR`, …), or undefined when Slack gives none. */

@@ -62,7 +62,9 @@ export class SqliteApprovalIndex implements ApprovalIndex {
   /** The table, made at first use, not at start (each statement is a commit); a failure is tried again next time. */
   private get ready(): Promise<void> {
     this.schema ??= (async () => {
-      await this.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (namespace TEXT NOT NULL, id TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (namespace, id))`);
+      await this.query(
+        `CREATE TABLE IF NOT EXISTS ${TABLE} (namespace TEXT NOT NULL, id TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (namespace, id))`,
+      );
       await this.query(`CREATE INDEX IF NOT EXISTS ${TABLE}_due ON ${TABLE} (namespace, due)`);
     })().catch((err: unknown) => {
       this.schema = undefined;
@@ -73,7 +75,10 @@ export class SqliteApprovalIndex implements ApprovalIndex {
 
   async put(id: string, dueMs: number): Promise<void> {
     await this.ready;
-    await this.query(`INSERT INTO ${TABLE} (namespace, id, due) VALUES (?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET due = excluded.due`, [this.namespace, id, dueMs]);
+    await this.query(
+      `INSERT INTO ${TABLE} (namespace, id, due) VALUES (?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET due = excluded.due`,
+      [this.namespace, id, dueMs],
+    );
   }
 
   async remove(id: string): Promise<void> {
@@ -83,7 +88,11 @@ export class SqliteApprovalIndex implements ApprovalIndex {
 
   async due(nowMs: number, limit: number): Promise<string[]> {
     await this.ready;
-    const rows = await this.query(`SELECT id FROM ${TABLE} WHERE namespace = ? AND due <= ? ORDER BY due LIMIT ?`, [this.namespace, nowMs, limit]);
+    const rows = await this.query(`SELECT id FROM ${TABLE} WHERE namespace = ? AND due <= ? ORDER BY due LIMIT ?`, [
+      this.namespace,
+      nowMs,
+      limit,
+    ]);
     return rows.map((r) => String(r.id));
   }
 

@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
-import { APPROVAL_ACTIONS, ApprovalPayloadSchema, type ApprovalPayload } from '../domain/approvals';
+import { APPROVAL_ACTIONS, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
 import type { ApprovalIndex } from './approval-index';
 import type { SecretBox } from './secret-box';
 
@@ -183,7 +183,13 @@ export class ApprovalsRepo {
       ...rest,
       payload,
       ...(intent
-        ? { intent: { step: intent.step, at: intent.at, ...(intent.sealedData ? { data: JSON.parse(this.box.open(intent.sealedData, `${key(stored.id)}:intent`)) as unknown } : {}) } }
+        ? {
+            intent: {
+              step: intent.step,
+              at: intent.at,
+              ...(intent.sealedData ? { data: JSON.parse(this.box.open(intent.sealedData, `${key(stored.id)}:intent`)) as unknown } : {}),
+            },
+          }
         : {}),
     };
   }

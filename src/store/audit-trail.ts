@@ -1,5 +1,5 @@
 import type { RedisClientType } from '@keyv/redis';
-import { storedEntry, type AuditEntry, type StoredAuditEntry } from '../audit/entry';
+import { type AuditEntry, type StoredAuditEntry, storedEntry } from '../audit/entry';
 
 /**
  * Entries read at a time by an export: what is alive at each garbage collection is a batch, and the
@@ -99,7 +99,9 @@ export class AuditTrail {
   async page(query: AuditPageQuery): Promise<StoredAuditEntry[]> {
     if (query.after !== undefined) {
       const { after } = query;
-      const older = await this.guard('audit page', () => this.backend.newerThan({ since: query.since, after, top: query.top, limit: query.limit }));
+      const older = await this.guard('audit page', () =>
+        this.backend.newerThan({ since: query.since, after, top: query.top, limit: query.limit }),
+      );
       return older.reverse();
     }
     return this.guard('audit page', () => this.backend.newest({ since: query.since, before: query.before, limit: query.limit }));
@@ -143,7 +145,21 @@ export class AuditTrail {
 type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 const TABLE = 'audit_trail';
-const COLUMNS = ['namespace', 'time', 'user_id', 'role', 'action', 'target', 'pix_method', 'pix_path', 'pix_status', 'maker', 'checker', 'outcome', 'detail'] as const;
+const COLUMNS = [
+  'namespace',
+  'time',
+  'user_id',
+  'role',
+  'action',
+  'target',
+  'pix_method',
+  'pix_path',
+  'pix_status',
+  'maker',
+  'checker',
+  'outcome',
+  'detail',
+] as const;
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS ${TABLE} (
@@ -220,7 +236,10 @@ export class SqliteAuditBackend implements AuditBackend {
 
   /** The first id of the entries from `since` on (found by the time index), or undefined. */
   private async firstSince(since: Date): Promise<number | undefined> {
-    const [row] = await this.query(`SELECT MIN(id) AS low FROM ${TABLE} WHERE namespace = ? AND time >= ?`, [this.namespace, since.toISOString()]);
+    const [row] = await this.query(`SELECT MIN(id) AS low FROM ${TABLE} WHERE namespace = ? AND time >= ?`, [
+      this.namespace,
+      since.toISOString(),
+    ]);
     return row?.low === null || row?.low === undefined ? undefined : Number(row.low);
   }
 
@@ -229,20 +248,26 @@ export class SqliteAuditBackend implements AuditBackend {
     const low = await this.firstSince(q.since);
     if (low === undefined) return [];
     const before = q.before === undefined ? Number.MAX_SAFE_INTEGER : Number(q.before);
-    const rows = await this.query(
-      `${SELECT} WHERE id >= ? AND id < ? AND namespace = ? AND time >= ? ORDER BY id DESC LIMIT ?`,
-      [low, before, this.namespace, q.since.toISOString(), q.limit],
-    );
+    const rows = await this.query(`${SELECT} WHERE id >= ? AND id < ? AND namespace = ? AND time >= ? ORDER BY id DESC LIMIT ?`, [
+      low,
+      before,
+      this.namespace,
+      q.since.toISOString(),
+      q.limit,
+    ]);
     return rows.map(fromRow);
   }
 
   async newerThan(q: { since: Date; after: string; top?: string; limit: number }): Promise<StoredAuditEntry[]> {
     await this.ready;
     const top = q.top === undefined ? Number.MAX_SAFE_INTEGER : Number(q.top);
-    const rows = await this.query(
-      `${SELECT} WHERE id > ? AND id <= ? AND namespace = ? AND time >= ? ORDER BY id ASC LIMIT ?`,
-      [Number(q.after), top, this.namespace, q.since.toISOString(), q.limit],
-    );
+    const rows = await this.query(`${SELECT} WHERE id > ? AND id <= ? AND namespace = ? AND time >= ? ORDER BY id ASC LIMIT ?`, [
+      Number(q.after),
+      top,
+      this.namespace,
+      q.since.toISOString(),
+      q.limit,
+    ]);
     return rows.map(fromRow);
   }
 
@@ -257,7 +282,11 @@ export class SqliteAuditBackend implements AuditBackend {
     return { low: String(row.low), high: String(row.high) };
   }
 
-  async batch(range: { from: Date; to: Date; low: string; high: string }, after: string | undefined, limit: number): Promise<StoredAuditEntry[]> {
+  async batch(
+    range: { from: Date; to: Date; low: string; high: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<StoredAuditEntry[]> {
     await this.ready;
     const start = after === undefined ? Number(range.low) - 1 : Number(after);
     // NOT INDEXED: walk the rowid range, not the time index (which would sort the whole period each batch).
@@ -293,7 +322,20 @@ end
 return 1
 `;
 
-const FIELDS: Array<keyof AuditEntry> = ['time', 'user', 'role', 'action', 'target', 'pixMethod', 'pixPath', 'pixStatus', 'maker', 'checker', 'outcome', 'detail'];
+const FIELDS: Array<keyof AuditEntry> = [
+  'time',
+  'user',
+  'role',
+  'action',
+  'target',
+  'pixMethod',
+  'pixPath',
+  'pixStatus',
+  'maker',
+  'checker',
+  'outcome',
+  'detail',
+];
 
 const fromStream = ({ id, message }: { id: string; message: Record<string, string> }): StoredAuditEntry => storedEntry(id, message);
 
@@ -340,7 +382,11 @@ export class RedisAuditBackend implements AuditBackend {
     return first && last ? { low: first.id, high: last.id } : undefined;
   }
 
-  async batch(range: { from: Date; to: Date; low: string; high: string }, after: string | undefined, limit: number): Promise<StoredAuditEntry[]> {
+  async batch(
+    range: { from: Date; to: Date; low: string; high: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<StoredAuditEntry[]> {
     const rows = await this.client.xRange(this.key, after === undefined ? range.low : `(${after}`, range.high, { COUNT: limit });
     return rows.map(fromStream);
   }

@@ -81,12 +81,18 @@ export class RedisClaims implements Claims {
   ) {}
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.set(this.prefix + key, this.holder, { condition: 'NX', expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } });
+    const reply = await this.client.set(this.prefix + key, this.holder, {
+      condition: 'NX',
+      expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+    });
     return reply === 'OK';
   }
 
   async renew(key: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.eval(RENEW, { keys: [this.prefix + key], arguments: [this.holder, String(Math.max(1, Math.round(ttlMs)))] });
+    const reply = await this.client.eval(RENEW, {
+      keys: [this.prefix + key],
+      arguments: [this.holder, String(Math.max(1, Math.round(ttlMs)))],
+    });
     return Number(reply) === 1;
   }
 

@@ -1,5 +1,5 @@
-import type Keyv from 'keyv';
 import type { RedisClientType } from '@keyv/redis';
+import type Keyv from 'keyv';
 
 /**
  * The ids of a small set of records, ordered by a score (a time): what a tick reads instead of

@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
-import { AccountAppsRepo } from './account-apps';
-import { ApprovalsRepo } from './approvals';
-import { RedisApprovalIndex, SqliteApprovalIndex, type ApprovalIndex } from './approval-index';
-import { AuditTrail, RedisAuditBackend, SqliteAuditBackend, type AuditBackend } from './audit-trail';
-import { MemoryClaims, RedisClaims, type Claims } from './claims';
-import { withDeadline } from '../runtime/deadline';
-import { StoreUnavailableError } from './errors';
-import type { ConnectionEvents } from './redis';
-import { TrackedRequestsRepo } from './tracked-requests';
-import { FilingIntentsRepo } from './filing-intents';
-import { KeyvIdIndex, RedisIdIndex, type IdIndex } from './id-index';
-import { SecretBox } from './secret-box';
-import { RedisPixEvents, SqlitePixEvents, type PixEventsRepo } from './pix-events';
 import type { RateWindow } from '../pix/budget';
-import { resolveStoreSecret, sqlitePathOf } from './store-secret';
+import { withDeadline } from '../runtime/deadline';
+import { AccountAppsRepo } from './account-apps';
+import { type ApprovalIndex, RedisApprovalIndex, SqliteApprovalIndex } from './approval-index';
+import { ApprovalsRepo } from './approvals';
+import { type AuditBackend, AuditTrail, RedisAuditBackend, SqliteAuditBackend } from './audit-trail';
+import { type Claims, MemoryClaims, RedisClaims } from './claims';
+import { StoreUnavailableError } from './errors';
+import { FilingIntentsRepo } from './filing-intents';
+import { type IdIndex, KeyvIdIndex, RedisIdIndex } from './id-index';
+import { type PixEventsRepo, RedisPixEvents, SqlitePixEvents } from './pix-events';
+import type { ConnectionEvents } from './redis';
+import { SecretBox } from './secret-box';
 import { checkSqliteFile } from './sqlite-file';
+import { resolveStoreSecret, sqlitePathOf } from './store-secret';
+import { TrackedRequestsRepo } from './tracked-requests';
 
-export { StoreUnavailableError, isStoreUnavailable } from './errors';
+export { isStoreUnavailable, StoreUnavailableError } from './errors';
 export { StoreLocationError } from './sqlite-file';
 
 export interface Store extends Claims {
@@ -98,23 +98,40 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     intentIndex = new KeyvIdIndex(keyv, 'intents-index');
     claims = new MemoryClaims(`${path.resolve(sqliteFile)}\n${namespace}`, holder);
     const indexAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
-    approvalIndex = new SqliteApprovalIndex((sql, params) => indexAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
+    approvalIndex = new SqliteApprovalIndex(
+      (sql, params) => indexAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>,
+      namespace,
+    );
     // A connection of its own: appends never wait behind the app's reads and writes.
     const auditAdapter = new KeyvSqlite({ uri: `sqlite://${sqliteFile}`, busyTimeout: 5_000 });
-    auditBackend = new SqliteAuditBackend((sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
+    auditBackend = new SqliteAuditBackend(
+      (sql, params) => auditAdapter.query(sql, params) as Promise<Array<Record<string, unknown>>>,
+      namespace,
+    );
     // The main connection: a second one would wait on the file's lock (busy-timeout sleeps) whenever
     // the other writes, and the receiver's answer waits on this insert.
-    pixEvents = new SqlitePixEvents((sql, params) => (mainAdapter as InstanceType<typeof KeyvSqlite>).query(sql, params) as Promise<Array<Record<string, unknown>>>, namespace);
+    pixEvents = new SqlitePixEvents(
+      (sql, params) => (mainAdapter as InstanceType<typeof KeyvSqlite>).query(sql, params) as Promise<Array<Record<string, unknown>>>,
+      namespace,
+    );
     ping = () => keyv.get('__ping__');
     closeBackend = async () => {
-      await Promise.all([keyv.disconnect(), pollSet.disconnect(), intents.disconnect(), approvalSet.disconnect(), indexAdapter.disconnect(), auditAdapter.disconnect()]);
+      await Promise.all([
+        keyv.disconnect(),
+        pollSet.disconnect(),
+        intents.disconnect(),
+        approvalSet.disconnect(),
+        indexAdapter.disconnect(),
+        auditAdapter.disconnect(),
+      ]);
     };
   } else {
     const events: ConnectionEvents = {
       onDown: (reason) => !state.closed && options.events?.onDown?.(reason),
       onUp: () => !state.closed && options.events?.onUp?.(),
     };
-    const { closeRedis, connectRedis, createRedisClient, redisAdapter, REDIS_COMMAND_TIMEOUT_MS } = require('./redis') as typeof import('./redis');
+    const { closeRedis, connectRedis, createRedisClient, redisAdapter, REDIS_COMMAND_TIMEOUT_MS } =
+      require('./redis') as typeof import('./redis');
     state.timeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events });
     await connectRedis(client, events, options.connectWaitMs);
@@ -172,7 +189,8 @@ function guardedRepo<T extends object>(label: string, repo: T, guard: <R>(operat
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => guard(`${label}.${String(name)}`, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      return (...args: unknown[]) =>
+        guard(`${label}.${String(name)}`, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
     },
   });
 }

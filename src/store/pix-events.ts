@@ -112,7 +112,10 @@ export class RedisPixEvents implements PixEventsRepo {
   }
 
   async add(record: PixEventRecord): Promise<boolean> {
-    const reply = await this.client.set(this.key(record.hash), JSON.stringify(record), { condition: 'NX', expiration: { type: 'PX', value: EVENT_KEEP_MS } });
+    const reply = await this.client.set(this.key(record.hash), JSON.stringify(record), {
+      condition: 'NX',
+      expiration: { type: 'PX', value: EVENT_KEEP_MS },
+    });
     if (reply !== 'OK') return false;
     await this.client.zAdd(this.pendingKey, { score: Date.parse(record.receivedAt), value: record.hash });
     return true;
@@ -156,7 +159,10 @@ export class RedisPixEvents implements PixEventsRepo {
     const ids = await this.client.sMembers(this.openKey);
     if (ids.length === 0) return [];
     const texts = await this.client.mGet(ids.map(this.disputeKey));
-    return texts.map((t) => parse(DisputeRecordSchema, t)).filter((d): d is DisputeRecord => d !== undefined && !d.closed).sort(byUpdate);
+    return texts
+      .map((t) => parse(DisputeRecordSchema, t))
+      .filter((d): d is DisputeRecord => d !== undefined && !d.closed)
+      .sort(byUpdate);
   }
 }
 
@@ -254,7 +260,10 @@ export class SqlitePixEvents implements PixEventsRepo {
     // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
     if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
       this.prunedAt = Date.now();
-      await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [this.ns, new Date(Date.now() - EVENT_KEEP_MS).toISOString()]);
+      await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [
+        this.ns,
+        new Date(Date.now() - EVENT_KEEP_MS).toISOString(),
+      ]);
     }
     const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
     return rows.map((r) => String(r.hash));
@@ -264,7 +273,11 @@ export class SqlitePixEvents implements PixEventsRepo {
     await this.ready;
     const record = await this.get(hash);
     if (!record) return;
-    await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [JSON.stringify({ ...record, postedAt: record.postedAt ?? new Date().toISOString() }), this.ns, hash]);
+    await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [
+      JSON.stringify({ ...record, postedAt: record.postedAt ?? new Date().toISOString() }),
+      this.ns,
+      hash,
+    ]);
   }
 
   async dispute(endToEndId: string) {
@@ -275,17 +288,18 @@ export class SqlitePixEvents implements PixEventsRepo {
 
   async saveDispute(record: DisputeRecord) {
     await this.ready;
-    await this.query('INSERT INTO pix_disputes (ns, e2e, open, json) VALUES (?, ?, ?, ?) ON CONFLICT (ns, e2e) DO UPDATE SET open = excluded.open, json = excluded.json', [
-      this.ns,
-      record.endToEndId,
-      record.closed ? 0 : 1,
-      JSON.stringify(record),
-    ]);
+    await this.query(
+      'INSERT INTO pix_disputes (ns, e2e, open, json) VALUES (?, ?, ?, ?) ON CONFLICT (ns, e2e) DO UPDATE SET open = excluded.open, json = excluded.json',
+      [this.ns, record.endToEndId, record.closed ? 0 : 1, JSON.stringify(record)],
+    );
   }
 
   async openDisputes() {
     await this.ready;
     const rows = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND open = 1', [this.ns]);
-    return rows.map((r) => parse(DisputeRecordSchema, r.json)).filter((d): d is DisputeRecord => d !== undefined).sort(byUpdate);
+    return rows
+      .map((r) => parse(DisputeRecordSchema, r.json))
+      .filter((d): d is DisputeRecord => d !== undefined)
+      .sort(byUpdate);
   }
 }

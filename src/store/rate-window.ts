@@ -1,5 +1,5 @@
 import type { RedisClientType } from '@keyv/redis';
-import { WINDOW_MS, type RateWindow } from '../pix/budget';
+import { type RateWindow, WINDOW_MS } from '../pix/budget';
 
 /**
  * Admits one call in one round trip, for every instance on this Redis (the same rules as
@@ -60,12 +60,16 @@ export class RedisRateWindow implements RateWindow {
   async admit(limit: number, reserve: number): Promise<number> {
     const member = `${this.holder}:${++this.seq}`;
     const keys = [`${this.prefix}:window`, `${this.prefix}:blocked`, `${this.prefix}:slow`, `${this.prefix}:next`];
-    const wait = await this.guard('pix budget', () => this.client.eval(ADMIT, { keys, arguments: [String(limit), String(reserve), member, String(WINDOW_MS)] }));
+    const wait = await this.guard('pix budget', () =>
+      this.client.eval(ADMIT, { keys, arguments: [String(limit), String(reserve), member, String(WINDOW_MS)] }),
+    );
     return Number(wait);
   }
 
   async holdOff(ms: number, slowMs: number): Promise<void> {
     const keys = [`${this.prefix}:blocked`, `${this.prefix}:slow`];
-    await this.guard('pix budget', () => this.client.eval(HOLD_OFF, { keys, arguments: [String(Math.max(1, Math.round(ms))), String(slowMs)] }));
+    await this.guard('pix budget', () =>
+      this.client.eval(HOLD_OFF, { keys, arguments: [String(Math.max(1, Math.round(ms))), String(slowMs)] }),
+    );
   }
 }

@@ -24,7 +24,8 @@ const REASONS: Record<string, string> = {
 
 function located(err: unknown): StoreLocationError {
   const code = (err as { code?: unknown } | undefined)?.code;
-  const reason = typeof code === 'string' ? (REASONS[code] ?? `the sqlite file cannot be used (${code})`) : 'the sqlite file cannot be used';
+  const reason =
+    typeof code === 'string' ? (REASONS[code] ?? `the sqlite file cannot be used (${code})`) : 'the sqlite file cannot be used';
   return new StoreLocationError(reason);
 }
 

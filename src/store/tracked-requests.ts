@@ -95,10 +95,20 @@ export class TrackedRequestsRepo {
   }
 
   /** One more read answered 404 or 403 (with the API's own text, when it gave one): the count so far. */
-  async noteUnreadable(limitRequestId: string, status: number, error?: string, now = new Date()): Promise<NonNullable<TrackedRequest['unreadable']>> {
+  async noteUnreadable(
+    limitRequestId: string,
+    status: number,
+    error?: string,
+    now = new Date(),
+  ): Promise<NonNullable<TrackedRequest['unreadable']>> {
     const record = await this.update(limitRequestId, (r) => ({
       ...r,
-      unreadable: { count: (r.unreadable?.count ?? 0) + 1, since: r.unreadable?.since ?? now.toISOString(), status, ...(error ? { error: error.slice(0, 2000) } : {}) },
+      unreadable: {
+        count: (r.unreadable?.count ?? 0) + 1,
+        since: r.unreadable?.since ?? now.toISOString(),
+        status,
+        ...(error ? { error: error.slice(0, 2000) } : {}),
+      },
     }));
     return record.unreadable!;
   }
@@ -112,13 +122,21 @@ export class TrackedRequestsRepo {
   async noteUndeliverable(limitRequestId: string, error: string, now = new Date()): Promise<NonNullable<TrackedRequest['undeliverable']>> {
     const record = await this.update(limitRequestId, (r) => ({
       ...r,
-      undeliverable: { count: (r.undeliverable?.count ?? 0) + 1, since: r.undeliverable?.since ?? now.toISOString(), error: error.slice(0, 200) },
+      undeliverable: {
+        count: (r.undeliverable?.count ?? 0) + 1,
+        since: r.undeliverable?.since ?? now.toISOString(),
+        error: error.slice(0, 200),
+      },
     }));
     return record.undeliverable!;
   }
 
   /** Gives up delivering a decision that can reach nobody: recorded on the request, which is closed. */
-  async closeUndelivered(limitRequestId: string, undelivered: { status: NonNullable<TrackedRequest['undelivered']>['status']; error: string }, now = new Date()): Promise<TrackedRequest> {
+  async closeUndelivered(
+    limitRequestId: string,
+    undelivered: { status: NonNullable<TrackedRequest['undelivered']>['status']; error: string },
+    now = new Date(),
+  ): Promise<TrackedRequest> {
     await this.update(limitRequestId, (r) => ({ ...r, undelivered: { ...undelivered, at: now.toISOString() } }));
     return this.close(limitRequestId);
   }

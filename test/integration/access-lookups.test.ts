@@ -1,4 +1,4 @@
-import { startHarness, type Harness } from '../support/harness';
+import { type Harness, startHarness } from '../support/harness';
 import { deliveriesDone, waitFor } from '../support/wait';
 
 // Role checks stand before every acknowledgement (Slack waits three seconds): a user-group look-up
@@ -13,7 +13,11 @@ describe('access look-ups never stall an acknowledgement', () => {
   afterAll(() => h.close());
 
   test('a rate-limited user-group look-up is asked once, and the command is answered at once', async () => {
-    h.slack.on('usergroups.users.list', () => ({ httpStatus: 429, headers: { 'retry-after': '30' }, body: { ok: false, error: 'ratelimited' } }));
+    h.slack.on('usergroups.users.list', () => ({
+      httpStatus: 429,
+      headers: { 'retry-after': '30' },
+      body: { ok: false, error: 'ratelimited' },
+    }));
     const before = h.slack.callsOf('usergroups.users.list').length;
     const { ack } = await h.slash('U0GROUPED', 'limits');
     // Nothing known of the group yet: no role, so a refusal in the acknowledgement itself (never a
@@ -24,7 +28,11 @@ describe('access look-ups never stall an acknowledgement', () => {
   });
 
   test('nor retried later in the background (the app client would, after Retry-After)', async () => {
-    h.slack.on('usergroups.users.list', () => ({ httpStatus: 429, headers: { 'retry-after': '0' }, body: { ok: false, error: 'ratelimited' } }));
+    h.slack.on('usergroups.users.list', () => ({
+      httpStatus: 429,
+      headers: { 'retry-after': '0' },
+      body: { ok: false, error: 'ratelimited' },
+    }));
     const before = h.slack.callsOf('usergroups.users.list').length;
     const taken = h.app.inFlight.total;
     await h.slash('U0GROUPED', 'limits');

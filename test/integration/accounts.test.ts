@@ -1,4 +1,3 @@
-import { messageText, type Harness } from '../support/harness';
 import {
   accountMadeElsewhere,
   buttonsOf,
@@ -12,6 +11,7 @@ import {
   submitModal,
   viewUpdates,
 } from '../support/accounts-harness';
+import { type Harness, messageText } from '../support/harness';
 import { sendInteraction, submittedView, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
@@ -33,7 +33,8 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
   });
   afterAll(() => h.close());
 
-  const answerOf = async (responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+  const answerOf = async (responseId: string) =>
+    (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
 
   describe('reading accounts', () => {
     let blocked: string;
@@ -172,16 +173,23 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       const [first, second] = await Promise.all([submitModal(h, ADMIN, modal, name), submitModal(h, ADMIN, modal, name)]);
       const texts = [messageText(first.body), messageText(second.body)];
       expect(texts.filter((t) => t.includes('already submitted'))).toHaveLength(1);
-      const done = await waitFor('the secret', () => viewUpdates(h, slackBefore, modal.viewId).find((c) => messageText(c.args.view).includes('Client secret')));
+      const done = await waitFor('the secret', () =>
+        viewUpdates(h, slackBefore, modal.viewId).find((c) => messageText(c.args.view).includes('Client secret')),
+      );
       const text = messageText(done.args.view);
       secrets.push(/```([^`]+)```/.exec(text)![1]!);
       secrets.push((await h.app.deps.store.accountApps.get(/Account `([0-9a-f]{24})`/.exec(text)![1]!))!.appId);
-      expect(h.sandbox.calls.slice(pixBefore).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/account', 'POST /api/v1/application']);
+      expect(h.sandbox.calls.slice(pixBefore).map((c) => `${c.method} ${c.path}`)).toEqual([
+        'POST /api/v1/account',
+        'POST /api/v1/application',
+      ]);
     });
 
     test('the application step fails: what exists is said, the retry creates only the application, once', async () => {
       const master = h.sandbox.companies.main.masterAppId;
-      await sandboxApi(h, 'POST', '/sandbox/faults', undefined, { fail: { status: 500, count: 1, method: 'POST', pathPrefix: '/api/v1/application' } });
+      await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+        fail: { status: 500, count: 1, method: 'POST', pathPrefix: '/api/v1/application' },
+      });
       const slackBefore = h.slack.calls.length;
       const pixBefore = h.sandbox.calls.length;
       await h.slash(ADMIN, 'account create', { channelId: CHANNEL });
@@ -198,9 +206,14 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       const inModal = await waitFor('the failure in the modal', () =>
         viewUpdates(h, slackBefore, modal.viewId).find((c) => messageText(c.args.view).includes('could not be')),
       );
-      expect(messageText(inModal.args.view)).toContain(`The account \`${accountId}\` (“Christmas”) was created, but its application could not be`);
+      expect(messageText(inModal.args.view)).toContain(
+        `The account \`${accountId}\` (“Christmas”) was created, but its application could not be`,
+      );
       expect(buttonsOf(inModal.args.view).map((b) => b.action_id)).toEqual(['account_app_retry']);
-      expect(h.sandbox.calls.slice(pixBefore).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/account', 'POST /api/v1/application']);
+      expect(h.sandbox.calls.slice(pixBefore).map((c) => `${c.method} ${c.path}`)).toEqual([
+        'POST /api/v1/account',
+        'POST /api/v1/application',
+      ]);
       // Remembered as ours, waiting for its application; its keys say so.
       const keys = await h.slash(VIEWER, `keys ${accountId}`);
       expect(messageText(await answerOf(keys.responseId))).toContain('has no application yet');
@@ -208,14 +221,28 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       // An operator's click is refused; nothing is sent.
       const ts = (failure.response as { ts: string }).ts;
       const beforeRefused = h.sandbox.calls.length;
-      const refused = await clickButton(h, { userId: OPERATOR, actionId: 'account_app_retry', value: retry!.value!, channelId: CHANNEL, messageTs: ts, ephemeral: false });
-      expect(messageText((await answerOf(refused.responseId)))).toContain('*admin* role');
+      const refused = await clickButton(h, {
+        userId: OPERATOR,
+        actionId: 'account_app_retry',
+        value: retry!.value!,
+        channelId: CHANNEL,
+        messageTs: ts,
+        ephemeral: false,
+      });
+      expect(messageText(await answerOf(refused.responseId))).toContain('*admin* role');
       expect(h.sandbox.calls.length).toBe(beforeRefused);
 
       // The admin retries from the channel message: only the application is created.
       const retryBefore = h.sandbox.calls.length;
       const slackRetry = h.slack.calls.length;
-      const click = await clickButton(h, { userId: ADMIN, actionId: 'account_app_retry', value: retry!.value!, channelId: CHANNEL, messageTs: ts, ephemeral: false });
+      const click = await clickButton(h, {
+        userId: ADMIN,
+        actionId: 'account_app_retry',
+        value: retry!.value!,
+        channelId: CHANNEL,
+        messageTs: ts,
+        ephemeral: false,
+      });
       const answer = await answerOf(click.responseId);
       expect(answer.response_type).toBe('ephemeral');
       const secret = /```([^`]+)```/.exec(messageText(answer))![1]!;
@@ -230,7 +257,9 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       expect(messageText(audit.args)).toContain(`<@${ADMIN}> created the application`);
       expect(messageText(audit.args)).toContain(`\`${accountId}\``);
       // The failure message is closed: its button is gone.
-      const update = await waitFor('the failure message closed', () => h.slack.calls.slice(slackRetry).find((c) => c.method === 'chat.update'));
+      const update = await waitFor('the failure message closed', () =>
+        h.slack.calls.slice(slackRetry).find((c) => c.method === 'chat.update'),
+      );
       expect(update.args).toMatchObject({ channel: CHANNEL, ts });
       expect(buttonsOf(update.args)).toEqual([]);
       expect(messageText(update.args)).toContain('now has its application');
@@ -239,7 +268,12 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       const againBefore = h.sandbox.calls.length;
       const again = await sendInteraction(
         h,
-        viewBlockAction(ADMIN, submittedView(inModal.args.view as never, modal.viewId, {}), { type: 'button', action_id: 'account_app_retry', block_id: 'account_app_retry', value: retry!.value! }),
+        viewBlockAction(ADMIN, submittedView(inModal.args.view as never, modal.viewId, {}), {
+          type: 'button',
+          action_id: 'account_app_retry',
+          block_id: 'account_app_retry',
+          value: retry!.value!,
+        }),
       );
       expect(again.status).toBe(200);
       const said = await waitFor('the modal answer', () =>
@@ -250,16 +284,28 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
     });
 
     test('a retry from the modal that fails again keeps the button; the next one succeeds in the modal', async () => {
-      await sandboxApi(h, 'POST', '/sandbox/faults', undefined, { fail: { status: 500, count: 2, method: 'POST', pathPrefix: '/api/v1/application' } });
+      await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+        fail: { status: 500, count: 2, method: 'POST', pathPrefix: '/api/v1/application' },
+      });
       const slackBefore = h.slack.calls.length;
       await h.slash(ADMIN, 'account create', { channelId: CHANNEL });
       const modal = await openedModal(h, slackBefore, 'account_create');
       await submitModal(h, ADMIN, modal, { name: { name: { type: 'plain_text_input', value: 'Easter' } } });
-      const first = await waitFor('the failure in the modal', () => viewUpdates(h, slackBefore, modal.viewId).find((c) => buttonsOf(c.args.view).length > 0));
+      const first = await waitFor('the failure in the modal', () =>
+        viewUpdates(h, slackBefore, modal.viewId).find((c) => buttonsOf(c.args.view).length > 0),
+      );
       const click = async (view: unknown) => {
         const from = h.slack.calls.length;
         const value = buttonsOf(view)[0]!.value!;
-        await sendInteraction(h, viewBlockAction(ADMIN, submittedView(view as never, modal.viewId, {}), { type: 'button', action_id: 'account_app_retry', block_id: 'account_app_retry', value }));
+        await sendInteraction(
+          h,
+          viewBlockAction(ADMIN, submittedView(view as never, modal.viewId, {}), {
+            type: 'button',
+            action_id: 'account_app_retry',
+            block_id: 'account_app_retry',
+            value,
+          }),
+        );
         return waitFor('the modal answer', () => viewUpdates(h, from, modal.viewId)[0]);
       };
       const second = await click(first.args.view);
@@ -287,7 +333,8 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       await h.slash(ADMIN, `account link ${made.accountId}`, { channelId: CHANNEL });
       const modal = await openedModal(h, slackBefore, 'account_link');
       expect(h.sandbox.calls.length).toBe(pixBefore);
-      const submit = (appId: string, userId = ADMIN) => submitModal(h, userId, modal, { app_id: { app_id: { type: 'plain_text_input', value: appId } } });
+      const submit = (appId: string, userId = ADMIN) =>
+        submitModal(h, userId, modal, { app_id: { app_id: { type: 'plain_text_input', value: appId } } });
 
       // The AppID of another account (the main application's: the default account).
       const wrong = await submit(h.sandbox.companies.main.mainAppId);
@@ -296,7 +343,9 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
         `belongs to another account (${h.sandbox.companies.main.defaultAccountId}), not ${made.accountId}`,
       );
       const unknown = await submit('Tm90QW5BcHBJZEF0QWxsOnJlYWxseQ==');
-      expect(String((unknown.body!.errors as Record<string, string>).app_id)).toContain('The Pix API does not accept this AppID (“Invalid appID”)');
+      expect(String((unknown.body!.errors as Record<string, string>).app_id)).toContain(
+        'The Pix API does not accept this AppID (“Invalid appID”)',
+      );
       const spaced = await submit('two words');
       expect(String((spaced.body!.errors as Record<string, string>).app_id)).toContain('no spaces');
       expect(await h.app.deps.store.accountApps.get(made.accountId)).toBeUndefined();

@@ -1,5 +1,13 @@
-import { messageText, startHarness, type Harness } from '../support/harness';
-import { buttonsOf, clickButton, createCampaign, expectNoLeaks, posts, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
+import {
+  buttonsOf,
+  type CreatedCampaign,
+  clickButton,
+  createCampaign,
+  expectNoLeaks,
+  posts,
+  startHarnessWithMaster,
+} from '../support/accounts-harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -8,7 +16,8 @@ const VIEWER = 'U0VIEWER1';
 const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0APPS001';
 
-const answerOf = async (h: Harness, responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+const answerOf = async (h: Harness, responseId: string) =>
+  (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
 
 describe('/pix scopes and /pix rotate-secret', () => {
   let h: Harness;
@@ -65,7 +74,12 @@ describe('/pix scopes and /pix rotate-secret', () => {
     const cancel = await clickButton(h, { userId: ADMIN, actionId: 'rotate_secret_cancel', value: 'cancel', channelId: CHANNEL });
     expect(await answerOf(h, cancel.responseId)).toMatchObject({ replace_original: true });
     expect(messageText(await answerOf(h, cancel.responseId))).toContain('the secret was not rotated');
-    const refused = await clickButton(h, { userId: OPERATOR, actionId: 'rotate_secret_confirm', value: campaign.clientId, channelId: CHANNEL });
+    const refused = await clickButton(h, {
+      userId: OPERATOR,
+      actionId: 'rotate_secret_confirm',
+      value: campaign.clientId,
+      channelId: CHANNEL,
+    });
     expect(messageText(await answerOf(h, refused.responseId))).toContain('*admin* role');
     expect(h.sandbox.calls.length).toBe(before);
   });
@@ -110,7 +124,9 @@ describe('/pix scopes and /pix rotate-secret', () => {
 
     const before = h.sandbox.calls.length;
     const keys = await h.slash(ADMIN, `keys ${campaign.accountId}`);
-    expect(messageText(await answerOf(h, keys.responseId))).toContain(`link the account’s new AppID with \`/pix account link ${campaign.accountId}\``);
+    expect(messageText(await answerOf(h, keys.responseId))).toContain(
+      `link the account’s new AppID with \`/pix account link ${campaign.accountId}\``,
+    );
     expect(h.sandbox.calls.slice(before).filter((c) => c.authorization === campaign.appId)).toEqual([]);
   });
 
@@ -151,7 +167,14 @@ describe('/pix scopes and /pix rotate-secret', () => {
     const res = await h.slash(ADMIN, `rotate-secret ${campaign.clientId}`, { channelId: CHANNEL });
     await answerOf(h, res.responseId);
     const before = h.sandbox.calls.length;
-    const click = (n: number) => clickButton(h, { userId: ADMIN, actionId: 'rotate_secret_confirm', value: campaign.clientId, channelId: CHANNEL, messageTs: `1700000777.00000${n}` });
+    const click = (n: number) =>
+      clickButton(h, {
+        userId: ADMIN,
+        actionId: 'rotate_secret_confirm',
+        value: campaign.clientId,
+        channelId: CHANNEL,
+        messageTs: `1700000777.00000${n}`,
+      });
     const first = await click(1);
     const text = messageText(await answerOf(h, first.responseId));
     secrets.push(/```([^`]+)```/.exec(text)![1]!);

@@ -1,18 +1,25 @@
 import { APPROVAL_KINDS } from '../../commands';
-import { startPixOps, type RunningApp } from '../../src/app';
+import { type RunningApp, startPixOps } from '../../src/app';
 import { runApprovalTick } from '../../src/approvals/engine';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
-import { openStore } from '../../src/store';
-import { BOT_TOKEN, SIGNING_SECRET, messageText, type Harness } from '../support/harness';
-import { accountMadeElsewhere, clickButton, openedModal, sandboxApi, startHarnessWithMaster, submitModal } from '../support/accounts-harness';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
-import { answerOn, clickRoot, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { openStore } from '../../src/store';
+import {
+  accountMadeElsewhere,
+  clickButton,
+  openedModal,
+  sandboxApi,
+  startHarnessWithMaster,
+  submitModal,
+} from '../support/accounts-harness';
 import { makerFlows } from '../support/approval-flows';
+import { answerOn, clickRoot, type PendingRoot, rootUpdates, threadPosts } from '../support/approvals';
+import { BOT_TOKEN, type Harness, messageText, SIGNING_SECRET } from '../support/harness';
 import { addProof, openLimitForm, submitLimitForm } from '../support/limit-form';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
-import { SlackStandIn } from '../../src/slack-standin/web-api';
 
 // Issue 19: reminders, the threshold of limit requests, the maker's standing, and the review's
 // findings, each driven as Slack drives the app, asserting on what reached Slack and the Pix API.
@@ -73,7 +80,8 @@ describe('approval reminders', () => {
   });
 
   /** The reminder's time comes (the record's clock moved back rather than the test waiting hours). */
-  const remindNow = (id: string) => h.app.deps.store.approvals.update(id, (r) => ({ ...r, remindAt: new Date(Date.now() - 1_000).toISOString() }));
+  const remindNow = (id: string) =>
+    h.app.deps.store.approvals.update(id, (r) => ({ ...r, remindAt: new Date(Date.now() - 1_000).toISOString() }));
 
   test('each reminder is posted once in the thread, mentioning the approvers (users and group) but never the maker; at most 3', async () => {
     const { root } = await asked(flows, 'key-add');
@@ -110,7 +118,10 @@ describe('approval reminders', () => {
       ACCESS_OPERATORS: `${OPERATOR},${OPERATOR_CHECKER}`,
     });
     if (!result.ok) throw new Error(result.problems.join('; '));
-    second = await startPixOps(result.config, { logger: createLogger({ level: 'silent', secrets: new SecretRegistry() }), secrets: new SecretRegistry() });
+    second = await startPixOps(result.config, {
+      logger: createLogger({ level: 'silent', secrets: new SecretRegistry() }),
+      secrets: new SecretRegistry(),
+    });
     for (let n = 1; n <= 3; n++) {
       await remindNow(root.id);
       await Promise.all([h.app.poller.tick(), second.poller.tick(), h.app.poller.tick(), second.poller.tick()]);
@@ -138,11 +149,19 @@ describe('approval reminders', () => {
       event_id: 'Ev0RULESHOME',
       event_time: Math.floor(Date.now() / 1000),
       authorizations: [{ team_id: 'T0FAKE', user_id: 'U0BOT', is_bot: true }],
-      event: { type: 'app_home_opened', user: OPERATOR_CHECKER, channel: 'D0OPER002', tab: 'home', event_ts: `${Math.floor(Date.now() / 1000)}.1` },
+      event: {
+        type: 'app_home_opened',
+        user: OPERATOR_CHECKER,
+        channel: 'D0OPER002',
+        tab: 'home',
+        event_ts: `${Math.floor(Date.now() / 1000)}.1`,
+      },
     });
     await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, SIGNING_SECRET) });
     const view = await waitFor('the Home tab', () => h.slack.calls.slice(from).find((c) => c.method === 'views.publish'));
-    const ids = (view.args.view as { blocks: Array<{ block_id?: string }> }).blocks.map((b) => b.block_id).filter((id) => id?.startsWith('approval_') && id !== 'approval_actions');
+    const ids = (view.args.view as { blocks: Array<{ block_id?: string }> }).blocks
+      .map((b) => b.block_id)
+      .filter((id) => id?.startsWith('approval_') && id !== 'approval_actions');
     const records = await Promise.all(ids.map((id) => h.app.deps.store.approvals.get(id!.slice('approval_'.length))));
     const created = records.map((r) => r!.createdAt);
     expect(created.length).toBeGreaterThan(1);
@@ -171,7 +190,11 @@ describe('reminders name the role when no approvers are listed, never the maker 
 describe('APPROVAL_LIMIT_ABOVE', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarnessWithMaster({ ACCESS_OPERATORS: `${OPERATOR},${OPERATOR_CHECKER}`, APPROVALS: 'limit-request', APPROVAL_LIMIT_ABOVE: '10.000,00' });
+    h = await startHarnessWithMaster({
+      ACCESS_OPERATORS: `${OPERATOR},${OPERATOR_CHECKER}`,
+      APPROVALS: 'limit-request',
+      APPROVAL_LIMIT_ABOVE: '10.000,00',
+    });
   });
   afterAll(() => h.close());
 
@@ -185,14 +208,20 @@ describe('APPROVAL_LIMIT_ABOVE', () => {
     const since = h.sandbox.calls.length;
     const from = h.slack.calls.length;
     await ask('12000');
-    await waitFor('the pending root', () => h.slack.calls.slice(from).find((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval'));
+    await waitFor('the pending root', () =>
+      h.slack.calls.slice(from).find((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval'),
+    );
     expect(writesSince(h, since)).toEqual([]);
 
     await ask('10000');
-    const filed = await waitFor('the filing', () => h.sandbox.calls.slice(since).find((c) => c.method === 'POST' && c.path === '/api/v1/limits/request'));
+    const filed = await waitFor('the filing', () =>
+      h.sandbox.calls.slice(since).find((c) => c.method === 'POST' && c.path === '/api/v1/limits/request'),
+    );
     expect(filed.body).toMatchObject({ pixDayLimit: 1_000_000 });
     const entry = await waitFor('the audit entry', async () =>
-      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find((e) => e.action === 'view:limit_request' && e.detail === 'no approval: below APPROVAL_LIMIT_ABOVE'),
+      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+        (e) => e.action === 'view:limit_request' && e.detail === 'no approval: below APPROVAL_LIMIT_ABOVE',
+      ),
     );
     expect(entry.user).toBe(OPERATOR);
   });
@@ -215,7 +244,9 @@ describe('the maker’s standing and the secret’s delivery', () => {
 
   test('a maker whose direct message cannot be opened: nothing is rotated, the thread says why', async () => {
     const { root } = await asked(flows, 'rotate-secret');
-    h.slack.on('conversations.open', (args) => (args.users === GROUP_ADMIN ? { ok: false, error: 'user_disabled' } : h.slack.answerByDefault('conversations.open', args)));
+    h.slack.on('conversations.open', (args) =>
+      args.users === GROUP_ADMIN ? { ok: false, error: 'user_disabled' } : h.slack.answerByDefault('conversations.open', args),
+    );
     const since = h.sandbox.calls.length;
     await clickRoot(h, ADMIN_CHECKER, root, 'approval_approve');
     await waitFor('settled', async () => (await h.app.deps.store.approvals.get(root.id))?.settled);
@@ -225,7 +256,9 @@ describe('the maker’s standing and the secret’s delivery', () => {
 
   test('a rotated secret whose direct message fails is not lost silently: the thread says so and what to do', async () => {
     const { root } = await asked(flows, 'rotate-secret');
-    h.slack.on('chat.postMessage', (args) => (String(args.channel).startsWith('D') ? { ok: false, error: 'channel_not_found' } : h.slack.answerByDefault('chat.postMessage', args)));
+    h.slack.on('chat.postMessage', (args) =>
+      String(args.channel).startsWith('D') ? { ok: false, error: 'channel_not_found' } : h.slack.answerByDefault('chat.postMessage', args),
+    );
     const since = h.sandbox.calls.length;
     await clickRoot(h, ADMIN_CHECKER, root, 'approval_approve');
     await waitFor('settled', async () => (await h.app.deps.store.approvals.get(root.id))?.settled);
@@ -235,7 +268,9 @@ describe('the maker’s standing and the secret’s delivery', () => {
   });
   test('a campaign account whose client secret cannot reach the maker’s DM: created, and the thread says the secret was not delivered', async () => {
     const { root } = await asked(flows, 'account-create');
-    h.slack.on('chat.postMessage', (args) => (String(args.channel).startsWith('D') ? { ok: false, error: 'channel_not_found' } : h.slack.answerByDefault('chat.postMessage', args)));
+    h.slack.on('chat.postMessage', (args) =>
+      String(args.channel).startsWith('D') ? { ok: false, error: 'channel_not_found' } : h.slack.answerByDefault('chat.postMessage', args),
+    );
     const since = h.sandbox.calls.length;
     await clickRoot(h, ADMIN_CHECKER, root, 'approval_approve');
     await waitFor('settled', async () => (await h.app.deps.store.approvals.get(root.id))?.settled);
@@ -249,7 +284,9 @@ describe('the maker’s standing and the secret’s delivery', () => {
     await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, remindAt: new Date(Date.now() - 1_000).toISOString() }));
     await h.app.poller.tick();
     const [reminder] = threadPosts(h, root).filter(isReminder);
-    expect(/:bell: (.*?): \*/.exec(messageText(reminder!.args))![1]).toBe(`<!subteam^S0ADMINS>, <@${ADMIN_CHECKER}>, <@${OPERATOR_CHECKER}> (anyone with the operator role)`);
+    expect(/:bell: (.*?): \*/.exec(messageText(reminder!.args))![1]).toBe(
+      `<!subteam^S0ADMINS>, <@${ADMIN_CHECKER}>, <@${OPERATOR_CHECKER}> (anyone with the operator role)`,
+    );
   });
 
   // Last: the group's members, once looked up afresh, stay cached as they are now.
@@ -265,7 +302,14 @@ describe('the maker’s standing and the secret’s delivery', () => {
     expect(messageText(rootUpdates(h, root).at(-1)!.args)).toContain('did not go through');
     expect(messageText(threadPosts(h, root).at(-1)!.args)).toContain(`<@${GROUP_ADMIN}> no longer has the *admin* role`);
     // No secret went to the maker.
-    expect(h.slack.calls.slice(from).filter((c) => c.method === 'chat.postMessage' && String(c.args.channel).startsWith('D') && messageText(c.args).includes('only you see this'))).toEqual([]);
+    expect(
+      h.slack.calls
+        .slice(from)
+        .filter(
+          (c) =>
+            c.method === 'chat.postMessage' && String(c.args.channel).startsWith('D') && messageText(c.args).includes('only you see this'),
+        ),
+    ).toEqual([]);
   });
 });
 
@@ -280,12 +324,15 @@ describe('the review’s findings', () => {
     h.slack.off('chat.update');
   });
 
-  const expire = (root: PendingRoot) => h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
+  const expire = (root: PendingRoot) =>
+    h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
 
   test('a settling reply is posted once, even when the root’s update fails and a tick settles it again', async () => {
     const { root } = await asked(flows, 'key-add');
     let updates = 0;
-    h.slack.on('chat.update', (args) => (args.ts === root.ts && ++updates === 1 ? { ok: false, error: 'internal_error' } : h.slack.answerByDefault('chat.update', args)));
+    h.slack.on('chat.update', (args) =>
+      args.ts === root.ts && ++updates === 1 ? { ok: false, error: 'internal_error' } : h.slack.answerByDefault('chat.update', args),
+    );
     const from = h.slack.calls.length;
     await clickRoot(h, OPERATOR_CHECKER, root, 'approval_reject');
     const modal = await openedModal(h, from, 'approval_reject_reason');
@@ -299,7 +346,10 @@ describe('the review’s findings', () => {
 
   test('a rejection whose root was deleted meanwhile is settled all the same, not retried on every tick', async () => {
     const { root } = await asked(flows, 'key-add');
-    h.slack.messages.splice(h.slack.messages.findIndex((m) => m.channel === root.channel && m.ts === root.ts), 1);
+    h.slack.messages.splice(
+      h.slack.messages.findIndex((m) => m.channel === root.channel && m.ts === root.ts),
+      1,
+    );
     const from = h.slack.calls.length;
     await clickRoot(h, OPERATOR_CHECKER, root, 'approval_reject');
     const modal = await openedModal(h, from, 'approval_reject_reason');
@@ -353,7 +403,13 @@ describe('the review’s findings', () => {
     await expire(root);
     const quiet = { ...h.app.deps, approvals: { ...h.app.deps.approvals, actions: new Set<never>() } };
     const from = h.slack.calls.length;
-    expect(await runApprovalTick(quiet, APPROVAL_KINDS, { stopping: () => false })).toEqual({ expired: 0, reminded: 0, resumed: 0, settled: 0, orphans: 0 });
+    expect(await runApprovalTick(quiet, APPROVAL_KINDS, { stopping: () => false })).toEqual({
+      expired: 0,
+      reminded: 0,
+      resumed: 0,
+      settled: 0,
+      orphans: 0,
+    });
     expect(h.slack.calls.slice(from)).toEqual([]);
     expect((await h.app.deps.store.approvals.get(root.id))?.state).toBe('pending');
   });
@@ -374,13 +430,21 @@ describe('a failure once the pending root is posted', () => {
     });
     const res = await h.slash(GROUP_ADMIN, `rotate-secret ${(await accountMadeElsewhere(h, 'Doomed')).clientId}`, { channelId: CHANNEL });
     const ask = await answerOn(h, res.responseId);
-    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === 'rotate_secret_confirm')!;
+    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>)
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === 'rotate_secret_confirm')!;
     const from = h.slack.calls.length;
     const click = await clickButton(h, { userId: GROUP_ADMIN, actionId: 'rotate_secret_confirm', value: button.value, channelId: CHANNEL });
     expect(messageText(await answerOn(h, click.responseId))).toMatch(/storage is unavailable|nothing was done/i);
-    const root = h.slack.calls.slice(from).find((c) => c.method === 'chat.postMessage' && (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval')!;
+    const root = h.slack.calls
+      .slice(from)
+      .find(
+        (c) => c.method === 'chat.postMessage' && (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval',
+      )!;
     const ts = (root.response as { ts: string }).ts;
-    const update = await waitFor('the root disowned', () => h.slack.calls.slice(from).find((c) => c.method === 'chat.update' && c.args.ts === ts));
+    const update = await waitFor('the root disowned', () =>
+      h.slack.calls.slice(from).find((c) => c.method === 'chat.update' && c.args.ts === ts),
+    );
     expect(JSON.stringify(update.args.blocks)).not.toContain('approval_approve');
     expect(messageText(update.args)).toContain('was not registered');
   });
@@ -398,7 +462,9 @@ describe('a lapsed claim', () => {
     const a = await flows['limit-request']();
     await a.shown();
     // The proof's upload is held back (the sandbox answers it 1.5 s late).
-    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, { lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/files', ms: 1_500 } });
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/files', ms: 1_500 },
+    });
     const since = h.sandbox.calls.length;
     await clickRoot(h, OPERATOR_CHECKER, a.root, 'approval_approve');
     await waitFor('the upload', () => h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/files'));
@@ -410,7 +476,10 @@ describe('a lapsed claim', () => {
       expect(await other.claim(`approval:${a.root.id}`, 60_000)).toBe(true);
       await waitFor(
         'the approval given up',
-        async () => (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find((e) => e.action === 'action:approval_approve' && e.outcome === 'approved' && e.detail === 'in doubt'),
+        async () =>
+          (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+            (e) => e.action === 'action:approval_approve' && e.outcome === 'approved' && e.detail === 'in doubt',
+          ),
         10_000,
       );
       expect(h.sandbox.calls.slice(since).filter((c) => c.path === '/api/v1/limits/request')).toEqual([]);
@@ -491,7 +560,8 @@ describe('reminders on one Redis: two instances, and a run cut short after its p
     return { id, ts: root.ts };
   }
   const remindersIn = (ts: string) => slack.messages.filter((m) => m.thread_ts === ts && m.metadata?.event_type === 'pix_approval_notice');
-  const tickBoth = () => Promise.all(apps.flatMap((a) => [a.deps, a.deps]).map((deps) => runApprovalTick(deps, APPROVAL_KINDS, { stopping: () => false })));
+  const tickBoth = () =>
+    Promise.all(apps.flatMap((a) => [a.deps, a.deps]).map((deps) => runApprovalTick(deps, APPROVAL_KINDS, { stopping: () => false })));
 
   test('20 approvals, both instances ticking twice at once for each reminder: every reminder posted once', async () => {
     const approvals = await Promise.all(Array.from({ length: 20 }, (_, i) => pending(i + 1)));
@@ -499,7 +569,10 @@ describe('reminders on one Redis: two instances, and a run cut short after its p
       const due = new Date(Date.now() - 1_000).toISOString();
       for (const a of approvals) await apps[0]!.deps.store.approvals.update(a.id, (r) => ({ ...r, remindAt: due }));
       await tickBoth();
-      for (const a of approvals) expect(remindersIn(a.ts).map((m) => m.metadata?.event_payload?.notice)).toEqual(Array.from({ length: round }, (_, i) => `reminder-${i + 1}`));
+      for (const a of approvals)
+        expect(remindersIn(a.ts).map((m) => m.metadata?.event_payload?.notice)).toEqual(
+          Array.from({ length: round }, (_, i) => `reminder-${i + 1}`),
+        );
     }
     expect(messageText(remindersIn(approvals[0]!.ts)[0])).toContain('<!subteam^S0CHECKERS>');
   });
@@ -508,7 +581,14 @@ describe('reminders on one Redis: two instances, and a run cut short after its p
     const a = await pending(99);
     // What the dead instance left: the reminder's number recorded as about to be posted, and the post made.
     await apps[0]!.deps.store.approvals.update(a.id, (r) => ({ ...r, reminding: 1, remindAt: new Date(Date.now() - 1_000).toISOString() }));
-    slack.addMessage({ channel: CHANNEL, thread_ts: a.ts, text: 'reminder', bot_id: 'B0BOT', user: 'U0BOT', metadata: { event_type: 'pix_approval_notice', event_payload: { approval_id: a.id, notice: 'reminder-1' } } });
+    slack.addMessage({
+      channel: CHANNEL,
+      thread_ts: a.ts,
+      text: 'reminder',
+      bot_id: 'B0BOT',
+      user: 'U0BOT',
+      metadata: { event_type: 'pix_approval_notice', event_payload: { approval_id: a.id, notice: 'reminder-1' } },
+    });
     await tickBoth();
     expect(remindersIn(a.ts)).toHaveLength(1);
     expect(await apps[1]!.deps.store.approvals.get(a.id)).toMatchObject({ reminders: 1 });

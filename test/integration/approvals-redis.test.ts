@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
 import { api, control } from '../sandbox/helpers';
-import { startAppProcess, type AppProcess } from '../support/app-process';
-import { makerFlows, processDriver, type FlowSetup } from '../support/approval-flows';
-import { answerOn, APPROVAL_WRITES, clickRoot, rootUpdates, type PendingRoot } from '../support/approvals';
-import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { messageText, type Harness } from '../support/harness';
+import { type AppProcess, startAppProcess } from '../support/app-process';
+import { type FlowSetup, makerFlows, processDriver } from '../support/approval-flows';
+import { APPROVAL_WRITES, answerOn, clickRoot, type PendingRoot, rootUpdates } from '../support/approvals';
+import { type Harness, messageText } from '../support/harness';
 import { requestsOf } from '../support/limit-form';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
@@ -87,8 +87,12 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
     const main = sandbox.companies.main;
     const madeElsewhere = async (name: string) => {
       const account = (await api(sandbox, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account as { accountId: string };
-      const app = (await api(sandbox, 'POST', '/api/v1/application', { appId: main.masterAppId, body: { accountId: account.accountId, application: { name, type: 'API' } } })).json
-        .application as { appID: string; clientId: string };
+      const app = (
+        await api(sandbox, 'POST', '/api/v1/application', {
+          appId: main.masterAppId,
+          body: { accountId: account.accountId, application: { name, type: 'API' } },
+        })
+      ).json.application as { appID: string; clientId: string };
       return { accountId: account.accountId, appId: app.appID, clientId: app.clientId };
     };
     const campaign = await madeElsewhere('Keys');
@@ -139,55 +143,80 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
   /** A limit request filed by a test leaves the account free for the next one. */
   const freeTheAccount = async (action: ApprovalAction) => {
     if (action !== 'limit-request') return;
-    for (const r of await requestsOf(sandbox, setup.accountId)) if (r.status === 'IN_REVIEW') await control(sandbox, 'POST', `/limit-requests/${r.id}/reject`);
+    for (const r of await requestsOf(sandbox, setup.accountId))
+      if (r.status === 'IN_REVIEW') await control(sandbox, 'POST', `/limit-requests/${r.id}/reject`);
   };
 
-  test.each(ACTIONS)('%s: two checkers approve at the same moment on two instances: one set of Pix calls; the second is told who approved first', async (action) => {
-    const root = await ask(action);
-    const since = sandbox.calls.length;
-    const [clickA, clickB] = await Promise.all([clickRoot(a.h, CHECKER_A, root, 'approval_approve'), clickRoot(b.h, CHECKER_B, root, 'approval_approve')]);
-    const record = await settled(root);
-    expect(record.state).toBe('done');
-    expect(writesSince(since)).toEqual(APPROVAL_WRITES[action]);
-    const winner = record.checkerId!;
-    expect([CHECKER_A, CHECKER_B]).toContain(winner);
-    const [winnerClick, loserClick] = winner === CHECKER_A ? [clickA, clickB] : [clickB, clickA];
-    expect(messageText(await answerOn({ slack }, loserClick.responseId))).toContain(`Already approved by <@${winner}>`);
-    expect(slack.responsesTo(winnerClick.responseId)).toEqual([]);
-    expect(messageText(rootUpdates({ slack }, root).at(-1)!.args)).toContain(action === 'limit-request' ? 'Filed once' : 'and done');
-    await freeTheAccount(action);
-  }, 60_000);
+  test.each(ACTIONS)(
+    '%s: two checkers approve at the same moment on two instances: one set of Pix calls; the second is told who approved first',
+    async (action) => {
+      const root = await ask(action);
+      const since = sandbox.calls.length;
+      const [clickA, clickB] = await Promise.all([
+        clickRoot(a.h, CHECKER_A, root, 'approval_approve'),
+        clickRoot(b.h, CHECKER_B, root, 'approval_approve'),
+      ]);
+      const record = await settled(root);
+      expect(record.state).toBe('done');
+      expect(writesSince(since)).toEqual(APPROVAL_WRITES[action]);
+      const winner = record.checkerId!;
+      expect([CHECKER_A, CHECKER_B]).toContain(winner);
+      const [winnerClick, loserClick] = winner === CHECKER_A ? [clickA, clickB] : [clickB, clickA];
+      expect(messageText(await answerOn({ slack }, loserClick.responseId))).toContain(`Already approved by <@${winner}>`);
+      expect(slack.responsesTo(winnerClick.responseId)).toEqual([]);
+      expect(messageText(rootUpdates({ slack }, root).at(-1)!.args)).toContain(action === 'limit-request' ? 'Filed once' : 'and done');
+      await freeTheAccount(action);
+    },
+    60_000,
+  );
 
-  test.each(ACTIONS)('%s: kill -9 after the Pix write, before the root update: no second write on restart; the approval ends and its root says so', async (action) => {
-    const root = await ask(action);
-    const since = sandbox.calls.length;
-    const rule = KILLED_AFTER[action];
-    // The write takes effect, and its answer is held back long enough to kill the instance waiting for it.
-    await control(sandbox, 'POST', '/faults', { lateAnswer: { ...rule, count: 1, ms: 15_000 } });
-    try {
-      await clickRoot(a.h, CHECKER_A, root, 'approval_approve');
-      await waitFor('the write made', () => sandbox.calls.slice(since).some((c) => c.method === rule.method && c.path.startsWith(rule.pathPrefix)), 20_000);
-      const before = await store.approvals.get(root.id);
-      expect(before).toMatchObject({ state: 'approving', checkerId: CHECKER_A });
-      expect(before?.intent).toBeDefined();
-      a.proc.kill('SIGKILL');
-      expect((await a.proc.exited).signal).toBe('SIGKILL');
-    } finally {
-      await control(sandbox, 'DELETE', '/faults');
-    }
-    // The restart (and the other instance): whoever takes the approval once its claim lapses resumes it.
-    a = await start();
-    const record = await settled(root, 30_000);
-    expect(writesSince(since)).toEqual(APPROVAL_WRITES[action]);
-    // A rotation cannot be seen on the Pix side: not made again, and said so.
-    expect(record.state).toBe(action === 'rotate-secret' ? 'failed' : 'done');
-    // The resumption is the checker's approval running: recorded as theirs, with the maker.
-    const resumed = await waitFor('the resumption in the audit trail', async () =>
-      (await store.audit.page({ since: new Date(0), limit: 1_000 })).find((e) => e.action === 'approval:resume' && e.target?.includes(`approval:${root.id}`) && !e.pixMethod),
-    );
-    expect(resumed).toMatchObject({ user: CHECKER_A, maker: record.makerId, checker: CHECKER_A, outcome: action === 'rotate-secret' ? 'failed' : 'approved' });
-    const final = messageText(rootUpdates({ slack }, root).at(-1)!.args);
-    expect(final).toContain(action === 'rotate-secret' ? 'but it did not go through' : action === 'limit-request' ? 'Filed once' : 'and done');
-    await freeTheAccount(action);
-  }, 90_000);
+  test.each(ACTIONS)(
+    '%s: kill -9 after the Pix write, before the root update: no second write on restart; the approval ends and its root says so',
+    async (action) => {
+      const root = await ask(action);
+      const since = sandbox.calls.length;
+      const rule = KILLED_AFTER[action];
+      // The write takes effect, and its answer is held back long enough to kill the instance waiting for it.
+      await control(sandbox, 'POST', '/faults', { lateAnswer: { ...rule, count: 1, ms: 15_000 } });
+      try {
+        await clickRoot(a.h, CHECKER_A, root, 'approval_approve');
+        await waitFor(
+          'the write made',
+          () => sandbox.calls.slice(since).some((c) => c.method === rule.method && c.path.startsWith(rule.pathPrefix)),
+          20_000,
+        );
+        const before = await store.approvals.get(root.id);
+        expect(before).toMatchObject({ state: 'approving', checkerId: CHECKER_A });
+        expect(before?.intent).toBeDefined();
+        a.proc.kill('SIGKILL');
+        expect((await a.proc.exited).signal).toBe('SIGKILL');
+      } finally {
+        await control(sandbox, 'DELETE', '/faults');
+      }
+      // The restart (and the other instance): whoever takes the approval once its claim lapses resumes it.
+      a = await start();
+      const record = await settled(root, 30_000);
+      expect(writesSince(since)).toEqual(APPROVAL_WRITES[action]);
+      // A rotation cannot be seen on the Pix side: not made again, and said so.
+      expect(record.state).toBe(action === 'rotate-secret' ? 'failed' : 'done');
+      // The resumption is the checker's approval running: recorded as theirs, with the maker.
+      const resumed = await waitFor('the resumption in the audit trail', async () =>
+        (await store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+          (e) => e.action === 'approval:resume' && e.target?.includes(`approval:${root.id}`) && !e.pixMethod,
+        ),
+      );
+      expect(resumed).toMatchObject({
+        user: CHECKER_A,
+        maker: record.makerId,
+        checker: CHECKER_A,
+        outcome: action === 'rotate-secret' ? 'failed' : 'approved',
+      });
+      const final = messageText(rootUpdates({ slack }, root).at(-1)!.args);
+      expect(final).toContain(
+        action === 'rotate-secret' ? 'but it did not go through' : action === 'limit-request' ? 'Filed once' : 'and done',
+      );
+      await freeTheAccount(action);
+    },
+    90_000,
+  );
 });

@@ -2,13 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
 import { maskPixKey } from '../../src/domain/pix-key-mask';
-import { messageText, startHarness, type Harness } from '../support/harness';
 import { accountMadeElsewhere, clickButton, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
-import { answerOn, APPROVAL_WRITES, clickRoot, rejectWithReason, rootUpdates, threadPosts, type PendingRoot } from '../support/approvals';
+import { type Asked, makerFlows } from '../support/approval-flows';
+import { APPROVAL_WRITES, answerOn, clickRoot, type PendingRoot, rejectWithReason, rootUpdates, threadPosts } from '../support/approvals';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { requestsOf } from '../support/limit-form';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
-import { makerFlows, type Asked } from '../support/approval-flows';
-import { requestsOf } from '../support/limit-form';
 
 const OPERATOR = 'U0OPER001';
 const OPERATOR_CHECKER = 'U0OPER002';
@@ -47,7 +47,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
     await h.app.deps.store.accountApps.save({ ...campaign, name: 'Approvals campaign' });
     // An application whose secret is rotated (not the campaign's: its stored AppID stays in use).
     rotated = await accountMadeElsewhere(h, 'Rotated');
-    await sandboxApi(h, 'POST', `/sandbox/accounts/${h.sandbox.companies.main.defaultAccountId}/withdraw-key-api`, undefined, { enabled: true });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${h.sandbox.companies.main.defaultAccountId}/withdraw-key-api`, undefined, {
+      enabled: true,
+    });
     flows = makerFlows(h, {
       channel: CHANNEL,
       operator: OPERATOR,
@@ -61,7 +63,8 @@ describe('four-eyes approvals, each action (one instance)', () => {
   afterAll(() => h.close());
 
   const writesSince = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET');
-  const keysOf = async (appId: string) => ((await sandboxApi(h, 'GET', '/api/v1/pix-keys', appId)).pixKeys as Array<{ key: string; type: string }>).map((k) => k.key);
+  const keysOf = async (appId: string) =>
+    ((await sandboxApi(h, 'GET', '/api/v1/pix-keys', appId)).pixKeys as Array<{ key: string; type: string }>).map((k) => k.key);
   const record = (id: string) => h.app.deps.store.approvals.get(id);
 
   interface Case {
@@ -84,24 +87,44 @@ describe('four-eyes approvals, each action (one instance)', () => {
       maker: OPERATOR,
       checker: OPERATOR_CHECKER,
       ask: () => flows['limit-request'](),
-      describes: [/File a limit request/, /Account: `[0-9a-f]{24}`/, /• Pix day: R\$[\d,.]+ → \*R\$7,000\.00\*/, /Proof files: statement-nov\.pdf/],
+      describes: [
+        /File a limit request/,
+        /Account: `[0-9a-f]{24}`/,
+        /• Pix day: R\$[\d,.]+ → \*R\$7,000\.00\*/,
+        /Proof files: statement-nov\.pdf/,
+      ],
       async approved(root, since) {
         const filed = h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/limits/request' && c.method === 'POST')!;
-        expect(filed.body).toMatchObject({ companyBankAccountId: h.sandbox.companies.main.defaultAccountId, pixDayLimit: 700000, documents: [{ fileId: expect.any(String) }] });
+        expect(filed.body).toMatchObject({
+          companyBankAccountId: h.sandbox.companies.main.defaultAccountId,
+          pixDayLimit: 700000,
+          documents: [{ fileId: expect.any(String) }],
+        });
         // The proof was fetched from Slack at approval time, not before.
-        expect(h.slack.calls.filter((c) => c.method === 'file.download' && c.at >= h.sandbox.calls[since]!.at - 1_000).length).toBeGreaterThan(0);
+        expect(
+          h.slack.calls.filter((c) => c.method === 'file.download' && c.at >= h.sandbox.calls[since]!.at - 1_000).length,
+        ).toBeGreaterThan(0);
         const [request] = await requestsOf(h.sandbox, h.sandbox.companies.main.defaultAccountId);
         const tracked = await h.app.deps.store.trackedRequests.get(request!.id);
         // The approval's root is the request's thread root, and the request is followed.
-        expect(tracked).toMatchObject({ channel: root.channel, rootTs: root.ts, requesterId: OPERATOR, approval: { checkerId: OPERATOR_CHECKER } });
+        expect(tracked).toMatchObject({
+          channel: root.channel,
+          rootTs: root.ts,
+          requesterId: OPERATOR,
+          approval: { checkerId: OPERATOR_CHECKER },
+        });
         const text = messageText(rootUpdates(h, root).at(-1)!.args);
         expect(text).toContain(`*Limit increase request* \`${request!.id}\``);
         expect(text).toContain(`Filed once <@${OPERATOR_CHECKER}> approved it`);
-        expect(h.slack.calls.filter((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_request')).toEqual([]);
+        expect(
+          h.slack.calls.filter((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_request'),
+        ).toEqual([]);
         // Decided by the service: the reply lands in the approval's thread.
         await sandboxApi(h, 'POST', `/sandbox/limit-requests/${request!.id}/reject`);
         await h.app.poller.tick();
-        const reply = await waitFor('the decision in the thread', () => threadPosts(h, root).find((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_decision'));
+        const reply = await waitFor('the decision in the thread', () =>
+          threadPosts(h, root).find((c) => (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_decision'),
+        );
         expect(messageText(reply.args)).toContain('rejected');
       },
     },
@@ -190,7 +213,11 @@ describe('four-eyes approvals, each action (one instance)', () => {
         );
         const secret = /```([^`]+)```/.exec(messageText(dm.args))?.[1];
         expect(secret).toMatch(/^Client_Secret_/);
-        const elsewhere = h.slack.calls.slice(slackSince).filter((c) => c !== dm).map((c) => JSON.stringify(c.args)).join('\n');
+        const elsewhere = h.slack.calls
+          .slice(slackSince)
+          .filter((c) => c !== dm)
+          .map((c) => JSON.stringify(c.args))
+          .join('\n');
         expect(elsewhere).not.toContain(secret!);
         expect(h.logs.join('')).not.toContain(secret!);
       },
@@ -210,15 +237,23 @@ describe('four-eyes approvals, each action (one instance)', () => {
       const pixBefore = h.sandbox.calls.length;
       const { root, shown, since: afterSetUp } = await askOf(c);
       expect(writesSince(afterSetUp ?? pixBefore)).toEqual([]);
-      expect(await shown()).toMatch(/is waiting for approval \(in <#C0APPROVALS>\)\. Nothing is sent to the Pix API until someone else approves it\./);
+      expect(await shown()).toMatch(
+        /is waiting for approval \(in <#C0APPROVALS>\)\. Nothing is sent to the Pix API until someone else approves it\./,
+      );
       const text = messageText(root.call.args);
       for (const pattern of c.describes) expect(text).toMatch(pattern);
       expect(text).toContain(`Asked by <@${c.maker}>`);
       expect(root.call.args.channel).toBe(CHANNEL);
-      const buttons = (root.call.args.blocks as Array<{ type: string; elements?: Array<Record<string, any>> }>).find((b) => b.type === 'actions')!.elements!;
+      const buttons = (root.call.args.blocks as Array<{ type: string; elements?: Array<Record<string, any>> }>).find(
+        (b) => b.type === 'actions',
+      )!.elements!;
       expect(buttons.map((b) => b.action_id)).toEqual(['approval_approve', 'approval_reject', 'approval_cancel']);
       expect(buttons.every((b) => b.value === root.id)).toBe(true);
-      expect(buttons[0]!.confirm).toMatchObject({ title: { type: 'plain_text' }, confirm: { type: 'plain_text' }, deny: { type: 'plain_text' } });
+      expect(buttons[0]!.confirm).toMatchObject({
+        title: { type: 'plain_text' },
+        confirm: { type: 'plain_text' },
+        deny: { type: 'plain_text' },
+      });
       expect((await record(root.id))?.state).toBe('pending');
 
       const since = h.sandbox.calls.length;
@@ -226,7 +261,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
       await clickRoot(h, c.checker, root, 'approval_approve');
       await waitFor('the approval done', async () => (await record(root.id))?.settled);
       const writes = writesSince(since);
-      expect(writes.map((w) => `${w.method} ${w.path}`.replace(/^DELETE \/api\/v1\/pix-keys\/.+$/, 'DELETE /api/v1/pix-keys/'))).toEqual(APPROVAL_WRITES[c.action]);
+      expect(writes.map((w) => `${w.method} ${w.path}`.replace(/^DELETE \/api\/v1\/pix-keys\/.+$/, 'DELETE /api/v1/pix-keys/'))).toEqual(
+        APPROVAL_WRITES[c.action],
+      );
       const final = rootUpdates(h, root, slackSince).at(-1)!;
       expect(JSON.stringify(final.args.blocks)).not.toContain('approval_approve');
       if (c.action !== 'limit-request') {
@@ -253,7 +290,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       const final = await waitFor('the root updated', () => rootUpdates(h, root, slackSince)[0]);
       expect(messageText(final.args)).toContain(`Rejected by <@${c.checker}>`);
       expect(JSON.stringify(final.args.blocks)).not.toContain('approval_approve');
-      expect((await record(root.id))).toMatchObject({ state: 'rejected', checkerId: c.checker, reason: 'Not <this> month' });
+      expect(await record(root.id)).toMatchObject({ state: 'rejected', checkerId: c.checker, reason: 'Not <this> month' });
       // Approving it afterwards does nothing.
       const late = await clickRoot(h, c.checker, root, 'approval_approve');
       expect(messageText(await answerOn(h, late.responseId))).toContain(`Already rejected by <@${c.checker}>`);
@@ -271,7 +308,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
       const ownReject = await clickRoot(h, c.maker, root, 'approval_reject');
       expect(messageText(await answerOn(h, ownReject.responseId))).toContain('You asked for this yourself');
       const outside = await clickRoot(h, OUTSIDER, root, 'approval_approve');
-      expect(messageText(await answerOn(h, outside.responseId))).toContain(`Only the approvers listed in \`ACCESS_APPROVERS\` may approve or reject this. Your user ID is \`${OUTSIDER}\`.`);
+      expect(messageText(await answerOn(h, outside.responseId))).toContain(
+        `Only the approvers listed in \`ACCESS_APPROVERS\` may approve or reject this. Your user ID is \`${OUTSIDER}\`.`,
+      );
       const outsideReject = await clickRoot(h, OUTSIDER, root, 'approval_reject');
       expect(messageText(await answerOn(h, outsideReject.responseId))).toContain('Only the approvers listed');
       expect(h.slack.calls.slice(slackSince).filter((c2) => c2.method === 'views.open')).toEqual([]);
@@ -307,7 +346,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       const final = await waitFor('the root updated', () => rootUpdates(h, root, slackSince)[0]);
       expect(messageText(final.args)).toContain('Expired on');
       expect(messageText(final.args)).toContain('Nothing was sent to the Pix API.');
-      expect((await record(root.id))).toMatchObject({ state: 'expired', settled: true });
+      expect(await record(root.id)).toMatchObject({ state: 'expired', settled: true });
       const late = await clickRoot(h, c.checker, root, 'approval_approve');
       expect(messageText(await answerOn(h, late.responseId))).toContain('Already expired');
       expect(writesSince(since)).toEqual([]);
@@ -325,7 +364,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
     await waitFor('the approval ended', async () => (await record(root.id))?.settled);
     expect((await record(root.id))?.state).toBe('failed');
     const reply = await waitFor('the failure in the thread', () => threadPosts(h, root, slackSince)[0]);
-    expect(messageText(reply.args)).toContain(`<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: The proof file “gone-before-approval.pdf” cannot be read from Slack any more (deleted?). Nothing was filed.`);
+    expect(messageText(reply.args)).toContain(
+      `<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: The proof file “gone-before-approval.pdf” cannot be read from Slack any more (deleted?). Nothing was filed.`,
+    );
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain('but it did not go through');
     expect(writesSince(since)).toEqual([]);
   });
@@ -340,14 +381,19 @@ describe('four-eyes approvals, each action (one instance)', () => {
     await waitFor('the approval ended', async () => (await record(root.id))?.settled);
     expect(await record(root.id)).toMatchObject({ state: 'failed', checkerId: OPERATOR_CHECKER });
     const reply = await waitFor('the failure in the thread', () => threadPosts(h, root, slackSince)[0]);
-    expect(messageText(reply.args)).toContain(`<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: Could not add the Pix key: “Pix key already exists”`);
+    expect(messageText(reply.args)).toContain(
+      `<@${OPERATOR}>, what <@${OPERATOR_CHECKER}> approved did not go through: Could not add the Pix key: “Pix key already exists”`,
+    );
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain(`Approved by <@${OPERATOR_CHECKER}>`);
   });
 
   test('two checkers approving at the same moment on one instance: one Pix write; the second is told who approved first', async () => {
     const { root } = await askOf(caseOf('key-add'));
     const since = h.sandbox.calls.length;
-    const [first, second] = await Promise.all([clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve'), clickRoot(h, ADMIN_CHECKER, root, 'approval_approve')]);
+    const [first, second] = await Promise.all([
+      clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve'),
+      clickRoot(h, ADMIN_CHECKER, root, 'approval_approve'),
+    ]);
     await waitFor('the approval done', async () => (await record(root.id))?.settled);
     expect(writesSince(since).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/pix-keys']);
     const winner = (await record(root.id))!.checkerId;
@@ -371,16 +417,51 @@ describe('four-eyes approvals, each action (one instance)', () => {
     });
     const key = 'key:a***@example.com';
     expect(entries).toHaveLength(5);
-    expect(entries[0]).toEqual(expect.objectContaining({ user: OPERATOR, action: 'view:pix_key_add', outcome: 'pending', maker: OPERATOR, target: expect.stringContaining(key) }));
+    expect(entries[0]).toEqual(
+      expect.objectContaining({
+        user: OPERATOR,
+        action: 'view:pix_key_add',
+        outcome: 'pending',
+        maker: OPERATOR,
+        target: expect.stringContaining(key),
+      }),
+    );
     expect(entries.slice(1, 3)).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ user: OPERATOR, action: 'action:approval_approve', outcome: 'refused', detail: 'own action', maker: OPERATOR }),
-        expect.objectContaining({ user: OUTSIDER, action: 'action:approval_approve', outcome: 'refused', detail: 'not an approver', maker: OPERATOR }),
+        expect.objectContaining({
+          user: OPERATOR,
+          action: 'action:approval_approve',
+          outcome: 'refused',
+          detail: 'own action',
+          maker: OPERATOR,
+        }),
+        expect.objectContaining({
+          user: OUTSIDER,
+          action: 'action:approval_approve',
+          outcome: 'refused',
+          detail: 'not an approver',
+          maker: OPERATOR,
+        }),
       ]),
     );
     expect(entries.slice(3)).toEqual([
-      expect.objectContaining({ user: OPERATOR_CHECKER, pixMethod: 'POST', pixPath: '/api/v1/pix-keys', pixStatus: 201, outcome: 'ok', maker: OPERATOR, checker: OPERATOR_CHECKER }),
-      expect.objectContaining({ user: OPERATOR_CHECKER, action: 'action:approval_approve', outcome: 'approved', maker: OPERATOR, checker: OPERATOR_CHECKER, target: expect.stringContaining(key) }),
+      expect.objectContaining({
+        user: OPERATOR_CHECKER,
+        pixMethod: 'POST',
+        pixPath: '/api/v1/pix-keys',
+        pixStatus: 201,
+        outcome: 'ok',
+        maker: OPERATOR,
+        checker: OPERATOR_CHECKER,
+      }),
+      expect.objectContaining({
+        user: OPERATOR_CHECKER,
+        action: 'action:approval_approve',
+        outcome: 'approved',
+        maker: OPERATOR,
+        checker: OPERATOR_CHECKER,
+        target: expect.stringContaining(key),
+      }),
     ]);
     expect(entries.filter((e) => e.outcome === 'refused').map((e) => e.checker)).toEqual([undefined, undefined]);
     expect(JSON.stringify(entries)).not.toContain('approved-');
@@ -392,10 +473,25 @@ describe('four-eyes approvals, each action (one instance)', () => {
     const expired = (await askOf(caseOf('key-add'))).root;
     await h.app.deps.store.approvals.update(expired.id, (r) => ({ ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() }));
     await h.app.poller.tick();
-    const last = async (id: string) => waitFor(`the end of ${id}`, async () => (await entriesOf(id)).find((e) => e.outcome !== 'pending' && e.action !== 'action:approval_reject'));
-    expect(await last(rejected.id)).toEqual(expect.objectContaining({ user: OPERATOR_CHECKER, action: 'view:approval_reject_reason', outcome: 'rejected', maker: OPERATOR, checker: OPERATOR_CHECKER }));
-    expect(await last(cancelled.id)).toEqual(expect.objectContaining({ user: OPERATOR, action: 'action:approval_cancel', outcome: 'cancelled', maker: OPERATOR }));
-    expect(await last(expired.id)).toEqual(expect.objectContaining({ user: OPERATOR, role: 'none', action: 'approval:expire', outcome: 'expired', maker: OPERATOR }));
+    const last = async (id: string) =>
+      waitFor(`the end of ${id}`, async () =>
+        (await entriesOf(id)).find((e) => e.outcome !== 'pending' && e.action !== 'action:approval_reject'),
+      );
+    expect(await last(rejected.id)).toEqual(
+      expect.objectContaining({
+        user: OPERATOR_CHECKER,
+        action: 'view:approval_reject_reason',
+        outcome: 'rejected',
+        maker: OPERATOR,
+        checker: OPERATOR_CHECKER,
+      }),
+    );
+    expect(await last(cancelled.id)).toEqual(
+      expect.objectContaining({ user: OPERATOR, action: 'action:approval_cancel', outcome: 'cancelled', maker: OPERATOR }),
+    );
+    expect(await last(expired.id)).toEqual(
+      expect.objectContaining({ user: OPERATOR, role: 'none', action: 'approval:expire', outcome: 'expired', maker: OPERATOR }),
+    );
   });
 
   test('a button that names no approval (or one that does not exist) does nothing and says so', async () => {
@@ -417,7 +513,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
   test('an operator approver cannot approve an admin action (its role is checked by the approval)', async () => {
     const { root } = await askOf(caseOf('key-delete'));
     const click = await clickRoot(h, OPERATOR_CHECKER, root, 'approval_approve');
-    expect(messageText(await answerOn(h, click.responseId))).toContain('You need the *admin* role to approve or reject this (Delete a Pix key).');
+    expect(messageText(await answerOn(h, click.responseId))).toContain(
+      'You need the *admin* role to approve or reject this (Delete a Pix key).',
+    );
     expect((await record(root.id))?.state).toBe('pending');
   });
 
@@ -450,7 +548,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
   test('Home lists the approvals the viewer may act on: to decide, or their own to cancel; not others’', async () => {
     // The tab shows the oldest few: the approvals other tests left pending expire first.
     for (const id of await h.app.deps.store.approvals.openIds()) {
-      await h.app.deps.store.approvals.update(id, (r) => (r.state === 'pending' ? { ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() } : r));
+      await h.app.deps.store.approvals.update(id, (r) =>
+        r.state === 'pending' ? { ...r, expiresAt: new Date(Date.now() - 1_000).toISOString() } : r,
+      );
     }
     await h.app.poller.tick();
     expect(await h.app.deps.store.approvals.openIds()).toEqual([]);
@@ -461,7 +561,9 @@ describe('four-eyes approvals, each action (one instance)', () => {
     const homeOf = async (userId: string) => {
       const from = h.slack.calls.length;
       await clickHome(userId, 'home_refresh', 'refresh');
-      return waitFor(`the Home tab of ${userId}`, () => h.slack.calls.slice(from).find((c) => c.method === 'views.publish' && c.args.user_id === userId));
+      return waitFor(`the Home tab of ${userId}`, () =>
+        h.slack.calls.slice(from).find((c) => c.method === 'views.publish' && c.args.user_id === userId),
+      );
     };
     const idsIn = (view: unknown) =>
       ((view as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks ?? [])
@@ -484,8 +586,11 @@ describe('four-eyes approvals, each action (one instance)', () => {
 
   test('every root posted by this file carries the approval’s id in its metadata', () => {
     // Roots found by their Approve button, not by the metadata under test.
-    const buttons = (c: { args: Record<string, unknown> }) => ((c.args.blocks ?? []) as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>).flatMap((b) => b.elements ?? []);
-    const roots = h.slack.calls.filter((c) => c.method === 'chat.postMessage' && buttons(c).some((e) => e.action_id === 'approval_approve'));
+    const buttons = (c: { args: Record<string, unknown> }) =>
+      ((c.args.blocks ?? []) as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>).flatMap((b) => b.elements ?? []);
+    const roots = h.slack.calls.filter(
+      (c) => c.method === 'chat.postMessage' && buttons(c).some((e) => e.action_id === 'approval_approve'),
+    );
     expect(roots.length).toBeGreaterThanOrEqual(cases.length);
     for (const c of roots) {
       const id = buttons(c).find((e) => e.action_id === 'approval_approve')!.value;
@@ -512,7 +617,15 @@ describe('a whole approval in sandbox mode', () => {
 
   test('limit request: asked, approved by someone else, filed in the sandbox, decided in the approval’s thread', async () => {
     const accountId = h.sandbox.companies.main.defaultAccountId;
-    const flows = makerFlows(h, { channel: CHANNEL, operator: MAKER, admin: MAKER, campaignAccountId: accountId, campaignAppId: '', rotateClientId: '', accountId });
+    const flows = makerFlows(h, {
+      channel: CHANNEL,
+      operator: MAKER,
+      admin: MAKER,
+      campaignAccountId: accountId,
+      campaignAppId: '',
+      rotateClientId: '',
+      accountId,
+    });
     const pixBefore = h.sandbox.calls.length;
     const { root, shown } = await flows['limit-request']();
     expect(await shown()).toContain('is waiting for approval');
@@ -529,7 +642,10 @@ describe('a whole approval in sandbox mode', () => {
       return r?.settled ? r : undefined;
     });
     expect(record).toMatchObject({ state: 'done', checkerId: CHECKER });
-    const writes = h.sandbox.calls.slice(pixBefore).filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`);
+    const writes = h.sandbox.calls
+      .slice(pixBefore)
+      .filter((c) => c.method !== 'GET')
+      .map((c) => `${c.method} ${c.path}`);
     expect(writes).toEqual(['POST /api/v1/files', 'POST /api/v1/limits/request']);
     const requestId = record.outcome!.limitRequestId!;
     const filedRoot = messageText(rootUpdates(h, root).at(-1)!.args);

@@ -1,7 +1,7 @@
 import type { AuditEntry, StoredAuditEntry } from '../../src/audit/entry';
-import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
 import { SlackStandInUploads } from '../../src/slack-standin/uploads';
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { waitFor } from '../support/wait';
 
@@ -35,10 +35,19 @@ describe('/pix audit and /pix audit export', () => {
     const mark = (await newest(1))[0]?.id;
     const res = await h.slash(userId, text, { channelId: CHANNEL });
     if (res.ack?.text) return { answer: res.ack, responseId: res.responseId };
-    const action = `/pix ${text.split(' ').slice(0, text.startsWith('audit export') ? 2 : 1).join(' ')}`;
+    const action = `/pix ${text
+      .split(' ')
+      .slice(0, text.startsWith('audit export') ? 2 : 1)
+      .join(' ')}`;
     await waitFor(`the entry of ${action}`, async () => {
       const recent = await newest(50);
-      const added = mark === undefined ? recent : recent.slice(0, recent.findIndex((e) => e.id === mark));
+      const added =
+        mark === undefined
+          ? recent
+          : recent.slice(
+              0,
+              recent.findIndex((e) => e.id === mark),
+            );
       return added.find((e) => e.user === userId && e.action === action && !e.pixMethod);
     });
     return { answer: answersOf(res.responseId).at(-1)!, responseId: res.responseId };
@@ -47,7 +56,16 @@ describe('/pix audit and /pix audit export', () => {
 
   test('newest first, 15 a page; Next and Previous walk the same pages while new entries arrive', async () => {
     const start = Date.now() - 3_600_000;
-    await seed(h, Array.from({ length: 40 }, (_, i) => ({ time: new Date(start + (i + 1) * 1_000).toISOString(), user: seedUser(i + 1), role: 'viewer' as const, action: '/pix limits', outcome: 'ok' as const })));
+    await seed(
+      h,
+      Array.from({ length: 40 }, (_, i) => ({
+        time: new Date(start + (i + 1) * 1_000).toISOString(),
+        user: seedUser(i + 1),
+        role: 'viewer' as const,
+        action: '/pix limits',
+        outcome: 'ok' as const,
+      })),
+    );
 
     const first = await run(ADMIN, 'audit');
     expect(first.answer.response_type).toBe('ephemeral');
@@ -63,23 +81,50 @@ describe('/pix audit and /pix audit export', () => {
     expect(usersOf(page2)).toEqual(Array.from({ length: 15 }, (_, i) => seedUser(25 - i)));
     expect(buttonsOf(page2).map((b) => b.action_id)).toEqual(['audit_page_prev', 'audit_page_next']);
 
-    const third = await clickButton(h, { userId: ADMIN, actionId: 'audit_page_next', value: buttonsOf(page2)[1]!.value!, channelId: CHANNEL });
+    const third = await clickButton(h, {
+      userId: ADMIN,
+      actionId: 'audit_page_next',
+      value: buttonsOf(page2)[1]!.value!,
+      channelId: CHANNEL,
+    });
     const page3 = await waitFor('page 3', () => answersOf(third.responseId)[0]);
     expect(usersOf(page3)).toEqual(Array.from({ length: 10 }, (_, i) => seedUser(10 - i)));
     expect(buttonsOf(page3).map((b) => b.action_id)).toEqual(['audit_page_prev']);
 
     // Back: page 2 again, exactly, though the clicks above were recorded (newer entries) meanwhile.
-    const back = await clickButton(h, { userId: ADMIN, actionId: 'audit_page_prev', value: buttonsOf(page3)[0]!.value!, channelId: CHANNEL });
+    const back = await clickButton(h, {
+      userId: ADMIN,
+      actionId: 'audit_page_prev',
+      value: buttonsOf(page3)[0]!.value!,
+      channelId: CHANNEL,
+    });
     const page2again = await waitFor('page 2 again', () => answersOf(back.responseId)[0]);
     expect(usersOf(page2again)).toEqual(usersOf(page2));
-    const backToFirst = await clickButton(h, { userId: ADMIN, actionId: 'audit_page_prev', value: buttonsOf(page2again)[0]!.value!, channelId: CHANNEL });
+    const backToFirst = await clickButton(h, {
+      userId: ADMIN,
+      actionId: 'audit_page_prev',
+      value: buttonsOf(page2again)[0]!.value!,
+      channelId: CHANNEL,
+    });
     const page1again = await waitFor('page 1 again', () => answersOf(backToFirst.responseId)[0]);
     expect(usersOf(page1again)).toEqual(usersOf(first.answer));
     expect(buttonsOf(page1again).map((b) => b.action_id)).toEqual(['audit_page_next']);
   });
 
   test('[days]: older entries appear only when asked for; the page shows masked keys, roles and outcomes', async () => {
-    await seed(h, [{ time: new Date(Date.now() - 10 * 86_400_000).toISOString(), user: seedUser(900), role: 'admin', action: '/pix key delete', target: 'account:acc1 key:***.982.247-**', pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***.982.247-**', pixStatus: 204, outcome: 'ok' }]);
+    await seed(h, [
+      {
+        time: new Date(Date.now() - 10 * 86_400_000).toISOString(),
+        user: seedUser(900),
+        role: 'admin',
+        action: '/pix key delete',
+        target: 'account:acc1 key:***.982.247-**',
+        pixMethod: 'DELETE',
+        pixPath: '/api/v1/pix-keys/***.982.247-**',
+        pixStatus: 204,
+        outcome: 'ok',
+      },
+    ]);
     expect(usersOf((await run(ADMIN, 'audit')).answer)).not.toContain(seedUser(900));
     let found: unknown;
     for (const days of ['11', '366']) {
@@ -107,9 +152,15 @@ describe('/pix audit and /pix audit export', () => {
       expect(messageText(answer)).toContain('Usage: `/pix audit [days]`');
     }
     expect(messageText((await run(ADMIN, 'audit 0')).answer)).toContain('The number of days is a whole number from 1 to 366.');
-    for (const value of ['nope', JSON.stringify({ d: 7, s: 0, p: 2, b: '1; DROP TABLE audit_trail' }), JSON.stringify({ d: 7, s: 0, p: 2 })]) {
+    for (const value of [
+      'nope',
+      JSON.stringify({ d: 7, s: 0, p: 2, b: '1; DROP TABLE audit_trail' }),
+      JSON.stringify({ d: 7, s: 0, p: 2 }),
+    ]) {
       const click = await clickButton(h, { userId: ADMIN, actionId: 'audit_page_next', value, channelId: CHANNEL });
-      expect(messageText(await waitFor('the answer', () => answersOf(click.responseId)[0]))).toContain('This button does not name a page of the audit trail');
+      expect(messageText(await waitFor('the answer', () => answersOf(click.responseId)[0]))).toContain(
+        'This button does not name a page of the audit trail',
+      );
     }
   });
 
@@ -118,10 +169,17 @@ describe('/pix audit and /pix audit export', () => {
       const { answer } = await run(OPERATOR, text);
       expect(messageText(answer)).toContain('You need the *admin* role');
     }
-    const click = await clickButton(h, { userId: OPERATOR, actionId: 'audit_page_next', value: JSON.stringify({ d: 7, s: 0, p: 2, b: '1' }), channelId: CHANNEL });
+    const click = await clickButton(h, {
+      userId: OPERATOR,
+      actionId: 'audit_page_next',
+      value: JSON.stringify({ d: 7, s: 0, p: 2, b: '1' }),
+      channelId: CHANNEL,
+    });
     expect(messageText(await waitFor('the refusal', () => answersOf(click.responseId)[0]))).toContain('You need the *admin* role');
     const recorded = await waitFor('the refusals recorded', async () => {
-      const mine = (await h.app.deps.store.audit.page({ since: new Date(Date.now() - 60_000), limit: 50 })).filter((e) => e.user === OPERATOR);
+      const mine = (await h.app.deps.store.audit.page({ since: new Date(Date.now() - 60_000), limit: 50 })).filter(
+        (e) => e.user === OPERATOR,
+      );
       return mine.length >= 3 ? mine : undefined;
     });
     expect(recorded.map((e) => [e.action, e.outcome, e.detail]).reverse()).toEqual([
@@ -147,16 +205,48 @@ describe('/pix audit and /pix audit export', () => {
   test('export: the CSV’s exact bytes (BOM, header, CRLF, quoting), São Paulo days, in the admin’s DM', async () => {
     const entries: AuditEntry[] = [
       { time: '2026-03-05T02:59:59.999Z', user: seedUser(100), role: 'admin', action: '/pix limits', outcome: 'ok' }, // 04/03 23:59:59.999 in São Paulo
-      { time: '2026-03-05T03:00:00.000Z', user: seedUser(101), role: 'admin', action: '/pix withdraw-key', target: 'account:acc1 key:***.982.247-**', pixMethod: 'POST', pixPath: '/api/v1/pix-keys/withdraw', pixStatus: 200, outcome: 'ok' },
-      { time: '2026-03-05T15:30:00.000Z', user: seedUser(102), role: 'operator', action: '/pix limits', target: 'account:acc,1', pixMethod: 'GET', pixPath: '/api/v1/limits/acc1', pixStatus: 503, outcome: 'failed', detail: 'a, "quoted"\nline' },
-      { time: '2026-03-06T02:59:59.999Z', user: seedUser(103), role: 'admin', action: 'action:approval_approve', target: 'request:r1', maker: 'U0MAKER01', checker: seedUser(103), outcome: 'approved' },
+      {
+        time: '2026-03-05T03:00:00.000Z',
+        user: seedUser(101),
+        role: 'admin',
+        action: '/pix withdraw-key',
+        target: 'account:acc1 key:***.982.247-**',
+        pixMethod: 'POST',
+        pixPath: '/api/v1/pix-keys/withdraw',
+        pixStatus: 200,
+        outcome: 'ok',
+      },
+      {
+        time: '2026-03-05T15:30:00.000Z',
+        user: seedUser(102),
+        role: 'operator',
+        action: '/pix limits',
+        target: 'account:acc,1',
+        pixMethod: 'GET',
+        pixPath: '/api/v1/limits/acc1',
+        pixStatus: 503,
+        outcome: 'failed',
+        detail: 'a, "quoted"\nline',
+      },
+      {
+        time: '2026-03-06T02:59:59.999Z',
+        user: seedUser(103),
+        role: 'admin',
+        action: 'action:approval_approve',
+        target: 'request:r1',
+        maker: 'U0MAKER01',
+        checker: seedUser(103),
+        outcome: 'approved',
+      },
       { time: '2026-03-06T03:00:00.000Z', user: seedUser(104), role: 'admin', action: '/pix limits', outcome: 'ok' }, // 06/03 00:00 in São Paulo
     ];
     for (const e of entries) await h.app.deps.store.audit.append(e);
     const slackBefore = h.slack.calls.length;
     const { answer, responseId } = await run(ADMIN, 'audit export 2026-03-05 2026-03-05');
     expect(messageText(answersOf(responseId)[0])).toContain('Preparing the audit trail from Mar 5, 2026 to Mar 5, 2026');
-    expect(messageText(answer)).toContain('The audit trail from Mar 5, 2026 to Mar 5, 2026 (3 entries) is in your direct messages with Pix Ops.');
+    expect(messageText(answer)).toContain(
+      'The audit trail from Mar 5, 2026 to Mar 5, 2026 (3 entries) is in your direct messages with Pix Ops.',
+    );
 
     const expected =
       '\uFEFFtime (UTC),user,role,action,target,Pix method,Pix path,Pix status,maker,checker,outcome,detail\r\n' +
@@ -171,7 +261,11 @@ describe('/pix audit and /pix audit export', () => {
     expect(upload!.bytes!.equals(Buffer.from(expected, 'utf8'))).toBe(true);
     expect(upload!.filename).toBe('pix-ops-audit-2026-03-05-to-2026-03-05.csv');
     expect(upload!.length).toBe(Buffer.byteLength(expected, 'utf8'));
-    expect(upload!.shared).toMatchObject({ channel: dm, title: 'pix-ops-audit-2026-03-05-to-2026-03-05.csv', initialComment: 'Pix Ops audit trail, Mar 5, 2026 to Mar 5, 2026 (São Paulo time): 3 entries.' });
+    expect(upload!.shared).toMatchObject({
+      channel: dm,
+      title: 'pix-ops-audit-2026-03-05-to-2026-03-05.csv',
+      initialComment: 'Pix Ops audit trail, Mar 5, 2026 to Mar 5, 2026 (São Paulo time): 3 entries.',
+    });
 
     // The export is recorded with its period.
     const [own] = (await h.app.deps.store.audit.page({ since: new Date(Date.now() - 60_000), limit: 1 })) as StoredAuditEntry[];
@@ -190,8 +284,14 @@ describe('/pix audit and /pix audit export', () => {
     expect(messageText(answer)).toContain('está nas suas mensagens diretas com o Pix Ops');
     const [upload] = uploads.sharedIn(`D${ADMIN_PT.slice(1)}`);
     const csv = upload!.bytes!.toString('utf8');
-    expect(csv.startsWith('\uFEFFhorário (UTC),usuário,papel,ação,alvo,método Pix,caminho Pix,status Pix,solicitante,aprovador,resultado,detalhe\r\n')).toBe(true);
-    expect(csv).toContain(`,U0AUDADM2,admin,action:withdraw_key_confirm,account:${account} key:***.982.247-**,POST,/api/v1/pix-keys/withdraw,200,,,ok,\r\n`);
+    expect(
+      csv.startsWith(
+        '\uFEFFhorário (UTC),usuário,papel,ação,alvo,método Pix,caminho Pix,status Pix,solicitante,aprovador,resultado,detalhe\r\n',
+      ),
+    ).toBe(true);
+    expect(csv).toContain(
+      `,U0AUDADM2,admin,action:withdraw_key_confirm,account:${account} key:***.982.247-**,POST,/api/v1/pix-keys/withdraw,200,,,ok,\r\n`,
+    );
     expect(csv).not.toContain(CPF);
     // Today's entries only (the last 30 days): none of March's.
     expect(csv).not.toContain('U0SEED101');
@@ -199,13 +299,24 @@ describe('/pix audit and /pix audit export', () => {
 
   test('export of many entries: several batches, every one in order, the declared length exact', async () => {
     const day = Date.parse('2026-04-10T12:00:00.000Z');
-    await seed(h, Array.from({ length: 2_500 }, (_, i) => ({ time: new Date(day + i).toISOString(), user: `U0BULK${String(i).padStart(4, '0')}`, role: 'viewer' as const, action: '/pix limits', outcome: 'ok' as const })));
+    await seed(
+      h,
+      Array.from({ length: 2_500 }, (_, i) => ({
+        time: new Date(day + i).toISOString(),
+        user: `U0BULK${String(i).padStart(4, '0')}`,
+        role: 'viewer' as const,
+        action: '/pix limits',
+        outcome: 'ok' as const,
+      })),
+    );
     const { answer } = await run(ADMIN, 'audit export 2026-04-10 2026-04-10');
     expect(messageText(answer)).toContain('(2500 entries)');
     const upload = uploads.sharedIn(`D${ADMIN.slice(1)}`).at(-1)!;
     const lines = upload.bytes!.toString('utf8').split('\r\n');
     expect(lines).toHaveLength(2_502); // header, 2,500 entries, and the empty string after the last CRLF
-    expect(lines.slice(1, -1).map((l) => l.split(',')[1])).toEqual(Array.from({ length: 2_500 }, (_, i) => `U0BULK${String(i).padStart(4, '0')}`));
+    expect(lines.slice(1, -1).map((l) => l.split(',')[1])).toEqual(
+      Array.from({ length: 2_500 }, (_, i) => `U0BULK${String(i).padStart(4, '0')}`),
+    );
     expect(upload.length).toBe(upload.bytes!.length);
   });
 

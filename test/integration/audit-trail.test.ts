@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import type { StoredAuditEntry } from '../../src/audit/entry';
-import { sandboxApi } from '../support/accounts-harness';
 import { SlackStandInUploads } from '../../src/slack-standin/uploads';
-import { BOT_TOKEN, messageText, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
+import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
+import { BOT_TOKEN, type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
-import { buttonsOf, clickButton } from '../support/accounts-harness';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0AVIEW01';
@@ -67,8 +66,25 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
   test('a command: its Pix calls (method, path, status), then its own entry with the account and the outcome', async () => {
     const entries = await entriesOf(h, VIEWER, '/pix limits', () => h.slash(VIEWER, 'limits'));
     expect(entries).toEqual([
-      expect.objectContaining({ user: VIEWER, role: 'viewer', action: '/pix limits', pixMethod: 'GET', pixPath: '/api/v1/account', pixStatus: 200, outcome: 'ok' }),
-      expect.objectContaining({ user: VIEWER, role: 'viewer', action: '/pix limits', pixMethod: 'GET', pixPath: `/api/v1/limits/${account}`, pixStatus: 200, target: `account:${account}`, outcome: 'ok' }),
+      expect.objectContaining({
+        user: VIEWER,
+        role: 'viewer',
+        action: '/pix limits',
+        pixMethod: 'GET',
+        pixPath: '/api/v1/account',
+        pixStatus: 200,
+        outcome: 'ok',
+      }),
+      expect.objectContaining({
+        user: VIEWER,
+        role: 'viewer',
+        action: '/pix limits',
+        pixMethod: 'GET',
+        pixPath: `/api/v1/limits/${account}`,
+        pixStatus: 200,
+        target: `account:${account}`,
+        outcome: 'ok',
+      }),
       expect.objectContaining({ user: VIEWER, role: 'viewer', action: '/pix limits', target: `account:${account}`, outcome: 'ok' }),
     ]);
     expect(entries[2]!.pixMethod).toBeUndefined();
@@ -76,18 +92,47 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
   });
 
   test('refusals: the command, the button, a user with no role; nothing else recorded, no Pix call, no key', async () => {
-    const command = await entriesOf(h, OPERATOR, '/pix withdraw-key', () => h.slash(OPERATOR, `withdraw-key ${account} ${CPF}`, { channelId: CHANNEL }));
-    expect(command).toEqual([{ id: expect.any(String), time: expect.any(String), user: OPERATOR, role: 'operator', action: '/pix withdraw-key', outcome: 'refused', detail: 'needs admin' }].map((e) => expect.objectContaining(e)));
+    const command = await entriesOf(h, OPERATOR, '/pix withdraw-key', () =>
+      h.slash(OPERATOR, `withdraw-key ${account} ${CPF}`, { channelId: CHANNEL }),
+    );
+    expect(command).toEqual(
+      [
+        {
+          id: expect.any(String),
+          time: expect.any(String),
+          user: OPERATOR,
+          role: 'operator',
+          action: '/pix withdraw-key',
+          outcome: 'refused',
+          detail: 'needs admin',
+        },
+      ].map((e) => expect.objectContaining(e)),
+    );
     expect(command).toHaveLength(1);
     expect(JSON.stringify(command)).not.toContain(CPF);
 
     const button = await entriesOf(h, OPERATOR, 'action:pix_key_delete_confirm', () =>
-      clickButton(h, { userId: OPERATOR, actionId: 'pix_key_delete_confirm', value: JSON.stringify({ a: account, k: CPF }), channelId: CHANNEL }),
+      clickButton(h, {
+        userId: OPERATOR,
+        actionId: 'pix_key_delete_confirm',
+        value: JSON.stringify({ a: account, k: CPF }),
+        channelId: CHANNEL,
+      }),
     );
-    expect(button).toEqual([expect.objectContaining({ user: OPERATOR, role: 'operator', action: 'action:pix_key_delete_confirm', outcome: 'refused', detail: 'needs admin' })]);
+    expect(button).toEqual([
+      expect.objectContaining({
+        user: OPERATOR,
+        role: 'operator',
+        action: 'action:pix_key_delete_confirm',
+        outcome: 'refused',
+        detail: 'needs admin',
+      }),
+    ]);
 
     const nobody = await entriesOf(h, NOBODY, '/pix limits', () => h.slash(NOBODY, 'limits'));
-    expect(nobody).toEqual([expect.objectContaining({ user: NOBODY, role: 'none', action: '/pix limits', outcome: 'refused', detail: 'needs viewer' })]);
+    expect(nobody).toEqual([
+      expect.objectContaining({ user: NOBODY, role: 'none', action: '/pix limits', outcome: 'refused', detail: 'needs viewer' }),
+    ]);
   });
 
   test('wrong arguments and unknown subcommands are recorded as such, without what was typed', async () => {
@@ -103,7 +148,12 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     await sandboxApi(h, 'POST', `/sandbox/accounts/${account}/withdraw-key-api`, undefined, { enabled: true });
     await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: CPF, type: 'CPF', holderTaxId: h.sandbox.companies.main.taxId });
     let responseId = '';
-    const asked = await entriesOf(h, ADMIN, '/pix withdraw-key', async () => ({ responseId } = await h.slash(ADMIN, `withdraw-key ${account} 529.982.247-25`, { channelId: CHANNEL })));
+    const asked = await entriesOf(
+      h,
+      ADMIN,
+      '/pix withdraw-key',
+      async () => ({ responseId } = await h.slash(ADMIN, `withdraw-key ${account} 529.982.247-25`, { channelId: CHANNEL })),
+    );
     expect(asked.filter((e) => e.pixMethod === 'POST')).toEqual([]);
     expect(asked.at(-1)).toMatchObject({ user: ADMIN, role: 'admin', action: '/pix withdraw-key', outcome: 'ok' });
     const ask = await waitFor('the confirmation', () => h.slack.responsesTo(responseId)[0]);
@@ -113,7 +163,16 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     );
     const target = `account:${account} key:***.982.247-**`;
     expect(entries.filter((e) => e.pixMethod === 'POST')).toEqual([
-      expect.objectContaining({ user: ADMIN, role: 'admin', action: 'action:withdraw_key_confirm', pixMethod: 'POST', pixPath: '/api/v1/pix-keys/withdraw', pixStatus: 200, target, outcome: 'ok' }),
+      expect.objectContaining({
+        user: ADMIN,
+        role: 'admin',
+        action: 'action:withdraw_key_confirm',
+        pixMethod: 'POST',
+        pixPath: '/api/v1/pix-keys/withdraw',
+        pixStatus: 200,
+        target,
+        outcome: 'ok',
+      }),
     ]);
     expect(entries.at(-1)).toMatchObject({ user: ADMIN, role: 'admin', action: 'action:withdraw_key_confirm', outcome: 'ok' });
     expect(JSON.stringify([...asked, ...entries])).not.toContain(CPF);
@@ -143,7 +202,9 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     expect(entries.length).toBeGreaterThan(1_000);
     let raw: string;
     if (backend === 'sqlite') {
-      raw = readdirSync(dir).map((f) => readFileSync(path.join(dir, f)).toString('latin1')).join('\n');
+      raw = readdirSync(dir)
+        .map((f) => readFileSync(path.join(dir, f)).toString('latin1'))
+        .join('\n');
       expect(raw).toContain('/pix withdraw-key');
     } else {
       const client = createClient({ url: SHARED_REDIS_URL });

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { openedModal, submitModal } from '../support/accounts-harness';
-import { startAppProcess, type AppProcess } from '../support/app-process';
-import { processDriver } from '../support/approval-flows';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+import { openedModal, submitModal } from '../support/accounts-harness';
+import { type AppProcess, startAppProcess } from '../support/app-process';
+import { processDriver } from '../support/approval-flows';
 import { messageText } from '../support/harness';
+import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -71,9 +71,15 @@ describe('two instances on one Redis get the same submission at once', () => {
     // answered without taking it, so no late duplicate can follow the writes awaited below.
     expect(answers.filter((r) => messageText(r.body).includes('Creating the account…'))).toHaveLength(1);
 
-    const writes = () => sandbox.calls.slice(pixFrom).filter((c) => c.method === 'POST').map((c) => c.path);
+    const writes = () =>
+      sandbox.calls
+        .slice(pixFrom)
+        .filter((c) => c.method === 'POST')
+        .map((c) => c.path);
     await waitFor('the application created', () => writes().includes('/api/v1/application'));
-    await waitFor('the announcement', () => slack.calls.slice(from).some((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL));
+    await waitFor('the announcement', () =>
+      slack.calls.slice(from).some((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL),
+    );
     expect(writes()).toEqual(['/api/v1/account', '/api/v1/application']);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
@@ -10,9 +10,17 @@ const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0DISPUTE';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex'), Buffer.alloc(64)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex'),
+  Buffer.alloc(64),
+]);
 
-type View = Record<string, unknown> & { callback_id: string; private_metadata: string; blocks: Array<{ block_id?: string; element?: Record<string, unknown> }> };
+type View = Record<string, unknown> & {
+  callback_id: string;
+  private_metadata: string;
+  blocks: Array<{ block_id?: string; element?: Record<string, unknown> }>;
+};
 
 let fileCounter = 0;
 function addFile(h: Harness, name: string, bytes: Buffer, mimetype = 'application/pdf') {
@@ -49,9 +57,13 @@ describe('/pix dispute-evidence through the real app', () => {
     sendInteraction(h, viewSubmission(userId, submittedView(form.view, form.viewId, v)));
 
   const modalTexts = (since: number, viewId: string) =>
-    h.slack.calls.slice(since).filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId).map((c) => messageText(c.args.view));
+    h.slack.calls
+      .slice(since)
+      .filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId)
+      .map((c) => messageText(c.args.view));
 
-  const evidenceCalls = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method === 'POST' && c.path === `/api/v1/dispute/${disputeId}/evidence`);
+  const evidenceCalls = (since: number) =>
+    h.sandbox.calls.slice(since).filter((c) => c.method === 'POST' && c.path === `/api/v1/dispute/${disputeId}/evidence`);
   const uploadCalls = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method === 'POST' && c.path === '/api/v1/files');
 
   test('the form: a file input and an optional note, for that dispute', async () => {
@@ -69,12 +81,19 @@ describe('/pix dispute-evidence through the real app', () => {
     const slackBefore = h.slack.calls.length;
     const res = await submit(form, values([addFile(h, 'receipt.pdf', PDF)]));
     expect(res.body).toMatchObject({ response_action: 'update' });
-    const text = await waitFor('the refusal in the modal', () => modalTexts(slackBefore, form.viewId).find((t) => t.includes('DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED')));
+    const text = await waitFor('the refusal in the modal', () =>
+      modalTexts(slackBefore, form.viewId).find((t) => t.includes('DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED')),
+    );
     expect(text).toContain('feature `DISPUTE_EVIDENCE_FILE_ID` is not enabled');
     expect(text).toContain('nothing was attached to the dispute');
 
     const [upload] = uploadCalls(pixBefore);
-    expect(upload!.body).toMatchObject({ purpose: 'DISPUTE_EVIDENCE', fileName: 'receipt.pdf', contentType: 'application/pdf', size: PDF.length });
+    expect(upload!.body).toMatchObject({
+      purpose: 'DISPUTE_EVIDENCE',
+      fileName: 'receipt.pdf',
+      contentType: 'application/pdf',
+      size: PDF.length,
+    });
     const [evidence] = evidenceCalls(pixBefore);
     const documents = (evidence!.body as { documents: Array<Record<string, unknown>> }).documents;
     expect(documents).toHaveLength(1);
@@ -92,11 +111,16 @@ describe('/pix dispute-evidence through the real app', () => {
     const form = await openForm();
     const pixBefore = h.sandbox.calls.length;
     const slackBefore = h.slack.calls.length;
-    const res = await submit(form, values([addFile(h, 'receipt.pdf', PDF), addFile(h, 'screen.png', PNG, 'image/png')], 'Customer got the goods on day 3.'));
+    const res = await submit(
+      form,
+      values([addFile(h, 'receipt.pdf', PDF), addFile(h, 'screen.png', PNG, 'image/png')], 'Customer got the goods on day 3.'),
+    );
     expect(res.body).toMatchObject({ response_action: 'update' });
     expect(messageText(res.body)).toContain('Uploading evidence 1 of 2');
 
-    const done = await waitFor('the result in the modal', () => modalTexts(slackBefore, form.viewId).find((t) => t.includes('attached to dispute')));
+    const done = await waitFor('the result in the modal', () =>
+      modalTexts(slackBefore, form.viewId).find((t) => t.includes('attached to dispute')),
+    );
     expect(done).toContain('The 2 files are attached');
 
     const uploads = uploadCalls(pixBefore);
@@ -110,10 +134,14 @@ describe('/pix dispute-evidence through the real app', () => {
     expect(documents.every((d) => Object.keys(d).join() === 'fileId')).toBe(true);
 
     // The dispute holds them, and the bytes that reached the service are the files' bytes.
-    const dispute = (await (await fetch(`${h.sandbox.url}/sandbox/disputes/${disputeId}`)).json()) as { dispute: { evidences: Array<{ fileId?: string; fileName?: string }> } };
+    const dispute = (await (await fetch(`${h.sandbox.url}/sandbox/disputes/${disputeId}`)).json()) as {
+      dispute: { evidences: Array<{ fileId?: string; fileName?: string }> };
+    };
     const attached = dispute.dispute.evidences.slice(-2);
     expect(attached.map((e) => e.fileId)).toEqual(documents.map((d) => d.fileId));
-    const stored = (await (await fetch(`${h.sandbox.url}/sandbox/files/${documents[0]!.fileId}`)).json()) as { file: { sha256: string; purpose: string } };
+    const stored = (await (await fetch(`${h.sandbox.url}/sandbox/files/${documents[0]!.fileId}`)).json()) as {
+      file: { sha256: string; purpose: string };
+    };
     expect(stored.file).toMatchObject({ purpose: 'DISPUTE_EVIDENCE', sha256: createHash('sha256').update(PDF).digest('hex') });
 
     const record = h.slack.calls.slice(slackBefore).find((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL)!;
@@ -172,7 +200,9 @@ describe('/pix dispute-evidence through the real app', () => {
     const slackBefore = h.slack.calls.length;
     try {
       await submit(form, values([addFile(h, 'receipt.pdf', PDF)]));
-      const text = await waitFor('the failure in the modal', () => modalTexts(slackBefore, form.viewId).find((t) => t.includes('Could not')));
+      const text = await waitFor('the failure in the modal', () =>
+        modalTexts(slackBefore, form.viewId).find((t) => t.includes('Could not')),
+      );
       expect(text).toContain('Could not upload the evidence files');
       expect(text).toContain('Sandbox fault');
       expect(text).toContain('Nothing was attached to the dispute.');

@@ -2,7 +2,7 @@ import { ENTRY_TABLE } from '../../commands';
 import type { Role } from '../../src/domain/roles';
 import type { EntryRow } from '../../src/entry/table';
 import type { Store } from '../../src/store';
-import { startHarness, type Harness } from '../support/harness';
+import { type Harness, startHarness } from '../support/harness';
 import { blockAction } from '../support/interactions';
 import { blockSuggestion, messageShortcut, sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
@@ -63,7 +63,10 @@ describe('the entry table', () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const row of ENTRY_TABLE) expect(['viewer', 'operator', 'admin', 'anyone']).toContain(row.role);
     // Only help and the Home tab are open to anyone.
-    expect(ENTRY_TABLE.filter((r) => r.role === 'anyone').map((r) => `${r.kind}:${r.id}`)).toEqual(['command:help', 'event:app_home_opened']);
+    expect(ENTRY_TABLE.filter((r) => r.role === 'anyone').map((r) => `${r.kind}:${r.id}`)).toEqual([
+      'command:help',
+      'event:app_home_opened',
+    ]);
     expect(guarded.length).toBeGreaterThan(25);
   });
 
@@ -85,7 +88,22 @@ describe('the entry table', () => {
         return String(answer.body.text ?? '');
       }
       case 'view': {
-        const view = submittedView({ callback_id: row.id, private_metadata: '{}', blocks: [{ type: 'input', block_id: row.errorBlock, label: { type: 'plain_text', text: 'x' }, element: { type: 'plain_text_input', action_id: 'x' } }] }, `V${n}`, {});
+        const view = submittedView(
+          {
+            callback_id: row.id,
+            private_metadata: '{}',
+            blocks: [
+              {
+                type: 'input',
+                block_id: row.errorBlock,
+                label: { type: 'plain_text', text: 'x' },
+                element: { type: 'plain_text_input', action_id: 'x' },
+              },
+            ],
+          },
+          `V${n}`,
+          {},
+        );
         const { body } = await sendInteraction(h, viewSubmission(userId, view));
         expect(body).toMatchObject({ response_action: 'errors' });
         return String((body!.errors as Record<string, string>)[row.errorBlock] ?? '');
@@ -102,22 +120,32 @@ describe('the entry table', () => {
     }
   }
 
-  test.each(guarded.map((row) => [`${row.kind} ${row.id}`, row] as const))('%s: a user one role below is refused, nothing reaches the Pix API or the app’s state, and the refusal is recorded', async (_name, row) => {
-    h.sandbox.calls.length = 0;
-    storeCalls.length = 0;
-    const below = BELOW[row.role];
-    const [newest] = await trail.page({ since: new Date(0), limit: 1 });
-    const refusal = await reach(row, USERS[below]);
-    if (typeof refusal === 'string') expect(refusal.replace(/\*/g, '')).toContain(`You need the ${row.role} role`);
-    else expect(refusal).toEqual({ options: [] });
-    const action = row.kind === 'command' ? `/pix ${row.id}` : `${row.kind}:${row.id}`;
-    const recorded = await waitFor('the refusal in the audit trail', async () => {
-      const recent = await trail.page({ since: new Date(0), limit: 5 });
-      const added = newest ? recent.slice(0, recent.findIndex((e) => e.id === newest.id)) : recent;
-      return added.length > 0 ? added : undefined;
-    });
-    expect(recorded).toEqual([expect.objectContaining({ user: USERS[below], role: below, action, outcome: 'refused', detail: `needs ${row.role}` })]);
-    expect(h.sandbox.calls).toEqual([]);
-    expect(storeCalls).toEqual([]);
-  });
+  test.each(guarded.map((row) => [`${row.kind} ${row.id}`, row] as const))(
+    '%s: a user one role below is refused, nothing reaches the Pix API or the app’s state, and the refusal is recorded',
+    async (_name, row) => {
+      h.sandbox.calls.length = 0;
+      storeCalls.length = 0;
+      const below = BELOW[row.role];
+      const [newest] = await trail.page({ since: new Date(0), limit: 1 });
+      const refusal = await reach(row, USERS[below]);
+      if (typeof refusal === 'string') expect(refusal.replace(/\*/g, '')).toContain(`You need the ${row.role} role`);
+      else expect(refusal).toEqual({ options: [] });
+      const action = row.kind === 'command' ? `/pix ${row.id}` : `${row.kind}:${row.id}`;
+      const recorded = await waitFor('the refusal in the audit trail', async () => {
+        const recent = await trail.page({ since: new Date(0), limit: 5 });
+        const added = newest
+          ? recent.slice(
+              0,
+              recent.findIndex((e) => e.id === newest.id),
+            )
+          : recent;
+        return added.length > 0 ? added : undefined;
+      });
+      expect(recorded).toEqual([
+        expect.objectContaining({ user: USERS[below], role: below, action, outcome: 'refused', detail: `needs ${row.role}` }),
+      ]);
+      expect(h.sandbox.calls).toEqual([]);
+      expect(storeCalls).toEqual([]);
+    },
+  );
 });

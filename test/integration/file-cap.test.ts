@@ -1,5 +1,5 @@
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
@@ -30,16 +30,39 @@ describe('the 10 MiB cap is counted on the bytes streamed, not taken from Slackâ
     await h.slash(OPERATOR, `dispute-evidence ${disputeId}`, { channelId: CHANNEL });
     const open = await waitFor('views.open', () => h.slack.calls.slice(slackBefore).find((c) => c.method === 'views.open'));
     const viewId = (open.response as { view: { id: string } }).view.id;
-    const slackFile = h.slack.fileObject(h.slack.addFile({ id: `F${++counter}CAP`, name: 'big.pdf', mimetype: 'application/pdf', bytes: file.bytes, reportedSize: 1024, chunked: file.chunked }).id);
+    const slackFile = h.slack.fileObject(
+      h.slack.addFile({
+        id: `F${++counter}CAP`,
+        name: 'big.pdf',
+        mimetype: 'application/pdf',
+        bytes: file.bytes,
+        reportedSize: 1024,
+        chunked: file.chunked,
+      }).id,
+    );
     const pixBefore = h.sandbox.calls.length;
     const res = await sendInteraction(
       h,
-      viewSubmission(OPERATOR, submittedView(open.args.view as View, viewId, { documents: { files: { type: 'file_input', files: [slackFile] } }, note: { text: { type: 'plain_text_input', value: null } } })),
+      viewSubmission(
+        OPERATOR,
+        submittedView(open.args.view as View, viewId, {
+          documents: { files: { type: 'file_input', files: [slackFile] } },
+          note: { text: { type: 'plain_text_input', value: null } },
+        }),
+      ),
     );
     // Slack's size passes the check: the submission goes ahead.
     expect(res.body).toMatchObject({ response_action: 'update' });
-    const texts = () => h.slack.calls.slice(slackBefore).filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId).map((c) => messageText(c.args.view));
-    const shown = await waitFor('the outcome in the modal', () => texts().find((t) => /Could not|larger than|DISPUTE_EVIDENCE_FILE_ID/.test(t)), 15_000);
+    const texts = () =>
+      h.slack.calls
+        .slice(slackBefore)
+        .filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId)
+        .map((c) => messageText(c.args.view));
+    const shown = await waitFor(
+      'the outcome in the modal',
+      () => texts().find((t) => /Could not|larger than|DISPUTE_EVIDENCE_FILE_ID/.test(t)),
+      15_000,
+    );
     return { shown, pix: () => h.sandbox.calls.slice(pixBefore), disputeId };
   };
 

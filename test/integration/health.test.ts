@@ -3,13 +3,13 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startPixOps, type RunningApp } from '../../src/app';
+import { type RunningApp, startPixOps } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { HealthCheck } from '../../src/runtime/health';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { BOT_TOKEN, startHarness, type Harness } from '../support/harness';
+import { BOT_TOKEN, type Harness, startHarness } from '../support/harness';
 import { FakeSocketMode, socketModeEnv } from '../support/socket-mode';
 import { waitFor } from '../support/wait';
 
@@ -98,7 +98,11 @@ describe('HealthCheck', () => {
     expect(reports.every((r) => r.ok)).toBe(true);
     expect([probes(), pings]).toEqual([1, 1]);
 
-    await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 1_000 }) });
+    await fetch(`${sandbox.url}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 1_000 }),
+    });
     now = 399;
     expect((await check.report()).pixApi).toBe('ok'); // still the cached answer
     expect([probes(), pings]).toEqual([1, 1]);
@@ -135,7 +139,8 @@ describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
       expect(res).toEqual({ status: 200, body: { ok: true, store: 'ok', pixApi: 'ok', mode: 'socket', sandbox: false } });
       expect((await fetch(`http://127.0.0.1:${app.healthPort}/other`)).status).toBe(404);
       // /readyz follows the socket: ready when connected, not while it is down, ready again once back.
-      const ready = () => fetch(`http://127.0.0.1:${app!.healthPort}/readyz`).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const ready = () =>
+        fetch(`http://127.0.0.1:${app!.healthPort}/readyz`).then(async (r) => ({ status: r.status, body: await r.json() }));
       expect(await ready()).toEqual({ status: 200, body: { ready: true, store: 'ok', slack: 'ok', stopping: false } });
       slackDown = true;
       socketMode.drop();

@@ -1,9 +1,9 @@
 import { refreshHomesAfterDecision } from '../../src/home';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { messageText, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
+import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
 import { createAccount, decideLimitRequest, openLimitRequest } from '../support/interactions';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { deliveriesDone, waitFor } from '../support/wait';
 
 const OPERATOR = 'U0HOMEOP1';
@@ -24,7 +24,13 @@ async function openHome(h: Harness, userId: string, tab: 'home' | 'messages' = '
     event_id: `Ev0HOME${n}`,
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [{ team_id: 'T0FAKE', user_id: 'U0BOT', is_bot: true }],
-    event: { type: 'app_home_opened', user: userId, channel: `D0${userId.slice(2)}`, tab, event_ts: `${Math.floor(Date.now() / 1000)}.${n}` },
+    event: {
+      type: 'app_home_opened',
+      user: userId,
+      channel: `D0${userId.slice(2)}`,
+      tab,
+      event_ts: `${Math.floor(Date.now() / 1000)}.${n}`,
+    },
   });
   const res = await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, SIGNING_SECRET) });
   expect(res.status).toBe(200);
@@ -44,10 +50,9 @@ async function homeOf(h: Harness, userId: string) {
 
 type Elements = Array<{ action_id?: string; value?: string }>;
 const actionIds = (view: { blocks: unknown[] }) =>
-  (view.blocks as Array<{ elements?: Elements; accessory?: { action_id?: string } }>).flatMap((b) => [
-    ...(b.elements ?? []).map((e) => e.action_id),
-    ...(b.accessory ? [b.accessory.action_id] : []),
-  ]).filter(Boolean);
+  (view.blocks as Array<{ elements?: Elements; accessory?: { action_id?: string } }>)
+    .flatMap((b) => [...(b.elements ?? []).map((e) => e.action_id), ...(b.accessory ? [b.accessory.action_id] : [])])
+    .filter(Boolean);
 
 const homeView = { id: 'V0HOMEVIEW', type: 'home', blocks: [], hash: 'h0', private_metadata: '', callback_id: '' };
 const clickHome = (h: Harness, userId: string, actionId: string, value: string) =>
@@ -65,7 +70,11 @@ describe('the Home tab, through the real app', () => {
 
     // One request in review that the app follows (its root in CHANNEL), one decided.
     const reviewAccount = await createAccount(h, main.masterAppId);
-    const request = await openLimitRequest(h, { appId: main.mainAppId, accountId: reviewAccount, limits: { pixDayLimit: 654_321, pixNightLimit: 100_000 } });
+    const request = await openLimitRequest(h, {
+      appId: main.mainAppId,
+      accountId: reviewAccount,
+      limits: { pixDayLimit: 654_321, pixNightLimit: 100_000 },
+    });
     const posted = await h.app.deps.slack.chat.postMessage({ channel: CHANNEL, text: 'root' });
     await h.app.deps.store.trackedRequests.track({
       limitRequestId: request.id,
@@ -82,7 +91,11 @@ describe('the Home tab, through the real app', () => {
     inReview = { id: request.id, accountId: reviewAccount, rootTs: posted.ts! };
 
     const decidedAccount = await createAccount(h, main.masterAppId);
-    const other = await openLimitRequest(h, { appId: main.mainAppId, accountId: decidedAccount, limits: { pixDayLimit: 800_000, pixNightLimit: 100_000 } });
+    const other = await openLimitRequest(h, {
+      appId: main.mainAppId,
+      accountId: decidedAccount,
+      limits: { pixDayLimit: 800_000, pixNightLimit: 100_000 },
+    });
     await decideLimitRequest(h, other.id, 'approve', { pixDayLimit: 700_000, pixNightLimit: 100_000 });
     decided = { id: other.id, accountId: decidedAccount };
   });
@@ -171,12 +184,17 @@ describe('the Home tab, through the real app', () => {
     const form = await waitFor('the form', () =>
       h.slack.calls.slice(before).find((c) => c.method === 'views.update' && messageText(c.args.view).includes('Proof files')),
     );
-    expect(JSON.parse((form.args.view as { private_metadata: string }).private_metadata)).toMatchObject({ channelId: OPERATOR, accountId: main.defaultAccountId });
+    expect(JSON.parse((form.args.view as { private_metadata: string }).private_metadata)).toMatchObject({
+      channelId: OPERATOR,
+      accountId: main.defaultAccountId,
+    });
 
     const refusedBefore = h.slack.calls.length;
     const pixBefore = h.sandbox.calls.length;
     await clickHome(h, VIEWER, 'home_limit_request', 'default');
-    const refusal = await waitFor('the refusal', () => h.slack.calls.slice(refusedBefore).find((c) => c.method === 'chat.postMessage' && c.args.channel === VIEWER));
+    const refusal = await waitFor('the refusal', () =>
+      h.slack.calls.slice(refusedBefore).find((c) => c.method === 'chat.postMessage' && c.args.channel === VIEWER),
+    );
     expect(messageText(refusal.args)).toMatch(/need the \*operator\* role/);
     expect(h.slack.calls.slice(refusedBefore).filter((c) => c.method === 'views.open')).toEqual([]);
     expect(h.sandbox.calls.slice(pixBefore)).toEqual([]);
@@ -190,7 +208,9 @@ describe('the Home tab, through the real app', () => {
     });
     const before = h.slack.calls.length;
     await clickHome(h, VIEWER, 'home_pix_keys', JSON.stringify({ a: main.defaultAccountId, d: true }));
-    const keys = await waitFor('the keys', () => h.slack.calls.slice(before).find((c) => c.method === 'views.update' && messageText(c.args.view).includes('home-test@example.com')));
+    const keys = await waitFor('the keys', () =>
+      h.slack.calls.slice(before).find((c) => c.method === 'views.update' && messageText(c.args.view).includes('home-test@example.com')),
+    );
     expect(messageText(keys.args.view)).toContain('(EMAIL)');
 
     const other = h.slack.calls.length;
@@ -202,14 +222,20 @@ describe('the Home tab, through the real app', () => {
 
     const strangerBefore = h.slack.calls.length;
     await clickHome(h, STRANGER, 'home_pix_keys', JSON.stringify({ a: main.defaultAccountId, d: true }));
-    const refusal = await waitFor('the refusal', () => h.slack.calls.slice(strangerBefore).find((c) => c.method === 'chat.postMessage' && c.args.channel === STRANGER));
+    const refusal = await waitFor('the refusal', () =>
+      h.slack.calls.slice(strangerBefore).find((c) => c.method === 'chat.postMessage' && c.args.channel === STRANGER),
+    );
     expect(messageText(refusal.args)).toMatch(/need the \*viewer\* role/);
   });
 
   test('Refresh republishes the tab, with what is true now', async () => {
     // Decided since the viewer's tab was last published: the refreshed tab shows it.
     const account = await createAccount(h, main.masterAppId);
-    const fresh = await openLimitRequest(h, { appId: main.mainAppId, accountId: account, limits: { pixDayLimit: 900_000, pixNightLimit: 100_000 } });
+    const fresh = await openLimitRequest(h, {
+      appId: main.mainAppId,
+      accountId: account,
+      limits: { pixDayLimit: 900_000, pixNightLimit: 100_000 },
+    });
     await decideLimitRequest(h, fresh.id, 'reject');
     const before = h.slack.calls.length;
     await clickHome(h, VIEWER, 'home_refresh', 'refresh');
@@ -223,7 +249,11 @@ describe('the Home tab, through the real app', () => {
 
   test('once a request is decided, refreshHomesAfterDecision republishes the tabs of recent viewers and of the requester', async () => {
     await decideLimitRequest(h, inReview.id, 'reject');
-    await h.app.deps.store.trackedRequests.recordReply(inReview.id, { ts: '1700000999.000100', status: 'REJECTED', decidedAt: new Date().toISOString() });
+    await h.app.deps.store.trackedRequests.recordReply(inReview.id, {
+      ts: '1700000999.000100',
+      status: 'REJECTED',
+      decidedAt: new Date().toISOString(),
+    });
     await h.app.deps.store.trackedRequests.close(inReview.id);
     const before = h.slack.calls.length;
     const count = await refreshHomesAfterDecision(h.app.deps, { requesterId: 'U0REQUEST9' });

@@ -1,5 +1,5 @@
 import { formatCents } from '../../src/domain/money';
-import { startHarness, messageText, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { blockAction } from '../support/interactions';
 import { approve, decisionReplies, fileTrackedRequest } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
@@ -26,7 +26,14 @@ describe('language: each user reads Pix Ops in their Slack locale, pt-BR by defa
 
   beforeAll(async () => {
     h = await startHarness({ ACCESS_VIEWERS: [EN, PT, ES, NO_LOCALE, BROKEN, FRESH].join(','), POLL_SCHEDULE: '0 0 1 1 *' });
-    const locales: Record<string, string | null> = { [PT]: 'pt-BR', [ES]: 'es-ES', [NO_LOCALE]: null, [FRESH]: 'pt-BR', [STRANGER_PT]: 'pt-BR', [STRANGER_EN]: 'en-GB' };
+    const locales: Record<string, string | null> = {
+      [PT]: 'pt-BR',
+      [ES]: 'es-ES',
+      [NO_LOCALE]: null,
+      [FRESH]: 'pt-BR',
+      [STRANGER_PT]: 'pt-BR',
+      [STRANGER_EN]: 'en-GB',
+    };
     for (const [user, locale] of Object.entries(locales)) h.slack.locales.set(user, locale);
     h.slack.on('users.info', (args) => {
       const user = String(args.user);
@@ -133,13 +140,17 @@ describe('language: each user reads Pix Ops in their Slack locale, pt-BR by defa
     const [reply] = decisionReplies(h.slack.messages, r);
     const text = messageText(reply);
     expect(text).toContain(`<@${PT}> a solicitação de aumento de limite \`${r.id}\` foi *aprovada*`);
-    expect(text).toContain(`• Pix diurno: ${formatCents(r.current.pixDayLimit!, 'pt-BR')} → *${formatCents(r.requested.pixDayLimit!, 'pt-BR')}*`);
+    expect(text).toContain(
+      `• Pix diurno: ${formatCents(r.current.pixDayLimit!, 'pt-BR')} → *${formatCents(r.requested.pixDayLimit!, 'pt-BR')}*`,
+    );
     const root = h.slack.messages.find((m) => m.channel === r.channel && m.ts === r.rootTs);
     expect(messageText(root)).toContain(':white_check_mark: Aprovada');
 
     const theirs = await fileTrackedRequest(h, { requesterId: EN, channel: CHANNEL });
     await approve(h.sandbox, theirs.id);
     await h.app.poller.tick();
-    expect(messageText(decisionReplies(h.slack.messages, theirs)[0])).toContain(`the limit increase request \`${theirs.id}\` was *approved*`);
+    expect(messageText(decisionReplies(h.slack.messages, theirs)[0])).toContain(
+      `the limit increase request \`${theirs.id}\` was *approved*`,
+    );
   });
 });

@@ -1,11 +1,10 @@
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { SAMPLES } from '../sandbox/helpers';
 import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
+import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { blockSuggestion, sendInteraction, submittedView, viewBlockAction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
-import { SAMPLES } from '../sandbox/helpers';
-import { SIGNING_SECRET } from '../support/harness';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 
 // The company at the size the Pix API allows: 150 accounts, 100 Pix keys on one, 100 limit requests
 // with 10 documents of 255-character names and descriptions of 2,000 characters. Every answer goes
@@ -55,7 +54,13 @@ async function openHome(h: Harness, userId: string) {
     type: 'event_callback',
     event_id: `Ev0LARGE${n}`,
     event_time: Math.floor(Date.now() / 1000),
-    event: { type: 'app_home_opened', user: userId, channel: `D0${userId.slice(2)}`, tab: 'home', event_ts: `${Math.floor(Date.now() / 1000)}.${n}` },
+    event: {
+      type: 'app_home_opened',
+      user: userId,
+      channel: `D0${userId.slice(2)}`,
+      tab: 'home',
+      event_ts: `${Math.floor(Date.now() / 1000)}.${n}`,
+    },
   });
   const res = await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, SIGNING_SECRET) });
   expect(res.status).toBe(200);
@@ -71,15 +76,19 @@ describe('150 accounts and 100 Pix keys', () => {
     h = await startHarness({ ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
     const { masterAppId, mainAppId } = h.sandbox.companies.main;
     for (let i = 0; i < 149; i++) await sandboxApi(h, 'POST', '/api/v1/account', masterAppId);
-    accountIds = ((await sandboxApi(h, 'GET', '/api/v1/account', mainAppId)) as { accounts: Array<{ accountId: string }> }).accounts.map((a) => a.accountId);
+    accountIds = ((await sandboxApi(h, 'GET', '/api/v1/account', mainAppId)) as { accounts: Array<{ accountId: string }> }).accounts.map(
+      (a) => a.accountId,
+    );
     keys = Array.from({ length: 100 }, (_, i) => `finance.${String(i).padStart(3, '0')}@example.com`);
     for (const key of keys) await sandboxApi(h, 'POST', '/api/v1/pix-keys', mainAppId, { pixKey: key, type: 'EMAIL' });
     requestIds = [];
-    for (const [i, accountId] of accountIds.slice(0, 100).entries()) requestIds.push(await fileRequest(h, accountId, i === 0 ? FILE_NAMES : FILE_NAMES.slice(0, 1)));
+    for (const [i, accountId] of accountIds.slice(0, 100).entries())
+      requestIds.push(await fileRequest(h, accountId, i === 0 ? FILE_NAMES : FILE_NAMES.slice(0, 1)));
   }, 60_000);
   afterAll(() => h.close());
 
-  const answerOf = async (responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body as Answer;
+  const answerOf = async (responseId: string) =>
+    (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body as Answer;
   const nav = (answer: Answer) => buttonsOf(answer).filter((b) => /_(prev|next)$/.test(b.action_id));
 
   /** Follows Next from the first page to the last; every page as Slack received it. */
@@ -121,7 +130,11 @@ describe('150 accounts and 100 Pix keys', () => {
     expect(messageText(first)).toContain('Keys 1–20 of 100 · page 1 of 5');
     const pages = await walk(first, VIEWER);
     expect(pages).toHaveLength(5);
-    const deletes = pages.flatMap((p) => buttonsOf(p).filter((b) => b.action_id === 'pix_key_delete_ask').map((b) => JSON.parse(b.value!).k as string));
+    const deletes = pages.flatMap((p) =>
+      buttonsOf(p)
+        .filter((b) => b.action_id === 'pix_key_delete_ask')
+        .map((b) => JSON.parse(b.value!).k as string),
+    );
     expect(deletes).toEqual(keys);
     for (const page of pages) expect(buttonsOf(page).filter((b) => b.action_id === 'pix_key_add_open')).toHaveLength(1);
   });
@@ -145,7 +158,9 @@ describe('150 accounts and 100 Pix keys', () => {
   test('the Home tab: the latest decisions and 15 of the 150 accounts, and how many more', async () => {
     const before = h.slack.calls.length;
     await openHome(h, OPERATOR);
-    const publish = await waitFor('the Home tab', () => h.slack.calls.slice(before).find((c) => c.method === 'views.publish' && c.args.user_id === OPERATOR));
+    const publish = await waitFor('the Home tab', () =>
+      h.slack.calls.slice(before).find((c) => c.method === 'views.publish' && c.args.user_id === OPERATOR),
+    );
     const text = messageText(publish.args.view);
     expect(text).toContain('And 135 more');
     expect(buttonsOf(publish.args.view).filter((b) => b.action_id === 'home_pix_keys')).toHaveLength(15);
@@ -175,7 +190,9 @@ describe('150 accounts and 100 Pix keys', () => {
       const before = h.slack.calls.length;
       await h.slash(OPERATOR, 'limit request', { channelId: CHANNEL });
       const update = await waitFor('the form', () =>
-        h.slack.calls.slice(before).find((c) => c.method === 'views.update' && (c.args.view as View).blocks.some((b) => b.type === 'input')),
+        h.slack.calls
+          .slice(before)
+          .find((c) => c.method === 'views.update' && (c.args.view as View).blocks.some((b) => b.type === 'input')),
       );
       return { view: update.args.view as View, viewId: String(update.args.view_id) };
     }
@@ -193,7 +210,16 @@ describe('150 accounts and 100 Pix keys', () => {
 
     test('its options: the first 100 for nothing typed, the matching ones for part of an id', async () => {
       const { view, viewId } = await openForm();
-      const suggest = (value: string) => sendInteraction(h, blockSuggestion(OPERATOR, { actionId: 'limit_request_account', blockId: 'companyBankAccountId', value, view: { id: viewId, ...view } }));
+      const suggest = (value: string) =>
+        sendInteraction(
+          h,
+          blockSuggestion(OPERATOR, {
+            actionId: 'limit_request_account',
+            blockId: 'companyBankAccountId',
+            value,
+            view: { id: viewId, ...view },
+          }),
+        );
       const all = await suggest('');
       expect((all.body!.options as Array<{ value: string }>).map((o) => o.value)).toEqual(accountIds.slice(0, 100));
       const last = accountIds[149]!;
@@ -216,7 +242,9 @@ describe('150 accounts and 100 Pix keys', () => {
           selected_option: { text: { type: 'plain_text', text: chosen }, value: chosen },
         }),
       );
-      const update = await waitFor('the rebuilt form', () => h.slack.calls.slice(before).find((c) => c.method === 'views.update' && c.args.view_id === viewId));
+      const update = await waitFor('the rebuilt form', () =>
+        h.slack.calls.slice(before).find((c) => c.method === 'views.update' && c.args.view_id === viewId),
+      );
       expect(h.sandbox.calls.slice(pixBefore).map((c) => c.path)).toContain(`/api/v1/limits/${chosen}`);
       expect(accountElement(update.args.view as View)).toMatchObject({ type: 'external_select', initial_option: { value: chosen } });
       expect(JSON.parse((update.args.view as View).private_metadata).accountId).toBe(chosen);

@@ -1,5 +1,5 @@
-import { startHarness, messageText, type Harness } from '../support/harness';
 import type { ResponseUrlCall } from '../../src/slack-standin/web-api';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { blockAction, clearFaults, decideLimitRequest, failPixApi, openLimitRequest } from '../support/interactions';
 import { waitFor } from '../support/wait';
 
@@ -9,7 +9,9 @@ const CHANNEL = 'C0LIST001';
 
 /** Brasília time as an English reader sees it (the fake Slack's users are `en-US`), apart from the app's helper. */
 const brasilia = (iso: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)).replace(/[\u00a0\u202f]/g, ' ');
+  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' })
+    .format(new Date(iso))
+    .replace(/[\u00a0\u202f]/g, ' ');
 
 /** `R$5,010.00`-style amounts (English separators) of request number i, written out by hand (not with the app's formatter). */
 const dayOf = (i: number) => 500000 + i * 1000;
@@ -66,7 +68,8 @@ describe('/pix limit list and its Previous / Next buttons, through the real app 
       .flatMap((b) => b.elements ?? [])
       .map(({ action_id, value }) => ({ action_id, value }));
 
-  const listCalls = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method === 'GET' && c.path === '/api/v1/limits/request');
+  const listCalls = (since: number) =>
+    h.sandbox.calls.slice(since).filter((c) => c.method === 'GET' && c.path === '/api/v1/limits/request');
 
   /** The ids in the order they appear in a message. */
   const idsIn = (message: unknown) => {
@@ -98,7 +101,9 @@ describe('/pix limit list and its Previous / Next buttons, through the real app 
     expect(idsIn(answer.body)).toEqual(filed.map((r) => r.id).reverse());
     const newest = filed[9]!;
     expect(text).toContain(`\`${newest.id}\`  :x: Rejected`);
-    expect(text).toContain(`Account \`${main.defaultAccountId}\` · day *${reais(dayOf(10))}* · night *${reais(nightOf(10))}* · created ${brasilia(newest.createdAt)}`);
+    expect(text).toContain(
+      `Account \`${main.defaultAccountId}\` · day *${reais(dayOf(10))}* · night *${reais(nightOf(10))}* · created ${brasilia(newest.createdAt)}`,
+    );
     expect(reais(dayOf(10))).toBe('R$5,100.00');
     expect(reais(nightOf(10))).toBe('R$1,000.10');
     expect(buttonsOf(answer.body)).toEqual([]);
@@ -109,7 +114,11 @@ describe('/pix limit list and its Previous / Next buttons, through the real app 
     await file(12, true);
     // Another company's request never shows.
     const other = h.sandbox.companies.other;
-    const theirs = await openLimitRequest(h, { appId: other.mainAppId, accountId: other.defaultAccountId, limits: { pixDayLimit: 990000, pixNightLimit: 100000 } });
+    const theirs = await openLimitRequest(h, {
+      appId: other.mainAppId,
+      accountId: other.defaultAccountId,
+      limits: { pixDayLimit: 990000, pixNightLimit: 100000 },
+    });
 
     const res = await list(VIEWER, 'limit list');
     const page1 = await firstResponse(res.responseId);
@@ -163,7 +172,10 @@ describe('/pix limit list and its Previous / Next buttons, through the real app 
     const res = await list(STRANGER, 'limit list');
     expect(res.ack?.response_type).toBe('ephemeral');
     expect(messageText(res.ack)).toContain('*viewer* role');
-    for (const [actionId, value] of [['limit_list_next', '2'], ['limit_list_prev', '1']] as const) {
+    for (const [actionId, value] of [
+      ['limit_list_next', '2'],
+      ['limit_list_prev', '1'],
+    ] as const) {
       const answer = await click(STRANGER, actionId, value);
       expect(answer.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
       expect(messageText(answer.body)).toContain('You need the *viewer* role to list the limit requests');

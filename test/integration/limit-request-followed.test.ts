@@ -1,6 +1,6 @@
 import { StoreUnavailableError } from '../../src/store';
 import { control } from '../sandbox/helpers';
-import { startHarness, messageText, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { addProof, modalTexts, openLimitForm, requestsOf, rootsIn, submitLimitForm } from '../support/limit-form';
 import { approve, decisionReplies, newAccount } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
@@ -104,7 +104,11 @@ describe('a filed limit request is always followed', () => {
     await control(h.sandbox, 'POST', '/faults', { latencyMs: 3_500 });
     release();
 
-    const shown = await waitFor('the outcome in the modal', () => modalTexts(h.slack, form.viewId, from).find((t) => t.includes('did not answer')), 8_000);
+    const shown = await waitFor(
+      'the outcome in the modal',
+      () => modalTexts(h.slack, form.viewId, from).find((t) => t.includes('did not answer')),
+      8_000,
+    );
     expect(shown).toContain('it may or may not have been done');
     expect(shown).toContain('If it was filed, its message will be posted');
     expect(rootsIn(h.slack, channel)).toEqual([]);
@@ -129,7 +133,14 @@ describe('a filed limit request is always followed', () => {
   test('a filing cut short before the request was sent: once it has settled, its requester is told it was not filed (once)', async () => {
     const account = await newAccount(h.sandbox);
     const intents = h.app.deps.store.filingIntents;
-    const base = { requesterId: OPERATOR, channel: 'C0FOLLOW04', accountId: account, current: { pixDayLimit: 500000 }, requested: { pixDayLimit: 700000 }, documents: [] };
+    const base = {
+      requesterId: OPERATOR,
+      channel: 'C0FOLLOW04',
+      accountId: account,
+      current: { pixDayLimit: 500000 },
+      requested: { pixDayLimit: 700000 },
+      documents: [],
+    };
     await intents.record({ ...base, intentId: 'settled-intent', createdAt: new Date(Date.now() - 3 * 60_000).toISOString() });
     await intents.record({ ...base, intentId: 'recent-intent', createdAt: new Date().toISOString() });
 

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { control } from '../sandbox/helpers';
-import { startAppProcess, type AppProcess } from '../support/app-process';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { control } from '../sandbox/helpers';
+import { type AppProcess, startAppProcess } from '../support/app-process';
 import { messageText, poster } from '../support/harness';
-import { addProof, modalTexts, openLimitForm, requestsOf, rootsIn, submitLimitForm, type AppUnderTest } from '../support/limit-form';
+import { type AppUnderTest, addProof, modalTexts, openLimitForm, requestsOf, rootsIn, submitLimitForm } from '../support/limit-form';
 import { approve, decisionReplies, newAccount } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 
@@ -69,7 +69,11 @@ describe('kill -9 while a limit request is being filed (sqlite store, one proces
       const list = await requestsOf(sandbox, accountId);
       return list.length ? list : undefined;
     });
-    const root = await waitFor('its thread root', () => rootsIn(slack, channel).find((m) => m.metadata?.event_payload.limit_request_id === filed!.id), 10_000);
+    const root = await waitFor(
+      'its thread root',
+      () => rootsIn(slack, channel).find((m) => m.metadata?.event_payload.limit_request_id === filed!.id),
+      10_000,
+    );
     expect(messageText(root)).toContain(`<@${OPERATOR}>`);
     await approve(sandbox, filed!.id);
     await waitFor('its decision in the thread', () => decisionReplies(slack.messages, { channel, rootTs: root.ts }).length === 1, 10_000);
@@ -94,7 +98,9 @@ describe('kill -9 while a limit request is being filed (sqlite store, one proces
     await control(sandbox, 'POST', '/faults', { latencyMs: 1_500 });
     const pixFrom = sandbox.calls.length;
     release();
-    await waitFor('the request on its way', () => sandbox.calls.slice(pixFrom).some((c) => c.method === 'POST' && c.path === '/api/v1/limits/request'));
+    await waitFor('the request on its way', () =>
+      sandbox.calls.slice(pixFrom).some((c) => c.method === 'POST' && c.path === '/api/v1/limits/request'),
+    );
     await killNine(first.proc);
     await control(sandbox, 'DELETE', '/faults');
     slack.off('views.update');
@@ -113,7 +119,8 @@ describe('kill -9 while a limit request is being filed (sqlite store, one proces
     const form = await openLimitForm(first.app, { userId: OPERATOR, accountId: account, channelId: channel });
     let reached = false;
     slack.on('chat.postMessage', (args) => {
-      if ((args.metadata as { event_type?: string } | undefined)?.event_type !== 'pix_limit_request') return slack.answerByDefault('chat.postMessage', args);
+      if ((args.metadata as { event_type?: string } | undefined)?.event_type !== 'pix_limit_request')
+        return slack.answerByDefault('chat.postMessage', args);
       if (taken) slack.answerByDefault('chat.postMessage', args);
       reached = true;
       return new Promise(() => undefined); // never answers

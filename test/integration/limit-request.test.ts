@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { startHarness, messageText, type Harness } from '../support/harness';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { messageShortcut, sendInteraction, submittedView, viewBlockAction, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
@@ -15,7 +15,11 @@ const PNG = Buffer.concat([
   Buffer.alloc(64),
 ]);
 
-type View = { blocks: Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>; private_metadata: string; callback_id: string };
+type View = {
+  blocks: Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>;
+  private_metadata: string;
+  callback_id: string;
+};
 
 let fileCounter = 0;
 function addFile(h: Harness, name: string, bytes: Buffer, mimetype = 'application/pdf') {
@@ -33,7 +37,13 @@ async function openForm(h: Harness, userId = OPERATOR, text = 'limit request') {
     h.slack.calls.slice(before).find((c) => c.method === 'views.update' && inputBlocks(c.args.view as View).length > 0),
   );
   const open = h.slack.calls.slice(before).find((c) => c.method === 'views.open')!;
-  return { open, update, view: update.args.view as View, viewId: String(update.args.view_id), pixCalls: () => h.sandbox.calls.slice(pixBefore) };
+  return {
+    open,
+    update,
+    view: update.args.view as View,
+    viewId: String(update.args.view_id),
+    pixCalls: () => h.sandbox.calls.slice(pixBefore),
+  };
 }
 
 /** The state Slack would send for the form: initial values unless overridden. */
@@ -60,18 +70,26 @@ async function submit(h: Harness, form: { view: View; viewId: string }, input: P
 }
 
 async function readLimits(h: Harness, accountId: string) {
-  const res = await fetch(`${h.sandbox.url}/api/v1/limits/${accountId}`, { headers: { Authorization: h.sandbox.companies.main.mainAppId } });
+  const res = await fetch(`${h.sandbox.url}/api/v1/limits/${accountId}`, {
+    headers: { Authorization: h.sandbox.companies.main.mainAppId },
+  });
   return ((await res.json()) as { limits: Record<string, number> }).limits;
 }
 
 async function newAccount(h: Harness): Promise<string> {
-  const res = await fetch(`${h.sandbox.url}/api/v1/account`, { method: 'POST', headers: { Authorization: h.sandbox.companies.main.masterAppId } });
+  const res = await fetch(`${h.sandbox.url}/api/v1/account`, {
+    method: 'POST',
+    headers: { Authorization: h.sandbox.companies.main.masterAppId },
+  });
   return ((await res.json()) as { account: { accountId: string } }).account.accountId;
 }
 
 const posted = (h: Harness, from: number) => h.slack.calls.slice(from).filter((c) => c.method === 'chat.postMessage');
 const modalUpdates = (h: Harness, from: number, viewId: string) =>
-  h.slack.calls.slice(from).filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId).map((c) => messageText(c.args.view));
+  h.slack.calls
+    .slice(from)
+    .filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId)
+    .map((c) => messageText(c.args.view));
 
 describe('/pix limit request: the modal, filing, the thread root', () => {
   let h: Harness;
@@ -90,7 +108,15 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const limits = await readLimits(h, accountId);
     const ids = inputBlocks(form.view).map((b) => b.block_id);
     const ownership = Object.keys(limits).filter((k) => /^pix(Out|In)/.test(k));
-    expect(ids).toEqual(['companyBankAccountId', 'pixDayLimit', 'pixNightLimit', ...ownership, 'documents', 'description', 'limitRequestReason']);
+    expect(ids).toEqual([
+      'companyBankAccountId',
+      'pixDayLimit',
+      'pixNightLimit',
+      ...ownership,
+      'documents',
+      'description',
+      'limitRequestReason',
+    ]);
     const day = inputBlocks(form.view).find((b) => b.block_id === 'pixDayLimit')!;
     // The current value, as an English reader types amounts (`5000.00`; `5000,00` reads the same).
     expect(day.element!.initial_value).toBe(`${limits.pixDayLimit! / 100}.00`);
@@ -121,7 +147,12 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const file = calls.findIndex((c) => c.method === 'POST' && c.path === '/api/v1/limits/request');
     expect(upload).toBeGreaterThanOrEqual(0);
     expect(file).toBeGreaterThan(upload);
-    expect(calls[upload]!.body).toMatchObject({ purpose: 'ACCOUNT_LIMIT_REQUEST', fileName: 'bank-statement.pdf', contentType: 'application/pdf', size: PDF.length });
+    expect(calls[upload]!.body).toMatchObject({
+      purpose: 'ACCOUNT_LIMIT_REQUEST',
+      fileName: 'bank-statement.pdf',
+      contentType: 'application/pdf',
+      size: PDF.length,
+    });
     const body = calls[file]!.body as Record<string, unknown>;
     expect(body.companyBankAccountId).toBe(accountId);
     expect(body.pixDayLimit).toBe(623456);
@@ -149,9 +180,16 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     // The record is written before the id joins the poll set: wait for both.
     const repo = h.app.deps.store.trackedRequests;
     const tracked = await waitFor('tracking', async () => ((await repo.openIds()).includes(requestId) ? repo.get(requestId) : undefined));
-    expect(tracked).toMatchObject({ channel: CHANNEL, rootTs: root.args.ts ?? tracked.rootTs, requested: { pixDayLimit: 623456, pixNightLimit: 100007 }, closed: false });
+    expect(tracked).toMatchObject({
+      channel: CHANNEL,
+      rootTs: root.args.ts ?? tracked.rootTs,
+      requested: { pixDayLimit: 623456, pixNightLimit: 100007 },
+      closed: false,
+    });
     expect(await repo.openIds()).toContain(requestId);
-    const shown = await waitFor('the result in the modal', () => modalUpdates(h, slackBefore, form.viewId).find((t) => t.includes('filed and in review')));
+    const shown = await waitFor('the result in the modal', () =>
+      modalUpdates(h, slackBefore, form.viewId).find((t) => t.includes('filed and in review')),
+    );
     expect(shown).toContain(requestId);
   });
 
@@ -161,7 +199,9 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const slackBefore = h.slack.calls.length;
     const res = await submit(h, form, { amounts: { pixDayLimit: '99.999,00' }, files: [proof] });
     expect(res.body).toMatchObject({ response_action: 'update' });
-    const text = await waitFor('the error in the modal', () => modalUpdates(h, slackBefore, form.viewId).find((t) => t.includes('already in review')));
+    const text = await waitFor('the error in the modal', () =>
+      modalUpdates(h, slackBefore, form.viewId).find((t) => t.includes('already in review')),
+    );
     expect(text).toContain('Limit request already in review');
     expect(text).toContain('No request message was posted');
     expect(posted(h, slackBefore)).toEqual([]);
@@ -184,7 +224,9 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
       expect(Object.keys(errors).sort()).toEqual(Object.keys(expected).sort());
       for (const [block, pattern] of Object.entries(expected)) expect(errors[block]).toMatch(pattern);
       expect(h.sandbox.calls.slice(before)).toEqual([]);
-      expect(h.slack.calls.slice(slackBefore).filter((c) => c.method === 'chat.postMessage' || c.method === 'file.download' && !c.args.range)).toEqual([]);
+      expect(
+        h.slack.calls.slice(slackBefore).filter((c) => c.method === 'chat.postMessage' || (c.method === 'file.download' && !c.args.range)),
+      ).toEqual([]);
     };
     const pdf = () => addFile(h, 'ok.pdf', PDF);
 
@@ -217,7 +259,10 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
       const fake = addFile(h, 'statement.pdf', PNG);
       // PNG is accepted, but only as what it is: a .pdf name does not make it one. Send a text file with a PDF name too.
       const text = addFile(h, 'invoice.pdf', Buffer.from('just some text, not a PDF at all'));
-      await expectErrors({ amounts: { pixDayLimit: '9.000,00' }, files: [text] }, { documents: /“invoice\.pdf” is not a PDF, PNG, JPEG or WebP/ });
+      await expectErrors(
+        { amounts: { pixDayLimit: '9.000,00' }, files: [text] },
+        { documents: /“invoice\.pdf” is not a PDF, PNG, JPEG or WebP/ },
+      );
       expect(fake.name).toBe('statement.pdf');
     });
 
@@ -237,7 +282,12 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const view = submittedView(form.view as never, form.viewId, values(form.view));
     const res = await sendInteraction(
       h,
-      viewBlockAction(OPERATOR, view, { type: 'static_select', action_id: 'limit_request_account', block_id: 'companyBankAccountId', selected_option: { value: other } }),
+      viewBlockAction(OPERATOR, view, {
+        type: 'static_select',
+        action_id: 'limit_request_account',
+        block_id: 'companyBankAccountId',
+        selected_option: { value: other },
+      }),
     );
     expect(res.status).toBe(200);
     const update = await waitFor('the rebuilt form', () => h.slack.calls.slice(slackBefore).find((c) => c.method === 'views.update'));
@@ -253,7 +303,10 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
     const proof = addFile(h, 'shared-proof.pdf', PDF);
     const before = h.slack.calls.length;
     const pixBefore = h.sandbox.calls.length;
-    await sendInteraction(h, messageShortcut(h, OPERATOR, { callbackId: 'limit_request_with_files', channelId: CHANNEL, files: [proof], responseId: 'sc1' }));
+    await sendInteraction(
+      h,
+      messageShortcut(h, OPERATOR, { callbackId: 'limit_request_with_files', channelId: CHANNEL, files: [proof], responseId: 'sc1' }),
+    );
     const update = await waitFor('the form', () =>
       h.slack.calls.slice(before).find((c) => c.method === 'views.update' && inputBlocks(c.args.view as View).length > 0),
     );
@@ -270,7 +323,10 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
   });
 
   test('the shortcut on a message without files says so', async () => {
-    await sendInteraction(h, messageShortcut(h, OPERATOR, { callbackId: 'limit_request_with_files', channelId: CHANNEL, responseId: 'sc-empty' }));
+    await sendInteraction(
+      h,
+      messageShortcut(h, OPERATOR, { callbackId: 'limit_request_with_files', channelId: CHANNEL, responseId: 'sc-empty' }),
+    );
     const [answer] = await waitFor('the answer', () => {
       const r = h.slack.responsesTo('sc-empty');
       return r.length ? r : undefined;
@@ -293,13 +349,21 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
   });
 
   test('the Pix API failing while the form opens: the modal says so', async () => {
-    await fetch(`${h.sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail: { status: 503, count: 20 } }) });
+    await fetch(`${h.sandbox.url}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fail: { status: 503, count: 20 } }),
+    });
     try {
       const before = h.slack.calls.length;
       await h.slash(OPERATOR, 'limit request', { channelId: CHANNEL });
       const open = await waitFor('the modal', () => h.slack.calls.slice(before).find((c) => c.method === 'views.open'));
       const viewId = (open.response as { view: { id: string } }).view.id;
-      const update = await waitFor('the error view', () => h.slack.calls.slice(before).find((c) => c.method === 'views.update' && c.args.view_id === viewId), 15_000);
+      const update = await waitFor(
+        'the error view',
+        () => h.slack.calls.slice(before).find((c) => c.method === 'views.update' && c.args.view_id === viewId),
+        15_000,
+      );
       expect(messageText(update.args.view)).toContain('Could not read the account’s limits');
     } finally {
       await fetch(`${h.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
@@ -331,7 +395,15 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
       const before = h.sandbox.calls.length;
       const slackBefore = h.slack.calls.length;
       const view = submittedView(form.view as never, form.viewId, values(form.view));
-      await sendInteraction(h, viewBlockAction(VIEWER, view, { type: 'static_select', action_id: 'limit_request_account', block_id: 'companyBankAccountId', selected_option: { value: 'x' } }));
+      await sendInteraction(
+        h,
+        viewBlockAction(VIEWER, view, {
+          type: 'static_select',
+          action_id: 'limit_request_account',
+          block_id: 'companyBankAccountId',
+          selected_option: { value: 'x' },
+        }),
+      );
       const update = await waitFor('the refusal', () => h.slack.calls.slice(slackBefore).find((c) => c.method === 'views.update'));
       expect(messageText(update.args.view)).toContain('operator* role');
       expect(h.sandbox.calls.slice(before)).toEqual([]);
@@ -339,7 +411,15 @@ describe('/pix limit request: the modal, filing, the thread root', () => {
 
     test('at the shortcut: refused ephemerally', async () => {
       const before = h.sandbox.calls.length;
-      await sendInteraction(h, messageShortcut(h, VIEWER, { callbackId: 'limit_request_with_files', channelId: CHANNEL, files: [addFile(h, 'y.pdf', PDF)], responseId: 'sc-refused' }));
+      await sendInteraction(
+        h,
+        messageShortcut(h, VIEWER, {
+          callbackId: 'limit_request_with_files',
+          channelId: CHANNEL,
+          files: [addFile(h, 'y.pdf', PDF)],
+          responseId: 'sc-refused',
+        }),
+      );
       const [answer] = await waitFor('the refusal', () => {
         const r = h.slack.responsesTo('sc-refused');
         return r.length ? r : undefined;

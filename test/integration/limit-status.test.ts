@@ -1,5 +1,5 @@
-import { startHarness, messageText, type Harness } from '../support/harness';
 import type { ResponseUrlCall } from '../../src/slack-standin/web-api';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { blockAction, clearFaults, createAccount, decideLimitRequest, failPixApi, openLimitRequest } from '../support/interactions';
 import { waitFor } from '../support/wait';
 
@@ -9,7 +9,9 @@ const CHANNEL = 'C0WATCH01';
 
 /** What an English reader (the fake Slack's users are `en-US`) sees for an ISO timestamp, in Brasília time (computed apart from the app's own helper). */
 const brasilia = (iso: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)).replace(/[\u00a0\u202f]/g, ' ');
+  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' })
+    .format(new Date(iso))
+    .replace(/[\u00a0\u202f]/g, ' ');
 
 describe('/pix limit status and "Notify this channel", through the real app (HTTP mode)', () => {
   let h: Harness;
@@ -92,7 +94,9 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
   test('a malformed or missing id gets usage and no call', async () => {
     const before = h.sandbox.calls.length;
     const res = await status(VIEWER, 'limit status ../../account');
-    expect(messageText((await firstResponse(res.responseId)).body)).toMatch(/That is not a limit request id\. Usage: `\/pix limit status (<|&lt;)limitRequestId(>|&gt;)`/);
+    expect(messageText((await firstResponse(res.responseId)).body)).toMatch(
+      /That is not a limit request id\. Usage: `\/pix limit status (<|&lt;)limitRequestId(>|&gt;)`/,
+    );
     const missing = await status(VIEWER, 'limit status');
     expect(messageText(missing.ack)).toMatch(/Usage: `\/pix limit status (<|&lt;)limitRequestId(>|&gt;)`/);
     expect(h.sandbox.calls.length).toBe(before);
@@ -100,7 +104,11 @@ describe('/pix limit status and "Notify this channel", through the real app (HTT
 
   test("another company's request reads as not found, never forbidden", async () => {
     const other = h.sandbox.companies.other;
-    const theirs = await openLimitRequest(h, { appId: other.mainAppId, accountId: other.defaultAccountId, limits: { pixDayLimit: 900000, pixNightLimit: 100000 } });
+    const theirs = await openLimitRequest(h, {
+      appId: other.mainAppId,
+      accountId: other.defaultAccountId,
+      limits: { pixDayLimit: 900000, pixNightLimit: 100000 },
+    });
     const res = await status(VIEWER, `limit status ${theirs.id}`);
     const text = messageText((await firstResponse(res.responseId)).body);
     expect(text).toContain('Could not read the limit request: not found');

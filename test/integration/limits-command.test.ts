@@ -1,7 +1,7 @@
 import { limitFieldLabel } from '../../src/domain/limit-fields';
 import { formatCents } from '../../src/domain/money';
-import { startHarness, messageText, type Harness } from '../support/harness';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER1';
@@ -33,7 +33,9 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
 
     const calls = apiCallsSince(before);
     const main = h.sandbox.companies.main;
-    const limitsRes = await fetch(`${h.sandbox.url}/api/v1/limits/${main.defaultAccountId}`, { headers: { Authorization: main.mainAppId } });
+    const limitsRes = await fetch(`${h.sandbox.url}/api/v1/limits/${main.defaultAccountId}`, {
+      headers: { Authorization: main.mainAppId },
+    });
     const { limits } = (await limitsRes.json()) as { limits: Record<string, unknown> };
     expect(text).toContain(main.defaultAccountId);
     expect(text).toContain(`*Pix day*\n${formatCents(limits.pixDayLimit as number, 'en')}`);
@@ -70,7 +72,7 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
     expect(h.slack.callsOf('usergroups.users.list').map((c) => c.args.usergroup)).toContain('S0FINANCE');
   });
 
-  test('another company\'s account reads as not found, never forbidden', async () => {
+  test("another company's account reads as not found, never forbidden", async () => {
     const res = await h.slash(VIEWER, `limits ${h.sandbox.companies.other.defaultAccountId}`);
     const [answer] = await waitFor('the answer', () => {
       const r = h.slack.responsesTo(res.responseId);
@@ -97,7 +99,7 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
     expect(h.slack.responsesTo(res.responseId)).toEqual([]);
   });
 
-  test('help lists what the caller\'s role allows', async () => {
+  test("help lists what the caller's role allows", async () => {
     const viewer = messageText((await h.slash(VIEWER, 'help')).ack);
     expect(viewer).toContain('/pix limits [accountId]');
     expect(viewer).toContain('as *viewer*');
@@ -129,8 +131,18 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
   test('a bad or stale signature gets 401 and no side effect', async () => {
     const beforePix = h.sandbox.calls.length;
     const beforeSlack = h.slack.calls.length;
-    const body = new URLSearchParams({ command: '/pix', text: 'limits', user_id: VIEWER, channel_id: 'C1', response_url: h.slack.responseUrl('forged'), trigger_id: 't' }).toString();
-    const forged = await h.post(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, 'wrong-secret') });
+    const body = new URLSearchParams({
+      command: '/pix',
+      text: 'limits',
+      user_id: VIEWER,
+      channel_id: 'C1',
+      response_url: h.slack.responseUrl('forged'),
+      trigger_id: 't',
+    }).toString();
+    const forged = await h.post(body, {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...slackSignatureHeaders(body, 'wrong-secret'),
+    });
     expect(forged.status).toBe(401);
     const stale = await h.post(body, {
       'content-type': 'application/x-www-form-urlencoded',
@@ -155,10 +167,14 @@ describe('/pix help and /pix limits, through the real app (HTTP mode)', () => {
     });
     try {
       const res = await h.slash(OPERATOR, `limits ${h.sandbox.companies.main.defaultAccountId}`);
-      const [answer] = await waitFor('the answer', () => {
-        const r = h.slack.responsesTo(res.responseId);
-        return r.length ? r : undefined;
-      }, 15_000);
+      const [answer] = await waitFor(
+        'the answer',
+        () => {
+          const r = h.slack.responsesTo(res.responseId);
+          return r.length ? r : undefined;
+        },
+        15_000,
+      );
       const text = messageText(answer!.body);
       expect(text).toContain('Could not read the limits');
       expect(text).toContain('Sandbox fault');

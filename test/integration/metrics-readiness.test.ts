@@ -1,5 +1,5 @@
-import { startHarness, BOT_TOKEN, SIGNING_SECRET, type Harness } from '../support/harness';
-import { fileTrackedRequest, approve, REQUESTER } from '../support/limit-requests';
+import { BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness } from '../support/harness';
+import { approve, fileTrackedRequest, REQUESTER } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER1';
@@ -16,7 +16,11 @@ function samples(body: string, name: string): Map<string, number> {
 }
 
 async function faults(h: Harness, body: unknown): Promise<void> {
-  const res = await fetch(`${h.sandbox.url}/sandbox/faults`, { method: body === undefined ? 'DELETE' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${h.sandbox.url}/sandbox/faults`, {
+    method: body === undefined ? 'DELETE' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`faults: ${res.status}`);
 }
 
@@ -93,10 +97,25 @@ describe('/metrics and /readyz on the health listener', () => {
     const posts = h.slack.calls.filter((c) => c.method === 'chat.postMessage').length;
     expect(slack.get('{method="chat.postMessage",result="ok"}')).toBe(posts);
     expect(slack.get('{method="chat.update",result="ok"}')).toBeGreaterThanOrEqual(1);
-    expect([...slack.keys()].every((labels) => /^\{method="[a-zA-Z.]+",result="(ok|error|rate_limited|failed)"\}$/.test(labels))).toBe(true);
+    expect([...slack.keys()].every((labels) => /^\{method="[a-zA-Z.]+",result="(ok|error|rate_limited|failed)"\}$/.test(labels))).toBe(
+      true,
+    );
 
     // Nothing private in any label or value: no id, key, user, token or secret.
-    const privateValues = [main.mainAppId, main.masterAppId, main.defaultAccountId, filed.id, open.id, filed.accountId, VIEWER, STRANGER, REQUESTER, BOT_TOKEN, SIGNING_SECRET, filed.channel];
+    const privateValues = [
+      main.mainAppId,
+      main.masterAppId,
+      main.defaultAccountId,
+      filed.id,
+      open.id,
+      filed.accountId,
+      VIEWER,
+      STRANGER,
+      REQUESTER,
+      BOT_TOKEN,
+      SIGNING_SECRET,
+      filed.channel,
+    ];
     for (const value of privateValues) expect({ value, found: body.includes(value) }).toEqual({ value, found: false });
     expect(body).not.toMatch(/[0-9a-f]{24}/);
   });

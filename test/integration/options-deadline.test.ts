@@ -1,11 +1,15 @@
-import { startHarness, type Harness } from '../support/harness';
+import { type Harness, startHarness } from '../support/harness';
 import { blockSuggestion, sendInteraction } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
 const OPERATOR = 'U0OPERDL1';
 
 async function sandboxLatency(h: Harness, latencyMs: number): Promise<void> {
-  const res = await fetch(`${h.sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
+  const res = await fetch(`${h.sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ latencyMs }),
+  });
   if (!res.ok) throw new Error(`faults: ${res.status}`);
 }
 
@@ -35,6 +39,8 @@ describe('the options search answers within Slack’s three seconds, counted fro
     const quick = await sendInteraction(h, blockSuggestion(OPERATOR, { actionId: 'limit_request_account', value: '' }));
     expect((quick.body!.options as unknown[]).length).toBeGreaterThan(0);
     // The first search's read, abandoned, still ends (counted) before the test does.
-    await waitFor('both reads answered', async () => (await h.app.deps.metrics.scrape())?.body.includes('pixops_pix_requests_total{route="/api/v1/account",status="200"} 2'));
+    await waitFor('both reads answered', async () =>
+      (await h.app.deps.metrics.scrape())?.body.includes('pixops_pix_requests_total{route="/api/v1/account",status="200"} 2'),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { SlackStandInUploads } from '../../src/slack-standin/uploads';
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const OPERATOR = 'U0BOOKOP1';
@@ -57,7 +57,11 @@ describe('/pix payment-book through the real app', () => {
 
     const calls = bookCalls(h, before);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ method: 'GET', query: { month: '3', year: String(spYear + 1) }, authorization: h.sandbox.companies.main.mainAppId });
+    expect(calls[0]).toMatchObject({
+      method: 'GET',
+      query: { month: '3', year: String(spYear + 1) },
+      authorization: h.sandbox.companies.main.mainAppId,
+    });
     // A PDF is what this call answers: asked for as one.
     expect(calls[0]!.accept).toBe('application/pdf');
 

@@ -1,10 +1,10 @@
-import { startPixOps, type RunningApp } from '../../src/app';
+import { type RunningApp, startPixOps } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import type { SandboxCall } from '../../src/sandbox/context';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { BOT_TOKEN, SIGNING_SECRET, startHarness, type Harness } from '../support/harness';
+import { BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness } from '../support/harness';
 import { fileTrackedRequest } from '../support/limit-requests';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
@@ -24,7 +24,11 @@ function peak(calls: SandboxCall[]): number {
 }
 
 async function faults(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await res.json()) as { faults: Record<string, unknown> }).faults;
 }
 
@@ -105,7 +109,10 @@ describe('people before the poller', () => {
 
     const after = h.sandbox.calls.slice(asked);
     const personal = after.map((c, i) => ({ c, i })).filter(({ c }) => !isRead(c));
-    expect(personal.map(({ c }) => `${c.method} ${c.path.replace(/[0-9a-f]{24}/, ':id')}`)).toEqual(['GET /api/v1/account', 'GET /api/v1/limits/:id']);
+    expect(personal.map(({ c }) => `${c.method} ${c.path.replace(/[0-9a-f]{24}/, ':id')}`)).toEqual([
+      'GET /api/v1/account',
+      'GET /api/v1/limits/:id',
+    ]);
     // At most one read of the sweep slipped in before the person was answered (the budget's one
     // place a window left to people); queued behind the sweep, they would have waited for all of it.
     const readsBefore = after.slice(0, personal.at(-1)!.i).filter(isRead).length;

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn, type StoredMessage } from '../../src/slack-standin/web-api';
-import { startAppProcess, type AppProcess } from '../support/app-process';
+import { type AppProcess, startAppProcess } from '../support/app-process';
 import { disputeBody, e2e, sendWebhook, signWith } from '../support/pix-events';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
@@ -11,7 +11,13 @@ import { waitFor } from '../support/wait';
 const CHANNEL = 'C0EVKILL';
 
 const rootsIn = (slack: SlackStandIn, id: string): StoredMessage[] =>
-  slack.messages.filter((m) => m.channel === CHANNEL && m.thread_ts === undefined && m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === id);
+  slack.messages.filter(
+    (m) =>
+      m.channel === CHANNEL &&
+      m.thread_ts === undefined &&
+      m.metadata?.event_type === 'pix_dispute' &&
+      m.metadata.event_payload.end_to_end_id === id,
+  );
 
 /** Posts of a root for this dispute that reached the stand-in (whatever their answer). */
 const rootPosts = (slack: SlackStandIn, id: string) =>
@@ -159,7 +165,10 @@ describe('two instances on one Redis, the same dispute at the same moment', () =
   test('CREATED to one and ACCEPTED to the other at once: one root, the other event in its thread', async () => {
     const [a, b] = running;
     const id = e2e();
-    const answers = await Promise.all([send(sandbox, a!, disputeBody('DISPUTE_CREATED', id)), send(sandbox, b!, disputeBody('DISPUTE_ACCEPTED', id))]);
+    const answers = await Promise.all([
+      send(sandbox, a!, disputeBody('DISPUTE_CREATED', id)),
+      send(sandbox, b!, disputeBody('DISPUTE_ACCEPTED', id)),
+    ]);
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
     const root = await waitFor('the root', () => rootsIn(slack, id)[0]);
     await waitFor('the other event in its thread', () => slack.messages.some((m) => m.thread_ts === root.ts && m.ts !== root.ts), 10_000);

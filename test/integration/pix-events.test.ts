@@ -1,24 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startPixOps, type RunningApp } from '../../src/app';
+import { type RunningApp, startPixOps } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox } from '../../src/sandbox';
-import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { messageText, startHarness, type Harness } from '../support/harness';
-import { FakeSocketMode, socketModeEnv } from '../support/socket-mode';
-import { blockAction } from '../support/interactions';
-import { waitFor } from '../support/wait';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { blockAction } from '../support/interactions';
 import { disputeBody, e2e, FOREIGN_KEY, receiverUrl, repliesOf, rootsOf, sendSigned, sendWebhook, signWith } from '../support/pix-events';
+import { FakeSocketMode, socketModeEnv } from '../support/socket-mode';
+import { waitFor } from '../support/wait';
 
 const CHANNEL = 'C0PIXEVENTS';
 const OPERATOR = 'U0EVOPER1';
 const VIEWER = 'U0EVVIEW1';
 
 const control = async (h: Harness, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${h.sandbox.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${h.sandbox.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, json: (await res.json()) as any };
 };
 
@@ -28,7 +32,12 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ PIX_EVENTS_CHANNEL: CHANNEL, PIX_EVENTS: 'DISPUTE_*,CHARGE_COMPLETED', ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
+    h = await startHarness({
+      PIX_EVENTS_CHANNEL: CHANNEL,
+      PIX_EVENTS: 'DISPUTE_*,CHARGE_COMPLETED',
+      ACCESS_OPERATORS: OPERATOR,
+      ACCESS_VIEWERS: VIEWER,
+    });
     h.sandbox.webhooks.setTarget(receiverUrl(h));
   });
   afterAll(() => h.close());
@@ -165,13 +174,20 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
   test('other kinds: a listed one is one compact message (R$, correlation ID, masked tax id); an unlisted one is answered 200 and dropped', async () => {
     const listed = JSON.stringify({
       event: 'woovi:CHARGE_COMPLETED',
-      charge: { value: 4990, correlationID: 'order-77', status: 'COMPLETED', customer: { name: 'Pedro', email: 'pedro@example.com', taxID: { taxID: '39053344705', type: 'BR:CPF' } } },
+      charge: {
+        value: 4990,
+        correlationID: 'order-77',
+        status: 'COMPLETED',
+        customer: { name: 'Pedro', email: 'pedro@example.com', taxID: { taxID: '39053344705', type: 'BR:CPF' } },
+      },
       pix: { value: 4990 },
     });
     const unlisted = JSON.stringify({ event: 'OPENPIX:CHARGE_EXPIRED', charge: { value: 100, correlationID: 'order-78' } });
     expect((await sendSigned(h, unlisted)).status).toBe(200);
     expect((await sendSigned(h, listed)).status).toBe(200);
-    const post = await waitFor('the compact message', () => h.slack.messages.find((m) => m.channel === CHANNEL && messageText(m).includes('order-77')));
+    const post = await waitFor('the compact message', () =>
+      h.slack.messages.find((m) => m.channel === CHANNEL && messageText(m).includes('order-77')),
+    );
     const text = messageText(post);
     expect(text).toContain('Cobrança paga');
     expect(text).toContain('R$ 49,90');
@@ -183,10 +199,15 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
 
   test('every received event is in the audit trail (kind, outcome), never its body', async () => {
     await waitFor('the audit entries', async () => {
-      const entries = await (await h.app.deps.store.audit.flush(), h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 }));
-      return entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'recorded') && entries.some((e) => e.action === 'webhook' && e.outcome === 'refused');
+      const entries = await (await h.app.deps.store.audit.flush(),
+      h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 }));
+      return (
+        entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'recorded') &&
+        entries.some((e) => e.action === 'webhook' && e.outcome === 'refused')
+      );
     });
-    const entries = await (await h.app.deps.store.audit.flush(), h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 }));
+    const entries = await (await h.app.deps.store.audit.flush(),
+    h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 }));
     const text = JSON.stringify(entries);
     expect(entries.some((e) => e.action === 'webhook:CHARGE_EXPIRED' && e.detail === 'not listed')).toBe(true);
     expect(entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'redelivery')).toBe(true);
@@ -204,13 +225,22 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     });
 
     const valueOf = (blocks: unknown) => {
-      const actions = (blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>).find((b) => b.type === 'actions');
+      const actions = (blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>).find(
+        (b) => b.type === 'actions',
+      );
       return actions!.elements!.find((e) => e.action_id === 'dispute_send_evidence')!.value;
     };
 
     test('an operator gets the dispute-evidence form with the dispute’s id filled in', async () => {
       const before = h.slack.calls.length;
-      const res = await blockAction(h, { userId: OPERATOR, actionId: 'dispute_send_evidence', value: valueOf(root.blocks), channelId: CHANNEL, responseId: 'ev-op', ephemeral: false });
+      const res = await blockAction(h, {
+        userId: OPERATOR,
+        actionId: 'dispute_send_evidence',
+        value: valueOf(root.blocks),
+        channelId: CHANNEL,
+        responseId: 'ev-op',
+        ephemeral: false,
+      });
       expect(res.status).toBe(200);
       const open = await waitFor('views.open', () => h.slack.calls.slice(before).find((c) => c.method === 'views.open'));
       const view = open.args.view as { callback_id: string; private_metadata: string };
@@ -223,7 +253,14 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       expect((await sendSigned(h, disputeBody('DISPUTE_CREATED', id))).status).toBe(200);
       const bare = await waitFor('the root', () => rootsOf(h, CHANNEL, id)[0]);
       const before = h.slack.calls.length;
-      await blockAction(h, { userId: OPERATOR, actionId: 'dispute_send_evidence', value: valueOf(bare.blocks), channelId: CHANNEL, responseId: 'ev-op2', ephemeral: false });
+      await blockAction(h, {
+        userId: OPERATOR,
+        actionId: 'dispute_send_evidence',
+        value: valueOf(bare.blocks),
+        channelId: CHANNEL,
+        responseId: 'ev-op2',
+        ephemeral: false,
+      });
       const open = await waitFor('views.open', () => h.slack.calls.slice(before).find((c) => c.method === 'views.open'));
       const view = open.args.view as { private_metadata: string; blocks: Array<{ block_id?: string }> };
       expect(JSON.parse(view.private_metadata)).toEqual({ channelId: CHANNEL });
@@ -233,7 +270,14 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     test('a button value that is not ours: the form opens and asks for the id (nothing read from the Pix API)', async () => {
       const before = h.slack.calls.length;
       const pixBefore = h.sandbox.calls.length;
-      await blockAction(h, { userId: OPERATOR, actionId: 'dispute_send_evidence', value: '{"e2e":', channelId: CHANNEL, responseId: 'ev-bad', ephemeral: false });
+      await blockAction(h, {
+        userId: OPERATOR,
+        actionId: 'dispute_send_evidence',
+        value: '{"e2e":',
+        channelId: CHANNEL,
+        responseId: 'ev-bad',
+        ephemeral: false,
+      });
       const open = await waitFor('views.open', () => h.slack.calls.slice(before).find((c) => c.method === 'views.open'));
       expect((open.args.view as { blocks: Array<{ block_id?: string }> }).blocks.some((b) => b.block_id === 'dispute_id')).toBe(true);
       expect(h.sandbox.calls.slice(pixBefore)).toEqual([]);
@@ -241,7 +285,14 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
 
     test('a viewer is refused, naming the operator role, and no form opens', async () => {
       const before = h.slack.calls.length;
-      await blockAction(h, { userId: VIEWER, actionId: 'dispute_send_evidence', value: valueOf(root.blocks), channelId: CHANNEL, responseId: 'ev-view', ephemeral: false });
+      await blockAction(h, {
+        userId: VIEWER,
+        actionId: 'dispute_send_evidence',
+        value: valueOf(root.blocks),
+        channelId: CHANNEL,
+        responseId: 'ev-view',
+        ephemeral: false,
+      });
       const refusal = await waitFor('the refusal', () => h.slack.responsesTo('ev-view')[0]);
       expect(messageText(refusal.body)).toMatch(/operator/);
       expect(h.slack.calls.slice(before).some((c) => c.method === 'views.open')).toBe(false);
@@ -250,7 +301,14 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
 
   test('the Home tab lists the open disputes', async () => {
     const before = h.slack.calls.length;
-    const body = JSON.stringify({ type: 'event_callback', team_id: 'T0FAKE', api_app_id: 'A0PIXOPS', event_id: `Ev${Date.now()}`, event_time: Math.floor(Date.now() / 1000), event: { type: 'app_home_opened', user: OPERATOR, channel: 'D0HOME', tab: 'home', event_ts: `${Date.now() / 1000}` } });
+    const body = JSON.stringify({
+      type: 'event_callback',
+      team_id: 'T0FAKE',
+      api_app_id: 'A0PIXOPS',
+      event_id: `Ev${Date.now()}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: { type: 'app_home_opened', user: OPERATOR, channel: 'D0HOME', tab: 'home', event_ts: `${Date.now() / 1000}` },
+    });
     await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, 'test-signing-secret-0123456789abcdef') });
     const publish = await waitFor('views.publish', () => h.slack.calls.slice(before).find((c) => c.method === 'views.publish'));
     const text = messageText(publish.args.view);
@@ -348,7 +406,9 @@ describe('Pix events in Socket Mode: the receiver on a listener of its own', () 
       const body = disputeBody('DISPUTE_CREATED', id);
       const res = await sendWebhook(`http://127.0.0.1:${port}/hooks/pix`, body, signWith(await sandbox.webhooks.currentPrivateKey(), body));
       expect(res.status).toBe(200);
-      await waitFor('the root', () => slack.messages.some((m) => m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === id));
+      await waitFor('the root', () =>
+        slack.messages.some((m) => m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === id),
+      );
       await app.stop();
       await expect(fetch(`http://127.0.0.1:${port}/hooks/pix`, { method: 'POST', body })).rejects.toThrow();
     } finally {

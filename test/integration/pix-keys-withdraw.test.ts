@@ -1,6 +1,15 @@
 import { setWithdrawKey } from '../../commands/withdraw-key';
-import { messageText, type Harness } from '../support/harness';
-import { buttonsOf, clickButton, createCampaign, expectNoLeaks, posts, sandboxApi, startHarnessWithMaster, type CreatedCampaign } from '../support/accounts-harness';
+import {
+  buttonsOf,
+  type CreatedCampaign,
+  clickButton,
+  createCampaign,
+  expectNoLeaks,
+  posts,
+  sandboxApi,
+  startHarnessWithMaster,
+} from '../support/accounts-harness';
+import { type Harness, messageText } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -14,8 +23,10 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
   let disabled: CreatedCampaign;
   const secrets: string[] = [];
 
-  const dict = (pixKey: string, type: string, holderTaxId = main.taxId) => sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey, type, holderTaxId });
-  const enable = (accountId: string) => sandboxApi(h, 'POST', `/sandbox/accounts/${accountId}/withdraw-key-api`, undefined, { enabled: true });
+  const dict = (pixKey: string, type: string, holderTaxId = main.taxId) =>
+    sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey, type, holderTaxId });
+  const enable = (accountId: string) =>
+    sandboxApi(h, 'POST', `/sandbox/accounts/${accountId}/withdraw-key-api`, undefined, { enabled: true });
 
   beforeAll(async () => {
     h = await startHarnessWithMaster({ ACCESS_ADMINS: ADMIN, ACCESS_OPERATORS: OPERATOR });
@@ -31,7 +42,8 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
   });
   afterAll(() => h.close());
 
-  const answerOf = async (responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+  const answerOf = async (responseId: string) =>
+    (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
   /** The command, and when it asks for a confirmation, the admin's Confirm: what the admin saw last. */
   const run = async (text: string, userId = ADMIN) => {
     const pixBefore = h.sandbox.calls.length;
@@ -63,7 +75,12 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     // Only the stored AppID was looked up: no withdraw-key call, so no DICT lookup.
     expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.path.startsWith('/api/v1/pix-keys'))).toEqual([]);
     // An operator's Confirm is refused.
-    const refused = await clickButton(h, { userId: OPERATOR, actionId: 'withdraw_key_confirm', value: buttonsOf(ask)[0]!.value!, channelId: CHANNEL });
+    const refused = await clickButton(h, {
+      userId: OPERATOR,
+      actionId: 'withdraw_key_confirm',
+      value: buttonsOf(ask)[0]!.value!,
+      channelId: CHANNEL,
+    });
     expect(messageText(await answerOf(refused.responseId))).toContain('*admin* role');
     expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.path.startsWith('/api/v1/pix-keys'))).toEqual([]);
   });
@@ -74,13 +91,19 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     expect(r.text).toContain(`Withdraw key of account \`${main.defaultAccountId}\`: \`treasury@example.com\` (e-mail)`);
     expect(r.text).toContain('Registered and selected (POST)');
     // The account's AppID found when asking, and again on Confirm (it may have changed in between).
-    expect(r.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/v1/account', 'GET /api/v1/account', 'POST /api/v1/pix-keys/withdraw']);
+    expect(r.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /api/v1/account',
+      'GET /api/v1/account',
+      'POST /api/v1/pix-keys/withdraw',
+    ]);
     expect(r.calls[2]!.authorization).toBe(main.mainAppId);
     expect(r.calls[2]!.body).toEqual({ pixKey: 'treasury@example.com' });
     const audit = await waitFor('the audit', () => r.posted()[0]);
     expect(audit.args.channel).toBe(CHANNEL);
     // The channel's record masks the e-mail; the admin who typed it sees it whole (above).
-    expect(messageText(audit.args)).toContain(`<@${ADMIN}> set the withdraw key of account \`${main.defaultAccountId}\` to \`t***@example.com\` (e-mail)`);
+    expect(messageText(audit.args)).toContain(
+      `<@${ADMIN}> set the withdraw key of account \`${main.defaultAccountId}\` to \`t***@example.com\` (e-mail)`,
+    );
     expect(JSON.stringify(audit.args)).not.toContain('treasury@example.com');
   });
 
@@ -152,9 +175,21 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     const res = await h.slash(ADMIN, `withdraw-key ${second.accountId} once@example.com`, { channelId: CHANNEL });
     const value = buttonsOf(await answerOf(res.responseId))[0]!.value!;
     const pixBefore = h.sandbox.calls.length;
-    const first = await clickButton(h, { userId: ADMIN, actionId: 'withdraw_key_confirm', value, channelId: CHANNEL, messageTs: '1700000555.000001' });
+    const first = await clickButton(h, {
+      userId: ADMIN,
+      actionId: 'withdraw_key_confirm',
+      value,
+      channelId: CHANNEL,
+      messageTs: '1700000555.000001',
+    });
     expect(messageText(await answerOf(first.responseId))).toContain('Withdraw key of account');
-    const again = await clickButton(h, { userId: ADMIN, actionId: 'withdraw_key_confirm', value, channelId: CHANNEL, messageTs: '1700000555.000001' });
+    const again = await clickButton(h, {
+      userId: ADMIN,
+      actionId: 'withdraw_key_confirm',
+      value,
+      channelId: CHANNEL,
+      messageTs: '1700000555.000001',
+    });
     expect(messageText(await answerOf(again.responseId))).toContain('This was already confirmed. Nothing more was done.');
     expect(h.sandbox.calls.slice(pixBefore).filter((c) => c.path === '/api/v1/pix-keys/withdraw')).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
-import { messageText, type Harness } from '../support/harness';
 import {
   buttonsOf,
+  type CreatedCampaign,
   clickButton,
   createCampaign,
   expectNoLeaks,
@@ -10,8 +10,8 @@ import {
   startHarnessWithMaster,
   submitModal,
   viewUpdates,
-  type CreatedCampaign,
 } from '../support/accounts-harness';
+import { type Harness, messageText } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0ADMIN01';
@@ -31,8 +31,10 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
   });
   afterAll(() => h.close());
 
-  const answerOf = async (responseId: string) => (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
-  const keysOnSandbox = async () => ((await sandboxApi(h, 'GET', '/api/v1/pix-keys', campaign.appId)).pixKeys as Array<{ key: string; type: string }>);
+  const answerOf = async (responseId: string) =>
+    (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
+  const keysOnSandbox = async () =>
+    (await sandboxApi(h, 'GET', '/api/v1/pix-keys', campaign.appId)).pixKeys as Array<{ key: string; type: string }>;
 
   /** `/pix key add` by `userId`: the modal Slack was asked to open. */
   const openAddForm = async (userId = OPERATOR) => {
@@ -88,7 +90,9 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     expect(form.view.blocks.some((b) => b.block_id === 'type')).toBe(true);
     const res = await submitModal(h, OPERATOR, form, values('EMAIL', ' Finance@Example.com '));
     expect(res.body).toMatchObject({ response_action: 'update' });
-    const done = await waitFor('the key added', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')));
+    const done = await waitFor('the key added', () =>
+      viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')),
+    );
     expect(messageText(done.args.view)).toContain('`finance@example.com`');
     const calls = h.sandbox.calls.slice(before);
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/v1/pix-keys']);
@@ -97,13 +101,17 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const audit = await waitFor('the audit', () => posts(h, slackBefore)[0]);
     expect(audit.args.channel).toBe(CHANNEL);
     // The whole channel reads it: the e-mail is masked (the operator saw it whole in the modal).
-    expect(messageText(audit.args)).toContain(`<@${OPERATOR}> added the Pix key \`f***@example.com\` (e-mail) to account \`${campaign.accountId}\``);
+    expect(messageText(audit.args)).toContain(
+      `<@${OPERATOR}> added the Pix key \`f***@example.com\` (e-mail) to account \`${campaign.accountId}\``,
+    );
     expect(JSON.stringify(audit.args)).not.toContain('finance@example.com');
 
     const evpForm = await openAddForm();
     const evpBefore = h.sandbox.calls.length;
     await submitModal(h, OPERATOR, evpForm, values('EVP', null));
-    await waitFor('the random key added', () => viewUpdates(h, slackBefore, evpForm.viewId).find((c) => messageText(c.args.view).includes('was added')));
+    await waitFor('the random key added', () =>
+      viewUpdates(h, slackBefore, evpForm.viewId).find((c) => messageText(c.args.view).includes('was added')),
+    );
     expect(h.sandbox.calls.slice(evpBefore).map((c) => [c.authorization, c.body])).toEqual([[campaign.appId, { pixKey: '', type: 'EVP' }]]);
     expect((await keysOnSandbox()).map((k) => k.type)).toEqual(['EMAIL', 'EVP']);
   });
@@ -112,7 +120,9 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const slackBefore = h.slack.calls.length;
     const form = await openAddForm();
     await submitModal(h, OPERATOR, form, values('EMAIL', 'finance@example.com'));
-    const shown = await waitFor('the refusal', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('Could not')));
+    const shown = await waitFor('the refusal', () =>
+      viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('Could not')),
+    );
     expect(messageText(shown.args.view)).toContain('Could not add the Pix key: “Pix key already exists”');
   });
 
@@ -123,7 +133,9 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const slackBefore = h.slack.calls.length;
     const form = await openAddForm();
     await submitModal(h, OPERATOR, form, values(type, typed));
-    const done = await waitFor('the key added', () => viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')));
+    const done = await waitFor('the key added', () =>
+      viewUpdates(h, slackBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')),
+    );
     expect(messageText(done.args.view)).toContain(`\`${canonical}\``);
     const audit = await waitFor('the announcement', () => posts(h, slackBefore)[0]);
     expect(audit.args.channel).toBe(CHANNEL);
@@ -149,7 +161,9 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const answer = await answerOf(res.responseId);
     const keys = await keysOnSandbox();
     const buttons = buttonsOf(answer);
-    expect(buttons.filter((b) => b.action_id === 'pix_key_delete_ask').map((b) => JSON.parse(b.value!))).toEqual(keys.map((k) => ({ a: campaign.accountId, k: k.key })));
+    expect(buttons.filter((b) => b.action_id === 'pix_key_delete_ask').map((b) => JSON.parse(b.value!))).toEqual(
+      keys.map((k) => ({ a: campaign.accountId, k: k.key })),
+    );
     expect(messageText(answer)).toContain('random key (EVP)');
 
     const from = h.slack.calls.length;
@@ -216,7 +230,12 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
       expect(answer).not.toContain('no money can be sent to this key');
     }
     // A Confirm button carrying one anyway (a forged or stale payload): nothing reaches the Pix API.
-    const click = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value: JSON.stringify({ a: campaign.accountId, k: '..' }), channelId: CHANNEL });
+    const click = await clickButton(h, {
+      userId: ADMIN,
+      actionId: 'pix_key_delete_confirm',
+      value: JSON.stringify({ a: campaign.accountId, k: '..' }),
+      channelId: CHANNEL,
+    });
     expect(messageText(await answerOf(click.responseId))).toContain('This button does not name a Pix key. Nothing was done.');
     expect(h.sandbox.calls.slice(before).filter((c) => c.method === 'DELETE')).toEqual([]);
   });

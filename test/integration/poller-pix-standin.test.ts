@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startHarness, messageText, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { CHANNEL, decisionReplies, REQUESTER, threadPosts, trackWithRoot } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 
@@ -87,7 +87,13 @@ describe('poller against a Pix API stand-in: what is and is not a decision', () 
     pix = await new PixStandIn().start();
     // A budget that never binds: the poller's reads are spaced by PIX_RATE_LIMIT, and what these tests
     // judge is the reads themselves and POLL_CONCURRENCY (at the default 5 a second, 80 ms reads never overlap).
-    h = await startHarness({ PIX_API_URL: pix.url, PIX_APP_ID: APP_ID, POLL_SCHEDULE: '0 0 1 1 *', POLL_CONCURRENCY: '2', PIX_RATE_LIMIT: '1000' });
+    h = await startHarness({
+      PIX_API_URL: pix.url,
+      PIX_APP_ID: APP_ID,
+      POLL_SCHEDULE: '0 0 1 1 *',
+      POLL_CONCURRENCY: '2',
+      PIX_RATE_LIMIT: '1000',
+    });
   });
   afterAll(async () => {
     await h.close();

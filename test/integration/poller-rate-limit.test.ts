@@ -1,6 +1,6 @@
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { startHarness, messageText, type Harness } from '../support/harness';
-import { approve, decisionReplies, fileTrackedRequest, reject, threadPosts, type FiledRequest } from '../support/limit-requests';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { approve, decisionReplies, type FiledRequest, fileTrackedRequest, reject, threadPosts } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 
 const OPERATOR = 'U0OPERATE1';
@@ -49,7 +49,9 @@ describe('poller under Slack rate limits', () => {
     expect(res.status).toBe(200);
     const opened = await waitFor('the modal', () => h.slack.calls.slice(sentAt).find((c) => c.method === 'views.open'));
     const between = h.slack.calls.slice(sentAt, h.slack.calls.indexOf(opened));
-    expect(between.filter((c) => c.method === 'chat.postMessage' && c.args.channel === BUSY && c.args.thread_ts && ok(c)).length).toBeLessThanOrEqual(1);
+    expect(
+      between.filter((c) => c.method === 'chat.postMessage' && c.args.channel === BUSY && c.args.thread_ts && ok(c)).length,
+    ).toBeLessThanOrEqual(1);
     expect(repliesIn(BUSY).length).toBeLessThan(BUSY_COUNT); // still delivering meanwhile
 
     const report = await ticking;

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { RunningApp } from '../../src/app';
-import { startHarness, messageText, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { approve, decisionReplies, fileTrackedRequest, readsOf, reject, startAppLike, threadPosts } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 

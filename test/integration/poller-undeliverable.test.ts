@@ -1,6 +1,6 @@
-import { startHarness, type Harness } from '../support/harness';
-import { approve, fileTrackedRequest } from '../support/limit-requests';
 import { UNDELIVERABLE_MS, UNDELIVERABLE_TICKS } from '../../src/poller/deliver';
+import { type Harness, startHarness } from '../support/harness';
+import { approve, fileTrackedRequest } from '../support/limit-requests';
 
 /**
  * Issue 18, item 2: every retry bounded. A decision whose thread is gone and whose requester's DM
@@ -28,7 +28,10 @@ describe('poller: a decision that can reach nobody', () => {
     // Under the bound: the turn fails, the request stays open, the refusal counted.
     const first = await h.app.poller.tick();
     expect(first).toMatchObject({ failed: 1, decided: 0 });
-    expect(await requests.get(r.id)).toMatchObject({ closed: false, undeliverable: { count: UNDELIVERABLE_TICKS - 1, error: 'user_disabled' } });
+    expect(await requests.get(r.id)).toMatchObject({
+      closed: false,
+      undeliverable: { count: UNDELIVERABLE_TICKS - 1, error: 'user_disabled' },
+    });
 
     const opens = () => h.slack.calls.filter((c) => c.method === 'conversations.open').length;
     const before = opens();

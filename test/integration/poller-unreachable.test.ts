@@ -1,6 +1,16 @@
 import { control } from '../sandbox/helpers';
-import { startHarness, messageText, type Harness } from '../support/harness';
-import { approve, decisionReplies, fileTrackedRequest, readsOf, reject, REQUESTER, threadPosts, trackWithRoot, type FiledRequest } from '../support/limit-requests';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import {
+  approve,
+  decisionReplies,
+  type FiledRequest,
+  fileTrackedRequest,
+  REQUESTER,
+  readsOf,
+  reject,
+  threadPosts,
+  trackWithRoot,
+} from '../support/limit-requests';
 
 /** The requester's DM with the bot, as the fake Slack's conversations.open names it. */
 const REQUESTER_DM = `D${REQUESTER.replace(/^U/, '')}`;
@@ -24,7 +34,9 @@ describe('poller: decisions that cannot reach their thread', () => {
 
   const tracked = (r: FiledRequest) => h.app.deps.store.trackedRequests.get(r.id);
   const dmsAbout = (r: FiledRequest, type = 'pix_limit_decision') =>
-    h.slack.messages.filter((m) => m.channel === REQUESTER_DM && m.metadata?.event_type === type && m.metadata.event_payload.limit_request_id === r.id);
+    h.slack.messages.filter(
+      (m) => m.channel === REQUESTER_DM && m.metadata?.event_type === type && m.metadata.event_payload.limit_request_id === r.id,
+    );
 
   /** One tick delivers to the DM and closes; the next one does nothing more for it. */
   const expectDeliveredByDm = async (r: FiledRequest, status: 'APPROVED' | 'REJECTED') => {
@@ -103,7 +115,11 @@ describe('poller: decisions that cannot reach their thread', () => {
       expect(await tracked(r)).toMatchObject({ closed: false, unreadable: { count: 1, status: 404 } });
 
       // Three more ticks later, 20 minutes on (the record as those ticks would have left it).
-      await h.app.deps.store.trackedRequests.track({ ...draft(GONE_ID, r.channel), rootTs, unreadable: { count: 4, since: ago(20), status: 404 } });
+      await h.app.deps.store.trackedRequests.track({
+        ...draft(GONE_ID, r.channel),
+        rootTs,
+        unreadable: { count: 4, since: ago(20), status: 404 },
+      });
       const report = await h.app.poller.tick();
       expect(report.unfollowed).toBe(1);
       expect(await tracked(r)).toMatchObject({ closed: true });
@@ -122,7 +138,11 @@ describe('poller: decisions that cannot reach their thread', () => {
     test('not before 15 minutes, however many ticks (a fast schedule does not give up within seconds)', async () => {
       const id = '0123456789abcdef01234568';
       const { rootTs } = await trackWithRoot(h.app, draft(id, 'C0GONE0002'));
-      await h.app.deps.store.trackedRequests.track({ ...draft(id, 'C0GONE0002'), rootTs, unreadable: { count: 9, since: ago(5), status: 404 } });
+      await h.app.deps.store.trackedRequests.track({
+        ...draft(id, 'C0GONE0002'),
+        rootTs,
+        unreadable: { count: 9, since: ago(5), status: 404 },
+      });
       await h.app.poller.tick();
       expect(await h.app.deps.store.trackedRequests.get(id)).toMatchObject({ closed: false, unreadable: { count: 10 } });
     });
@@ -139,7 +159,11 @@ describe('poller: decisions that cannot reach their thread', () => {
     test('with its thread unreachable too, the requester is told in their DM', async () => {
       const id = '0123456789abcdef01234569';
       const { rootTs } = await trackWithRoot(h.app, draft(id, 'C0GONE0004'));
-      await h.app.deps.store.trackedRequests.track({ ...draft(id, 'C0GONE0004'), rootTs, unreadable: { count: 4, since: ago(30), status: 403 } });
+      await h.app.deps.store.trackedRequests.track({
+        ...draft(id, 'C0GONE0004'),
+        rootTs,
+        unreadable: { count: 4, since: ago(30), status: 403 },
+      });
       h.slack.closedChannels.add('C0GONE0004');
       await control(h.sandbox, 'POST', '/faults', { fail: { status: 403, count: 1, pathPrefix: `/api/v1/limits/request/${id}` } });
       await h.app.poller.tick();

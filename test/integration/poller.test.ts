@@ -1,17 +1,17 @@
 import { formatCents } from '../../src/domain/money';
 import { control } from '../sandbox/helpers';
-import { BOT_TOKEN, startHarness, messageText, type Harness } from '../support/harness';
-import { waitFor } from '../support/wait';
+import { BOT_TOKEN, type Harness, messageText, startHarness } from '../support/harness';
 import {
   approve,
   decisionReplies,
+  type FiledRequest,
   fileTrackedRequest,
+  REQUESTER,
   readsOf,
   reject,
-  REQUESTER,
   threadPosts,
-  type FiledRequest,
 } from '../support/limit-requests';
+import { waitFor } from '../support/wait';
 
 /**
  * The poller through the real app, the fake Slack and the sandbox Pix API. The schedule is once a year,
@@ -51,7 +51,10 @@ describe('poller: decisions in the thread, exactly once', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]!.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
     // On the wire: the metadata that lets a later tick recognize the reply.
-    expect(posts[0]!.args.metadata).toEqual({ event_type: 'pix_limit_decision', event_payload: { limit_request_id: r.id, status: 'APPROVED' } });
+    expect(posts[0]!.args.metadata).toEqual({
+      event_type: 'pix_limit_decision',
+      event_payload: { limit_request_id: r.id, status: 'APPROVED' },
+    });
     const replies = decisionReplies(h.slack.messages, r);
     expect(replies).toHaveLength(1);
     const text = messageText(replies[0]);
@@ -110,7 +113,10 @@ describe('poller: decisions in the thread, exactly once', () => {
 
     const posts = threadPosts(h.slack.calls, r);
     expect(posts).toHaveLength(1);
-    expect(posts[0]!.args.metadata).toEqual({ event_type: 'pix_limit_decision', event_payload: { limit_request_id: r.id, status: 'REJECTED' } });
+    expect(posts[0]!.args.metadata).toEqual({
+      event_type: 'pix_limit_decision',
+      event_payload: { limit_request_id: r.id, status: 'REJECTED' },
+    });
     const text = messageText(decisionReplies(h.slack.messages, r)[0]);
     expect(text).toContain(`<@${REQUESTER}>`);
     expect(text).toContain('*rejected*');
@@ -154,7 +160,9 @@ describe('poller: decisions in the thread, exactly once', () => {
     await approve(h.sandbox, down.id);
     await reject(h.sandbox, up.id);
     // Every read of `down` fails in this tick (the client tries a read three times).
-    await control(h.sandbox, 'POST', '/faults', { fail: { status: 503, count: 3, method: 'GET', pathPrefix: `/api/v1/limits/request/${down.id}` } });
+    await control(h.sandbox, 'POST', '/faults', {
+      fail: { status: 503, count: 3, method: 'GET', pathPrefix: `/api/v1/limits/request/${down.id}` },
+    });
 
     const before = h.sandbox.calls.length;
     const report = await h.app.poller.tick();

@@ -1,7 +1,7 @@
 import { postAudit } from '../../commands/account-shared';
 import { section } from '../../views/message';
 import { control } from '../sandbox/helpers';
-import { startHarness, messageText, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { blockAction, createAccount, openLimitRequest } from '../support/interactions';
 import { addProof, modalTexts, openLimitForm, requestsOf, rootsIn, submitLimitForm } from '../support/limit-form';
 import { approve, fileTrackedRequest, newAccount, REQUESTER } from '../support/limit-requests';
@@ -32,7 +32,11 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     h.slack.loseAnswers('chat.postMessage');
     await submitLimitForm(h, form, { userId: OPERATOR, dayLimit: '7000', files: [addProof(h.slack)] });
 
-    const shown = await waitFor('the outcome in the modal', () => modalTexts(h.slack, form.viewId, from).find((t) => !t.includes('…')), 10_000);
+    const shown = await waitFor(
+      'the outcome in the modal',
+      () => modalTexts(h.slack, form.viewId, from).find((t) => !t.includes('…')),
+      10_000,
+    );
     expect(lostPosts().length).toBeGreaterThanOrEqual(1);
     expect(rootsIn(h.slack, channel)).toHaveLength(1);
     const [filed] = await requestsOf(h.sandbox, account);
@@ -69,7 +73,14 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     const accountId = await createAccount(h, main.masterAppId);
     const request = await openLimitRequest(h, { appId: main.mainAppId, accountId, limits: { pixDayLimit: 700000, pixNightLimit: 100000 } });
     h.slack.loseAnswers('chat.postMessage');
-    await blockAction(h, { userId: OPERATOR, actionId: 'limit_watch', value: request.id, channelId: channel, responseId: 'once-watch', blockId: 'limit_status_actions' });
+    await blockAction(h, {
+      userId: OPERATOR,
+      actionId: 'limit_watch',
+      value: request.id,
+      channelId: channel,
+      responseId: 'once-watch',
+      blockId: 'limit_status_actions',
+    });
     const answer = await waitFor('the answer', () => h.slack.responsesTo('once-watch')[0], 10_000);
     expect(messageText(answer.body)).toContain(`is posted in <#${channel}>`);
     expect(rootsIn(h.slack, channel)).toHaveLength(1);
@@ -84,7 +95,14 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     h.slack.loseAnswers('chat.postMessage');
     h.slack.on('conversations.history', () => ({ ok: false, error: 'internal_error' }));
     try {
-      await blockAction(h, { userId: OPERATOR, actionId: 'limit_watch', value: request.id, channelId: channel, responseId: 'once-watch-doubt', blockId: 'limit_status_actions' });
+      await blockAction(h, {
+        userId: OPERATOR,
+        actionId: 'limit_watch',
+        value: request.id,
+        channelId: channel,
+        responseId: 'once-watch-doubt',
+        blockId: 'limit_status_actions',
+      });
       await waitFor('the answer', () => h.slack.responsesTo('once-watch-doubt')[0], 10_000);
     } finally {
       h.slack.off('conversations.history');

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebClient } from '@slack/web-api';
 import type { RunningApp } from '../../src/app';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
+import { type SlackApiCall, SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
 import { api } from '../sandbox/helpers';
-import { startAppProcess, type AppProcess } from '../support/app-process';
-import { SlackStandIn, type SlackApiCall } from '../../src/slack-standin/web-api';
+import { type AppProcess, startAppProcess } from '../support/app-process';
 import { BOT_TOKEN } from '../support/harness';
-import { approve, fileTrackedRequest, reject, type FiledRequest } from '../support/limit-requests';
+import { approve, type FiledRequest, fileTrackedRequest, reject } from '../support/limit-requests';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
@@ -83,14 +83,25 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
    */
   const file = (i: number) => {
     const client = new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl });
-    return fileTrackedRequest({ sandbox, app: { deps: { slack: client, store } } as unknown as RunningApp }, { channel: `C0SHARED${i % 10}` });
+    return fileTrackedRequest(
+      { sandbox, app: { deps: { slack: client, store } } as unknown as RunningApp },
+      { channel: `C0SHARED${i % 10}` },
+    );
   };
 
   const decisionPosts = (calls: SlackApiCall[]) =>
-    calls.filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts && (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_decision');
-  const postsFor = (r: FiledRequest) => decisionPosts(slack.calls).filter((c) => c.args.thread_ts === r.rootTs && c.args.channel === r.channel);
+    calls.filter(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.args.thread_ts &&
+        (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_limit_decision',
+    );
+  const postsFor = (r: FiledRequest) =>
+    decisionPosts(slack.calls).filter((c) => c.args.thread_ts === r.rootTs && c.args.channel === r.channel);
   const readsBy = (appId: string, since: number) =>
-    sandbox.calls.filter((c, i) => i >= since && c.authorization === appId && c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'));
+    sandbox.calls.filter(
+      (c, i) => i >= since && c.authorization === appId && c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'),
+    );
   const allClosed = async (requests: FiledRequest[]) => {
     for (const r of requests) if (!(await store.trackedRequests.get(r.id))?.closed) return false;
     return true;
@@ -124,7 +135,8 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
 
     expect(decisionPosts(slack.calls)).toHaveLength(50);
     for (const r of requests) expect(postsFor(r)).toHaveLength(1);
-    for (const r of requests) expect(slack.thread(r.channel, r.rootTs).filter((m) => m.metadata?.event_type === 'pix_limit_decision')).toHaveLength(1);
+    for (const r of requests)
+      expect(slack.thread(r.channel, r.rootTs).filter((m) => m.metadata?.event_type === 'pix_limit_decision')).toHaveLength(1);
 
     // One instance polls each tick (a slot a second): no request was read twice in one tick, by
     // either instance (the sandbox's own clock: two instances polling one slot would read it twice).

@@ -1,5 +1,5 @@
-import { messageText, startHarness, type Harness } from '../support/harness';
-import { approve, decisionReplies, fileTrackedRequest, readsOf, threadPosts, type FiledRequest } from '../support/limit-requests';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { approve, decisionReplies, type FiledRequest, fileTrackedRequest, readsOf, threadPosts } from '../support/limit-requests';
 import { OwnRedis } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
@@ -49,7 +49,11 @@ describe('Redis outages (a redis-server of our own)', () => {
 
   const delivered = async (r: FiledRequest) => {
     await waitFor('the decision in the thread', () => decisionReplies(h.slack.messages, r).length > 0, 15_000);
-    await waitFor('the request closed', async () => (await h.app.deps.store.trackedRequests.get(r.id).catch(() => undefined))?.closed, 5_000);
+    await waitFor(
+      'the request closed',
+      async () => (await h.app.deps.store.trackedRequests.get(r.id).catch(() => undefined))?.closed,
+      5_000,
+    );
   };
 
   test('Redis restarted: clear answers while it is down, no hang; the decision made meanwhile is delivered once it is back', async () => {
@@ -59,17 +63,21 @@ describe('Redis outages (a redis-server of our own)', () => {
 
     await redis.stop();
     const down = await status(r);
-    expect(down.text).toContain("storage is unavailable");
+    expect(down.text).toContain('storage is unavailable');
     expect(down.text).toContain('nothing was done');
 
     // What does not need the store still works.
     const help = await h.slash(VIEWER, 'help');
     expect(messageText(help.ack)).toContain('/pix limit status');
     // (The store's answer is cached for a second.)
-    const unhealthy = await waitFor('healthz to say the store is down', async () => {
-      const res = await healthz();
-      return res.status === 503 ? res : undefined;
-    }, 3_000);
+    const unhealthy = await waitFor(
+      'healthz to say the store is down',
+      async () => {
+        const res = await healthz();
+        return res.status === 503 ? res : undefined;
+      },
+      3_000,
+    );
     expect(unhealthy.body).toEqual({ ok: false, store: 'down', pixApi: 'ok', mode: 'http', sandbox: false });
 
     await approve(h.sandbox, r.id);

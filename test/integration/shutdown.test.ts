@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebClient } from '@slack/web-api';
 import type { RunningApp } from '../../src/app';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
 import { api } from '../sandbox/helpers';
-import { startAppProcess, type AppProcess } from '../support/app-process';
-import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { type AppProcess, startAppProcess } from '../support/app-process';
 import { BOT_TOKEN, poster, sendSlash } from '../support/harness';
-import { approve, decisionReplies, fileTrackedRequest, type FiledRequest } from '../support/limit-requests';
+import { approve, decisionReplies, type FiledRequest, fileTrackedRequest } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER7';
@@ -60,7 +60,11 @@ describe('graceful shutdown', () => {
     procs.push(p);
     return p;
   };
-  const file = () => fileTrackedRequest({ sandbox, app: { deps: { slack: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }), store } } as unknown as RunningApp });
+  const file = () =>
+    fileTrackedRequest({
+      sandbox,
+      app: { deps: { slack: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }), store } } as unknown as RunningApp,
+    });
   const reads = (since: number) => sandbox.calls.slice(since).filter((c) => c.path.startsWith('/api/v1/limits/request/'));
 
   test('SIGTERM in the middle of a tick: no new work, the reads in flight finish, exit 0 within 10 s; the next run delivers the rest once', async () => {
@@ -83,10 +87,14 @@ describe('graceful shutdown', () => {
     await api(sandbox, 'DELETE', '/sandbox/faults');
     for (const r of requests) await approve(sandbox, r.id);
     const next = await start();
-    await waitFor('every decision delivered by the next run', async () => {
-      for (const r of requests) if (!(await store.trackedRequests.get(r.id))?.closed) return false;
-      return true;
-    }, 10_000);
+    await waitFor(
+      'every decision delivered by the next run',
+      async () => {
+        for (const r of requests) if (!(await store.trackedRequests.get(r.id))?.closed) return false;
+        return true;
+      },
+      10_000,
+    );
     for (const r of requests) expect(decisionReplies(slack.messages, r)).toHaveLength(1);
     next.kill('SIGINT');
     expect((await next.exited).code).toBe(0);
@@ -96,7 +104,14 @@ describe('graceful shutdown', () => {
     const app = await start();
     await api(sandbox, 'POST', '/sandbox/faults', { body: { latencyMs: 800 } });
     const since = sandbox.calls.length;
-    const { status, responseId } = await sendSlash(poster(app.eventsUrl, slack), slack, VIEWER, 'limits', { channelId: 'C0SHUTDWN1' }, 'shutdown-1');
+    const { status, responseId } = await sendSlash(
+      poster(app.eventsUrl, slack),
+      slack,
+      VIEWER,
+      'limits',
+      { channelId: 'C0SHUTDWN1' },
+      'shutdown-1',
+    );
     expect(status).toBe(200);
     // Signalled while its Pix read is in flight (the answer needs it).
     await waitFor('the command’s Pix read', () => sandbox.calls.length > since, 5_000);

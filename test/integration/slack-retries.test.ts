@@ -1,9 +1,9 @@
 import type { RunningApp } from '../../src/app';
-import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { deliveryMiddleware, InFlight } from '../../src/entry/delivery';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { MemoryClaims } from '../../src/store/claims';
 import { StoreUnavailableError } from '../../src/store/errors';
-import { poster, signedForm, slashBody, startHarness, type Harness } from '../support/harness';
+import { type Harness, poster, signedForm, slashBody, startHarness } from '../support/harness';
 import { startAppLike } from '../support/limit-requests';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { deliveriesDone, waitFor } from '../support/wait';
@@ -15,10 +15,12 @@ const CHANNEL = 'C0RETRIES1';
 const retryHeaders = (n: number, reason = 'http_timeout') => ({ 'x-slack-retry-num': String(n), 'x-slack-retry-reason': reason });
 
 /** `/pix <text>` from the operator in the channel, as Slack sends it; its modal comes with trigger `trigger-<id>`. */
-const commandBody = (h: Pick<Harness, 'slack'>, text: string, id: string) => slashBody(h.slack, OPERATOR, text, { channelId: CHANNEL }, id).body;
+const commandBody = (h: Pick<Harness, 'slack'>, text: string, id: string) =>
+  slashBody(h.slack, OPERATOR, text, { channelId: CHANNEL }, id).body;
 
 /** Posts a form body to an app, signed as Slack signs it (a fresh timestamp on every try); the acknowledgement judged as Slack would. */
-const deliver = (h: Pick<Harness, 'slack'>, url: string, body: string, headers: Record<string, string> = {}) => poster(url, h.slack)(body, { ...signedForm(body), ...headers });
+const deliver = (h: Pick<Harness, 'slack'>, url: string, body: string, headers: Record<string, string> = {}) =>
+  poster(url, h.slack)(body, { ...signedForm(body), ...headers });
 
 describe("Slack's retries never perform an action twice (sqlite store, one instance)", () => {
   let h: Harness;
@@ -65,11 +67,18 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
       type: 'event_callback',
       event_id: 'Ev0RETRY0001',
       event_time: Math.floor(Date.now() / 1000),
-      event: { type: 'app_home_opened', user: OPERATOR, channel: 'D0RETRY01', tab: 'home', event_ts: `${Math.floor(Date.now() / 1000)}.000100` },
+      event: {
+        type: 'app_home_opened',
+        user: OPERATOR,
+        channel: 'D0RETRY01',
+        tab: 'home',
+        event_ts: `${Math.floor(Date.now() / 1000)}.000100`,
+      },
     };
     const body = JSON.stringify(event);
     const published = () => h.slack.callsOf('views.publish').filter((c) => c.args.user_id === OPERATOR);
-    const json = (headers: Record<string, string> = {}) => deliver(h, h.eventsUrl, body, { 'content-type': 'application/json', ...headers });
+    const json = (headers: Record<string, string> = {}) =>
+      deliver(h, h.eventsUrl, body, { 'content-type': 'application/json', ...headers });
     expect((await json()).status).toBe(200);
     await waitFor('the Home tab', () => published().length >= 1);
     const count = published().length;
@@ -92,7 +101,16 @@ describe("Slack's retries never perform an action twice (sqlite store, one insta
       channel: { id: CHANNEL, name: 'finance' },
       state: { values: {} },
       response_url: h.slack.responseUrl('retry-click-1'),
-      actions: [{ action_id: 'limit_list_next', block_id: 'limit_list_nav', type: 'button', value: '2', text: { type: 'plain_text', text: 'Next' }, action_ts: '1700000000.000901' }],
+      actions: [
+        {
+          action_id: 'limit_list_next',
+          block_id: 'limit_list_nav',
+          type: 'button',
+          value: '2',
+          text: { type: 'plain_text', text: 'Next' },
+          action_ts: '1700000000.000901',
+        },
+      ],
     };
     const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
     const reads = () => h.sandbox.calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/limits/request').length;
@@ -135,7 +153,14 @@ describe('the delivery middleware, when a handler finds the store unavailable', 
   const logger = createLogger({ level: 'silent', secrets: new SecretRegistry() });
   const failing = { route: async () => Promise.reject(new StoreUnavailableError('get', new Error('The client is offline'))) };
   const middleware = (inFlight = new InFlight()) =>
-    deliveryMiddleware({ inFlight, dedupe: { claims: new MemoryClaims(`mw-${Date.now()}`, 'me') }, logger, sandboxMode: false, router: failing, localeOf: async () => 'en' });
+    deliveryMiddleware({
+      inFlight,
+      dedupe: { claims: new MemoryClaims(`mw-${Date.now()}`, 'me') },
+      logger,
+      sandboxMode: false,
+      router: failing,
+      localeOf: async () => 'en',
+    });
 
   test('a button: the person is told through the response_url, nothing else', async () => {
     const said: unknown[] = [];
@@ -148,7 +173,7 @@ describe('the delivery middleware, when a handler finds the store unavailable', 
       next: async () => undefined,
     } as never);
     expect(said).toHaveLength(1);
-    expect(JSON.stringify(said[0])).toContain("storage is unavailable, so nothing was done");
+    expect(JSON.stringify(said[0])).toContain('storage is unavailable, so nothing was done');
     expect(inFlight.size).toBe(0);
   });
 

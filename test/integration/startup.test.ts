@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { assertFreshBuild } from '../support/dist-build';
 import { poster, slashBody } from '../support/harness';
 import { waitFor } from '../support/wait';
@@ -60,7 +60,13 @@ describe('npm start (the compiled entry point)', () => {
 
   test('every configuration problem at once, exit 1, no stack trace, no secret echoed', async () => {
     const r = run(
-      { SLACK_BOT_TOKEN: 'xoxb-SECRET-VALUE-1', PORT: 'abc', STORE_URL: 'redis://127.0.0.1:6379', POLL_SCHEDULE: 'nope', ACCESS_ADMINS: 'alice' },
+      {
+        SLACK_BOT_TOKEN: 'xoxb-SECRET-VALUE-1',
+        PORT: 'abc',
+        STORE_URL: 'redis://127.0.0.1:6379',
+        POLL_SCHEDULE: 'nope',
+        ACCESS_ADMINS: 'alice',
+      },
       cwd,
     );
     expect(await r.code).toBe(1);
@@ -92,13 +98,29 @@ describe('npm start (the compiled entry point)', () => {
   });
 
   test.each([
-    ['a file where a folder should be', 'package.json/x.sqlite', /^Pix Ops could not start: STORE_URL: a part of the path to the sqlite file is a file, not a folder$/m],
+    [
+      'a file where a folder should be',
+      'package.json/x.sqlite',
+      /^Pix Ops could not start: STORE_URL: a part of the path to the sqlite file is a file, not a folder$/m,
+    ],
     ['a folder where the file should be', 'a-folder', /^Pix Ops could not start: STORE_URL: the sqlite file cannot be opened/m],
-    ['a file that is not a database', 'package.json', /^Pix Ops could not start: STORE_URL: the file at that path is not a sqlite database$/m],
+    [
+      'a file that is not a database',
+      'package.json',
+      /^Pix Ops could not start: STORE_URL: the file at that path is not a sqlite database$/m,
+    ],
   ])('a sqlite STORE_URL with %s: exit 1 naming STORE_URL, no system error, no stack trace', async (_what, file, expected) => {
     writeFileSync(path.join(cwd, 'package.json'), '{}\n');
     mkdirSync(path.join(cwd, 'a-folder'));
-    const r = run({ SLACK_BOT_TOKEN: 'xoxb-start-test-token', SLACK_SIGNING_SECRET: 'start-test-signing-secret', PORT: '0', STORE_URL: `sqlite://${file}` }, cwd);
+    const r = run(
+      {
+        SLACK_BOT_TOKEN: 'xoxb-start-test-token',
+        SLACK_SIGNING_SECRET: 'start-test-signing-secret',
+        PORT: '0',
+        STORE_URL: `sqlite://${file}`,
+      },
+      cwd,
+    );
     expect(await exitOf(r)).toBe(1);
     const text = r.stderr();
     expect(text).toMatch(expected);
@@ -110,15 +132,31 @@ describe('npm start (the compiled entry point)', () => {
     const secret = 'start-test-signing-secret';
     writeFileSync(path.join(cwd, '.env'), `SLACK_SIGNING_SECRET=${secret}\n`);
     const r = run(
-      { SLACK_BOT_TOKEN: 'xoxb-start-test-token', SLACK_API_URL: slack.apiUrl, PORT: '0', STORE_URL: `sqlite://${path.join(cwd, 'data', 's.sqlite')}` },
+      {
+        SLACK_BOT_TOKEN: 'xoxb-start-test-token',
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+        STORE_URL: `sqlite://${path.join(cwd, 'data', 's.sqlite')}`,
+      },
       cwd,
     );
     try {
-      const line = await waitFor('the ready log line', () => r.stdout().split('\n').find((l) => l.includes('Pix Ops is running')), 15_000);
+      const line = await waitFor(
+        'the ready log line',
+        () =>
+          r
+            .stdout()
+            .split('\n')
+            .find((l) => l.includes('Pix Ops is running')),
+        15_000,
+      );
       expect(r.stdout()).toContain('SANDBOX mode');
       const port = (JSON.parse(line) as { port: number }).port;
       const { body } = slashBody(slack, 'U0ANYONE1', 'help', {}, 'startup');
-      const res = await poster(`http://127.0.0.1:${port}/slack/events`, slack)(body, { 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, secret) });
+      const res = await poster(`http://127.0.0.1:${port}/slack/events`, slack)(body, {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...slackSignatureHeaders(body, secret),
+      });
       const ack = JSON.parse(res.text) as { text: string };
       expect(ack.text).toContain('[SANDBOX]');
       expect(ack.text).toContain('admin'); // in sandbox mode everyone is admin

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 /**
@@ -18,7 +18,9 @@ class PixStandIn {
     this.server = http.createServer((req, res) => {
       this.requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
       req.resume();
-      req.on('end', () => res.writeHead(this.answer.status, { 'content-type': this.answer.contentType ?? 'application/json' }).end(this.answer.body));
+      req.on('end', () =>
+        res.writeHead(this.answer.status, { 'content-type': this.answer.contentType ?? 'application/json' }).end(this.answer.body),
+      );
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -57,14 +59,28 @@ describe('statements and transactions of unknown shapes (a stand-in Pix API)', (
     return { body: answer.body, text: messageText(answer.body) };
   };
 
-  const entry = (i: number) => ({ id: `e${i}`, createdAt: '2026-03-05T17:30:00.000Z', amount: 150 + i, kind: 'PIX_IN', description: `Entry ${i}` });
+  const entry = (i: number) => ({
+    id: `e${i}`,
+    createdAt: '2026-03-05T17:30:00.000Z',
+    amount: 150 + i,
+    kind: 'PIX_IN',
+    description: `Entry ${i}`,
+  });
 
   test.each([
-    ['{ items }', { items: [entry(1), entry(2)], total: 2 }, ['Entry 1', 'amount *151*', 'amount *152*', 'Mar 5, 2026, 2:30 PM', 'total: 2', 'entries 1–2 of 2']],
+    [
+      '{ items }',
+      { items: [entry(1), entry(2)], total: 2 },
+      ['Entry 1', 'amount *151*', 'amount *152*', 'Mar 5, 2026, 2:30 PM', 'total: 2', 'entries 1–2 of 2'],
+    ],
     ['{ statement: [...] }', { statement: [entry(1)] }, ['Entry 1', 'amount *151*', 'entries 1–1 of 1']],
     ['nested { data: { entries } }', { data: { entries: [entry(7)], page: { skip: 0 } } }, ['Entry 7', 'amount *157*', '`data.entries`']],
     ['a bare array of strings', ['first line', 'second line'], ['first line', 'second line']],
-    ['entries with nested objects and odd values', [{ value: 12.5, payer: { name: 'Ana', taxId: '123' }, tags: ['a', 'b'], ok: true, when: null }], ['12.5', 'payer: name: Ana, taxId: 123', 'tags: a, b', 'ok: yes']],
+    [
+      'entries with nested objects and odd values',
+      [{ value: 12.5, payer: { name: 'Ana', taxId: '123' }, tags: ['a', 'b'], ok: true, when: null }],
+      ['12.5', 'payer: name: Ana, taxId: 123', 'tags: a, b', 'ok: yes'],
+    ],
     [
       'an object with no list',
       { balance: { total: 123456, blocked: 0, available: 123456 }, count: 7, updatedAt: '2026-01-02T03:04:05Z' },
@@ -122,7 +138,10 @@ describe('statements and transactions of unknown shapes (a stand-in Pix API)', (
   test('with an account: companyBankAccount on the wire, with the main AppID when no MASTER AppID is set', async () => {
     pix.json([]);
     await ask('statement aaaaaaaaaaaaaaaaaaaaaaaa');
-    expect(pix.requests.at(-1)).toMatchObject({ url: '/api/v1/statement?companyBankAccount=aaaaaaaaaaaaaaaaaaaaaaaa', authorization: APP_ID });
+    expect(pix.requests.at(-1)).toMatchObject({
+      url: '/api/v1/statement?companyBankAccount=aaaaaaaaaaaaaaaaaaaaaaaa',
+      authorization: APP_ID,
+    });
     pix.json({ error: 'Application is not allowed to read another account' }, 403);
     const { text } = await ask('statement aaaaaaaaaaaaaaaaaaaaaaaa');
     expect(text).toContain('Application is not allowed to read another account');

@@ -1,5 +1,5 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { messageText, startHarness, type Harness } from '../support/harness';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
+import { type Harness, messageText, startHarness } from '../support/harness';
 import { blockAction } from '../support/interactions';
 import { waitFor } from '../support/wait';
 
@@ -9,7 +9,10 @@ const CHANNEL = 'C0STMT001';
 
 type Message = { blocks?: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> };
 const buttonsOf = (message: unknown) =>
-  ((message as Message).blocks ?? []).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []).map(({ action_id, value }) => ({ action_id, value }));
+  ((message as Message).blocks ?? [])
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => b.elements ?? [])
+    .map(({ action_id, value }) => ({ action_id, value }));
 
 let sandbox: SandboxHandle;
 
@@ -77,8 +80,12 @@ describe('/pix statement and /pix transaction through the real app', () => {
     expect(statement.query).toEqual({});
     expect(statement.authorization).toBe(main.mainAppId);
     // The newest entry's time as people in Brazil read it.
-    const entries = (await (await fetch(`${sandbox.url}/api/v1/statement`, { headers: { authorization: main.mainAppId } })).json()) as Array<{ time: string; transactionId: string }>;
-    const brasilia = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(entries[0]!.time)).replace(/[\u00a0\u202f]/g, ' ');
+    const entries = (await (
+      await fetch(`${sandbox.url}/api/v1/statement`, { headers: { authorization: main.mainAppId } })
+    ).json()) as Array<{ time: string; transactionId: string }>;
+    const brasilia = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', dateStyle: 'medium', timeStyle: 'short' })
+      .format(new Date(entries[0]!.time))
+      .replace(/[\u00a0\u202f]/g, ' ');
     expect(text).toContain(brasilia);
     expect(buttonsOf(answer)).toEqual([]);
   });
@@ -113,7 +120,9 @@ describe('/pix statement and /pix transaction through the real app', () => {
   });
 
   test('a transaction: its fields, its amount as the API sent it, unknown → not found', async () => {
-    const entries = (await (await fetch(`${sandbox.url}/api/v1/statement`, { headers: { authorization: main.mainAppId } })).json()) as Array<{ transactionId: string }>;
+    const entries = (await (
+      await fetch(`${sandbox.url}/api/v1/statement`, { headers: { authorization: main.mainAppId } })
+    ).json()) as Array<{ transactionId: string }>;
     const id = entries[0]!.transactionId;
     const before = sandbox.calls.length;
     const text = messageText(await answerTo(VIEWER, `transaction ${id}`));

@@ -1,4 +1,4 @@
-import { mrkdwn, renderBlocks, renderMessage, text, type RenderContext } from '../../src/playground/page/block-kit';
+import { mrkdwn, type RenderContext, renderBlocks, renderMessage, text } from '../../src/playground/page/block-kit';
 
 const users = { U0ADMIN: 'Ana Admin', C0FINANCE: 'finance' };
 
@@ -65,7 +65,10 @@ describe('blocks to HTML, per block type', () => {
           type: 'section',
           block_id: 's1',
           text: { type: 'mrkdwn', text: '*Limits*' },
-          fields: [{ type: 'mrkdwn', text: 'a' }, { type: 'plain_text', text: 'b' }],
+          fields: [
+            { type: 'mrkdwn', text: 'a' },
+            { type: 'plain_text', text: 'b' },
+          ],
           accessory: { type: 'button', action_id: 'go', text: { type: 'plain_text', text: 'Go' }, value: 'v' },
         },
       ],
@@ -81,7 +84,9 @@ describe('blocks to HTML, per block type', () => {
     expect(render([{ type: 'header', text: { type: 'plain_text', text: 'Title' } }])).toContain('<div class="bk-header">Title</div>');
     expect(render([{ type: 'divider' }])).toContain('<hr class="bk-divider">');
     expect(render([{ type: 'context', elements: [{ type: 'mrkdwn', text: '_note_' }] }])).toContain('<span><i>note</i></span>');
-    expect(render([{ type: 'image', image_url: 'https://x.test/a.png', alt_text: 'a "chart"' }])).toContain('<img src="https://x.test/a.png" alt="a &quot;chart&quot;">');
+    expect(render([{ type: 'image', image_url: 'https://x.test/a.png', alt_text: 'a "chart"' }])).toContain(
+      '<img src="https://x.test/a.png" alt="a &quot;chart&quot;">',
+    );
   });
 
   test('actions: buttons with their style, static selects with groups, overflow', () => {
@@ -91,7 +96,13 @@ describe('blocks to HTML, per block type', () => {
         block_id: 'a1',
         elements: [
           { type: 'button', action_id: 'ok', style: 'primary', text: { type: 'plain_text', text: 'Approve' } },
-          { type: 'static_select', action_id: 'pick', option_groups: [{ label: { type: 'plain_text', text: 'G' }, options: [{ text: { type: 'plain_text', text: 'One' }, value: '1' }] }] },
+          {
+            type: 'static_select',
+            action_id: 'pick',
+            option_groups: [
+              { label: { type: 'plain_text', text: 'G' }, options: [{ text: { type: 'plain_text', text: 'One' }, value: '1' }] },
+            ],
+          },
           { type: 'overflow', action_id: 'more', options: [{ text: { type: 'plain_text', text: 'Delete' }, value: 'd' }] },
         ],
       },
@@ -121,19 +132,38 @@ describe('blocks to HTML, per block type', () => {
   });
 
   test('input elements: external select (type-ahead), file input, multiline, datepicker, radio buttons', () => {
-    const input = (element: Record<string, unknown>) => render([{ type: 'input', block_id: 'b', label: { type: 'plain_text', text: 'L' }, element: { action_id: 'x', ...element } }]);
-    expect(input({ type: 'external_select', initial_option: { text: { type: 'plain_text', text: 'Acc 1' }, value: 'a1' } })).toContain('class="bk-input bk-typeahead" autocomplete="off" placeholder="Type to search" value="Acc 1" data-value="a1"');
+    const input = (element: Record<string, unknown>) =>
+      render([{ type: 'input', block_id: 'b', label: { type: 'plain_text', text: 'L' }, element: { action_id: 'x', ...element } }]);
+    expect(input({ type: 'external_select', initial_option: { text: { type: 'plain_text', text: 'Acc 1' }, value: 'a1' } })).toContain(
+      'class="bk-input bk-typeahead" autocomplete="off" placeholder="Type to search" value="Acc 1" data-value="a1"',
+    );
     expect(input({ type: 'file_input', filetypes: ['pdf', 'png'] })).toContain('type="file" class="bk-file" multiple');
     expect(input({ type: 'file_input', filetypes: ['pdf', 'png'] })).toContain('accept=".pdf,.png"');
     expect(input({ type: 'plain_text_input', multiline: true, initial_value: '<x>' })).toContain('>&lt;x&gt;</textarea>');
     expect(input({ type: 'datepicker', initial_date: '2026-11-25' })).toContain('type="date" class="bk-input"');
-    expect(input({ type: 'radio_buttons', options: [{ text: { type: 'plain_text', text: 'A' }, value: 'a' }], initial_option: { value: 'a' } })).toContain('type="radio" name="b/x" value="a" checked');
+    expect(
+      input({ type: 'radio_buttons', options: [{ text: { type: 'plain_text', text: 'A' }, value: 'a' }], initial_option: { value: 'a' } }),
+    ).toContain('type="radio" name="b/x" value="a" checked');
   });
 
   test('rich_text', () => {
-    const html = render([
-      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'hi ', style: { bold: true } }, { type: 'user', user_id: 'U0ADMIN' }] }] },
-    ], { users });
+    const html = render(
+      [
+        {
+          type: 'rich_text',
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'text', text: 'hi ', style: { bold: true } },
+                { type: 'user', user_id: 'U0ADMIN' },
+              ],
+            },
+          ],
+        },
+      ],
+      { users },
+    );
     expect(html).toContain('<div><b>hi </b><span class="mention">@Ana Admin</span></div>');
   });
 

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startPlayground, type Playground } from '../../src/playground';
+import { type Playground, startPlayground } from '../../src/playground';
 import { DECISION_EVENT_TYPE } from '../../src/poller/deliver';
+import { type Browser, launchBrowser } from '../support/browser';
 import { messageText } from '../support/harness';
 import { PDF } from '../support/limit-form';
-import { launchBrowser, type Browser } from '../support/browser';
 import { waitFor } from '../support/wait';
 
 /**
@@ -42,7 +42,9 @@ async function type(text: string): Promise<void> {
 async function become(userId: string): Promise<void> {
   await page.selectOption('#persona', userId);
   // The page's own code runs in the browser; as text here, since this project compiles without the DOM's types.
-  await page.waitForFunction(`document.querySelector('#persona').value === '${userId}' && document.querySelector('#persona option:checked')`);
+  await page.waitForFunction(
+    `document.querySelector('#persona').value === '${userId}' && document.querySelector('#persona option:checked')`,
+  );
 }
 
 const pixCalls = (method: string, route: string) => playground.sandbox.calls.filter((c) => c.method === method && c.path.startsWith(route));
@@ -87,8 +89,9 @@ test('a limit request from the command to the decision in its thread, approved b
   await page.waitForSelector('#modal', { state: 'hidden' });
 
   // APPROVALS=limit-request: nothing reaches the Pix API until a second person approves.
-  const pending = await waitFor('the approval request in the channel', () =>
-    playground.slack.messages.find((m) => m.channel === 'C0FINANCE' && /approve/i.test(messageText(m.blocks))),
+  const pending = await waitFor(
+    'the approval request in the channel',
+    () => playground.slack.messages.find((m) => m.channel === 'C0FINANCE' && /approve/i.test(messageText(m.blocks))),
     15_000,
   );
   expect(pixCalls('POST', '/api/v1/limits/request')).toHaveLength(0);
@@ -105,7 +108,11 @@ test('a limit request from the command to the decision in its thread, approved b
   expect(filed.body).toMatchObject({ pixDayLimit: 750_000 });
   expect(pixCalls('POST', '/api/v1/files')).toHaveLength(1);
   // With an approval, the approval's message becomes the request's thread root, in review.
-  await waitFor('the root in review', () => /in review/i.test(messageText(playground.slack.messages.find((m) => m.ts === pending.ts))), 15_000);
+  await waitFor(
+    'the root in review',
+    () => /in review/i.test(messageText(playground.slack.messages.find((m) => m.ts === pending.ts))),
+    15_000,
+  );
   await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("in review")`);
   // The sandbox panel lists it, in review.
   const form = page.locator('[data-request]').first();
@@ -117,7 +124,11 @@ test('a limit request from the command to the decision in its thread, approved b
   await shot('05-sandbox-panel');
   await form.locator('[data-decide="approve"]').click();
 
-  const reply = await waitFor('the decision in the thread', () => playground.slack.messages.find((m) => m.thread_ts === pending.ts && m.metadata?.event_type === DECISION_EVENT_TYPE), 15_000);
+  const reply = await waitFor(
+    'the decision in the thread',
+    () => playground.slack.messages.find((m) => m.thread_ts === pending.ts && m.metadata?.event_type === DECISION_EVENT_TYPE),
+    15_000,
+  );
   await page.click(`[data-thread="${pending.ts}"]`);
   await page.waitForSelector(`#thread-messages [data-ts="${reply.ts}"]`);
   expect(await page.textContent(`#thread-messages [data-ts="${reply.ts}"]`)).toMatch(/6,000\.00/);
@@ -156,7 +167,8 @@ test('the Home tab: opening it delivers app_home_opened, and the view the bot pu
 test('a dispute opened in the sandbox panel: its webhook makes one root in the channel, its decision a reply in the thread', async () => {
   await page.goto(`${playground.url}?as=${ADMIN}`);
   await page.waitForSelector('body[data-version]', { state: 'attached' });
-  const roots = () => playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_dispute');
+  const roots = () =>
+    playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_dispute');
   const before = roots().length;
   await page.click('[data-dispute-open]');
   const root = await waitFor('the dispute root', () => roots()[before], 20_000);

@@ -1,4 +1,4 @@
-import { startPlayground, type Playground } from '../../src/playground';
+import { type Playground, startPlayground } from '../../src/playground';
 import { messageText } from '../support/harness';
 import { PDF } from '../support/limit-form';
 import { waitFor } from '../support/wait';
@@ -15,10 +15,21 @@ beforeAll(async () => {
 afterAll(() => pg?.stop());
 
 const post = async (route: string, body: unknown) => {
-  const res = await fetch(new URL(route, pg.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(new URL(route, pg.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 };
-type State = { ephemerals: Array<{ text?: string; blocks?: unknown }>; modals: Array<Record<string, any>>; home?: Record<string, any>; refusals: Array<{ problems: string[] }>; channel: { messages: Array<Record<string, any>> }; dm: { id: string; messages: unknown[] } };
+type State = {
+  ephemerals: Array<{ text?: string; blocks?: unknown }>;
+  modals: Array<Record<string, any>>;
+  home?: Record<string, any>;
+  refusals: Array<{ problems: string[] }>;
+  channel: { messages: Array<Record<string, any>> };
+  dm: { id: string; messages: unknown[] };
+};
 const state = async (user: string) => (await (await fetch(new URL(`/api/state?user=${user}`, pg.url))).json()) as State;
 
 test('it listens on loopback only', () => {
@@ -54,11 +65,17 @@ test('a viewer is refused a write, in an ephemeral only they see', async () => {
 });
 
 test('the Pix API failing: the person is told, nothing is left half shown', async () => {
-  await fetch(`${pg.sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail: { status: 503, count: 20 } }) });
+  await fetch(`${pg.sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fail: { status: 503, count: 20 } }),
+  });
   try {
     const before = (await state('U0OPERATOR')).ephemerals.length;
     await post('/api/command', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'limits' });
-    const told = await waitFor('the failure told', async () => (await state('U0OPERATOR')).ephemerals.slice(before).find((e) => /could not|unavailable|try again/i.test(messageText(e))));
+    const told = await waitFor('the failure told', async () =>
+      (await state('U0OPERATOR')).ephemerals.slice(before).find((e) => /could not|unavailable|try again/i.test(messageText(e))),
+    );
     expect(messageText(told)).not.toMatch(/undefined|\[object/);
   } finally {
     await fetch(`${pg.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
@@ -68,7 +85,11 @@ test('the Pix API failing: the person is told, nothing is left half shown', asyn
 test('a payload Slack would refuse is listed as an error on the page, and not shown', async () => {
   const before = (await state('U0ADMIN')).ephemerals.length;
   // What the bot could post to a response_url: a section with neither text nor fields.
-  const res = await fetch(pg.slack.responseUrl('pg-refused'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ type: 'section' }] }) });
+  const res = await fetch(pg.slack.responseUrl('pg-refused'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ blocks: [{ type: 'section' }] }),
+  });
   expect(res.status).toBe(400);
   const after = await state('U0ADMIN');
   expect(after.refusals.at(-1)?.problems.join(' ')).toMatch(/missing required field: text/);
@@ -86,7 +107,9 @@ test('a file shared in the channel, then the message shortcut on it: the form op
   expect(Buffer.from(await served.arrayBuffer())).toEqual(PDF);
 
   await post('/api/shortcut', { user: 'U0OPERATOR', callbackId: 'limit_request_with_files', channel: 'C0FINANCE', ts: message.ts });
-  const modal = await waitFor('the form', async () => (await state('U0OPERATOR')).modals.find((v) => messageText(v.blocks).includes('proof.pdf')));
+  const modal = await waitFor('the form', async () =>
+    (await state('U0OPERATOR')).modals.find((v) => messageText(v.blocks).includes('proof.pdf')),
+  );
   expect(modal.callback_id).toBe('limit_request');
   await post('/api/close', { user: 'U0OPERATOR', viewId: modal.id });
   expect((await state('U0OPERATOR')).modals).toEqual([]);
@@ -124,7 +147,9 @@ test("a file the bot uploads (files.uploadV2) lands in the person's DM with the 
   await post('/api/command', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'audit export' });
   const shared = await waitFor('the CSV in the DM', async () => {
     const { dm } = await state('U0ADMIN');
-    return (dm.messages as Array<{ files?: Array<{ id: string; name: string }> }>).flatMap((m) => m.files ?? []).find((f) => f.name.endsWith('.csv'));
+    return (dm.messages as Array<{ files?: Array<{ id: string; name: string }> }>)
+      .flatMap((m) => m.files ?? [])
+      .find((f) => f.name.endsWith('.csv'));
   });
   expect((await state('U0ADMIN')).dm.id).toBe('D0ADMIN');
   const served = await fetch(new URL(`/files/${shared.id}/${shared.name}`, pg.url));
@@ -145,10 +170,20 @@ test('an external select offers what the bot answers to block_suggestion, for wh
   const modal = await waitFor('the form with a searchable account select', async () =>
     (await state('U0OPERATOR')).modals.find((v) => JSON.stringify(v.blocks).includes('"external_select"')),
   );
-  const block = (modal.blocks as Array<{ block_id: string; element?: { type: string; action_id: string } }>).find((b) => b.element?.type === 'external_select')!;
+  const block = (modal.blocks as Array<{ block_id: string; element?: { type: string; action_id: string } }>).find(
+    (b) => b.element?.type === 'external_select',
+  )!;
   const wanted = created[57]!;
-  const answer = await post('/api/suggest', { user: 'U0OPERATOR', viewId: modal.id, actionId: block.element!.action_id, blockId: block.block_id, value: wanted.slice(-10) });
-  const options = (answer.json.options ?? (answer.json.option_groups ?? []).flatMap((g: { options: unknown[] }) => g.options)) as Array<{ value: string }>;
+  const answer = await post('/api/suggest', {
+    user: 'U0OPERATOR',
+    viewId: modal.id,
+    actionId: block.element!.action_id,
+    blockId: block.block_id,
+    value: wanted.slice(-10),
+  });
+  const options = (answer.json.options ?? (answer.json.option_groups ?? []).flatMap((g: { options: unknown[] }) => g.options)) as Array<{
+    value: string;
+  }>;
   expect(options.map((o) => o.value)).toContain(wanted);
   expect(options.length).toBeLessThanOrEqual(100);
   await post('/api/close', { user: 'U0OPERATOR', viewId: modal.id });
@@ -158,7 +193,14 @@ test('a dispute opened and decided from the panel: its webhooks reach the bot, o
   const opened = await post('/api/sandbox/disputes', { type: 'CHARGEBACK', value: 12345, reason: 'Golpe' });
   expect(opened.status).toBe(201);
   const e2e = opened.json.dispute.endToEndId as string;
-  const rootOf = () => pg.slack.messages.find((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === e2e);
+  const rootOf = () =>
+    pg.slack.messages.find(
+      (m) =>
+        m.channel === 'C0FINANCE' &&
+        !m.thread_ts &&
+        m.metadata?.event_type === 'pix_dispute' &&
+        m.metadata.event_payload.end_to_end_id === e2e,
+    );
   const root = await waitFor('the dispute root', rootOf, 20_000);
   const text = messageText(root.blocks);
   expect(text).toContain('SANDBOX');
@@ -167,5 +209,9 @@ test('a dispute opened and decided from the panel: its webhooks reach the bot, o
   const decided = await post(`/api/sandbox/disputes/${opened.json.dispute.id as string}/decide`, { status: 'ACCEPTED' });
   expect(decided.status).toBe(200);
   await waitFor('the decision in the thread', () => pg.slack.messages.find((m) => m.thread_ts === root.ts), 20_000);
-  expect(pg.slack.messages.filter((m) => m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === e2e && !m.thread_ts)).toHaveLength(1);
+  expect(
+    pg.slack.messages.filter(
+      (m) => m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === e2e && !m.thread_ts,
+    ),
+  ).toHaveLength(1);
 });

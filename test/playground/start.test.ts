@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAIN } from '../support/app-process';
@@ -53,7 +53,11 @@ test('no token and no Pix URL: the playground on 127.0.0.1, its address beside t
 
 test.each([
   ['a Slack token', { SLACK_BOT_TOKEN: 'xoxb-1-2-3' }, /SLACK_SIGNING_SECRET: required in HTTP mode/],
-  ['a real Pix API URL', { PIX_API_URL: 'https://pix.example.com' }, /SLACK_BOT_TOKEN: required[\s\S]*PIX_APP_ID: required when PIX_API_URL is set/],
+  [
+    'a real Pix API URL',
+    { PIX_API_URL: 'https://pix.example.com' },
+    /SLACK_BOT_TOKEN: required[\s\S]*PIX_APP_ID: required when PIX_API_URL is set/,
+  ],
 ])('with %s and the rest missing: exit 1 listing every problem, no playground', async (_what, env, problems) => {
   const p = run(env);
   expect(await p.exited).toBe(1);

@@ -65,7 +65,9 @@ test('views.open needs a trigger Slack gave, once; a stale hash is refused; a cl
   await workspace.closeView('U0ADMIN', closed);
   errors.length = 0;
   onCommand = async () => {
-    await client().views.update({ view_id: closed, view: modal('Closed') }).catch(record);
+    await client()
+      .views.update({ view_id: closed, view: modal('Closed') })
+      .catch(record);
   };
   await workspace.command('U0ADMIN', 'C0FINANCE', 'update a closed one');
   expect(errors).toEqual(['not_found']);
@@ -91,7 +93,10 @@ test('views.push stacks views, up to three, with the trigger of a click in the m
     const trigger = payload ? (JSON.parse(payload) as { trigger_id: string }).trigger_id : body.get('trigger_id')!;
     const web = client();
     if (!payload) await web.views.open({ trigger_id: trigger, view: modal('Root') });
-    else await web.views.push({ trigger_id: trigger, view: modal('Pushed') }).catch((err: { data?: { error?: string } }) => errors.push(err.data?.error ?? ''));
+    else
+      await web.views
+        .push({ trigger_id: trigger, view: modal('Pushed') })
+        .catch((err: { data?: { error?: string } }) => errors.push(err.data?.error ?? ''));
   };
   await workspace.command('U0VIEWER', 'C0FINANCE', 'open');
   const click = async () => {

@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { api, control } from './helpers';
 
 describe('accounts, applications and Pix keys', () => {
@@ -74,7 +74,10 @@ describe('accounts, applications and Pix keys', () => {
     const foreign = await api(sb, 'POST', '/api/v1/application', { appId: other.masterAppId, body });
     expect(foreign.status).toBe(404);
     expect(foreign.json).toEqual({ error: 'Account not found' });
-    const wrongType = await api(sb, 'POST', '/api/v1/application', { appId: main.masterAppId, body: { ...body, application: { name: 'x', type: 'MASTER' } } });
+    const wrongType = await api(sb, 'POST', '/api/v1/application', {
+      appId: main.masterAppId,
+      body: { ...body, application: { name: 'x', type: 'MASTER' } },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json).toEqual({ error: 'application.type must be API' });
   });
@@ -100,28 +103,51 @@ describe('accounts, applications and Pix keys', () => {
     const { main, other } = sb.companies;
     const account = (await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
     const app = (
-      await api(sb, 'POST', '/api/v1/application', { appId: main.masterAppId, body: { accountId: account, application: { name: 'Rot', type: 'API' } } })
+      await api(sb, 'POST', '/api/v1/application', {
+        appId: main.masterAppId,
+        body: { accountId: account, application: { name: 'Rot', type: 'API' } },
+      })
     ).json.application;
 
-    const rotated = await api(sb, 'POST', '/api/v1/application/rotate-secret', { appId: main.masterAppId, body: { clientId: app.clientId } });
+    const rotated = await api(sb, 'POST', '/api/v1/application/rotate-secret', {
+      appId: main.masterAppId,
+      body: { clientId: app.clientId },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.json).toEqual({ application: { clientId: app.clientId, clientSecret: expect.stringMatching(/^Client_Secret_/) } });
     expect(rotated.json.application.clientSecret).not.toBe(app.clientSecret);
     // Decision of the sandbox: the AppID keeps working after a rotation.
     expect((await api(sb, 'GET', '/api/v1/pix-keys', { appId: app.appID })).status).toBe(200);
 
-    const notMaster = await api(sb, 'POST', '/api/v1/application/rotate-secret', { appId: main.mainAppId, body: { clientId: app.clientId } });
+    const notMaster = await api(sb, 'POST', '/api/v1/application/rotate-secret', {
+      appId: main.mainAppId,
+      body: { clientId: app.clientId },
+    });
     expect(notMaster.json).toEqual({ error: 'Wrong API type' });
-    const foreign = await api(sb, 'POST', '/api/v1/application/rotate-secret', { appId: other.masterAppId, body: { clientId: app.clientId } });
+    const foreign = await api(sb, 'POST', '/api/v1/application/rotate-secret', {
+      appId: other.masterAppId,
+      body: { clientId: app.clientId },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.json).toEqual({ error: 'Application not found' });
 
     await control(sb, 'PUT', `/applications/${encodeURIComponent(main.masterAppId)}/scopes`, { scopes: ['FILE_POST'] });
-    const noScope = await api(sb, 'POST', '/api/v1/application/rotate-secret', { appId: main.masterAppId, body: { clientId: app.clientId } });
+    const noScope = await api(sb, 'POST', '/api/v1/application/rotate-secret', {
+      appId: main.masterAppId,
+      body: { clientId: app.clientId },
+    });
     expect(noScope.status).toBe(403);
     expect(noScope.json).toEqual({ error: 'Application does not have required scope: APPLICATION_ROTATE_POST' });
     await control(sb, 'PUT', `/applications/${encodeURIComponent(main.masterAppId)}/scopes`, {
-      scopes: ['APPLICATION_ROTATE_POST', 'FILE_POST', 'ACCOUNT_LIMITS_GET', 'ACCOUNT_LIMITS_REQUEST_POST', 'PIX_KEY_WITHDRAW_POST', 'PIX_KEY_WITHDRAW_PUT', 'SUBSCRIPTION_PAYMENT_BOOK_GET'],
+      scopes: [
+        'APPLICATION_ROTATE_POST',
+        'FILE_POST',
+        'ACCOUNT_LIMITS_GET',
+        'ACCOUNT_LIMITS_REQUEST_POST',
+        'PIX_KEY_WITHDRAW_POST',
+        'PIX_KEY_WITHDRAW_PUT',
+        'SUBSCRIPTION_PAYMENT_BOOK_GET',
+      ],
     });
   });
 
@@ -131,7 +157,10 @@ describe('accounts, applications and Pix keys', () => {
       const { main } = sb.companies;
       const account = (await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
       appId = (
-        await api(sb, 'POST', '/api/v1/application', { appId: main.masterAppId, body: { accountId: account, application: { name: 'Keys', type: 'API' } } })
+        await api(sb, 'POST', '/api/v1/application', {
+          appId: main.masterAppId,
+          body: { accountId: account, application: { name: 'Keys', type: 'API' } },
+        })
       ).json.application.appID;
     });
 
@@ -155,7 +184,10 @@ describe('accounts, applications and Pix keys', () => {
         { key: '+5511912345678', type: 'PHONE' },
       ]);
 
-      const deleted = await fetch(`${sb.url}/api/v1/pix-keys/${encodeURIComponent('+5511912345678')}`, { method: 'DELETE', headers: { authorization: appId } });
+      const deleted = await fetch(`${sb.url}/api/v1/pix-keys/${encodeURIComponent('+5511912345678')}`, {
+        method: 'DELETE',
+        headers: { authorization: appId },
+      });
       expect(deleted.status).toBe(204);
       expect(await deleted.text()).toBe('');
       const again = await api(sb, 'DELETE', `/api/v1/pix-keys/${encodeURIComponent('+5511912345678')}`, { appId });
@@ -167,7 +199,10 @@ describe('accounts, applications and Pix keys', () => {
     it('refuses duplicates, bad types and malformed keys', async () => {
       const dup = await api(sb, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: 'dup@example.com', type: 'EMAIL' } });
       expect(dup.status).toBe(201);
-      const again = await api(sb, 'POST', '/api/v1/pix-keys', { appId: sb.companies.main.mainAppId, body: { pixKey: 'dup@example.com', type: 'EMAIL' } });
+      const again = await api(sb, 'POST', '/api/v1/pix-keys', {
+        appId: sb.companies.main.mainAppId,
+        body: { pixKey: 'dup@example.com', type: 'EMAIL' },
+      });
       expect(again.status).toBe(400);
       expect(again.json).toEqual({ error: 'Pix key already exists' });
       expect((await api(sb, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: 'x', type: 'TWITTER' } })).status).toBe(400);

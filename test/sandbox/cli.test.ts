@@ -50,8 +50,13 @@ describe('npm run sandbox: SANDBOX_PORT and SANDBOX_SEED', () => {
     expect(run.output()).not.toContain('SUPERSECRET');
   });
 
-  test('a seed fixes the ids: the same seed gives the same AppIDs, the default is the bot\'s own seed', async () => {
-    const [seeded, again, byDefault, bots] = [await mainAppIdWith('team-a'), await mainAppIdWith('team-a'), await mainAppIdWith(), await mainAppIdWith('pix-ops')];
+  test("a seed fixes the ids: the same seed gives the same AppIDs, the default is the bot's own seed", async () => {
+    const [seeded, again, byDefault, bots] = [
+      await mainAppIdWith('team-a'),
+      await mainAppIdWith('team-a'),
+      await mainAppIdWith(),
+      await mainAppIdWith('pix-ops'),
+    ];
     expect(again).toBe(seeded);
     expect(byDefault).not.toBe(seeded);
     expect(byDefault).toBe(bots);

@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { waitFor } from '../support/wait';
 import { api, control } from './helpers';
 
@@ -32,7 +32,9 @@ describe('authentication, routing and the control routes', () => {
     expect(denied.status).toBe(403);
     expect(denied.json).toEqual({ error: 'Application does not have required scope: ACCOUNT_LIMITS_GET' });
 
-    const granted = await control(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, { scopes: ['ACCOUNT_LIMITS_GET'] });
+    const granted = await control(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, {
+      scopes: ['ACCOUNT_LIMITS_GET'],
+    });
     expect(granted.status).toBe(200);
     expect(granted.json.application.scopes).toEqual(['ACCOUNT_LIMITS_GET']);
     expect((await api(sb, 'GET', `/api/v1/limits/${defaultAccountId}`, { appId: limitedAppId })).status).toBe(200);
@@ -77,7 +79,10 @@ describe('authentication, routing and the control routes', () => {
     await control(sb, 'POST', '/faults', { lateAnswer: { ms: 1_000, count: 1, method: 'POST', pathPrefix: '/api/v1/application' } });
     const started = Date.now();
     let answered = false;
-    const pending = api(sb, 'POST', '/api/v1/application', { appId: masterAppId, body: { accountId: defaultAccountId, application: { name: 'Late', type: 'API' } } }).finally(() => (answered = true));
+    const pending = api(sb, 'POST', '/api/v1/application', {
+      appId: masterAppId,
+      body: { accountId: defaultAccountId, application: { name: 'Late', type: 'API' } },
+    }).finally(() => (answered = true));
     // Before the answer comes, the back office already shows the new application.
     const listed = await waitFor('the application listed', async () => {
       const apps = (await control(sb, 'GET', `/accounts/${defaultAccountId}/applications`)).json.applications as Array<{ name: string }>;
@@ -86,7 +91,13 @@ describe('authentication, routing and the control routes', () => {
     expect(answered).toBe(false);
     expect((await pending).status).toBe(201);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(listed.find((a) => a.name === 'Late')).toEqual({ name: 'Late', type: 'API', clientId: expect.any(String), appID: expect.any(String), isActive: true });
+    expect(listed.find((a) => a.name === 'Late')).toEqual({
+      name: 'Late',
+      type: 'API',
+      clientId: expect.any(String),
+      appID: expect.any(String),
+      isActive: true,
+    });
   });
 
   it('keeps a bounded log: the latest calls only, and no large body', async () => {
@@ -128,7 +139,10 @@ describe('authentication, routing and the control routes', () => {
     expect(statuses.sort()).toEqual([200, 200, 200, 429, 429]);
     expect(answers.filter((r) => r.status === 429).map((r) => r.headers.get('retry-after'))).toEqual(['1', '1']);
     expect((await api(sb, 'GET', '/api/v1/pix-keys', { appId: main.masterAppId })).status).toBe(200);
-    expect((await control(sb, 'POST', '/faults', {})).json.faults).toMatchObject({ rateLimit: { perSecond: 3, retryAfter: 1 }, rateLimited: 2 });
+    expect((await control(sb, 'POST', '/faults', {})).json.faults).toMatchObject({
+      rateLimit: { perSecond: 3, retryAfter: 1 },
+      rateLimited: 2,
+    });
     expect((await control(sb, 'DELETE', '/faults')).json.faults).toMatchObject({ rateLimit: null, rateLimited: 0 });
   });
 
@@ -155,7 +169,9 @@ describe('authentication, routing and the control routes', () => {
   it('refuses bad control bodies', async () => {
     expect((await control(sb, 'POST', '/faults', { fail: { status: 'x' } })).status).toBe(400);
     expect((await control(sb, 'POST', '/dict', { pixKey: 'a@b.co', type: 'EMAIL', holderTaxId: '12' })).status).toBe(400);
-    expect((await control(sb, 'POST', `/companies/${sb.companies.main.companyId}/features`, { feature: 'X', enabled: true })).status).toBe(400);
+    expect((await control(sb, 'POST', `/companies/${sb.companies.main.companyId}/features`, { feature: 'X', enabled: true })).status).toBe(
+      400,
+    );
     expect((await control(sb, 'POST', '/limit-requests/ffffffffffffffffffffffff/approve')).status).toBe(404);
   });
 });

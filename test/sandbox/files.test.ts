@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { SAMPLES, api, control, upload } from './helpers';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
+import { api, control, SAMPLES, upload } from './helpers';
 
 const MiB = 1024 * 1024;
 
@@ -37,19 +37,34 @@ describe('POST /api/v1/files', () => {
   });
 
   it('refuses a PDF name with PNG bytes', async () => {
-    const res = await upload(sb, appId, { bytes: SAMPLES.png, fileName: 'proof.pdf', type: 'application/pdf', purpose: 'ACCOUNT_LIMIT_REQUEST' });
+    const res = await upload(sb, appId, {
+      bytes: SAMPLES.png,
+      fileName: 'proof.pdf',
+      type: 'application/pdf',
+      purpose: 'ACCOUNT_LIMIT_REQUEST',
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: 'File content does not match its type application/pdf' });
   });
 
   it('refuses a declared type that does not match the bytes', async () => {
-    const res = await upload(sb, appId, { bytes: SAMPLES.jpeg, fileName: 'photo.png', type: 'image/png', purpose: 'ACCOUNT_LIMIT_REQUEST' });
+    const res = await upload(sb, appId, {
+      bytes: SAMPLES.jpeg,
+      fileName: 'photo.png',
+      type: 'image/png',
+      purpose: 'ACCOUNT_LIMIT_REQUEST',
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('File content does not match its type image/png');
   });
 
   it('refuses types other than the four', async () => {
-    const res = await upload(sb, appId, { bytes: Buffer.from('hello'), fileName: 'a.txt', type: 'text/plain', purpose: 'ACCOUNT_LIMIT_REQUEST' });
+    const res = await upload(sb, appId, {
+      bytes: Buffer.from('hello'),
+      fileName: 'a.txt',
+      type: 'text/plain',
+      purpose: 'ACCOUNT_LIMIT_REQUEST',
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: 'Invalid file type' });
   });
@@ -111,6 +126,11 @@ describe('POST /api/v1/files', () => {
     sb.calls.length = 0;
     await upload(sb, appId, { bytes: SAMPLES.webp, fileName: 'w.webp', type: 'image/webp', purpose: 'ACCOUNT_LIMIT_REQUEST' });
     expect(sb.calls).toHaveLength(1);
-    expect(sb.calls[0]?.body).toEqual({ purpose: 'ACCOUNT_LIMIT_REQUEST', fileName: 'w.webp', contentType: 'image/webp', size: SAMPLES.webp.length });
+    expect(sb.calls[0]?.body).toEqual({
+      purpose: 'ACCOUNT_LIMIT_REQUEST',
+      fileName: 'w.webp',
+      contentType: 'image/webp',
+      size: SAMPLES.webp.length,
+    });
   });
 });

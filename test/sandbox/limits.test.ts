@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { api, control, uploadProof } from './helpers';
 
 describe('account limits and limit requests', () => {
@@ -54,7 +54,10 @@ describe('account limits and limit requests', () => {
 
   describe('section 7 errors of POST /api/v1/limits/request', () => {
     it('400 Document <id>: File not found, for an unknown file', async () => {
-      const res = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ documents: [{ fileId: 'ffffffffffffffffffffffff' }] }) });
+      const res = await api(sb, 'POST', '/api/v1/limits/request', {
+        appId,
+        body: requestBody({ documents: [{ fileId: 'ffffffffffffffffffffffff' }] }),
+      });
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ error: 'Document ffffffffffffffffffffffff: File not found' });
     });
@@ -190,7 +193,9 @@ describe('account limits and limit requests', () => {
     expect(polled.status).toBe(200);
     expect(polled.json.limitRequest).toEqual(request);
 
-    const approved = await control(sb, 'POST', `/limit-requests/${request.id}/approve`, { limits: { pixDayLimit: 550000, pixNightLimit: 100000 } });
+    const approved = await control(sb, 'POST', `/limit-requests/${request.id}/approve`, {
+      limits: { pixDayLimit: 550000, pixNightLimit: 100000 },
+    });
     expect(approved.status).toBe(200);
     const after = (await api(sb, 'GET', `/api/v1/limits/request/${request.id}`, { appId })).json.limitRequest;
     expect(after.status).toBe('APPROVED');
@@ -201,16 +206,26 @@ describe('account limits and limit requests', () => {
     expect(limits.pixOutDifferentHolderDayLimit).toBe(300000); // not granted: unchanged
 
     // Decided: a new request may be opened, measured against the new limits.
-    const again = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: account, pixDayLimit: 560000 }) });
+    const again = await api(sb, 'POST', '/api/v1/limits/request', {
+      appId,
+      body: requestBody({ companyBankAccountId: account, pixDayLimit: 560000 }),
+    });
     expect(again.status).toBe(201);
   });
 
   it('approval without chosen limits grants the requested ones', async () => {
     const account = await freshAccount();
-    const created = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: account, pixInSameHolderNightLimit: 250000 }) });
+    const created = await api(sb, 'POST', '/api/v1/limits/request', {
+      appId,
+      body: requestBody({ companyBankAccountId: account, pixInSameHolderNightLimit: 250000 }),
+    });
     const id = created.json.limitRequest.id;
     const approved = await control(sb, 'POST', `/limit-requests/${id}/approve`);
-    expect(approved.json.limitRequest.approvedLimits).toEqual({ pixDayLimit: 600000, pixNightLimit: 100000, pixInSameHolderNightLimit: 250000 });
+    expect(approved.json.limitRequest.approvedLimits).toEqual({
+      pixDayLimit: 600000,
+      pixNightLimit: 100000,
+      pixInSameHolderNightLimit: 250000,
+    });
     expect(await readLimits(account)).toMatchObject({ pixDayLimit: 600000, pixInSameHolderNightLimit: 250000 });
     // A decided request cannot be decided again.
     expect((await control(sb, 'POST', `/limit-requests/${id}/reject`)).status).toBe(409);
@@ -227,14 +242,19 @@ describe('account limits and limit requests', () => {
     expect(read.status).toBe('REJECTED');
     expect('approvedLimits' in read).toBe(false);
     expect(await readLimits(account)).toEqual(before);
-    expect((await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: account }) })).status).toBe(201);
+    expect((await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: account }) })).status).toBe(
+      201,
+    );
   });
 
   it('lists the company requests newest first, paginated', async () => {
     // Four of its own, whatever ran before (one in review per account: each on a fresh account).
     const mine: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const made = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: await freshAccount() }) });
+      const made = await api(sb, 'POST', '/api/v1/limits/request', {
+        appId,
+        body: requestBody({ companyBankAccountId: await freshAccount() }),
+      });
       mine.push(made.json.limitRequest.id);
     }
     const all = await api(sb, 'GET', '/api/v1/limits/request', { appId });

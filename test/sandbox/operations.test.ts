@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { api, control, uploadProof } from './helpers';
 
 describe('payment book, dispute evidence, statement and transactions', () => {
@@ -127,7 +127,9 @@ describe('payment book, dispute evidence, statement and transactions', () => {
 
       const unknown = await api(sb, 'GET', '/api/v1/statement?companyBankAccount=ffffffffffffffffffffffff', { appId: main.masterAppId });
       expect(unknown.status).toBe(404);
-      const foreign = await api(sb, 'GET', `/api/v1/statement?companyBankAccount=${sb.companies.other.defaultAccountId}`, { appId: main.masterAppId });
+      const foreign = await api(sb, 'GET', `/api/v1/statement?companyBankAccount=${sb.companies.other.defaultAccountId}`, {
+        appId: main.masterAppId,
+      });
       expect(foreign.status).toBe(404);
 
       const otherTx = (await api(sb, 'GET', '/api/v1/statement', { appId: sb.companies.other.mainAppId })).json[0].transactionId;

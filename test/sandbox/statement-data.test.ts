@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { api, control, uploadProof } from './helpers';
 
 describe('sandbox controls for statements, disputes and the booklet horizon', () => {
@@ -10,7 +10,12 @@ describe('sandbox controls for statements, disputes and the booklet horizon', ()
 
   it('adds movements to an account: they appear in its statement, newest first, and move its balance', async () => {
     const { main } = sb.companies;
-    const added = await control(sb, 'POST', `/accounts/${main.defaultAccountId}/transactions`, { type: 'CREDIT', value: 2500, description: 'Test credit', count: 3 });
+    const added = await control(sb, 'POST', `/accounts/${main.defaultAccountId}/transactions`, {
+      type: 'CREDIT',
+      value: 2500,
+      description: 'Test credit',
+      count: 3,
+    });
     expect(added.status).toBe(201);
     expect(added.json.transactions).toHaveLength(3);
     expect(added.json.account.balance).toEqual({ total: 1_507_500, blocked: 0, available: 1_507_500 });
@@ -55,7 +60,10 @@ describe('sandbox controls for statements, disputes and the booklet horizon', ()
 
   it('counts the booklet horizon from the year in São Paulo', async () => {
     const spYear = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', year: 'numeric' }).format(new Date()));
-    const book = (year: number) => api(sb, 'GET', `/api/v1/subscriptions/${sb.companies.main.subscriptionId}/payment-book?month=12&year=${year}`, { appId: sb.companies.main.mainAppId });
+    const book = (year: number) =>
+      api(sb, 'GET', `/api/v1/subscriptions/${sb.companies.main.subscriptionId}/payment-book?month=12&year=${year}`, {
+        appId: sb.companies.main.mainAppId,
+      });
     expect((await book(spYear + 1)).status).toBe(200);
     expect((await book(spYear + 2)).json).toEqual({ error: `The payment book is available up to 12/${spYear + 1}` });
   });

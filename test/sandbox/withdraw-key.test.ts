@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { api, control } from './helpers';
 
 describe('withdraw Pix key', () => {
@@ -76,7 +76,10 @@ describe('withdraw Pix key', () => {
 
     const account = (await api(sb, 'POST', '/api/v1/account', { appId: masterAppId })).json.account.accountId;
     const campaignApp = (
-      await api(sb, 'POST', '/api/v1/application', { appId: masterAppId, body: { accountId: account, application: { name: 'C', type: 'API' } } })
+      await api(sb, 'POST', '/api/v1/application', {
+        appId: masterAppId,
+        body: { accountId: account, application: { name: 'C', type: 'API' } },
+      })
     ).json.application.appID;
     await control(sb, 'POST', `/accounts/${account}/withdraw-key-api`, { enabled: true });
 
@@ -93,7 +96,9 @@ describe('withdraw Pix key', () => {
 
   it('needs PIX_KEY_WITHDRAW_POST and PIX_KEY_WITHDRAW_PUT', async () => {
     const limited = sb.companies.main.limitedAppId;
-    expect((await post('x@example.com', limited)).json).toEqual({ error: 'Application does not have required scope: PIX_KEY_WITHDRAW_POST' });
+    expect((await post('x@example.com', limited)).json).toEqual({
+      error: 'Application does not have required scope: PIX_KEY_WITHDRAW_POST',
+    });
     expect((await put('x@example.com', limited)).json).toEqual({ error: 'Application does not have required scope: PIX_KEY_WITHDRAW_PUT' });
   });
 

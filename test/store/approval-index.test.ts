@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
+import Keyv from 'keyv';
 import { openStore, type Store } from '../../src/store';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 
@@ -42,7 +42,14 @@ function behaves(open: () => Promise<Store>) {
     await store.approvals.update('a000000000000006', (r) => ({ ...r, state: 'approving' }));
     // Earliest due first: being run (at once), expired 2 s ago, reminder 1 s ago, rootless since it was made.
     expect(await store.approvals.dueIds()).toEqual(['a000000000000006', 'a000000000000002', 'a000000000000003', 'a000000000000005']);
-    expect((await store.approvals.openIds()).sort()).toEqual(['a000000000000001', 'a000000000000002', 'a000000000000003', 'a000000000000004', 'a000000000000005', 'a000000000000006']);
+    expect((await store.approvals.openIds()).sort()).toEqual([
+      'a000000000000001',
+      'a000000000000002',
+      'a000000000000003',
+      'a000000000000004',
+      'a000000000000005',
+      'a000000000000006',
+    ]);
     await store.approvals.update('a000000000000002', (r) => ({ ...r, state: 'expired', settled: true }));
     expect(await store.approvals.dueIds()).not.toContain('a000000000000002');
     expect(await store.approvals.openIds()).not.toContain('a000000000000002');

@@ -29,7 +29,16 @@ async function exerciseTrail(open: () => Promise<Store>): Promise<void> {
   let store = await open();
   try {
     // Every field, round trip.
-    const full = entry(0, at(0), { target: 'account:6840aeca23c0d1fe48c856a3 key:***.982.247-**', pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***.982.247-**', pixStatus: 204, maker: 'U0MAKER', checker: 'U0CHECK', outcome: 'approved', detail: 'needs admin' });
+    const full = entry(0, at(0), {
+      target: 'account:6840aeca23c0d1fe48c856a3 key:***.982.247-**',
+      pixMethod: 'DELETE',
+      pixPath: '/api/v1/pix-keys/***.982.247-**',
+      pixStatus: 204,
+      maker: 'U0MAKER',
+      checker: 'U0CHECK',
+      outcome: 'approved',
+      detail: 'needs admin',
+    });
     await store.audit.append(full);
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.audit.append(entry(i + 1, at(i + 1)))));
     await store.close();
@@ -49,7 +58,7 @@ async function exerciseTrail(open: () => Promise<Store>): Promise<void> {
     // `since` cuts: from minute 25 on.
     expect((await store.audit.page({ since: new Date(at(25)), limit: 50 })).map((e) => e.user)).toHaveLength(6);
     expect(store.audit.isCursor(first[0]!.id)).toBe(true);
-    expect(store.audit.isCursor("1; DROP TABLE audit_trail")).toBe(false);
+    expect(store.audit.isCursor('1; DROP TABLE audit_trail')).toBe(false);
 
     // A snapshot of [minute 5, minute 15): oldest first, in batches, the same when read again even
     // after more entries of that period are appended.
@@ -125,23 +134,31 @@ describe('audit trail on Redis (127.0.0.1:6379)', () => {
 
   test('two instances appending at once: nothing lost, each one’s entries in its own order', async () => {
     const namespace = testNamespace('audit2');
-    const [a, b] = [await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }), await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace })];
+    const [a, b] = [
+      await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }),
+      await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }),
+    ];
     try {
       const now = Date.now();
       const time = (i: number) => new Date(now + Math.floor(i / 50)).toISOString();
       // Interleaved bursts, B's clock a little behind A's.
       await Promise.all([
         ...Array.from({ length: 500 }, (_, i) => a.audit.append(entry(i, time(i), { action: 'A' }))),
-        ...Array.from({ length: 500 }, (_, i) => b.audit.append(entry(i, new Date(Date.parse(time(i)) - 5).toISOString(), { action: 'B' }))),
+        ...Array.from({ length: 500 }, (_, i) =>
+          b.audit.append(entry(i, new Date(Date.parse(time(i)) - 5).toISOString(), { action: 'B' })),
+        ),
       ]);
       const all = (await collect(a, new Date(now - 1_000), new Date(now + 60_000), 100)).flat();
       expect(all).toHaveLength(1_000);
       for (const who of ['A', 'B']) {
-        expect(all.filter((e) => e.action === who).map((e) => e.user)).toEqual(Array.from({ length: 500 }, (_, i) => `U0USER${String(i).padStart(4, '0')}`));
+        expect(all.filter((e) => e.action === who).map((e) => e.user)).toEqual(
+          Array.from({ length: 500 }, (_, i) => `U0USER${String(i).padStart(4, '0')}`),
+        );
       }
       // Ids only go forward.
       const ids = all.map((e) => e.id.split('-').map(Number) as [number, number]);
-      for (let i = 1; i < ids.length; i++) expect(ids[i]![0] > ids[i - 1]![0] || (ids[i]![0] === ids[i - 1]![0] && ids[i]![1] > ids[i - 1]![1])).toBe(true);
+      for (let i = 1; i < ids.length; i++)
+        expect(ids[i]![0] > ids[i - 1]![0] || (ids[i]![0] === ids[i - 1]![0] && ids[i]![1] > ids[i - 1]![1])).toBe(true);
     } finally {
       await a.close();
       await b.close();

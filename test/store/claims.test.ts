@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { StoreRunCoordinator } from '../../src/poller/coordinator';
-import { openStore, StoreUnavailableError, type Store } from '../../src/store';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import { openStore, type Store, StoreUnavailableError } from '../../src/store';
 import { MemoryClaims } from '../../src/store/claims';
 import { deleteKeys, OwnRedis, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
@@ -81,7 +81,10 @@ describe('claims', () => {
 
   test('on Redis (127.0.0.1:6379): SET NX PX under the namespace, cleaned up', async () => {
     const namespace = testNamespace('claims');
-    const [a, b] = [await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }), await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace })];
+    const [a, b] = [
+      await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }),
+      await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }),
+    ];
     try {
       await exerciseClaims(a, b);
     } finally {
@@ -93,7 +96,10 @@ describe('claims', () => {
 
   test('the run coordinator: one instance per tick slot, none while another still polls', async () => {
     const namespace = testNamespace('coord');
-    const stores = [await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }), await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace })];
+    const stores = [
+      await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }),
+      await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace }),
+    ];
     const claims = stores.map(watched);
     const [a, b] = claims.map((c) => new StoreRunCoordinator(c, quiet, 500));
     let slot = 0;
@@ -130,12 +136,27 @@ describe('store on a Redis that goes away', () => {
   });
   afterAll(() => redis.close());
 
-  const record = (id: string) => ({ limitRequestId: id, accountId: 'acc', requesterId: 'U1', channel: 'C1', rootTs: '1.1', requested: { pixDayLimit: 1 }, documents: [], source: 'filed' as const });
+  const record = (id: string) => ({
+    limitRequestId: id,
+    accountId: 'acc',
+    requesterId: 'U1',
+    channel: 'C1',
+    rootTs: '1.1',
+    requested: { pixDayLimit: 1 },
+    documents: [],
+    source: 'filed' as const,
+  });
 
   test('stopped: every operation fails at once with StoreUnavailableError; restarted: it reconnects by itself, data intact', async () => {
     const events: string[] = [];
     // A command time limit far past the test's own: waiting for a reconnection would outlast it.
-    const store = await openStore({ url: redis.url, secret: SECRET, namespace: 'outage', commandTimeoutMs: 120_000, events: { onDown: () => events.push('down'), onUp: () => events.push('up') } });
+    const store = await openStore({
+      url: redis.url,
+      secret: SECRET,
+      namespace: 'outage',
+      commandTimeoutMs: 120_000,
+      events: { onDown: () => events.push('down'), onUp: () => events.push('up') },
+    });
     try {
       await store.trackedRequests.track(record('r1'));
       await redis.stop();

@@ -22,7 +22,15 @@ async function exercise(store: Store, reopen: () => Promise<Store>) {
   await store.filingIntents.record(intent('gone', 3));
   await store.filingIntents.delete('gone');
 
-  await store.trackedRequests.track({ limitRequestId: 'r1', accountId: 'acc1', requesterId: 'U1', channel: 'C1', requested: { pixDayLimit: 1 }, documents: [], source: 'filed' });
+  await store.trackedRequests.track({
+    limitRequestId: 'r1',
+    accountId: 'acc1',
+    requesterId: 'U1',
+    channel: 'C1',
+    requested: { pixDayLimit: 1 },
+    documents: [],
+    source: 'filed',
+  });
   expect((await store.trackedRequests.get('r1'))?.rootTs).toBeUndefined();
   await store.trackedRequests.attachRoot('r1', { channel: 'D1', ts: '1700000000.000100' });
   expect(await store.trackedRequests.noteUnreadable('r1', 404)).toMatchObject({ count: 1, status: 404 });
@@ -32,7 +40,11 @@ async function exercise(store: Store, reopen: () => Promise<Store>) {
   const again = await reopen();
   expect((await again.filingIntents.list()).map((i) => i.intentId)).toEqual(['older', 'newer']);
   expect((await again.filingIntents.list())[0]).toEqual(older);
-  expect(await again.trackedRequests.get('r1')).toMatchObject({ channel: 'D1', rootTs: '1700000000.000100', unreadable: { count: 2, since: second.since } });
+  expect(await again.trackedRequests.get('r1')).toMatchObject({
+    channel: 'D1',
+    rootTs: '1700000000.000100',
+    unreadable: { count: 2, since: second.since },
+  });
   await again.trackedRequests.clearUnreadable('r1');
   expect((await again.trackedRequests.get('r1'))?.unreadable).toBeUndefined();
   expect(await again.trackedRequests.openIds()).toEqual(['r1']);

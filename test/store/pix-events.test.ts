@@ -7,13 +7,29 @@ import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-se
 
 const SECRET = 's'.repeat(40);
 
-const event = (hash: string, receivedAt: string): PixEventRecord => ({ hash, kind: 'DISPUTE_CREATED', receivedAt, dispute: { endToEndId: `E-${hash}`, status: 'OPENED' } });
-const dispute = (e2e: string, closed: boolean, updatedAt: string): DisputeRecord => ({ endToEndId: e2e, channel: 'C1', closed, firstAt: updatedAt, updatedAt, status: closed ? 'ACCEPTED' : 'OPENED' });
+const event = (hash: string, receivedAt: string): PixEventRecord => ({
+  hash,
+  kind: 'DISPUTE_CREATED',
+  receivedAt,
+  dispute: { endToEndId: `E-${hash}`, status: 'OPENED' },
+});
+const dispute = (e2e: string, closed: boolean, updatedAt: string): DisputeRecord => ({
+  endToEndId: e2e,
+  channel: 'C1',
+  closed,
+  firstAt: updatedAt,
+  updatedAt,
+  status: closed ? 'ACCEPTED' : 'OPENED',
+});
 
 /** The outbox's contract on both backends, with two stores on one state (two instances, or a restart). */
 async function exercise(a: Store, b: Store): Promise<void> {
   // Insert-if-absent, also when the same bytes arrive at both at the same moment.
-  const results = await Promise.all([a.pixEvents.add(event('h1', '2026-11-25T10:00:01.000Z')), b.pixEvents.add(event('h1', '2026-11-25T10:00:01.000Z')), a.pixEvents.add(event('h1', '2026-11-25T10:00:01.000Z'))]);
+  const results = await Promise.all([
+    a.pixEvents.add(event('h1', '2026-11-25T10:00:01.000Z')),
+    b.pixEvents.add(event('h1', '2026-11-25T10:00:01.000Z')),
+    a.pixEvents.add(event('h1', '2026-11-25T10:00:01.000Z')),
+  ]);
   expect(results.filter(Boolean)).toHaveLength(1);
   expect(await b.pixEvents.add(event('h0', '2026-11-25T10:00:00.000Z'))).toBe(true);
   expect(await b.pixEvents.pending()).toEqual(['h0', 'h1']); // oldest first

@@ -21,7 +21,12 @@ describe('store on sqlite (the embedded default)', () => {
     const revealed: string[] = [];
     const store = await openStore({ url, onSecret: (v) => revealed.push(v) });
     await store.accountApps.save({ accountId: 'acc1', appId: APP_ID, clientId: 'client-1', name: 'Black Friday' });
-    expect(await store.accountApps.get('acc1')).toMatchObject({ accountId: 'acc1', appId: APP_ID, clientId: 'client-1', name: 'Black Friday' });
+    expect(await store.accountApps.get('acc1')).toMatchObject({
+      accountId: 'acc1',
+      appId: APP_ID,
+      clientId: 'client-1',
+      name: 'Black Friday',
+    });
     expect(await store.accountApps.get('nope')).toBeUndefined();
     expect(revealed).toEqual([APP_ID]);
     await store.close();
@@ -68,7 +73,14 @@ describe('store on sqlite (the embedded default)', () => {
 });
 
 async function exerciseTracking(store: Awaited<ReturnType<typeof openStore>>) {
-  const base = { accountId: 'acc1', requesterId: 'U1', channel: 'C1', requested: { pixDayLimit: 1 }, documents: [], source: 'filed' as const };
+  const base = {
+    accountId: 'acc1',
+    requesterId: 'U1',
+    channel: 'C1',
+    requested: { pixDayLimit: 1 },
+    documents: [],
+    source: 'filed' as const,
+  };
   for (const id of ['r1', 'r2', 'r3']) await store.trackedRequests.track({ ...base, limitRequestId: id, rootTs: `1.${id}` });
   await store.trackedRequests.recordReply('r2', { ts: '9.9', status: 'REJECTED' });
   await store.trackedRequests.close('r2');

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox';
-import { messageText, startHarness, type Harness } from './harness';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
+import { type Harness, messageText, startHarness } from './harness';
 import { sendInteraction, submittedView, viewSubmission } from './slack-payloads';
 import { waitFor } from './wait';
 
@@ -31,7 +31,11 @@ export async function startHarnessWithMaster(env: Record<string, string> = {}): 
 export type ModalView = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, any>> };
 
 /** The modal opened by the last `views.open` after `from`, and the id Slack gave it. */
-export async function openedModal(h: Harness, from: number, callbackId: string): Promise<{ view: ModalView; viewId: string; call: SlackApiCall }> {
+export async function openedModal(
+  h: Harness,
+  from: number,
+  callbackId: string,
+): Promise<{ view: ModalView; viewId: string; call: SlackApiCall }> {
   const call = await waitFor(`views.open of ${callbackId}`, () =>
     h.slack.calls.slice(from).find((c) => c.method === 'views.open' && (c.args.view as ModalView).callback_id === callbackId),
   );
@@ -39,7 +43,12 @@ export async function openedModal(h: Harness, from: number, callbackId: string):
   return { view: call.args.view as ModalView, viewId, call };
 }
 
-export async function submitModal(h: Harness, userId: string, modal: { view: ModalView; viewId: string }, values: Record<string, Record<string, unknown>>) {
+export async function submitModal(
+  h: Harness,
+  userId: string,
+  modal: { view: ModalView; viewId: string },
+  values: Record<string, Record<string, unknown>>,
+) {
   return sendInteraction(h, viewSubmission(userId, submittedView(modal.view as never, modal.viewId, values)));
 }
 
@@ -110,10 +119,16 @@ export async function sandboxApi(h: Harness, method: string, apiPath: string, ap
 }
 
 /** An account with an application, made straight on the sandbox (as if created outside Pix Ops). */
-export async function accountMadeElsewhere(h: Harness, name = 'made elsewhere'): Promise<{ accountId: string; appId: string; clientId: string }> {
+export async function accountMadeElsewhere(
+  h: Harness,
+  name = 'made elsewhere',
+): Promise<{ accountId: string; appId: string; clientId: string }> {
   const master = h.sandbox.companies.main.masterAppId;
   const { account } = await sandboxApi(h, 'POST', '/api/v1/account', master);
-  const { application } = await sandboxApi(h, 'POST', '/api/v1/application', master, { accountId: account.accountId, application: { name, type: 'API' } });
+  const { application } = await sandboxApi(h, 'POST', '/api/v1/application', master, {
+    accountId: account.accountId,
+    application: { name, type: 'API' },
+  });
   return { accountId: account.accountId, appId: application.appID, clientId: application.clientId };
 }
 
@@ -141,7 +156,16 @@ export async function clickButton(
     message: { type: 'message', ts, text: 'a message', user: 'U0BOT' },
     state: { values: {} },
     response_url: h.slack.responseUrl(responseId),
-    actions: [{ action_id: input.actionId, block_id: 'block', type: 'button', value: input.value, text: { type: 'plain_text', text: 'button' }, action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      {
+        action_id: input.actionId,
+        block_id: 'block',
+        type: 'button',
+        value: input.value,
+        text: { type: 'plain_text', text: 'button' },
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
   };
   const res = await sendInteraction(h, payload);
   return { status: res.status, responseId };

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { assertFreshBuild } from './dist-build';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness';
@@ -24,17 +24,29 @@ export interface AppProcess {
 }
 
 /** Starts the bot in a child process in HTTP mode (PORT=0) and waits for its ready line. */
-export async function startAppProcess(env: Record<string, string>, options: { cwd?: string; readyTimeoutMs?: number } = {}): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string>,
+  options: { cwd?: string; readyTimeoutMs?: number } = {},
+): Promise<AppProcess> {
   assertFreshBuild();
   const child = spawn(process.execPath, [MAIN], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, PORT: '0', LOG_LEVEL: 'debug', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const logs = () =>
     out
       .split('\n')

@@ -1,12 +1,12 @@
 import type { ApprovalAction } from '../../src/domain/approvals';
-import type { AppProcess } from './app-process';
-import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
-import { answerOn, pendingRoot, type PendingRoot } from './approvals';
+import type { SandboxHandle } from '../../src/sandbox';
 import type { SlackStandIn } from '../../src/slack-standin/web-api';
-import { messageText, poster, sendSlash, type Harness } from './harness';
+import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
+import type { AppProcess } from './app-process';
+import { answerOn, type PendingRoot, pendingRoot } from './approvals';
+import { type Harness, messageText, poster, sendSlash } from './harness';
 import { addProof, openLimitForm, submitLimitForm } from './limit-form';
 import { waitFor } from './wait';
-import type { SandboxHandle } from '../../src/sandbox';
 
 // Each approval action's maker flow, driven as Slack drives it (the command, its modal or its
 // confirmation, up to the pending root), against an app in this process (the harness) or in a child
@@ -39,13 +39,23 @@ let n = 0;
 /** The maker's flow of each action; `options` picks a value where a test needs its own. */
 export function makerFlows(h: Harness, s: FlowSetup) {
   const modalAnswer = (from: number, viewId: string) => async () =>
-    messageText((await waitFor('the form’s answer', () => viewUpdates(h, from, viewId).find((c) => messageText(c.args.view).includes('waiting for approval')), 10_000)).args.view);
+    messageText(
+      (
+        await waitFor(
+          'the form’s answer',
+          () => viewUpdates(h, from, viewId).find((c) => messageText(c.args.view).includes('waiting for approval')),
+          10_000,
+        )
+      ).args.view,
+    );
 
   /** `/pix withdraw-key` or `/pix rotate-secret`, then its Confirm: the pending root. */
   const confirmed = async (text: string, confirmId: string): Promise<Asked> => {
     const res = await h.slash(s.admin, text, { channelId: s.channel });
     const ask = await answerOn(h, res.responseId);
-    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === confirmId)!;
+    const button = (ask.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>)
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === confirmId)!;
     const from = h.slack.calls.length;
     const click = await clickButton(h, { userId: s.admin, actionId: confirmId, value: button.value, channelId: s.channel });
     return { root: await pendingRoot(h, from), shown: async () => messageText(await answerOn(h, click.responseId)) };
@@ -76,9 +86,16 @@ export function makerFlows(h: Harness, s: FlowSetup) {
       const since = h.sandbox.calls.length;
       const res = await h.slash(s.admin, `key delete ${s.campaignAccountId} ${key}`, { channelId: s.channel });
       const confirm = await answerOn(h, res.responseId);
-      const button = (confirm.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === 'pix_key_delete_confirm')!;
+      const button = (confirm.blocks as Array<{ elements?: Array<{ action_id: string; value: string }> }>)
+        .flatMap((b) => b.elements ?? [])
+        .find((e) => e.action_id === 'pix_key_delete_confirm')!;
       const from = h.slack.calls.length;
-      const click = await clickButton(h, { userId: s.admin, actionId: 'pix_key_delete_confirm', value: button.value, channelId: s.channel });
+      const click = await clickButton(h, {
+        userId: s.admin,
+        actionId: 'pix_key_delete_confirm',
+        value: button.value,
+        channelId: s.channel,
+      });
       return { root: await pendingRoot(h, from), shown: async () => messageText(await answerOn(h, click.responseId)), since };
     },
     'withdraw-key': async (): Promise<Asked> => {

@@ -1,7 +1,7 @@
 import type { ApprovalAction } from '../../src/domain/approvals';
-import type { Harness } from './harness';
-import { clickButton, openedModal, submitModal, type ModalView } from './accounts-harness';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
+import { clickButton, type ModalView, openedModal, submitModal } from './accounts-harness';
+import type { Harness } from './harness';
 import { waitFor } from './wait';
 
 /** The Pix writes each action's approval makes, in order, as `METHOD path` (a key's path cut at the key); one table for every approvals suite. */
@@ -22,7 +22,8 @@ export interface PendingRoot {
   call: SlackApiCall;
 }
 
-const isRoot = (c: SlackApiCall) => c.method === 'chat.postMessage' && (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval';
+const isRoot = (c: SlackApiCall) =>
+  c.method === 'chat.postMessage' && (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval';
 
 /** The approval root posted after `from`. */
 export async function pendingRoot(h: Pick<Harness, 'slack'>, from: number): Promise<PendingRoot> {
@@ -36,7 +37,12 @@ export async function pendingRoot(h: Pick<Harness, 'slack'>, from: number): Prom
 export const approvalRoots = (h: Pick<Harness, 'slack'>, from = 0) => h.slack.calls.slice(from).filter(isRoot);
 
 /** Clicks one of the root's buttons, as Slack sends it (a message in the channel, not ephemeral). */
-export function clickRoot(h: Harness, userId: string, root: PendingRoot, actionId: 'approval_approve' | 'approval_reject' | 'approval_cancel') {
+export function clickRoot(
+  h: Harness,
+  userId: string,
+  root: PendingRoot,
+  actionId: 'approval_approve' | 'approval_reject' | 'approval_cancel',
+) {
   return clickButton(h, { userId, actionId, value: root.id, channelId: root.channel, messageTs: root.ts, ephemeral: false });
 }
 
@@ -46,14 +52,18 @@ export const rootUpdates = (h: Pick<Harness, 'slack'>, root: PendingRoot, from =
 
 /** The messages posted in the root's thread after `from`. */
 export const threadPosts = (h: Pick<Harness, 'slack'>, root: PendingRoot, from = 0) =>
-  h.slack.calls.slice(from).filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === root.ts && c.args.channel === root.channel);
+  h.slack.calls
+    .slice(from)
+    .filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === root.ts && c.args.channel === root.channel);
 
 /** Reject: the button, then the form with a reason. Resolves with the form's acknowledgement. */
 export async function rejectWithReason(h: Harness, userId: string, root: PendingRoot, reason: string) {
   const from = h.slack.calls.length;
   await clickRoot(h, userId, root, 'approval_reject');
   const modal = await openedModal(h, from, 'approval_reject_reason');
-  return submitModal(h, userId, modal as { view: ModalView; viewId: string }, { reason: { reason: { type: 'plain_text_input', value: reason } } });
+  return submitModal(h, userId, modal as { view: ModalView; viewId: string }, {
+    reason: { reason: { type: 'plain_text_input', value: reason } },
+  });
 }
 
 /** The first answer on a response_url (the machine is shared: allow for a slow moment). */

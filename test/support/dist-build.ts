@@ -29,7 +29,8 @@ export function staleSource(): string | undefined {
 /** Refuses to run the compiled app when dist/ is older than its sources: a test would judge yesterday's code. */
 export function assertFreshBuild(): void {
   const stale = staleSource();
-  if (stale) throw new Error(`dist/ is stale (${stale} is newer than its build, or has none): run npm run build (npm test does it in pretest)`);
+  if (stale)
+    throw new Error(`dist/ is stale (${stale} is newer than its build, or has none): run npm run build (npm test does it in pretest)`);
 }
 
 /** Rebuilds dist/ when it is stale (jest's globalSetup: once per run, before any worker starts). */
@@ -38,7 +39,10 @@ export function rebuildIfStale(): void {
   if (!stale) return;
   process.stdout.write(`\ndist/ is stale (${stale}): rebuilding it (npm run build)\n`);
   try {
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   } catch {
     // tsc writes its output despite type errors: the tests that do not run dist/ still run, and
     // those that do judge what was written (the errors are above, and `pretest` stops on them).

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startPixOps, type RunningApp } from '../../src/app';
+import { type RunningApp, startPixOps } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
-import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { slashCommandBody } from '../../src/slack-standin/deliveries';
+import { slackSignatureHeaders } from '../../src/slack-standin/signing';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
 export const BOT_TOKEN = 'xoxb-test-bot-token-0123456789';
@@ -70,7 +70,10 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
  * The environment of a test app on this fake Slack and sandbox (the sandbox built in when there is
  * none), with its store in `dataDir`; `env` on top.
  */
-export function harnessEnv(parts: { slack: SlackStandIn; sandbox?: SandboxHandle; dataDir: string }, env: Record<string, string> = {}): Record<string, string> {
+export function harnessEnv(
+  parts: { slack: SlackStandIn; sandbox?: SandboxHandle; dataDir: string },
+  env: Record<string, string> = {},
+): Record<string, string> {
   const { slack, sandbox, dataDir } = parts;
   return {
     SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -129,11 +132,26 @@ export async function sendSlash(post: Post, slack: SlackStandIn, userId: string,
 }
 
 /** The headers of a form body as Slack signs it (a fresh timestamp each time, as on each of Slack's tries). */
-export const signedForm = (body: string): Record<string, string> => ({ 'content-type': 'application/x-www-form-urlencoded', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+export const signedForm = (body: string): Record<string, string> => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  ...slackSignatureHeaders(body, SIGNING_SECRET),
+});
 
 /** The body of `/pix <text>` as Slack sends it (trigger `trigger-<id>`, response_url `cmd-<id>`), unsigned. */
-export function slashBody(slack: SlackStandIn, userId: string, text: string, opts: { channelId?: string }, id: string): { body: string; responseId: string } {
+export function slashBody(
+  slack: SlackStandIn,
+  userId: string,
+  text: string,
+  opts: { channelId?: string },
+  id: string,
+): { body: string; responseId: string } {
   const responseId = `cmd-${id}`;
-  const body = slashCommandBody({ userId, text, channelId: opts.channelId ?? 'C0CHANNEL', responseUrl: slack.responseUrl(responseId), triggerId: `trigger-${id}` });
+  const body = slashCommandBody({
+    userId,
+    text,
+    channelId: opts.channelId ?? 'C0CHANNEL',
+    responseUrl: slack.responseUrl(responseId),
+    triggerId: `trigger-${id}`,
+  });
   return { body, responseId };
 }

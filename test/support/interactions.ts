@@ -1,7 +1,7 @@
-import { SIGNING_SECRET, type Harness } from './harness';
+import { interactionBody, messageBlockActionPayload } from '../../src/slack-standin/deliveries';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { SAMPLES } from '../sandbox/helpers';
-import { interactionBody, messageBlockActionPayload } from '../../src/slack-standin/deliveries';
+import { type Harness, SIGNING_SECRET } from './harness';
 
 let counter = 0;
 
@@ -78,8 +78,19 @@ export async function createAccount(h: Harness, masterAppId: string): Promise<st
 }
 
 /** The service's analysis: approve (with chosen limits, or what was asked) or reject. */
-export async function decideLimitRequest(h: Harness, id: string, decision: 'approve' | 'reject', limits?: Record<string, number>): Promise<void> {
-  await sandboxJson(h, 'POST', `/sandbox/limit-requests/${id}/${decision}`, undefined, decision === 'approve' && limits ? { limits } : undefined);
+export async function decideLimitRequest(
+  h: Harness,
+  id: string,
+  decision: 'approve' | 'reject',
+  limits?: Record<string, number>,
+): Promise<void> {
+  await sandboxJson(
+    h,
+    'POST',
+    `/sandbox/limit-requests/${id}/${decision}`,
+    undefined,
+    decision === 'approve' && limits ? { limits } : undefined,
+  );
 }
 
 /** Fails the next `count` Pix API calls with HTTP `status` until `clearFaults`. */

@@ -1,6 +1,6 @@
 import type { SandboxHandle } from '../../src/sandbox';
+import type { SlackApiCall, SlackStandIn } from '../../src/slack-standin/web-api';
 import { api } from '../sandbox/helpers';
-import type { SlackStandIn, SlackApiCall } from '../../src/slack-standin/web-api';
 import { messageText, signedForm, slashBody } from './harness';
 import { submittedView, viewSubmission } from './slack-payloads';
 import { waitFor } from './wait';
@@ -15,7 +15,11 @@ export interface AppUnderTest {
   post(body: string, headers: Record<string, string>): Promise<{ status: number; text: string }>;
 }
 
-export type FormView = { blocks: Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>; private_metadata: string; callback_id: string };
+export type FormView = {
+  blocks: Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>;
+  private_metadata: string;
+  callback_id: string;
+};
 
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
@@ -31,7 +35,13 @@ const inputBlocks = (view: FormView) => view.blocks.filter((b) => b.type === 'in
 /** `/pix limit request <accountId>` in `channelId`; the form once it is filled in. */
 export async function openLimitForm(app: AppUnderTest, input: { userId: string; accountId: string; channelId: string }) {
   const before = app.slack.calls.length;
-  const { body } = slashBody(app.slack, input.userId, `limit request ${input.accountId}`, { channelId: input.channelId }, `form-${++counter}`);
+  const { body } = slashBody(
+    app.slack,
+    input.userId,
+    `limit request ${input.accountId}`,
+    { channelId: input.channelId },
+    `form-${++counter}`,
+  );
   const res = await app.post(body, signedForm(body));
   if (res.status !== 200) throw new Error(`the command answered ${res.status}`);
   const update = await waitFor('the form', () =>
@@ -41,7 +51,11 @@ export async function openLimitForm(app: AppUnderTest, input: { userId: string; 
 }
 
 /** Submits the form with the day limit raised to `dayLimit` (text as typed) and these proofs. */
-export async function submitLimitForm(app: AppUnderTest, form: { view: FormView; viewId: string }, input: { userId: string; dayLimit: string; files: unknown[] }) {
+export async function submitLimitForm(
+  app: AppUnderTest,
+  form: { view: FormView; viewId: string },
+  input: { userId: string; dayLimit: string; files: unknown[] },
+) {
   const values: Record<string, Record<string, unknown>> = {};
   for (const b of inputBlocks(form.view)) {
     const el = b.element!;
@@ -61,7 +75,10 @@ export async function submitLimitForm(app: AppUnderTest, form: { view: FormView;
 
 /** The texts the modal `viewId` was updated to, since call `from`. */
 export function modalTexts(slack: SlackStandIn, viewId: string, from = 0): string[] {
-  return slack.calls.slice(from).filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId).map((c) => messageText(c.args.view));
+  return slack.calls
+    .slice(from)
+    .filter((c: SlackApiCall) => c.method === 'views.update' && c.args.view_id === viewId)
+    .map((c) => messageText(c.args.view));
 }
 
 /** Thread roots of limit requests the bot posted in a channel (as the fake Slack keeps them). */
@@ -72,5 +89,7 @@ export function rootsIn(slack: SlackStandIn, channel: string) {
 /** The account's limit requests, newest first, as the company's list gives them. */
 export async function requestsOf(sandbox: SandboxHandle, accountId: string): Promise<Array<{ id: string; status: string }>> {
   const res = await api(sandbox, 'GET', '/api/v1/limits/request?limit=100&skip=0', { appId: sandbox.companies.main.mainAppId });
-  return (res.json.limitRequests as Array<{ id: string; status: string; companyBankAccountId: string }>).filter((r) => r.companyBankAccountId === accountId);
+  return (res.json.limitRequests as Array<{ id: string; status: string; companyBankAccountId: string }>).filter(
+    (r) => r.companyBankAccountId === accountId,
+  );
 }

@@ -1,10 +1,10 @@
 import type { RunningApp } from '../../src/app';
 import type { SandboxHandle } from '../../src/sandbox';
+import type { SlackApiCall, StoredMessage } from '../../src/slack-standin/web-api';
 import type { TrackedRequest } from '../../src/store/tracked-requests';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { api, control, uploadProof } from '../sandbox/helpers';
-import type { SlackApiCall, StoredMessage } from '../../src/slack-standin/web-api';
-import { harnessEnv, startLoggedApp, type Harness } from './harness';
+import { type Harness, harnessEnv, startLoggedApp } from './harness';
 
 /** Limit requests as the bot would have filed and tracked them, made without the modal. */
 
@@ -92,7 +92,11 @@ export async function reject(sandbox: SandboxHandle, id: string): Promise<void> 
 /** Decision replies of a thread, as the fake Slack keeps them (with their metadata). */
 export function decisionReplies(messages: StoredMessage[], request: { channel: string; rootTs: string }): StoredMessage[] {
   return messages.filter(
-    (m) => m.channel === request.channel && m.thread_ts === request.rootTs && m.ts !== request.rootTs && m.metadata?.event_type === 'pix_limit_decision',
+    (m) =>
+      m.channel === request.channel &&
+      m.thread_ts === request.rootTs &&
+      m.ts !== request.rootTs &&
+      m.metadata?.event_type === 'pix_limit_decision',
   );
 }
 

@@ -3,7 +3,9 @@ import type { StoredMessage } from '../../src/slack-standin/web-api';
 import type { Harness } from './harness';
 
 /** A key the service never listed: what a forger signs with. */
-export const FOREIGN_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+export const FOREIGN_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 /** base64(RSA-SHA256(body)), as the service signs a webhook. */
 export function signWith(privatePem: string, body: string | Buffer): string {
@@ -15,7 +17,11 @@ export function receiverUrl(h: Harness, path = '/pix/webhooks'): string {
 }
 
 /** POSTs these bytes to the bot's receiver with this signature header (none when undefined). */
-export async function sendWebhook(url: string, body: string | Buffer, signature: string | undefined): Promise<{ status: number; text: string; ms: number }> {
+export async function sendWebhook(
+  url: string,
+  body: string | Buffer,
+  signature: string | undefined,
+): Promise<{ status: number; text: string; ms: number }> {
   const started = Date.now();
   const res = await fetch(url, {
     method: 'POST',
@@ -54,7 +60,11 @@ export function disputeBody(kind: string, endToEndId: string, extra: Record<stri
 /** The bot's top-level messages in the channel with `pix_dispute` metadata for this dispute. */
 export function rootsOf(h: Harness, channel: string, endToEndId: string): StoredMessage[] {
   return h.slack.messages.filter(
-    (m) => m.channel === channel && m.thread_ts === undefined && m.metadata?.event_type === 'pix_dispute' && m.metadata.event_payload.end_to_end_id === endToEndId,
+    (m) =>
+      m.channel === channel &&
+      m.thread_ts === undefined &&
+      m.metadata?.event_type === 'pix_dispute' &&
+      m.metadata.event_payload.end_to_end_id === endToEndId,
   );
 }
 

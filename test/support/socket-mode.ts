@@ -35,8 +35,19 @@ export class FakeSocketMode {
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('error', () => undefined);
       const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-      socket.write(['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${accept}`, '', ''].join('\r\n'));
-      socket.write(frame(0x1, Buffer.from(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake' }, connection_info: { app_id: 'A0PIXOPS' } }))));
+      socket.write(
+        ['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${accept}`, '', ''].join(
+          '\r\n',
+        ),
+      );
+      socket.write(
+        frame(
+          0x1,
+          Buffer.from(
+            JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake' }, connection_info: { app_id: 'A0PIXOPS' } }),
+          ),
+        ),
+      );
       let buffered = Buffer.alloc(0);
       socket.on('data', (chunk: Buffer) => {
         buffered = Buffer.concat([buffered, chunk]);
@@ -67,7 +78,10 @@ export class FakeSocketMode {
 }
 
 function frame(opcode: number, payload: Buffer): Buffer {
-  const head = payload.length < 126 ? Buffer.from([0x80 | opcode, payload.length]) : Buffer.from([0x80 | opcode, 126, payload.length >> 8, payload.length & 0xff]);
+  const head =
+    payload.length < 126
+      ? Buffer.from([0x80 | opcode, payload.length])
+      : Buffer.from([0x80 | opcode, 126, payload.length >> 8, payload.length & 0xff]);
   return Buffer.concat([head, payload]);
 }
 
@@ -93,4 +107,3 @@ function readFrame(buf: Buffer): { opcode: number; payload: Buffer; length: numb
   if (masked) for (let i = 0; i < payload.length; i++) payload[i]! ^= mask[i % 4]!;
   return { opcode, payload, length: offset + maskBytes + len };
 }
-

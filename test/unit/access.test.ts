@@ -4,7 +4,11 @@ const lists = (l: Partial<Record<'viewer' | 'operator' | 'admin', string[]>>) =>
 
 describe('AccessControl', () => {
   test('the highest role wins across direct lists and groups', async () => {
-    const access = new AccessControl({ lists: lists({ viewer: ['U1'], admin: ['S0ADMINS'] }), sandboxMode: false, groupMembers: async () => ['U1'] });
+    const access = new AccessControl({
+      lists: lists({ viewer: ['U1'], admin: ['S0ADMINS'] }),
+      sandboxMode: false,
+      groupMembers: async () => ['U1'],
+    });
     expect(await access.roleOf('U1')).toBe('admin');
   });
 
@@ -20,7 +24,12 @@ describe('AccessControl', () => {
   });
 
   test('a Slack that does not answer holds the check no longer than groupWaitMs', async () => {
-    const access = new AccessControl({ lists: lists({ operator: ['S0OPS'] }), sandboxMode: false, groupWaitMs: 50, groupMembers: () => new Promise(() => undefined) });
+    const access = new AccessControl({
+      lists: lists({ operator: ['S0OPS'] }),
+      sandboxMode: false,
+      groupWaitMs: 50,
+      groupMembers: () => new Promise(() => undefined),
+    });
     const started = Date.now();
     expect(await access.roleOf('U1')).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(1_000);

@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { csvEntry, csvField, csvHead, spoolCsv } from '../../src/audit/csv';
 import type { StoredAuditEntry } from '../../src/audit/entry';
-import { buildEntry, maskedPixPath, targetText, type AuditEntry } from '../../src/audit/entry';
+import { type AuditEntry, buildEntry, maskedPixPath, targetText } from '../../src/audit/entry';
 import { SecretRegistry } from '../../src/runtime/logger';
 
 const base: AuditEntry = { time: '2026-03-05T12:00:00.000Z', user: 'U0ADMIN01', role: 'admin', action: '/pix key delete', outcome: 'ok' };
 
 describe('audit entries: built once, masked, no secret', () => {
   test('targets in a fixed order, the Pix key masked', () => {
-    expect(targetText({ pixKey: 'finance@example.com', account: 'acc1', period: '2026-03-01..2026-03-05' })).toBe('account:acc1 key:f***@example.com period:2026-03-01..2026-03-05');
+    expect(targetText({ pixKey: 'finance@example.com', account: 'acc1', period: '2026-03-01..2026-03-05' })).toBe(
+      'account:acc1 key:f***@example.com period:2026-03-01..2026-03-05',
+    );
     expect(targetText({ pixKey: '' })).toBeUndefined();
     expect(targetText({})).toBeUndefined();
   });
@@ -27,7 +29,10 @@ describe('audit entries: built once, masked, no secret', () => {
     const secrets = new SecretRegistry();
     secrets.add('xoxb-secret-token-123456');
     secrets.add('APPID-0123456789abcdef');
-    const entry = buildEntry({ ...base, target: 'account:APPID-0123456789abcdef', detail: 'xoxb-secret-token-123456', pixPath: `/x/${'a'.repeat(400)}` }, (t) => secrets.scrub(t));
+    const entry = buildEntry(
+      { ...base, target: 'account:APPID-0123456789abcdef', detail: 'xoxb-secret-token-123456', pixPath: `/x/${'a'.repeat(400)}` },
+      (t) => secrets.scrub(t),
+    );
     expect(JSON.stringify(entry)).not.toMatch(/xoxb-secret|APPID-0123/);
     expect(entry.target).toBe('account:[REDACTED]');
     expect(entry.detail).toBe('[REDACTED]');
@@ -56,8 +61,12 @@ describe('the CSV (RFC 4180, UTF-8 with a byte-order mark)', () => {
 
   test('the head: BOM, then the header in the reader’s language; records end with CRLF', () => {
     expect(csvHead('en')).toBe('\uFEFFtime (UTC),user,role,action,target,Pix method,Pix path,Pix status,maker,checker,outcome,detail\r\n');
-    expect(csvHead('pt-BR')).toBe('\uFEFFhorário (UTC),usuário,papel,ação,alvo,método Pix,caminho Pix,status Pix,solicitante,aprovador,resultado,detalhe\r\n');
-    expect(csvEntry({ ...base, pixStatus: 204, pixMethod: 'DELETE', maker: 'U1', checker: 'U2' })).toBe('2026-03-05T12:00:00.000Z,U0ADMIN01,admin,/pix key delete,,DELETE,,204,U1,U2,ok,\r\n');
+    expect(csvHead('pt-BR')).toBe(
+      '\uFEFFhorário (UTC),usuário,papel,ação,alvo,método Pix,caminho Pix,status Pix,solicitante,aprovador,resultado,detalhe\r\n',
+    );
+    expect(csvEntry({ ...base, pixStatus: 204, pixMethod: 'DELETE', maker: 'U1', checker: 'U2' })).toBe(
+      '2026-03-05T12:00:00.000Z,U0ADMIN01,admin,/pix key delete,,DELETE,,204,U1,U2,ok,\r\n',
+    );
   });
 });
 
@@ -66,11 +75,20 @@ describe('spoolCsv: the CSV of a snapshot, through one buffer, to a private file
 
   test('the bytes are the head and each entry’s record, whatever the buffer’s flushes; a record larger than the buffer too', async () => {
     const batches: StoredAuditEntry[][] = [
-      Array.from({ length: 3_000 }, (_, i) => entry(i, { target: `account:a${i}`, detail: i % 3 === 0 ? 'x, "y"\nz' : undefined, pixStatus: i % 2 ? 200 : undefined })),
+      Array.from({ length: 3_000 }, (_, i) =>
+        entry(i, { target: `account:a${i}`, detail: i % 3 === 0 ? 'x, "y"\nz' : undefined, pixStatus: i % 2 ? 200 : undefined }),
+      ),
       [entry(3_000, { detail: 'é'.repeat(300_000) })],
       [entry(3_001, { action: '=cmd|calc' })],
     ];
-    const csv = await spoolCsv({ batches: async function* () { yield* batches; } }, 'pt-BR');
+    const csv = await spoolCsv(
+      {
+        batches: async function* () {
+          yield* batches;
+        },
+      },
+      'pt-BR',
+    );
     try {
       const expected = csvHead('pt-BR') + batches.flat().map(csvEntry).join('');
       const written = readFileSync(csv.file);
@@ -94,7 +112,15 @@ describe('spoolCsv: the CSV of a snapshot, through one buffer, to a private file
       };
       await expect(spoolCsv(failing, 'en', under)).rejects.toThrow('the store went away');
       expect(readdirSync(under)).toEqual([]);
-      const done = await spoolCsv({ batches: async function* () { yield [entry(2)]; } }, 'en', under);
+      const done = await spoolCsv(
+        {
+          batches: async function* () {
+            yield [entry(2)];
+          },
+        },
+        'en',
+        under,
+      );
       expect(readdirSync(under)).toHaveLength(1);
       expect(statSync(done.file).mode & 0o777).toBe(0o600);
       await done.dispose();

@@ -9,7 +9,12 @@ function setup(sink: (e: AuditEntry) => Promise<void>) {
   const logger = createLogger({ level: 'info', secrets, destination: { write: (l: string) => void lines.push(l) } });
   const written: AuditEntry[] = [];
   const audit = new AppAudit({
-    sink: { append: async (e) => { await sink(e); written.push(e); } },
+    sink: {
+      append: async (e) => {
+        await sink(e);
+        written.push(e);
+      },
+    },
     scrub: (t) => secrets.scrub(t),
     logger,
     now: () => new Date('2026-03-05T12:00:00.000Z'),
@@ -22,10 +27,32 @@ describe('the audit recorder', () => {
     const { audit, written } = setup(async () => undefined);
     const delivery = audit.forDelivery({ user: 'U0ADMIN01', role: 'admin', action: 'action:pix_key_delete_confirm' });
     delivery.about({ account: 'acc1' });
-    delivery.pixCall({ operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/52998224725', status: 503, ms: 3, attempt: 1, about: { pixKey: '52998224725' } });
-    delivery.pixCall({ operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/52998224725', status: 204, ms: 3, attempt: 2, about: { pixKey: '52998224725' } });
+    delivery.pixCall({
+      operation: 'deletePixKey',
+      method: 'DELETE',
+      path: '/api/v1/pix-keys/52998224725',
+      status: 503,
+      ms: 3,
+      attempt: 1,
+      about: { pixKey: '52998224725' },
+    });
+    delivery.pixCall({
+      operation: 'deletePixKey',
+      method: 'DELETE',
+      path: '/api/v1/pix-keys/52998224725',
+      status: 204,
+      ms: 3,
+      attempt: 2,
+      about: { pixKey: '52998224725' },
+    });
     await delivery.finish({ outcome: 'ok' });
-    const common = { time: '2026-03-05T12:00:00.000Z', user: 'U0ADMIN01', role: 'admin', action: 'action:pix_key_delete_confirm', target: 'account:acc1 key:***.982.247-**' };
+    const common = {
+      time: '2026-03-05T12:00:00.000Z',
+      user: 'U0ADMIN01',
+      role: 'admin',
+      action: 'action:pix_key_delete_confirm',
+      target: 'account:acc1 key:***.982.247-**',
+    };
     expect(written).toEqual([
       { ...common, pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***.982.247-**', pixStatus: 503, outcome: 'failed' },
       { ...common, pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***.982.247-**', pixStatus: 204, outcome: 'ok', detail: 'attempt 2' },
@@ -36,7 +63,15 @@ describe('the audit recorder', () => {
   test('the outcome: the last Pix call failing makes it failed; what the handler tells wins over ok, not over an error', async () => {
     const { audit, written } = setup(async () => undefined);
     const failed = audit.forDelivery({ user: 'U1', role: 'operator', action: 'view:pix_key_add' });
-    failed.pixCall({ operation: 'createPixKey', method: 'POST', path: '/api/v1/pix-keys', status: 400, ms: 1, attempt: 1, about: { pixKey: 'a@b.co' } });
+    failed.pixCall({
+      operation: 'createPixKey',
+      method: 'POST',
+      path: '/api/v1/pix-keys',
+      status: 400,
+      ms: 1,
+      attempt: 1,
+      about: { pixKey: 'a@b.co' },
+    });
     await failed.finish({ outcome: 'ok' });
     expect(written.at(-1)).toMatchObject({ outcome: 'failed', target: 'key:a***@b.co' });
 

@@ -25,7 +25,12 @@ describe('loadConfig', () => {
   });
 
   test('Socket Mode needs no signing secret; a Pix URL turns sandbox mode off', () => {
-    const r = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', PIX_API_URL: 'https://pix.acme.test/', PIX_APP_ID: 'app' });
+    const r = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_APP_TOKEN: 'xapp-1',
+      PIX_API_URL: 'https://pix.acme.test/',
+      PIX_APP_ID: 'app',
+    });
     expect(r.ok).toBe(true);
     expect(r.ok && r.config.sandboxMode).toBe(false);
     expect(r.ok && r.config.pix.apiUrl).toBe('https://pix.acme.test');
@@ -79,7 +84,13 @@ describe('loadConfig', () => {
       expect(r.ok).toBe(false);
       expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^PIX_API_URL: expected an https URL/)]);
     }
-    for (const url of ['https://pix.acme.test', 'http://127.0.0.1:4010', 'http://127.1.2.3', 'http://localhost:4010', 'http://[::1]:4010']) {
+    for (const url of [
+      'https://pix.acme.test',
+      'http://127.0.0.1:4010',
+      'http://127.1.2.3',
+      'http://localhost:4010',
+      'http://[::1]:4010',
+    ]) {
       const r = loadConfig({ ...env, PIX_API_URL: url });
       expect(r.ok && r.config.pix.apiUrl).toBe(url);
     }
@@ -102,7 +113,11 @@ describe('loadConfig', () => {
 
 describe('approval reminders and the limit requests’ threshold in the configuration', () => {
   test('APPROVAL_REMIND_AFTER: 4h by default, a duration, 0 for none', () => {
-    for (const [value, ms] of [['1h', 3_600_000], ['0', 0], ['30m', 1_800_000]] as const) {
+    for (const [value, ms] of [
+      ['1h', 3_600_000],
+      ['0', 0],
+      ['30m', 1_800_000],
+    ] as const) {
       const r = loadConfig({ ...base, APPROVAL_REMIND_AFTER: value });
       expect(r.ok && r.config.approvals.remindAfterMs).toBe(ms);
     }
@@ -139,20 +154,41 @@ describe('four-eyes approvals in the configuration', () => {
   });
 
   test('APPROVALS names actions (trimmed, once each); ACCESS_APPROVERS takes users and groups; APPROVAL_TTL a duration', () => {
-    const r = loadConfig({ ...base, APPROVALS: ' key-add, limit-request,key-add ', ACCESS_APPROVERS: 'U0CHECK1, S0CHECKERS', APPROVAL_TTL: '30m' });
-    expect(r.ok && r.config.approvals).toEqual({ actions: ['key-add', 'limit-request'], approvers: ['U0CHECK1', 'S0CHECKERS'], ttlMs: 30 * 60_000, remindAfterMs: 4 * 3_600_000 });
-    for (const [ttl, ms] of [['2d', 2 * 86_400_000], ['24h', 86_400_000], ['45s', 45_000]] as const) {
+    const r = loadConfig({
+      ...base,
+      APPROVALS: ' key-add, limit-request,key-add ',
+      ACCESS_APPROVERS: 'U0CHECK1, S0CHECKERS',
+      APPROVAL_TTL: '30m',
+    });
+    expect(r.ok && r.config.approvals).toEqual({
+      actions: ['key-add', 'limit-request'],
+      approvers: ['U0CHECK1', 'S0CHECKERS'],
+      ttlMs: 30 * 60_000,
+      remindAfterMs: 4 * 3_600_000,
+    });
+    for (const [ttl, ms] of [
+      ['2d', 2 * 86_400_000],
+      ['24h', 86_400_000],
+      ['45s', 45_000],
+    ] as const) {
       const t = loadConfig({ ...base, APPROVAL_TTL: ttl });
       expect(t.ok && t.config.approvals.ttlMs).toBe(ms);
     }
   });
 
   test('an unknown action, a bad approver id or a bad duration is refused at start, naming the variable, without echoing the value', () => {
-    const r = loadConfig({ ...base, APPROVALS: 'key-add,pay-SUPERSECRET', ACCESS_APPROVERS: 'bob-SUPERSECRET', APPROVAL_TTL: 'SUPERSECRET' });
+    const r = loadConfig({
+      ...base,
+      APPROVALS: 'key-add,pay-SUPERSECRET',
+      ACCESS_APPROVERS: 'bob-SUPERSECRET',
+      APPROVAL_TTL: 'SUPERSECRET',
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems).toEqual([
-      expect.stringMatching(/^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret$/),
+      expect.stringMatching(
+        /^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret$/,
+      ),
       expect.stringMatching(/^ACCESS_APPROVERS: entry 1 /),
       'APPROVAL_TTL: expected a duration such as 30m, 24h or 2d',
     ]);
@@ -176,8 +212,15 @@ describe('first run: what a new user leaves or copies by mistake is refused with
 
   test('its commented example lines, uncommented unchanged, are refused too (the example Pix address)', () => {
     const uncommented = envExample.replace(/^# ?([A-Z_]+=)/gm, '$1');
-    const r = loadConfig({ ...parseDotenv(uncommented), SLACK_BOT_TOKEN: 'xoxb-1-abc', SLACK_APP_TOKEN: 'xapp-1-abc', PIX_APP_ID: 'app-id-1' });
-    expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^PIX_API_URL: still an example address .*leave it unset for the built-in sandbox/)]);
+    const r = loadConfig({
+      ...parseDotenv(uncommented),
+      SLACK_BOT_TOKEN: 'xoxb-1-abc',
+      SLACK_APP_TOKEN: 'xapp-1-abc',
+      PIX_APP_ID: 'app-id-1',
+    });
+    expect(!r.ok && r.problems).toEqual([
+      expect.stringMatching(/^PIX_API_URL: still an example address .*leave it unset for the built-in sandbox/),
+    ]);
   });
 
   test.each([
@@ -209,7 +252,9 @@ describe('first run: what a new user leaves or copies by mistake is refused with
 
   test("the set-up help's ACCESS_ADMINS=U… is told where a member ID is found", () => {
     const r = loadConfig({ ...base, ACCESS_ADMINS: 'U…' });
-    expect(!r.ok && r.problems).toEqual([expect.stringMatching(/^ACCESS_ADMINS: entry 1 expected Slack user IDs .*Copy member ID; \/pix help shows yours\)$/)]);
+    expect(!r.ok && r.problems).toEqual([
+      expect.stringMatching(/^ACCESS_ADMINS: entry 1 expected Slack user IDs .*Copy member ID; \/pix help shows yours\)$/),
+    ]);
   });
 
   test('a bad POLL_SCHEDULE is told what a good one looks like', () => {
@@ -224,7 +269,9 @@ describe('first run: what a new user leaves or copies by mistake is refused with
     expect(r.ok && r.config.store.url).toBe(url);
     expect(loadConfig({ ...base, STORE_URL: url }).ok).toBe(false); // a store secret is required, as for redis://
     const bad = loadConfig({ ...base, STORE_URL: 'mongodb://db', STORE_SECRET: 's'.repeat(32) });
-    expect(!bad.ok && bad.problems).toEqual([expect.stringMatching(/^STORE_URL: expected sqlite:\/\/PATH, redis:\/\/HOST:PORT or rediss:\/\/HOST:PORT/)]);
+    expect(!bad.ok && bad.problems).toEqual([
+      expect.stringMatching(/^STORE_URL: expected sqlite:\/\/PATH, redis:\/\/HOST:PORT or rediss:\/\/HOST:PORT/),
+    ]);
     const unparsable = loadConfig({ ...base, STORE_URL: 'redis://:::SUPERSECRET', STORE_SECRET: 's'.repeat(32) });
     expect(!unparsable.ok && unparsable.problems).toEqual([expect.stringMatching(/^STORE_URL: expected redis:\/\/HOST:PORT/)]);
     expect(!unparsable.ok && unparsable.problems.join('\n')).not.toContain('SUPERSECRET');

@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
-import { FilingIntentsRepo, type FilingIntent } from '../../src/store/filing-intents';
-import { KeyvIdIndex } from '../../src/store/id-index';
 import { openStore, type Store } from '../../src/store';
+import { type FilingIntent, FilingIntentsRepo } from '../../src/store/filing-intents';
+import { KeyvIdIndex } from '../../src/store/id-index';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 
 const intent = (id: string, createdAt: string): FilingIntent => ({

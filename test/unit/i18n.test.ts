@@ -1,15 +1,17 @@
+import { limitFieldLabel } from '../../src/domain/limit-fields';
+import { centsToInput, formatCents, type MoneyProblem, parseReais } from '../../src/domain/money';
+import { ageText, formatSaoPauloDateTime } from '../../src/domain/sao-paulo-date';
+import { type Catalogue, type Locale, localeFromSlack, messages } from '../../src/i18n';
 import { en } from '../../src/i18n/en';
 import { ptBR } from '../../src/i18n/pt-BR';
-import { localeFromSlack, messages, type Catalogue, type Locale } from '../../src/i18n';
 import { LocaleResolver } from '../../src/slack/user-locale';
-import { limitFieldLabel } from '../../src/domain/limit-fields';
-import { centsToInput, formatCents, parseReais, type MoneyProblem } from '../../src/domain/money';
-import { ageText, formatSaoPauloDateTime } from '../../src/domain/sao-paulo-date';
 
 type Fn = (...args: never[]) => string;
 /** Arguments to render every message function with: TypeScript makes this list every one of them. */
 type Samples = {
-  [G in keyof Catalogue]: { [K in keyof Catalogue[G] as Catalogue[G][K] extends Fn ? K : never]: Array<Parameters<Extract<Catalogue[G][K], Fn>>> };
+  [G in keyof Catalogue]: {
+    [K in keyof Catalogue[G] as Catalogue[G][K] extends Fn ? K : never]: Array<Parameters<Extract<Catalogue[G][K], Fn>>>;
+  };
 };
 
 const S = '`6840aeca23c0d1fe48c856a3`';
@@ -77,7 +79,11 @@ const samples: Samples = {
     rootText: [[{ id: 'r1', account: 'a1', status: 'in review' }]],
     rejectedReply: [[{ mention: '<@U1>', id: S }]],
     rejectedText: [['r1']],
-    approvedReply: [[{ mention: '<@U1>', id: S, below: 0 }], [{ mention: '<@U1>', id: S, below: 1 }], [{ mention: '<@U1>', id: S, below: 2 }]],
+    approvedReply: [
+      [{ mention: '<@U1>', id: S, below: 0 }],
+      [{ mention: '<@U1>', id: S, below: 1 }],
+      [{ mention: '<@U1>', id: S, below: 2 }],
+    ],
     approvedText: [[{ id: 'r1', partly: false }], [{ id: 'r1', partly: true }]],
   },
   limitStatus: {
@@ -130,16 +136,25 @@ const samples: Samples = {
     keysManagedLine: [['the main application']],
     listText: [[{ count: 3, blocked: 0 }], [{ count: 3, blocked: 1 }]],
     oneTitle: [[S]],
-    oneText: [[{ accountId: 'a1', blocked: false }], [{ accountId: 'a1', balance: 'total 1500000 · available 1500000 · blocked 0', blocked: true }]],
+    oneText: [
+      [{ accountId: 'a1', blocked: false }],
+      [{ accountId: 'a1', balance: 'total 1500000 · available 1500000 · blocked 0', blocked: true }],
+    ],
     linkIntro: [[S]],
     hasApplication: [[{ account: S }], [{ account: S, clientId: '`c1`' }]],
     clientSecret: [['s3cr3t']],
     unstoredAppId: [[{ accountId: 'a1', appId: 'app-id' }]],
     notStoredNote: [['a1']],
-    auditCreated: [[{ user: '<@U1>', account: S, name: '“X”', note: '' }], [{ user: '<@U1>', account: S, name: '“X”', clientId: '`c1`', note: ' Stored.' }]],
+    auditCreated: [
+      [{ user: '<@U1>', account: S, name: '“X”', note: '' }],
+      [{ user: '<@U1>', account: S, name: '“X”', clientId: '`c1`', note: ' Stored.' }],
+    ],
     auditAppFailed: [[{ user: '<@U1>', account: S, name: '“X”', problem: 'Could not.' }]],
     auditResolved: [[{ account: S, name: '“X”', user: '<@U1>' }], [{ account: S, name: '“X”', clientId: '`c1`', user: '<@U1>' }]],
-    auditRetried: [[{ user: '<@U1>', account: S, name: '“X”', note: '' }], [{ user: '<@U1>', account: S, name: '“X”', clientId: '`c1`', note: '' }]],
+    auditRetried: [
+      [{ user: '<@U1>', account: S, name: '“X”', note: '' }],
+      [{ user: '<@U1>', account: S, name: '“X”', clientId: '`c1`', note: '' }],
+    ],
     auditLinked: [[{ user: '<@U1>', account: S }]],
     appCreatedText: [['a1']],
     secretNotShown: [[S]],
@@ -259,12 +274,34 @@ const samples: Samples = {
     unfollowedNotice: [
       [{ mention: '<@U1>', id: S, status: 404, reads: 5, minutes: 15, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`' }],
       [{ mention: '<@U1>', id: S, status: 403, reads: 6, minutes: 20, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`' }],
-      [{ mention: '<@U1>', id: S, status: 403, reads: 6, minutes: 20, command: '`/pix limit status 6840aeca23c0d1fe48c856a3`', said: 'Application does not have required scope: ACCOUNT_LIMITS_GET' }],
+      [
+        {
+          mention: '<@U1>',
+          id: S,
+          status: 403,
+          reads: 6,
+          minutes: 20,
+          command: '`/pix limit status 6840aeca23c0d1fe48c856a3`',
+          said: 'Application does not have required scope: ACCOUNT_LIMITS_GET',
+        },
+      ],
     ],
     unfollowedText: [['6840aeca23c0d1fe48c856a3']],
   },
   approvalRules: {
-    reminder: [[{ who: '<@U1>, <!subteam^S1>', title: 'Add a Pix key', maker: '<@U2>', age: '4 hours ago', expires: '06/03/2026, 14:30', n: 1, max: 3 }]],
+    reminder: [
+      [
+        {
+          who: '<@U1>, <!subteam^S1>',
+          title: 'Add a Pix key',
+          maker: '<@U2>',
+          age: '4 hours ago',
+          expires: '06/03/2026, 14:30',
+          n: 1,
+          max: 3,
+        },
+      ],
+    ],
     anyoneWithRole: [['admin']],
     makerLostRole: [[{ maker: '<@U1>', role: 'admin' }]],
     makerUnreachable: [['<@U1>']],
@@ -354,7 +391,19 @@ const samples: Samples = {
     title: [[{ days: 7, page: 1 }], [{ days: 1, page: 2 }]],
     text: [[{ days: 7, page: 1, count: 15 }], [{ days: 1, page: 2, count: 1 }]],
     empty: [[1], [7]],
-    outcome: [['ok'], ['failed'], ['error'], ['usage'], ['refused'], ['pending'], ['approved'], ['rejected'], ['cancelled'], ['something-new'], ['expired']],
+    outcome: [
+      ['ok'],
+      ['failed'],
+      ['error'],
+      ['usage'],
+      ['refused'],
+      ['pending'],
+      ['approved'],
+      ['rejected'],
+      ['cancelled'],
+      ['something-new'],
+      ['expired'],
+    ],
     maker: [['<@U1>']],
     checker: [['<@U2>']],
     exporting: [[{ from: '05/03/2026', to: '06/03/2026' }]],
@@ -375,13 +424,16 @@ function expectClean(text: unknown, where: string): void {
   expect({ where, type: typeof text }).toEqual({ where, type: 'string' });
   const t = text as string;
   expect({ where, empty: t.trim() === '' }).toEqual({ where, empty: false });
-  for (const bad of ['undefined', 'NaN', '[object Object]', 'null']) expect({ where, contains: bad, found: t.includes(bad) }).toEqual({ where, contains: bad, found: false });
+  for (const bad of ['undefined', 'NaN', '[object Object]', 'null'])
+    expect({ where, contains: bad, found: t.includes(bad) }).toEqual({ where, contains: bad, found: false });
 }
 
 describe('the message catalogues', () => {
   test('pt-BR and en have the same groups, the same keys, and the same kind of entry under each', () => {
     const shape = (c: Catalogue) =>
-      Object.fromEntries(Object.entries(c).map(([group, entries]) => [group, Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, typeof v]))]));
+      Object.fromEntries(
+        Object.entries(c).map(([group, entries]) => [group, Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, typeof v]))]),
+      );
     expect(shape(ptBR)).toEqual(shape(en));
   });
 
@@ -414,7 +466,8 @@ describe('the message catalogues', () => {
         const calls = (samples[group] as Record<string, unknown[][]> | undefined)?.[key];
         if (typeof value === 'function' && calls) {
           const args = calls[calls.length - 1]!;
-          if ((value as (...a: unknown[]) => string)(...args) === (pt as (...a: unknown[]) => string)(...args)) same.push(`${group}.${key}`);
+          if ((value as (...a: unknown[]) => string)(...args) === (pt as (...a: unknown[]) => string)(...args))
+            same.push(`${group}.${key}`);
         }
       }
     }

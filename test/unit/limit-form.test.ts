@@ -1,4 +1,4 @@
-import { readLimitForm, type FormMeta } from '../../src/domain/limit-form';
+import { type FormMeta, readLimitForm } from '../../src/domain/limit-form';
 
 const meta: FormMeta = {
   channelId: 'C1',
@@ -52,11 +52,16 @@ describe('readLimitForm', () => {
     const pt = readLimitForm('pt-BR', state({ pixDayLimit: '6.000', pixNightLimit: '1.000,00' }), meta);
     expect(pt.ok && pt.form.limits).toEqual({ pixDayLimit: 600000, pixNightLimit: 100000 });
     const unclear = readLimitForm('en', state({ pixDayLimit: '6.000', pixNightLimit: '1000' }), meta);
-    expect(!unclear.ok && unclear.errors).toEqual({ pixDayLimit: 'Ambiguous: for a thousand reais write 1234 or 1,234.00; cents take two decimals.' });
+    expect(!unclear.ok && unclear.errors).toEqual({
+      pixDayLimit: 'Ambiguous: for a thousand reais write 1234 or 1,234.00; cents take two decimals.',
+    });
   });
 
   test('files of the shortcut count as documents', () => {
-    const r = readLimitForm('en', state({ pixDayLimit: '5001', pixNightLimit: '1000' }, []), { ...meta, attached: [{ id: 'F9', name: 'a.pdf' }] });
+    const r = readLimitForm('en', state({ pixDayLimit: '5001', pixNightLimit: '1000' }, []), {
+      ...meta,
+      attached: [{ id: 'F9', name: 'a.pdf' }],
+    });
     expect(r.ok && r.form.files).toEqual([{ id: 'F9' }]);
   });
 });

@@ -27,15 +27,23 @@ function manifestProblems(m: Manifest): string[] {
   const problems: string[] = [];
   const check = (ok: boolean, problem: string) => void (ok || problems.push(problem));
   const length = (value: string | undefined, where: string, min: number, max: number) =>
-    check(typeof value === 'string' && value.length >= min && value.length <= max, `${where}: ${value?.length ?? 'no'} characters, must be ${min} to ${max}`);
-  const count = (list: unknown[] | undefined, where: string, max: number) => check((list?.length ?? 0) <= max, `${where}: ${list?.length} items, at most ${max}`);
-  const https = (url: string | undefined, where: string) => check(url === undefined || /^https:\/\/\S+$/.test(url), `${where}: must be an https URL`);
+    check(
+      typeof value === 'string' && value.length >= min && value.length <= max,
+      `${where}: ${value?.length ?? 'no'} characters, must be ${min} to ${max}`,
+    );
+  const count = (list: unknown[] | undefined, where: string, max: number) =>
+    check((list?.length ?? 0) <= max, `${where}: ${list?.length} items, at most ${max}`);
+  const https = (url: string | undefined, where: string) =>
+    check(url === undefined || /^https:\/\/\S+$/.test(url), `${where}: must be an https URL`);
 
   const d = m.display_information;
   length(d?.name, 'display_information.name', 1, 35);
   if (d?.description !== undefined) length(d.description, 'display_information.description', 1, 140);
   if (d?.long_description !== undefined) length(d.long_description, 'display_information.long_description', 174, 4000);
-  check(d?.background_color === undefined || /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(d.background_color), 'display_information.background_color: #RGB or #RRGGBB');
+  check(
+    d?.background_color === undefined || /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(d.background_color),
+    'display_information.background_color: #RGB or #RRGGBB',
+  );
 
   const f = m.features ?? {};
   if (f.bot_user) {
@@ -108,7 +116,8 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
 };
 
 /** The Web API namespaces, to find calls like `deps.slack.chat.postMessage(`, `client.views.open(` or `quickClient(app.client).usergroups.users.list(` (not `messages(locale).files.…(`). */
-const CALL = /(?:\bslack|\bclient|Client\([^()]*\))\.((?:admin|apps|auth|bookmarks|bots|calls|canvases|chat|conversations|dnd|emoji|files|oauth|pins|reactions|reminders|search|team|usergroups|users|views|workflows)\.[A-Za-z][\w.]*?)\s*\(/g;
+const CALL =
+  /(?:\bslack|\bclient|Client\([^()]*\))\.((?:admin|apps|auth|bookmarks|bots|calls|canvases|chat|conversations|dnd|emoji|files|oauth|pins|reactions|reminders|search|team|usergroups|users|views|workflows)\.[A-Za-z][\w.]*?)\s*\(/g;
 
 /** Every Web API method the app's code calls (the sandbox is a separate service and calls none). */
 function methodsUsed(): Map<string, string[]> {
@@ -170,13 +179,19 @@ describe('manifest.yml and the code cannot drift apart', () => {
 
   it('declares exactly the shortcuts of the entry table, as message shortcuts', () => {
     const declared = (m.features?.shortcuts ?? []).map((s) => `${s.type}:${s.callback_id}`).sort();
-    const handled = rows.filter((r) => r.kind === 'shortcut').map((r) => `message:${r.id}`).sort();
+    const handled = rows
+      .filter((r) => r.kind === 'shortcut')
+      .map((r) => `message:${r.id}`)
+      .sort();
     expect(handled.length).toBeGreaterThan(0);
     expect(declared).toEqual(handled);
   });
 
   it('subscribes to exactly the events of the entry table; the Home tab is on for its event', () => {
-    const handled = rows.filter((r) => r.kind === 'event').map((r) => r.id).sort();
+    const handled = rows
+      .filter((r) => r.kind === 'event')
+      .map((r) => r.id)
+      .sort();
     expect(handled).toContain('app_home_opened');
     expect([...(m.settings?.event_subscriptions?.bot_events ?? [])].sort()).toEqual(handled);
     expect(m.features?.app_home?.home_tab_enabled).toBe(true);
@@ -205,7 +220,15 @@ describe('manifest.yml and the code cannot drift apart', () => {
   it('declares the scope of every Web API method the code calls, and no scope nothing needs', () => {
     const used = methodsUsed();
     // The scan must see the calls it is there to see.
-    for (const known of ['chat.postMessage', 'views.open', 'views.publish', 'users.info', 'usergroups.users.list', 'conversations.replies', 'files.uploadV2']) {
+    for (const known of [
+      'chat.postMessage',
+      'views.open',
+      'views.publish',
+      'users.info',
+      'usergroups.users.list',
+      'conversations.replies',
+      'files.uploadV2',
+    ]) {
       expect([...used.keys()]).toContain(known);
     }
     const unknown = [...used.keys()].filter((method) => !(method in METHOD_SCOPES));

@@ -1,7 +1,7 @@
 import { checkBookPeriod, paymentBookCommand } from '../../commands/payment-book';
-import { UsageError, type CommandContext } from '../../src/entry/table';
-import type { Deps } from '../../src/entry/deps';
 import { saoPauloToday } from '../../src/domain/sao-paulo-date';
+import type { Deps } from '../../src/entry/deps';
+import { type CommandContext, UsageError } from '../../src/entry/table';
 
 describe('the payment booklet period', () => {
   const today = { year: 2026, month: 7, day: 15 };
@@ -52,8 +52,21 @@ describe('the payment booklet period', () => {
           },
         },
       } as unknown as Deps;
-      const ctx = { deps, args, userId: 'U1', channelId: 'C1', triggerId: 't', responseUrl: '', role: 'operator', locale: 'en', present: (m) => m, reply: async () => undefined } as CommandContext;
-      const outcome = await paymentBookCommand({ now: () => new Date(now) }).handler(ctx).catch((err: unknown) => err);
+      const ctx = {
+        deps,
+        args,
+        userId: 'U1',
+        channelId: 'C1',
+        triggerId: 't',
+        responseUrl: '',
+        role: 'operator',
+        locale: 'en',
+        present: (m) => m,
+        reply: async () => undefined,
+      } as CommandContext;
+      const outcome = await paymentBookCommand({ now: () => new Date(now) })
+        .handler(ctx)
+        .catch((err: unknown) => err);
       return { outcome, calls };
     };
 

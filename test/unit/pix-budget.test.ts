@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createClient } from '@keyv/redis';
-import { MemoryRateWindow, PixBudget, WINDOW_MS, type Lane, type RateWindow } from '../../src/pix/budget';
+import { type Lane, MemoryRateWindow, PixBudget, type RateWindow, WINDOW_MS } from '../../src/pix/budget';
 import { PixClient } from '../../src/pix/client';
 import { RedisRateWindow } from '../../src/store/rate-window';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
@@ -35,7 +35,10 @@ describe('the Pix budget', () => {
     const window = new MemoryRateWindow(t.now);
     const people: number[] = [];
     const poller: number[] = [];
-    for (const [lane, times, reserve] of [['people', people, 0], ['poller', poller, 1]] as const) {
+    for (const [lane, times, reserve] of [
+      ['people', people, 0],
+      ['poller', poller, 1],
+    ] as const) {
       while (times.length < 40) {
         const wait = await window.admit(5, reserve);
         if (wait === 0) times.push(t.now());
@@ -89,7 +92,11 @@ describe('the Pix client and the budget on a 429', () => {
       res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(JSON.stringify(step.body));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      seen,
+      close: () => new Promise<void>((r) => server.close(() => r())),
+    };
   }
 
   /** A window that admits everyone and records each hold-off. */
@@ -108,10 +115,15 @@ describe('the Pix client and the budget on a 429', () => {
 
   const sleeps: number[] = [];
   beforeEach(() => (sleeps.length = 0));
-  const client = (url: string, budget: PixBudget) => new PixClient({ baseUrl: url, timeoutMs: 2_000, budget, sleep: async (ms) => void sleeps.push(ms) });
+  const client = (url: string, budget: PixBudget) =>
+    new PixClient({ baseUrl: url, timeoutMs: 2_000, budget, sleep: async (ms) => void sleeps.push(ms) });
   const ok = { status: 200, body: { limitRequest: { id: 'r1', companyBankAccountId: 'a1', status: 'IN_REVIEW' } } };
   const created = { status: 201, body: { limitRequest: { id: 'r1', companyBankAccountId: 'a1', status: 'IN_REVIEW' } } };
-  const tooMany = (retryAfter?: string) => ({ status: 429, body: { error: 'Too many requests' }, ...(retryAfter ? { headers: { 'retry-after': retryAfter } } : {}) });
+  const tooMany = (retryAfter?: string) => ({
+    status: 429,
+    body: { error: 'Too many requests' },
+    ...(retryAfter ? { headers: { 'retry-after': retryAfter } } : {}),
+  });
   const request = { companyBankAccountId: 'a1', limits: { pixDayLimit: 1, pixNightLimit: 1 }, documents: [{ fileId: 'f1' }] };
 
   test('with Retry-After: every lane held off that long, the read retried after it, each attempt through the budget', async () => {
@@ -163,7 +175,12 @@ describe('the Pix client and the budget on a 429', () => {
     const s = await scripted([tooMany('120')]);
     const b = recordingBudget();
     try {
-      const upload = { stream: Readable.from([Buffer.from('%PDF-1.4\n')]), fileName: 'p.pdf', contentType: 'application/pdf', purpose: 'ACCOUNT_LIMIT_REQUEST' as const };
+      const upload = {
+        stream: Readable.from([Buffer.from('%PDF-1.4\n')]),
+        fileName: 'p.pdf',
+        contentType: 'application/pdf',
+        purpose: 'ACCOUNT_LIMIT_REQUEST' as const,
+      };
       await expect(client(s.url, b.budget).uploadFile('APP', upload)).rejects.toMatchObject({ status: 429 });
       await expect(client(s.url, b.budget).getLimitRequest('APP', 'r1')).rejects.toMatchObject({ status: 429 });
       expect(s.seen).toHaveLength(2);
@@ -195,8 +212,12 @@ describe('the budget shared on Redis', () => {
     const a = new PixBudget({ limit, window: await windowOn('instance-a') });
     const b = new PixBudget({ limit, window: await windowOn('instance-b') });
     const admitted: Array<{ who: string; at: number }> = [];
-    const take = (budget: PixBudget, lane: Lane, who: string) => budget.acquire(lane).then(() => void admitted.push({ who, at: Date.now() }));
-    const sweeps = [...Array.from({ length: 12 }, () => take(a, 'poller', 'a')), ...Array.from({ length: 12 }, () => take(b, 'poller', 'b'))];
+    const take = (budget: PixBudget, lane: Lane, who: string) =>
+      budget.acquire(lane).then(() => void admitted.push({ who, at: Date.now() }));
+    const sweeps = [
+      ...Array.from({ length: 12 }, () => take(a, 'poller', 'a')),
+      ...Array.from({ length: 12 }, () => take(b, 'poller', 'b')),
+    ];
     // A person on instance b once the sweeps are well under way.
     while (admitted.length < 8) await new Promise((r) => setTimeout(r, 10));
     const asked = admitted.length;
@@ -206,8 +227,18 @@ describe('the budget shared on Redis', () => {
     expect(admitted.findIndex((x) => x.who === 'person') - asked).toBeLessThanOrEqual(1);
     await Promise.all(sweeps);
     expect(admitted).toHaveLength(25);
-    expect(peak(admitted.map((x) => x.at), WINDOW_MS - 50)).toBeLessThanOrEqual(limit);
-    expect(peak(admitted.filter((x) => x.who !== 'person').map((x) => x.at), WINDOW_MS - 50)).toBeLessThanOrEqual(limit - 1);
+    expect(
+      peak(
+        admitted.map((x) => x.at),
+        WINDOW_MS - 50,
+      ),
+    ).toBeLessThanOrEqual(limit);
+    expect(
+      peak(
+        admitted.filter((x) => x.who !== 'person').map((x) => x.at),
+        WINDOW_MS - 50,
+      ),
+    ).toBeLessThanOrEqual(limit - 1);
     expect(new Set(admitted.map((x) => x.who))).toEqual(new Set(['a', 'b', 'person']));
   });
 

@@ -28,13 +28,19 @@ async function scriptedServer(script: Array<(req: Seen, res: http.ServerResponse
   return {
     url,
     seen,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_: Seen, res: http.ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_: Seen, res: http.ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  };
 
 const sleeps: number[] = [];
 const client = (url: string, extra: Partial<ConstructorParameters<typeof PixClient>[0]> = {}) =>
@@ -63,11 +69,30 @@ describe('PixClient', () => {
       const own: unknown[] = [];
       const seen: Array<Record<string, unknown>> = [];
       const base = client(s.url, { onCall: (e) => own.push(e) });
-      await base.observed((e) => seen.push({ ...e })).deletePixKey('APP-ID-SECRET-1', 'a@b.com').catch(() => undefined);
+      await base
+        .observed((e) => seen.push({ ...e }))
+        .deletePixKey('APP-ID-SECRET-1', 'a@b.com')
+        .catch(() => undefined);
       await base.observed((e) => seen.push({ ...e })).deletePixKey('APP-ID-SECRET-1', 'a@b.com');
       expect(seen.map(({ ms: _ms, ...e }) => e)).toEqual([
-        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', route: '/api/v1/pix-keys/:key', status: 503, attempt: 1, about: { pixKey: 'a@b.com' } },
-        { operation: 'deletePixKey', method: 'DELETE', path: '/api/v1/pix-keys/a%40b.com', route: '/api/v1/pix-keys/:key', status: 204, attempt: 1, about: { pixKey: 'a@b.com' } },
+        {
+          operation: 'deletePixKey',
+          method: 'DELETE',
+          path: '/api/v1/pix-keys/a%40b.com',
+          route: '/api/v1/pix-keys/:key',
+          status: 503,
+          attempt: 1,
+          about: { pixKey: 'a@b.com' },
+        },
+        {
+          operation: 'deletePixKey',
+          method: 'DELETE',
+          path: '/api/v1/pix-keys/a%40b.com',
+          route: '/api/v1/pix-keys/:key',
+          status: 204,
+          attempt: 1,
+          about: { pixKey: 'a@b.com' },
+        },
       ]);
       expect(own).toHaveLength(2);
       expect(JSON.stringify(seen)).not.toContain('APP-ID-SECRET-1');
@@ -116,7 +141,11 @@ describe('PixClient', () => {
     const s = await scriptedServer([json(503, { error: 'down' }), json(201, {})]);
     try {
       await expect(
-        client(s.url).createLimitRequest('APP', { companyBankAccountId: 'a', limits: { pixDayLimit: 1, pixNightLimit: 1 }, documents: [{ fileId: 'f' }] }),
+        client(s.url).createLimitRequest('APP', {
+          companyBankAccountId: 'a',
+          limits: { pixDayLimit: 1, pixNightLimit: 1 },
+          documents: [{ fileId: 'f' }],
+        }),
       ).rejects.toMatchObject({ status: 503 });
       expect(s.seen).toHaveLength(1);
     } finally {
@@ -143,7 +172,11 @@ describe('PixClient', () => {
       });
       expect(s.seen[0]!.headers['content-type']).toMatch(/^application\/json/);
       expect(() =>
-        client(s.url).createLimitRequest('APP', { companyBankAccountId: 'a', limits: { pixDayLimit: 1.5, pixNightLimit: 1 }, documents: [] }),
+        client(s.url).createLimitRequest('APP', {
+          companyBankAccountId: 'a',
+          limits: { pixDayLimit: 1.5, pixNightLimit: 1 },
+          documents: [],
+        }),
       ).toThrow(RangeError);
     } finally {
       await s.close();
@@ -203,7 +236,9 @@ describe('PixClient', () => {
     ]);
     try {
       // The answer never ends: that the call fails with a time-out at all is the total deadline's doing.
-      await expect(client(s.url, { timeoutMs: 400, retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } }).getLimits('APP', 'a')).rejects.toMatchObject({
+      await expect(
+        client(s.url, { timeoutMs: 400, retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } }).getLimits('APP', 'a'),
+      ).rejects.toMatchObject({
         kind: 'timeout',
         status: 0,
       });
@@ -233,7 +268,10 @@ describe('PixClient', () => {
   });
 
   test('the payment booklet is asked for as a PDF (Accept: application/pdf); JSON elsewhere', async () => {
-    const s = await scriptedServer([(_, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4\n'), json(200, [])]);
+    const s = await scriptedServer([
+      (_, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4\n'),
+      json(200, []),
+    ]);
     try {
       const pdf = await client(s.url).getPaymentBook('APP', '6840b1f0c2a4e5d6f7a8b9c0', { month: 12, year: 2027 });
       expect(pdf.toString()).toBe('%PDF-1.4\n');
@@ -246,12 +284,19 @@ describe('PixClient', () => {
   });
 
   test('a refused connection is a network error; nothing was sent, so no write can have happened', async () => {
-    const err = (await client('http://127.0.0.1:1').getLimits('APP', 'a').catch((e: unknown) => e)) as PixApiError;
+    const err = (await client('http://127.0.0.1:1')
+      .getLimits('APP', 'a')
+      .catch((e: unknown) => e)) as PixApiError;
     expect(err).toMatchObject({ kind: 'network', sent: false, mayHaveWritten: false });
   });
 
   test('a write with no answer in time, or a gateway’s 504, may have happened; the service’s own refusal did not', async () => {
-    const s = await scriptedServer([() => undefined, json(504, { error: 'gateway timeout' }), json(500, { error: 'boom' }), json(400, { error: 'bad' })]);
+    const s = await scriptedServer([
+      () => undefined,
+      json(504, { error: 'gateway timeout' }),
+      json(500, { error: 'boom' }),
+      json(400, { error: 'bad' }),
+    ]);
     try {
       const c = client(s.url, { timeoutMs: 200 });
       const create = () => c.createApplication('MASTER', { accountId: 'a', name: 'n' }).catch((e: unknown) => e as PixApiError);
@@ -277,7 +322,13 @@ describe('PixClient', () => {
           this.push(pulled++ === 0 ? bytes : null);
         },
       });
-      const file = await client(s.url).uploadFile('APP', { stream, fileName: 'proof.pdf', contentType: 'application/pdf', knownLength: bytes.length, purpose: 'ACCOUNT_LIMIT_REQUEST' });
+      const file = await client(s.url).uploadFile('APP', {
+        stream,
+        fileName: 'proof.pdf',
+        contentType: 'application/pdf',
+        knownLength: bytes.length,
+        purpose: 'ACCOUNT_LIMIT_REQUEST',
+      });
       expect(file.id).toBe('f1');
       const req = s.seen[0]!;
       expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);

@@ -9,12 +9,26 @@ describe('the Pix events variables', () => {
   });
 
   test('a channel turns it on; kinds are split, trimmed and upper-cased', () => {
-    const r = loadConfig({ ...base, PIX_EVENTS_CHANNEL: 'C0EVENTS', PIX_WEBHOOK_PATH: '/hooks/pix', PIX_EVENTS: ' dispute_* , CHARGE_COMPLETED' });
-    expect(r.ok && r.config.pixEvents).toEqual({ channel: 'C0EVENTS', webhookPath: '/hooks/pix', kinds: ['DISPUTE_*', 'CHARGE_COMPLETED'] });
+    const r = loadConfig({
+      ...base,
+      PIX_EVENTS_CHANNEL: 'C0EVENTS',
+      PIX_WEBHOOK_PATH: '/hooks/pix',
+      PIX_EVENTS: ' dispute_* , CHARGE_COMPLETED',
+    });
+    expect(r.ok && r.config.pixEvents).toEqual({
+      channel: 'C0EVENTS',
+      webhookPath: '/hooks/pix',
+      kinds: ['DISPUTE_*', 'CHARGE_COMPLETED'],
+    });
   });
 
   test('every problem named by its variable, the value never repeated', () => {
-    const r = loadConfig({ ...base, PIX_EVENTS_CHANNEL: 'finance-secret', PIX_WEBHOOK_PATH: '/slack/events', PIX_EVENTS: 'DISPUTE_*,CH*ARGE' });
+    const r = loadConfig({
+      ...base,
+      PIX_EVENTS_CHANNEL: 'finance-secret',
+      PIX_WEBHOOK_PATH: '/slack/events',
+      PIX_EVENTS: 'DISPUTE_*,CH*ARGE',
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems).toEqual([

@@ -1,8 +1,8 @@
 import { createSign } from 'node:crypto';
-import { createLogger, SecretRegistry } from '../../src/runtime/logger';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { isListed, kindOf, mergedStatus } from '../../src/pix-events/kinds';
 import { KEYS_TTL_MS, PublicKeys, REFRESH_FLOOR_MS } from '../../src/pix-events/public-keys';
+import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 
 const quiet = createLogger({ level: 'silent', secrets: new SecretRegistry() });
 const sign = (pem: string, body: Buffer) => createSign('RSA-SHA256').update(body).sign(pem, 'base64');
@@ -13,7 +13,8 @@ describe('the webhook public keys', () => {
   let now: number;
   let keys: PublicKeys;
   const fetches = () => sandbox.calls.filter((c) => c.path === '/api/v1/webhook/public-keys').length;
-  const faults = (body: unknown, method = 'POST') => fetch(`${sandbox.url}/sandbox/faults`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const faults = (body: unknown, method = 'POST') =>
+    fetch(`${sandbox.url}/sandbox/faults`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 });

@@ -1,9 +1,9 @@
-import { checkMessage, checkView, problemText } from '../../src/slack-standin/block-kit-rules';
 import type { Locale } from '../../src/i18n';
 import { disputeDigest, EventBodySchema, otherDigest } from '../../src/pix-events/digest';
+import { checkMessage, checkView, problemText } from '../../src/slack-standin/block-kit-rules';
 import type { DisputeRecord } from '../../src/store/pix-events';
 import { evidenceModal } from '../../views/dispute-evidence';
-import { homeView, type HomeData } from '../../views/home';
+import { type HomeData, homeView } from '../../views/home';
 import { presentMessage } from '../../views/message';
 import { disputeReplyMessage, disputeRootMessage, openDisputesBlocks, otherEventMessage } from '../../views/pix-events';
 
@@ -33,7 +33,13 @@ describe('the Pix events views at their largest, as Slack judges them', () => {
   test.each(LOCALES)('the dispute root, a reply, a compact message (%s)', (locale) => {
     expect(problems(checkMessage(presentMessage(disputeRootMessage(locale, biggest), locale, true)))).toEqual([]);
     expect(problems(checkMessage(disputeReplyMessage(locale, { e2e: biggest.endToEndId, status: 'ACCEPTED', late: false })))).toEqual([]);
-    const other = otherEventMessage(locale, long(200, 'K'), { value: -Number.MAX_SAFE_INTEGER, correlationId: long(500, 'c'), status: long(500, 's'), name: long(500, 'n'), taxId: long(500, '2') });
+    const other = otherEventMessage(locale, long(200, 'K'), {
+      value: -Number.MAX_SAFE_INTEGER,
+      correlationId: long(500, 'c'),
+      status: long(500, 's'),
+      name: long(500, 'n'),
+      taxId: long(500, '2'),
+    });
     expect(problems(checkMessage(other))).toEqual([]);
   });
 
@@ -57,7 +63,17 @@ describe('what is kept of an event', () => {
   test('a dispute: the service’s fields, e-mail, phone and tax id masked, nothing else', () => {
     const body = EventBodySchema.parse({
       event: 'OPENPIX:DISPUTE_CREATED',
-      dispute: { status: 'OPENED', endToEndId: 'E1', name: 'Seu Jorge', email: 'seu.jorge@example.com', phoneNumber: '+5519989673846', value: 1000, disputeReason: 'Golpe', taxID: '39053344705', secret: 'x' },
+      dispute: {
+        status: 'OPENED',
+        endToEndId: 'E1',
+        name: 'Seu Jorge',
+        email: 'seu.jorge@example.com',
+        phoneNumber: '+5519989673846',
+        value: 1000,
+        disputeReason: 'Golpe',
+        taxID: '39053344705',
+        secret: 'x',
+      },
     });
     expect(disputeDigest('DISPUTE_CREATED', body)).toEqual({
       endToEndId: 'E1',
@@ -72,7 +88,10 @@ describe('what is kept of an event', () => {
   });
 
   test('the status comes from the kind; fields of the wrong type are dropped, not refused', () => {
-    const body = EventBodySchema.parse({ event: 'woovi:DISPUTE_ACCEPTED', dispute: { endToEndId: 'E2', status: 'OPENED', value: 'lots', name: 42 } });
+    const body = EventBodySchema.parse({
+      event: 'woovi:DISPUTE_ACCEPTED',
+      dispute: { endToEndId: 'E2', status: 'OPENED', value: 'lots', name: 42 },
+    });
     expect(disputeDigest('DISPUTE_ACCEPTED', body)).toEqual({ endToEndId: 'E2', status: 'ACCEPTED', name: '42' });
     expect(disputeDigest('DISPUTE_ACCEPTED', EventBodySchema.parse({ event: 'x:DISPUTE_ACCEPTED', dispute: {} }))).toBeUndefined();
   });
@@ -80,8 +99,19 @@ describe('what is kept of an event', () => {
   test('a charge: amount, correlation ID, status, name, masked tax id', () => {
     const body = EventBodySchema.parse({
       event: 'OPENPIX:CHARGE_COMPLETED',
-      charge: { value: 4990, correlationID: 'order-1', status: 'COMPLETED', customer: { name: 'Pedro', email: 'p@example.com', taxID: { taxID: '12345678000195', type: 'BR:CNPJ' } } },
+      charge: {
+        value: 4990,
+        correlationID: 'order-1',
+        status: 'COMPLETED',
+        customer: { name: 'Pedro', email: 'p@example.com', taxID: { taxID: '12345678000195', type: 'BR:CNPJ' } },
+      },
     });
-    expect(otherDigest(body)).toEqual({ value: 4990, correlationId: 'order-1', status: 'COMPLETED', name: 'Pedro', taxId: '**.345.678/****-**' });
+    expect(otherDigest(body)).toEqual({
+      value: 4990,
+      correlationId: 'order-1',
+      status: 'COMPLETED',
+      name: 'Pedro',
+      taxId: '**.345.678/****-**',
+    });
   });
 });

@@ -22,7 +22,10 @@ describe('postOnce', () => {
   afterEach(() => slack.off('chat.postMessage'));
 
   const methodsSince = (from: number, channel: string) =>
-    slack.calls.slice(from).filter((c) => c.args.channel === channel).map((c) => c.method);
+    slack.calls
+      .slice(from)
+      .filter((c) => c.args.channel === channel)
+      .map((c) => c.method);
   const postsIn = (channel: string) => slack.messages.filter((m) => m.channel === channel);
 
   test('a post the pacer held back was never sent: it fails at once, nothing looked up or sent again', async () => {
@@ -46,7 +49,9 @@ describe('postOnce', () => {
 
   test('an in-doubt failure that posted nothing: looked at, then sent again, once', async () => {
     let failures = 1;
-    slack.on('chat.postMessage', (args) => (failures-- > 0 ? { httpStatus: 500, body: { ok: false, error: 'internal_error' } } : slack.answerByDefault('chat.postMessage', args)));
+    slack.on('chat.postMessage', (args) =>
+      failures-- > 0 ? { httpStatus: 500, body: { ok: false, error: 'internal_error' } } : slack.answerByDefault('chat.postMessage', args),
+    );
     const from = slack.calls.length;
     const posted = await postOnce(client, { channel: 'C0QUIET', text: 'hi' }, noticeMetadata());
     expect(methodsSince(from, 'C0QUIET')).toEqual(['chat.postMessage', 'conversations.history', 'chat.postMessage']);
@@ -58,7 +63,14 @@ describe('postOnce', () => {
     slack.on('chat.postMessage', () => ({ httpStatus: 500, body: { ok: false, error: 'internal_error' } }));
     const from = slack.calls.length;
     await expect(postOnce(client, { channel: 'C0DOWN', text: 'hi' }, noticeMetadata())).rejects.toThrow();
-    expect(methodsSince(from, 'C0DOWN')).toEqual(['chat.postMessage', 'conversations.history', 'chat.postMessage', 'conversations.history', 'chat.postMessage', 'conversations.history']);
+    expect(methodsSince(from, 'C0DOWN')).toEqual([
+      'chat.postMessage',
+      'conversations.history',
+      'chat.postMessage',
+      'conversations.history',
+      'chat.postMessage',
+      'conversations.history',
+    ]);
     expect(postsIn('C0DOWN')).toEqual([]);
   });
 });

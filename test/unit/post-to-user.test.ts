@@ -20,14 +20,20 @@ describe('postToUser', () => {
     const posted = await postToUser(client, 'U0MAKER01', { text: 'your secret' }, metadata);
     expect(posted.channel).toBe('D0MAKER01');
     const calls = slack.calls.map((c) => `${c.method} ${String(c.args.channel ?? c.args.users ?? '')}`);
-    expect(calls.filter((c) => !c.startsWith('auth.test'))).toEqual(['conversations.open U0MAKER01', 'chat.postMessage D0MAKER01', 'conversations.history D0MAKER01']);
+    expect(calls.filter((c) => !c.startsWith('auth.test'))).toEqual([
+      'conversations.open U0MAKER01',
+      'chat.postMessage D0MAKER01',
+      'conversations.history D0MAKER01',
+    ]);
     expect(slack.messages.filter((m) => m.channel === 'D0MAKER01')).toHaveLength(1);
   });
 
   test('a DM that cannot be opened: rejected, nothing posted', async () => {
     slack.on('conversations.open', () => ({ ok: false, error: 'user_disabled' }));
     const from = slack.calls.length;
-    await expect(postToUser(client, 'U0GONE001', { text: 'hi' }, { event_type: 'pix_ops_notice', event_payload: { notice_id: 'x' } })).rejects.toThrow(/user_disabled/);
+    await expect(
+      postToUser(client, 'U0GONE001', { text: 'hi' }, { event_type: 'pix_ops_notice', event_payload: { notice_id: 'x' } }),
+    ).rejects.toThrow(/user_disabled/);
     expect(slack.calls.slice(from).map((c) => c.method)).toEqual(['conversations.open']);
     slack.off('conversations.open');
   });

@@ -39,7 +39,12 @@ describe('the project documents itself', () => {
   });
 
   test('every relative link of the README and of docs/ leads to a file of the repository', () => {
-    const docs = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
+    const docs = [
+      'README.md',
+      ...readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => path.join('docs', f)),
+    ];
     const broken = docs.flatMap((doc) =>
       [...read(doc).matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
         .map((m) => m[1]!)

@@ -1,5 +1,5 @@
-import { WebClient } from '@slack/web-api';
-import { PacedWebClient, SlackPaceError, SlackPacer, type PaceRule } from '../../src/poller/pacing';
+import type { WebClient } from '@slack/web-api';
+import { PacedWebClient, type PaceRule, SlackPaceError, SlackPacer } from '../../src/poller/pacing';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { waitFor } from '../support/wait';
 
@@ -16,9 +16,14 @@ describe('PacedWebClient', () => {
   afterEach(() => slack.rateLimit.clear());
 
   const client = (options: { maxWaitMs: number; rules?: Record<string, PaceRule> }) =>
-    new PacedWebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true }, new SlackPacer({ rules: {}, ...options }));
+    new PacedWebClient(
+      slack.botToken,
+      { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true },
+      new SlackPacer({ rules: {}, ...options }),
+    );
   const post = (c: WebClient, channel: string) => c.chat.postMessage({ channel, text: 'hello' });
-  const callsIn = (channel: string, since: number) => slack.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && c.args.channel === channel);
+  const callsIn = (channel: string, since: number) =>
+    slack.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && c.args.channel === channel);
 
   test('a 429 is made again once its Retry-After has passed, in its channel only; another channel goes on meanwhile', async () => {
     slack.rateLimit.limit('chat.postMessage', { perSecond: 1, burst: 1, retryAfterS: 2 });
@@ -96,7 +101,10 @@ describe('PacedWebClient', () => {
     slack.rateLimit.limit('views.publish', { perSecond: 1, burst: 1 });
     const c = client({ maxWaitMs: 3_000 });
     const since = slack.calls.length;
-    await Promise.all([c.views.publish({ user_id: 'U1', view: { type: 'home', blocks: [] } }), c.views.publish({ user_id: 'U2', view: { type: 'home', blocks: [] } })]);
+    await Promise.all([
+      c.views.publish({ user_id: 'U1', view: { type: 'home', blocks: [] } }),
+      c.views.publish({ user_id: 'U2', view: { type: 'home', blocks: [] } }),
+    ]);
     const publishes = slack.calls.slice(since).filter((call) => call.method === 'views.publish');
     expect(publishes).toHaveLength(3);
     expect(publishes[2]!.at - publishes[1]!.at).toBeGreaterThanOrEqual(1_000);

@@ -36,9 +36,22 @@ describe('statement views of unknown shapes', () => {
   });
 
   test('an entry: its amount as sent under its field name (the arrow from its type), its balance likewise, the rest of its fields', () => {
-    const entry = { id: 'e1', time: '2026-03-05T17:30:00Z', description: 'Pix sent', value: 200000, type: 'DEBIT', balance: 1500000, transactionId: 't1', extra: 'x' };
-    expect(entryText('en', entry)).toBe('*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: value *200000* · DEBIT · balance 1500000\n`e1` · transactionId `t1` · extra: x');
-    expect(entryText('pt-BR', entry)).toBe('*05/03/2026, 14:30* · Pix sent · :arrow_up_small: value *200000* · DEBIT · saldo 1500000\n`e1` · transactionId `t1` · extra: x');
+    const entry = {
+      id: 'e1',
+      time: '2026-03-05T17:30:00Z',
+      description: 'Pix sent',
+      value: 200000,
+      type: 'DEBIT',
+      balance: 1500000,
+      transactionId: 't1',
+      extra: 'x',
+    };
+    expect(entryText('en', entry)).toBe(
+      '*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: value *200000* · DEBIT · balance 1500000\n`e1` · transactionId `t1` · extra: x',
+    );
+    expect(entryText('pt-BR', entry)).toBe(
+      '*05/03/2026, 14:30* · Pix sent · :arrow_up_small: value *200000* · DEBIT · saldo 1500000\n`e1` · transactionId `t1` · extra: x',
+    );
     expect(entryText('en', { amount: 151, kind: 'PIX_IN' })).toBe('amount *151*\nkind: PIX_IN');
     expect(entryText('en', {})).toContain('no date, description or amount');
     expect(entryText('en', 42)).toBe('42');

@@ -4,25 +4,86 @@
  * References: https://docs.slack.dev/reference/block-kit/blocks, …/block-elements,
  * https://docs.slack.dev/messaging/formatting-message-text
  */
-(function (root, factory) {
+((root, factory) => {
   if (typeof module === 'object' && module.exports) module.exports = factory();
   else root.BlockKit = factory();
-})(typeof self !== 'undefined' ? self : this, function () {
-  'use strict';
-
+})(typeof self !== 'undefined' ? self : this, () => {
   /** The shortcodes the app uses, and a few common ones; any other stays as typed, as Slack shows an unknown one. */
   var EMOJI = {
-    white_check_mark: '✅', x: '❌', warning: '⚠️', hourglass_flowing_sand: '⏳', hourglass: '⌛', lock: '🔒', key: '🔑',
-    bank: '🏦', moneybag: '💰', money_with_wings: '💸', page_facing_up: '📄', paperclip: '📎', memo: '📝', bell: '🔔',
-    no_entry: '⛔', no_entry_sign: '🚫', information_source: 'ℹ️', eyes: '👀', heavy_check_mark: '✔️', rotating_light: '🚨',
-    clipboard: '📋', inbox_tray: '📥', outbox_tray: '📤', hammer_and_wrench: '🛠️', test_tube: '🧪', mag: '🔍', link: '🔗',
-    arrow_right: '➡️', arrows_counterclockwise: '🔄', large_green_circle: '🟢', large_yellow_circle: '🟡', red_circle: '🔴',
-    large_blue_circle: '🔵', white_circle: '⚪', black_circle: '⚫', speech_balloon: '💬', busts_in_silhouette: '👥', bust_in_silhouette: '👤',
-    calendar: '📆', date: '📅', chart_with_upwards_trend: '📈', receipt: '🧾', scales: '⚖️', shield: '🛡️', tada: '🎉', thumbsup: '👍',
-    '+1': '👍', thumbsdown: '👎', wave: '👋', house: '🏠', gear: '⚙️', zap: '⚡', repeat: '🔁', hourglass_done: '⌛', stop_sign: '🛑',
-    heavy_plus_sign: '➕', heavy_minus_sign: '➖', pencil: '✏️', pencil2: '✏️', wastebasket: '🗑️', card_index: '📇', label: '🏷️',
-    alarm_clock: '⏰', arrow_down_small: '🔽', arrow_up_small: '🔼', heavy_multiplication_x: '✖️', raised_hand: '✋',
-    construction: '🚧', question: '❓', exclamation: '❗', grey_question: '❔', sparkles: '✨', crossed_swords: '⚔️', envelope: '✉️',
+    white_check_mark: '✅',
+    x: '❌',
+    warning: '⚠️',
+    hourglass_flowing_sand: '⏳',
+    hourglass: '⌛',
+    lock: '🔒',
+    key: '🔑',
+    bank: '🏦',
+    moneybag: '💰',
+    money_with_wings: '💸',
+    page_facing_up: '📄',
+    paperclip: '📎',
+    memo: '📝',
+    bell: '🔔',
+    no_entry: '⛔',
+    no_entry_sign: '🚫',
+    information_source: 'ℹ️',
+    eyes: '👀',
+    heavy_check_mark: '✔️',
+    rotating_light: '🚨',
+    clipboard: '📋',
+    inbox_tray: '📥',
+    outbox_tray: '📤',
+    hammer_and_wrench: '🛠️',
+    test_tube: '🧪',
+    mag: '🔍',
+    link: '🔗',
+    arrow_right: '➡️',
+    arrows_counterclockwise: '🔄',
+    large_green_circle: '🟢',
+    large_yellow_circle: '🟡',
+    red_circle: '🔴',
+    large_blue_circle: '🔵',
+    white_circle: '⚪',
+    black_circle: '⚫',
+    speech_balloon: '💬',
+    busts_in_silhouette: '👥',
+    bust_in_silhouette: '👤',
+    calendar: '📆',
+    date: '📅',
+    chart_with_upwards_trend: '📈',
+    receipt: '🧾',
+    scales: '⚖️',
+    shield: '🛡️',
+    tada: '🎉',
+    thumbsup: '👍',
+    '+1': '👍',
+    thumbsdown: '👎',
+    wave: '👋',
+    house: '🏠',
+    gear: '⚙️',
+    zap: '⚡',
+    repeat: '🔁',
+    hourglass_done: '⌛',
+    stop_sign: '🛑',
+    heavy_plus_sign: '➕',
+    heavy_minus_sign: '➖',
+    pencil: '✏️',
+    pencil2: '✏️',
+    wastebasket: '🗑️',
+    card_index: '📇',
+    label: '🏷️',
+    alarm_clock: '⏰',
+    arrow_down_small: '🔽',
+    arrow_up_small: '🔼',
+    heavy_multiplication_x: '✖️',
+    raised_hand: '✋',
+    construction: '🚧',
+    question: '❓',
+    exclamation: '❗',
+    grey_question: '❔',
+    sparkles: '✨',
+    crossed_swords: '⚔️',
+    envelope: '✉️',
   };
 
   function escapeHtml(s) {
@@ -39,9 +100,9 @@
   }
 
   function emoji(html) {
-    return html.replace(/:([a-z0-9_+-]+):/g, function (all, name) {
-      return Object.prototype.hasOwnProperty.call(EMOJI, name) ? '<span class="emoji" title=":' + name + ':">' + EMOJI[name] + '</span>' : all;
-    });
+    return html.replace(/:([a-z0-9_+-]+):/g, (all, name) =>
+      Object.hasOwn(EMOJI, name) ? '<span class="emoji" title=":' + name + ':">' + EMOJI[name] + '</span>' : all,
+    );
   }
 
   function safeUrl(url) {
@@ -93,25 +154,21 @@
     // Formatting may span a link (`*<url|text>*`): format the whole line with placeholders for sequences.
     var holders = [];
     var joined = parts
-      .map(function (p) {
+      .map((p) => {
         if (p.html === undefined) return escapeSlackText(p.text);
         holders.push(p.html);
         return '\u0000' + (holders.length - 1) + '\u0000';
       })
       .join('');
     out = emoji(inline(joined));
-    return out.replace(/\u0000(\d+)\u0000/g, function (all, i) {
-      return holders[Number(i)];
-    });
+    return out.replace(/\u0000(\d+)\u0000/g, (all, i) => holders[Number(i)]);
   }
 
   /** Line breaks, and lines starting with "&gt; " as quotes, in text outside code blocks. */
   function lines(html) {
     return html
       .split('\n')
-      .map(function (line) {
-        return line.indexOf('&gt; ') === 0 ? '<span class="quote">' + line.slice(5) + '</span>' : line;
-      })
+      .map((line) => (line.indexOf('&gt; ') === 0 ? '<span class="quote">' + line.slice(5) + '</span>' : line))
       .join('<br>');
   }
 
@@ -154,21 +211,24 @@
   /** Registers an interactive element so the page finds its definition (options, confirm) from the DOM. */
   function register(ctx, element, blockId) {
     ctx.elements.push({ element: element, blockId: blockId });
-    return ' data-el="' + (ctx.elements.length - 1) + '"' + attr('data-action-id', element.action_id) + attr('data-block-id', blockId) + attr('data-type', element.type);
+    return (
+      ' data-el="' +
+      (ctx.elements.length - 1) +
+      '"' +
+      attr('data-action-id', element.action_id) +
+      attr('data-block-id', blockId) +
+      attr('data-type', element.type)
+    );
   }
 
   function optionsHtml(element, selected) {
     var html = '';
-    var isSelected = function (o) {
-      return selected && selected.value === o.value;
-    };
-    var one = function (o) {
-      return '<option' + attr('value', o.value) + (isSelected(o) ? ' selected' : '') + '>' + escapeHtml(o.text.text) + '</option>';
-    };
-    (element.options || []).forEach(function (o) {
+    var isSelected = (o) => selected && selected.value === o.value;
+    var one = (o) => '<option' + attr('value', o.value) + (isSelected(o) ? ' selected' : '') + '>' + escapeHtml(o.text.text) + '</option>';
+    (element.options || []).forEach((o) => {
       html += one(o);
     });
-    (element.option_groups || []).forEach(function (g) {
+    (element.option_groups || []).forEach((g) => {
       html += '<optgroup' + attr('label', g.label.text) + '>' + g.options.map(one).join('') + '</optgroup>';
     });
     return html;
@@ -184,39 +244,108 @@
     var data = register(ctx, el, blockId);
     switch (el.type) {
       case 'button':
-        return '<button class="bk-button' + (el.style ? ' ' + escapeHtml(el.style) : '') + '"' + data + attr('value', el.value) + '>' + text(el.text, users) + '</button>';
+        return (
+          '<button class="bk-button' +
+          (el.style ? ' ' + escapeHtml(el.style) : '') +
+          '"' +
+          data +
+          attr('value', el.value) +
+          '>' +
+          text(el.text, users) +
+          '</button>'
+        );
       case 'static_select':
-        return '<select class="bk-select"' + data + '><option value="">' + escapeHtml(placeholder(el) || 'Select an option') + '</option>' + optionsHtml(el, el.initial_option) + '</select>';
+        return (
+          '<select class="bk-select"' +
+          data +
+          '><option value="">' +
+          escapeHtml(placeholder(el) || 'Select an option') +
+          '</option>' +
+          optionsHtml(el, el.initial_option) +
+          '</select>'
+        );
       case 'multi_static_select':
         return '<select multiple class="bk-select"' + data + '>' + optionsHtml(el) + '</select>';
       case 'external_select':
         return (
-          '<span class="bk-external"' + data + '><input type="text" class="bk-input bk-typeahead" autocomplete="off"' + attr('placeholder', placeholder(el) || 'Type to search') +
-          attr('value', el.initial_option ? el.initial_option.text.text : '') + attr('data-value', el.initial_option ? el.initial_option.value : '') + '><span class="bk-suggestions"></span></span>'
+          '<span class="bk-external"' +
+          data +
+          '><input type="text" class="bk-input bk-typeahead" autocomplete="off"' +
+          attr('placeholder', placeholder(el) || 'Type to search') +
+          attr('value', el.initial_option ? el.initial_option.text.text : '') +
+          attr('data-value', el.initial_option ? el.initial_option.value : '') +
+          '><span class="bk-suggestions"></span></span>'
         );
       case 'overflow':
         return '<select class="bk-overflow"' + data + '><option value="">⋯</option>' + optionsHtml(el) + '</select>';
       case 'plain_text_input':
         return el.multiline
-          ? '<textarea class="bk-input"' + data + attr('placeholder', placeholder(el)) + attr('maxlength', el.max_length) + '>' + escapeHtml(el.initial_value || '') + '</textarea>'
-          : '<input type="text" class="bk-input"' + data + attr('placeholder', placeholder(el)) + attr('value', el.initial_value) + attr('maxlength', el.max_length) + '>';
+          ? '<textarea class="bk-input"' +
+              data +
+              attr('placeholder', placeholder(el)) +
+              attr('maxlength', el.max_length) +
+              '>' +
+              escapeHtml(el.initial_value || '') +
+              '</textarea>'
+          : '<input type="text" class="bk-input"' +
+              data +
+              attr('placeholder', placeholder(el)) +
+              attr('value', el.initial_value) +
+              attr('maxlength', el.max_length) +
+              '>';
       case 'number_input':
-        return '<input type="number" class="bk-input"' + data + attr('value', el.initial_value) + attr('min', el.min_value) + attr('max', el.max_value) + (el.is_decimal_allowed ? ' step="any"' : '') + '>';
+        return (
+          '<input type="number" class="bk-input"' +
+          data +
+          attr('value', el.initial_value) +
+          attr('min', el.min_value) +
+          attr('max', el.max_value) +
+          (el.is_decimal_allowed ? ' step="any"' : '') +
+          '>'
+        );
       case 'email_text_input':
       case 'url_text_input':
-        return '<input type="' + (el.type === 'email_text_input' ? 'email' : 'url') + '" class="bk-input"' + data + attr('value', el.initial_value) + attr('placeholder', placeholder(el)) + '>';
+        return (
+          '<input type="' +
+          (el.type === 'email_text_input' ? 'email' : 'url') +
+          '" class="bk-input"' +
+          data +
+          attr('value', el.initial_value) +
+          attr('placeholder', placeholder(el)) +
+          '>'
+        );
       case 'datepicker':
         return '<input type="date" class="bk-input"' + data + attr('value', el.initial_date) + '>';
       case 'file_input':
-        return '<input type="file" class="bk-file" multiple' + data + attr('accept', (el.filetypes || []).map(function (t) { return '.' + t; }).join(',') || undefined) + '><span class="bk-file-list"></span>';
+        return (
+          '<input type="file" class="bk-file" multiple' +
+          data +
+          attr('accept', (el.filetypes || []).map((t) => '.' + t).join(',') || undefined) +
+          '><span class="bk-file-list"></span>'
+        );
       case 'checkboxes':
       case 'radio_buttons':
         return (
-          '<span class="bk-choices"' + data + '>' +
+          '<span class="bk-choices"' +
+          data +
+          '>' +
           (el.options || [])
-            .map(function (o) {
-              var on = el.type === 'checkboxes' ? (el.initial_options || []).some(function (i) { return i.value === o.value; }) : el.initial_option && el.initial_option.value === o.value;
-              return '<label><input type="' + (el.type === 'checkboxes' ? 'checkbox' : 'radio') + '"' + attr('name', blockId + '/' + el.action_id) + attr('value', o.value) + (on ? ' checked' : '') + '> ' + text(o.text, users) + '</label>';
+            .map((o) => {
+              var on =
+                el.type === 'checkboxes'
+                  ? (el.initial_options || []).some((i) => i.value === o.value)
+                  : el.initial_option && el.initial_option.value === o.value;
+              return (
+                '<label><input type="' +
+                (el.type === 'checkboxes' ? 'checkbox' : 'radio') +
+                '"' +
+                attr('name', blockId + '/' + el.action_id) +
+                attr('value', o.value) +
+                (on ? ' checked' : '') +
+                '> ' +
+                text(o.text, users) +
+                '</label>'
+              );
             })
             .join('') +
           '</span>'
@@ -229,49 +358,53 @@
   }
 
   var BLOCKS = {
-    section: function (b, ctx) {
+    section: (b, ctx) => {
       var html = '<div class="bk-section"><div class="bk-section-body">';
       if (b.text) html += '<div class="bk-text">' + text(b.text, ctx.users) + '</div>';
-      if (b.fields) html += '<div class="bk-fields">' + b.fields.map(function (f) { return '<div>' + text(f, ctx.users) + '</div>'; }).join('') + '</div>';
+      if (b.fields) html += '<div class="bk-fields">' + b.fields.map((f) => '<div>' + text(f, ctx.users) + '</div>').join('') + '</div>';
       html += '</div>';
       if (b.accessory) html += '<div class="bk-accessory">' + element(b.accessory, b.block_id, ctx) + '</div>';
       return html + '</div>';
     },
-    header: function (b, ctx) {
-      return '<div class="bk-header">' + text(b.text, ctx.users) + '</div>';
-    },
-    divider: function () {
-      return '<hr class="bk-divider">';
-    },
-    context: function (b, ctx) {
+    header: (b, ctx) => '<div class="bk-header">' + text(b.text, ctx.users) + '</div>',
+    divider: () => '<hr class="bk-divider">',
+    context: (b, ctx) =>
+      '<div class="bk-context">' +
+      b.elements
+        .map((e) =>
+          e.type === 'image'
+            ? '<img class="bk-context-img"' + attr('src', safeUrl(e.image_url || '')) + attr('alt', e.alt_text) + '>'
+            : '<span>' + text(e, ctx.users) + '</span>',
+        )
+        .join('') +
+      '</div>',
+    actions: (b, ctx) => '<div class="bk-actions">' + b.elements.map((e) => element(e, b.block_id, ctx)).join('') + '</div>',
+    input: (b, ctx) => {
+      var error = ctx.errors && b.block_id && ctx.errors[b.block_id];
       return (
-        '<div class="bk-context">' +
-        b.elements
-          .map(function (e) {
-            return e.type === 'image' ? '<img class="bk-context-img"' + attr('src', safeUrl(e.image_url || '')) + attr('alt', e.alt_text) + '>' : '<span>' + text(e, ctx.users) + '</span>';
-          })
-          .join('') +
+        '<div class="bk-input-block' +
+        (error ? ' has-error' : '') +
+        '"' +
+        attr('data-block-id', b.block_id) +
+        (b.dispatch_action ? ' data-dispatch="1"' : '') +
+        '><label class="bk-label">' +
+        text(b.label, ctx.users) +
+        (b.optional ? ' <span class="bk-optional">(optional)</span>' : '') +
+        '</label>' +
+        element(b.element, b.block_id, ctx) +
+        (error ? '<div class="bk-error">' + escapeHtml(error) + '</div>' : '') +
+        (b.hint ? '<div class="bk-hint">' + text(b.hint, ctx.users) + '</div>' : '') +
         '</div>'
       );
     },
-    actions: function (b, ctx) {
-      return '<div class="bk-actions">' + b.elements.map(function (e) { return element(e, b.block_id, ctx); }).join('') + '</div>';
-    },
-    input: function (b, ctx) {
-      var error = ctx.errors && b.block_id && ctx.errors[b.block_id];
-      return (
-        '<div class="bk-input-block' + (error ? ' has-error' : '') + '"' + attr('data-block-id', b.block_id) + (b.dispatch_action ? ' data-dispatch="1"' : '') + '><label class="bk-label">' + text(b.label, ctx.users) +
-        (b.optional ? ' <span class="bk-optional">(optional)</span>' : '') + '</label>' + element(b.element, b.block_id, ctx) +
-        (error ? '<div class="bk-error">' + escapeHtml(error) + '</div>' : '') +
-        (b.hint ? '<div class="bk-hint">' + text(b.hint, ctx.users) + '</div>' : '') + '</div>'
-      );
-    },
-    image: function (b, ctx) {
-      return '<figure class="bk-image">' + (b.title ? '<figcaption>' + text(b.title, ctx.users) + '</figcaption>' : '') + '<img' + attr('src', safeUrl(b.image_url || '')) + attr('alt', b.alt_text) + '></figure>';
-    },
-    rich_text: function (b, ctx) {
-      return '<div class="bk-rich">' + (b.elements || []).map(function (e) { return richElement(e, ctx); }).join('') + '</div>';
-    },
+    image: (b, ctx) =>
+      '<figure class="bk-image">' +
+      (b.title ? '<figcaption>' + text(b.title, ctx.users) + '</figcaption>' : '') +
+      '<img' +
+      attr('src', safeUrl(b.image_url || '')) +
+      attr('alt', b.alt_text) +
+      '></figure>',
+    rich_text: (b, ctx) => '<div class="bk-rich">' + (b.elements || []).map((e) => richElement(e, ctx)).join('') + '</div>',
   };
 
   function richInline(el, ctx) {
@@ -284,7 +417,8 @@
       if (st.strike) s = '<s>' + s + '</s>';
       return s.replace(/\n/g, '<br>');
     }
-    if (el.type === 'link') return '<a href="' + escapeHtml(safeUrl(el.url)) + '" target="_blank" rel="noopener">' + escapeHtml(el.text || el.url) + '</a>';
+    if (el.type === 'link')
+      return '<a href="' + escapeHtml(safeUrl(el.url)) + '" target="_blank" rel="noopener">' + escapeHtml(el.text || el.url) + '</a>';
     if (el.type === 'user') return '<span class="mention">@' + escapeHtml(nameOf(ctx.users, el.user_id)) + '</span>';
     if (el.type === 'usergroup') return '<span class="mention">@' + escapeHtml(el.usergroup_id) + '</span>';
     if (el.type === 'emoji') return emoji(':' + escapeHtml(el.name) + ':');
@@ -292,7 +426,7 @@
   }
 
   function richElement(e, ctx) {
-    var inner = (e.elements || []).map(function (x) { return x.elements ? richElement(x, ctx) : richInline(x, ctx); }).join('');
+    var inner = (e.elements || []).map((x) => (x.elements ? richElement(x, ctx) : richInline(x, ctx))).join('');
     if (e.type === 'rich_text_preformatted') return '<pre class="code-block">' + inner + '</pre>';
     if (e.type === 'rich_text_quote') return '<span class="quote">' + inner + '</span>';
     if (e.type === 'rich_text_list') return e.style === 'ordered' ? '<ol>' + inner + '</ol>' : '<ul>' + inner + '</ul>';
@@ -308,9 +442,17 @@
     ctx = ctx || {};
     ctx.elements = ctx.elements || [];
     return (blocks || [])
-      .map(function (b) {
+      .map((b) => {
         var render = BLOCKS[b.type];
-        return '<div class="bk-block bk-' + escapeHtml(b.type) + '-wrap"' + attr('data-block-id', b.block_id) + '>' + (render ? render(b, ctx) : '<span class="bk-unknown">[' + escapeHtml(b.type) + ' block]</span>') + '</div>';
+        return (
+          '<div class="bk-block bk-' +
+          escapeHtml(b.type) +
+          '-wrap"' +
+          attr('data-block-id', b.block_id) +
+          '>' +
+          (render ? render(b, ctx) : '<span class="bk-unknown">[' + escapeHtml(b.type) + ' block]</span>') +
+          '</div>'
+        );
       })
       .join('');
   }

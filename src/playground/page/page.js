@@ -3,12 +3,9 @@
  * says something changed (server-sent events), and what they do sent back as Slack would deliver it
  * (POST /api/…). Plain JS, no framework: a few hundred lines do it, and the page loads in one go.
  */
-(function () {
-  'use strict';
+(() => {
   var BK = window.BlockKit;
-  var $ = function (sel, root) {
-    return (root || document).querySelector(sel);
-  };
+  var $ = (sel, root) => (root || document).querySelector(sel);
   var esc = BK.escapeHtml;
 
   var params = new URLSearchParams(location.search);
@@ -30,18 +27,19 @@
   };
 
   function api(name, body) {
-    return fetch('/api/' + name, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(function (res) {
-      return res.json().then(function (json) {
-        if (!res.ok) throw new Error(json.error || 'HTTP ' + res.status);
-        return json;
-      });
-    });
+    return fetch('/api/' + name, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+      (res) =>
+        res.json().then((json) => {
+          if (!res.ok) throw new Error(json.error || 'HTTP ' + res.status);
+          return json;
+        }),
+    );
   }
 
   function users() {
     var map = { U0BOT: 'Pix Ops' };
     if (ui.state) map[ui.state.channel.id] = ui.state.channel.name;
-    ((ui.state && ui.state.personas) || []).forEach(function (p) {
+    ((ui.state && ui.state.personas) || []).forEach((p) => {
       map[p.id] = p.name;
     });
     return map;
@@ -52,7 +50,7 @@
   function follow() {
     if (stream) stream.close();
     stream = new EventSource('/api/events?user=' + encodeURIComponent(ui.me));
-    stream.onmessage = function (e) {
+    stream.onmessage = (e) => {
       var first = !ui.state;
       ui.state = JSON.parse(e.data);
       draw();
@@ -69,7 +67,7 @@
   var sandboxTimer = null;
   function sandboxSoon() {
     if (sandboxTimer) return;
-    sandboxTimer = setTimeout(function () {
+    sandboxTimer = setTimeout(() => {
       sandboxTimer = null;
       drawSandbox();
     }, 500);
@@ -96,9 +94,20 @@
 
   function filesHtml(files) {
     return (files || [])
-      .map(function (f) {
-        return '<a class="file" href="/files/' + encodeURIComponent(f.id) + '/' + encodeURIComponent(f.name) + '" target="_blank"><span class="file-icon">' + esc((f.filetype || 'file').toUpperCase()) + '</span><span>' + esc(f.name) + '<br><small>' + esc(String(f.size)) + ' bytes</small></span></a>';
-      })
+      .map(
+        (f) =>
+          '<a class="file" href="/files/' +
+          encodeURIComponent(f.id) +
+          '/' +
+          encodeURIComponent(f.name) +
+          '" target="_blank"><span class="file-icon">' +
+          esc((f.filetype || 'file').toUpperCase()) +
+          '</span><span>' +
+          esc(f.name) +
+          '<br><small>' +
+          esc(String(f.size)) +
+          ' bytes</small></span></a>',
+      )
       .join('');
   }
 
@@ -108,17 +117,33 @@
     var ref = m.ephemeralId ? { kind: 'ephemeral', id: m.ephemeralId } : { kind: 'message', channel: m.channel, ts: m.ts };
     var replies = opts.replies || 0;
     var author = isBot ? 'Pix Ops <span class="app-tag">APP</span>' : esc(u[m.user] || m.user);
-    var avatar = isBot ? '<div class="avatar bot">PX</div>' : '<div class="avatar">' + esc((u[m.user] || m.user || '?').slice(0, 1)) + '</div>';
+    var avatar = isBot
+      ? '<div class="avatar bot">PX</div>'
+      : '<div class="avatar">' + esc((u[m.user] || m.user || '?').slice(0, 1)) + '</div>';
     return (
-      '<div class="message' + (m.ephemeralId ? ' ephemeral' : '') + '" data-ref="' + esc(JSON.stringify(ref)) + '" data-ts="' + esc(m.ts) + '">' +
+      '<div class="message' +
+      (m.ephemeralId ? ' ephemeral' : '') +
+      '" data-ref="' +
+      esc(JSON.stringify(ref)) +
+      '" data-ts="' +
+      esc(m.ts) +
+      '">' +
       avatar +
-      '<div class="message-main"><div class="message-head"><b>' + author + '</b> <span class="time">' + tsTime(m.ts) + '</span>' +
+      '<div class="message-main"><div class="message-head"><b>' +
+      author +
+      '</b> <span class="time">' +
+      tsTime(m.ts) +
+      '</span>' +
       (m.ephemeralId ? ' <span class="only-you">Only visible to you</span>' : '') +
       (!m.ephemeralId && !opts.inThread ? '<button class="more" title="More actions" data-more="' + esc(m.ts) + '">⋯</button>' : '') +
       '</div>' +
-      '<div class="message-body">' + BK.renderMessage(m, ctx) + '</div>' +
+      '<div class="message-body">' +
+      BK.renderMessage(m, ctx) +
+      '</div>' +
       (m.files && m.files.length ? '<div class="files">' + filesHtml(m.files) + '</div>' : '') +
-      (replies && !opts.inThread ? '<button class="replies" data-thread="' + esc(m.ts) + '">' + replies + (replies === 1 ? ' reply' : ' replies') + '</button>' : '') +
+      (replies && !opts.inThread
+        ? '<button class="replies" data-thread="' + esc(m.ts) + '">' + replies + (replies === 1 ? ' reply' : ' replies') + '</button>'
+        : '') +
       '</div></div>'
     );
   }
@@ -133,15 +158,15 @@
 
   function conversation() {
     var s = ui.state;
-    return ui.tab === 'dm' ? { id: s.dm.id, name: 'Pix Ops', messages: s.dm.messages } : { id: s.channel.id, name: '#' + s.channel.name, messages: s.channel.messages };
+    return ui.tab === 'dm'
+      ? { id: s.dm.id, name: 'Pix Ops', messages: s.dm.messages }
+      : { id: s.channel.id, name: '#' + s.channel.name, messages: s.channel.messages };
   }
 
   function ephemeralsIn(channel, threadTs) {
     return ui.state.ephemerals
-      .filter(function (e) {
-        return e.channel === channel && (threadTs ? e.thread_ts === threadTs : !e.thread_ts);
-      })
-      .map(function (e) {
+      .filter((e) => e.channel === channel && (threadTs ? e.thread_ts === threadTs : !e.thread_ts))
+      .map((e) => {
         // Slack shows an app's ephemeral message as the app's, to the one person.
         return Object.assign({}, e, { ephemeralId: e.id, user: 'U0BOT', bot_id: 'B0BOT' });
       });
@@ -150,9 +175,20 @@
   function drawPersonas() {
     var s = ui.state;
     $('#persona').innerHTML = s.personas
-      .map(function (p) {
-        return '<option value="' + esc(p.id) + '"' + (p.id === ui.me ? ' selected' : '') + '>' + esc(p.name) + ' — ' + esc(p.role) + ' (' + esc(p.id) + ')</option>';
-      })
+      .map(
+        (p) =>
+          '<option value="' +
+          esc(p.id) +
+          '"' +
+          (p.id === ui.me ? ' selected' : '') +
+          '>' +
+          esc(p.name) +
+          ' — ' +
+          esc(p.role) +
+          ' (' +
+          esc(p.id) +
+          ')</option>',
+      )
       .join('');
   }
 
@@ -160,23 +196,22 @@
     var list = ui.state.refusals || [];
     $('#refusals').innerHTML = list
       .slice(-3)
-      .map(function (r) {
-        return '<div class="refusal"><b>Slack would refuse this (' + esc(r.where) + '):</b><ul>' + r.problems.map(function (p) { return '<li>' + esc(p) + '</li>'; }).join('') + '</ul></div>';
-      })
+      .map(
+        (r) =>
+          '<div class="refusal"><b>Slack would refuse this (' +
+          esc(r.where) +
+          '):</b><ul>' +
+          r.problems.map((p) => '<li>' + esc(p) + '</li>').join('') +
+          '</ul></div>',
+      )
       .join('');
   }
 
   function drawConversation() {
     var c = conversation();
     var all = c.messages;
-    var roots = all.filter(function (m) {
-      return !m.thread_ts || m.thread_ts === m.ts;
-    });
-    var replyCount = function (ts) {
-      return all.filter(function (m) {
-        return m.thread_ts === ts && m.ts !== ts;
-      }).length;
-    };
+    var roots = all.filter((m) => !m.thread_ts || m.thread_ts === m.ts);
+    var replyCount = (ts) => all.filter((m) => m.thread_ts === ts && m.ts !== ts).length;
     var items = roots.concat(ephemeralsIn(c.id)).sort(byTs);
     $('#conversation-title').textContent = c.name;
     var list = $('#messages');
@@ -199,7 +234,7 @@
       return;
     }
     var keep = new Map();
-    var nodes = items.map(function (m) {
+    var nodes = items.map((m) => {
       var key = 'm:' + (m.ephemeralId || m.channel + '/' + m.ts);
       var sig = JSON.stringify([m.text, m.blocks, m.files, replyCount(m.ts), ui.me]);
       var old = drawn.get(key);
@@ -208,22 +243,20 @@
         return old.node;
       }
       var holder = document.createElement('div');
-      holder.innerHTML = region(key, function (ctx) {
-        return messageHtml(m, ctx, { replies: replyCount(m.ts) });
-      });
+      holder.innerHTML = region(key, (ctx) => messageHtml(m, ctx, { replies: replyCount(m.ts) }));
       var node = holder.firstChild;
       node.dataset.region = key;
       keep.set(key, { sig: sig, node: node });
       return node;
     });
-    drawn.forEach(function (v, key) {
+    drawn.forEach((v, key) => {
       if (!keep.has(key)) delete ui.regions[key];
     });
     drawn = keep;
     var empty = list.querySelector('.empty');
     if (empty) empty.remove();
     // Put the nodes in order, moving only those out of place.
-    nodes.forEach(function (node, i) {
+    nodes.forEach((node, i) => {
       if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
     });
     while (list.children.length > nodes.length) list.lastChild.remove();
@@ -237,22 +270,18 @@
     }
     pane.hidden = false;
     var items = all
-      .filter(function (m) {
-        return m.ts === ui.thread || m.thread_ts === ui.thread;
-      })
+      .filter((m) => m.ts === ui.thread || m.thread_ts === ui.thread)
       .concat(ephemeralsIn(c.id, ui.thread))
       .sort(byTs);
     var list = $('#thread-messages');
-    list.innerHTML = region('thread', function (ctx) {
-      return items.map(function (m) { return messageHtml(m, ctx, { inThread: true }); }).join('');
-    });
+    list.innerHTML = region('thread', (ctx) => items.map((m) => messageHtml(m, ctx, { inThread: true })).join(''));
     list.scrollTop = list.scrollHeight;
   }
 
   function drawHome() {
     var home = ui.state.home;
     $('#home').innerHTML = home
-      ? '<div data-view-id="' + esc(home.id) + '">' + region('home', function (ctx) { return BK.renderBlocks(home.blocks, ctx); }) + '</div>'
+      ? '<div data-view-id="' + esc(home.id) + '">' + region('home', (ctx) => BK.renderBlocks(home.blocks, ctx)) + '</div>'
       : '<p class="empty">Opening the Home tab…</p>';
   }
 
@@ -274,18 +303,34 @@
     // Like Slack: an updated view keeps what was typed in inputs whose block_id and action_id it still has.
     var current = box.querySelector('.modal[data-view-id]');
     var typed = current && current.dataset.viewId === top.id ? collectValues(current, 'modal') : {};
-    var t = function (o) {
-      return o ? BK.text(o, users()) : '';
-    };
+    var t = (o) => (o ? BK.text(o, users()) : '');
     box.innerHTML =
-      '<div class="modal" role="dialog" data-view-id="' + esc(top.id) + '">' +
-      '<div class="modal-head">' + (stack.length > 1 ? '<span class="stack">' + stack.length + '</span>' : '') + '<h2>' + t(top.title) + '</h2><button class="modal-x" data-close="' + esc(top.id) + '" title="Close">✕</button></div>' +
-      '<div class="modal-body">' + region('modal', function (ctx) { ctx.errors = ui.modalErrors; return BK.renderBlocks(top.blocks, ctx); }) + '</div>' +
-      '<div class="modal-foot"><button class="bk-button" data-close="' + esc(top.id) + '">' + (t(top.close) || 'Cancel') + '</button>' +
-      (top.submit ? '<button class="bk-button primary" data-submit="' + esc(top.id) + '">' + t(top.submit) + '</button>' : '') + '</div></div>';
+      '<div class="modal" role="dialog" data-view-id="' +
+      esc(top.id) +
+      '">' +
+      '<div class="modal-head">' +
+      (stack.length > 1 ? '<span class="stack">' + stack.length + '</span>' : '') +
+      '<h2>' +
+      t(top.title) +
+      '</h2><button class="modal-x" data-close="' +
+      esc(top.id) +
+      '" title="Close">✕</button></div>' +
+      '<div class="modal-body">' +
+      region('modal', (ctx) => {
+        ctx.errors = ui.modalErrors;
+        return BK.renderBlocks(top.blocks, ctx);
+      }) +
+      '</div>' +
+      '<div class="modal-foot"><button class="bk-button" data-close="' +
+      esc(top.id) +
+      '">' +
+      (t(top.close) || 'Cancel') +
+      '</button>' +
+      (top.submit ? '<button class="bk-button primary" data-submit="' + esc(top.id) + '">' + t(top.submit) + '</button>' : '') +
+      '</div></div>';
     restoreValues(box.querySelector('.modal'), typed);
     // Files already picked in this modal stay listed after a redraw.
-    Object.keys(ui.modalFiles).forEach(function (k) {
+    Object.keys(ui.modalFiles).forEach((k) => {
       var parts = k.split('/');
       var input = box.querySelector('[data-block-id="' + CSS.escape(parts[0]) + '"][data-action-id="' + CSS.escape(parts[1]) + '"]');
       if (input) listFiles(input, ui.modalFiles[k]);
@@ -295,7 +340,7 @@
   function draw() {
     drawPersonas();
     drawRefusals();
-    document.querySelectorAll('.tab').forEach(function (b) {
+    document.querySelectorAll('.tab').forEach((b) => {
       b.classList.toggle('active', b.dataset.tab === ui.tab);
     });
     $('#chat').hidden = ui.tab === 'home';
@@ -314,41 +359,61 @@
     panel.hidden = !ui.sandboxOpen;
     if (!ui.sandboxOpen) return;
     fetch('/api/sandbox')
-      .then(function (r) {
-        return r.json();
-      })
-      .then(function (sb) {
+      .then((r) => r.json())
+      .then((sb) => {
         // Redrawn only when it changed: a limit being typed in the panel is kept.
         var seen = JSON.stringify(sb);
         if (seen === ui.sandboxSeen) return;
         ui.sandboxSeen = seen;
-        var inReview = sb.limitRequests.filter(function (r) {
-          return r.status === 'IN_REVIEW';
-        });
-        var decided = sb.limitRequests.filter(function (r) {
-          return r.status !== 'IN_REVIEW';
-        }).slice(0, 5);
-        var limitsOf = function (r) {
-          return r.requestedLimits || {};
-        };
+        var inReview = sb.limitRequests.filter((r) => r.status === 'IN_REVIEW');
+        var decided = sb.limitRequests.filter((r) => r.status !== 'IN_REVIEW').slice(0, 5);
+        var limitsOf = (r) => r.requestedLimits || {};
         $('#sandbox-requests').innerHTML =
           (inReview.length
             ? inReview
-                .map(function (r) {
+                .map((r) => {
                   var fields = Object.keys(limitsOf(r));
                   return (
-                    '<form class="sb-request" data-request="' + esc(r.id) + '"><div class="sb-id">' + esc(r.id) + '</div><small>account ' + esc(r.companyBankAccountId) + '</small>' +
-                    fields.map(function (f) { return '<label>' + esc(f) + ' (cents) <input type="number" min="0" name="' + esc(f) + '" value="' + esc(String(limitsOf(r)[f])) + '"></label>'; }).join('') +
+                    '<form class="sb-request" data-request="' +
+                    esc(r.id) +
+                    '"><div class="sb-id">' +
+                    esc(r.id) +
+                    '</div><small>account ' +
+                    esc(r.companyBankAccountId) +
+                    '</small>' +
+                    fields
+                      .map(
+                        (f) =>
+                          '<label>' +
+                          esc(f) +
+                          ' (cents) <input type="number" min="0" name="' +
+                          esc(f) +
+                          '" value="' +
+                          esc(String(limitsOf(r)[f])) +
+                          '"></label>',
+                      )
+                      .join('') +
                     '<div class="sb-buttons"><button type="button" class="bk-button primary" data-decide="approve">Approve</button><button type="button" class="bk-button danger" data-decide="reject">Reject</button></div></form>'
                   );
                 })
                 .join('')
             : '<p class="empty">No limit request in review.</p>') +
-          decided.map(function (r) { return '<div class="sb-decided">' + esc(r.id) + ' · ' + esc(r.status) + '</div>'; }).join('');
+          decided.map((r) => '<div class="sb-decided">' + esc(r.id) + ' · ' + esc(r.status) + '</div>').join('');
         $('#sandbox-accounts').innerHTML = sb.accounts
-          .map(function (a) {
+          .map((a) => {
             var on = Boolean(a.withdrawKeyApiEnabled);
-            return '<div class="sb-account"><span>' + esc(a.accountId) + (a.isDefault ? ' <small>(default)</small>' : '') + '</span><button class="bk-button" data-withdraw="' + esc(a.accountId) + '" data-enabled="' + (on ? '0' : '1') + '">' + (on ? 'Disable' : 'Enable') + ' withdraw key</button></div>';
+            return (
+              '<div class="sb-account"><span>' +
+              esc(a.accountId) +
+              (a.isDefault ? ' <small>(default)</small>' : '') +
+              '</span><button class="bk-button" data-withdraw="' +
+              esc(a.accountId) +
+              '" data-enabled="' +
+              (on ? '0' : '1') +
+              '">' +
+              (on ? 'Disable' : 'Enable') +
+              ' withdraw key</button></div>'
+            );
           })
           .join('');
         drawDisputes();
@@ -361,16 +426,40 @@
         '<label>Value (cents) <input name="value" inputmode="numeric" placeholder="15000"></label><label>Reason <input name="reason" placeholder="Golpe"></label>' +
         '<button type="button" class="bk-button" data-dispute-open>Open a dispute</button></form>' +
         disputes.opened
-          .map(function (d) {
-            return '<div class="sb-dispute"><span>' + esc(d.id) + ' · ' + esc(d.status) + '</span>' + (d.status === 'OPENED' ? ['ACCEPTED', 'REJECTED', 'CANCELED'].map(function (s) { return '<button class="bk-button" data-dispute="' + esc(d.id) + '" data-status="' + s + '">' + s.toLowerCase() + '</button>'; }).join('') : '') + '</div>';
-          })
+          .map(
+            (d) =>
+              '<div class="sb-dispute"><span>' +
+              esc(d.id) +
+              ' · ' +
+              esc(d.status) +
+              '</span>' +
+              (d.status === 'OPENED'
+                ? ['ACCEPTED', 'REJECTED', 'CANCELED']
+                    .map(
+                      (s) =>
+                        '<button class="bk-button" data-dispute="' +
+                        esc(d.id) +
+                        '" data-status="' +
+                        s +
+                        '">' +
+                        s.toLowerCase() +
+                        '</button>',
+                    )
+                    .join('')
+                : '') +
+              '</div>',
+          )
           .join('')
       : '<p class="empty">Disputes are not in this build of the sandbox yet.</p>';
   }
 
   function sandboxPost(path, body) {
-    return fetch('/api/sandbox/' + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body || {}) }).then(function (res) {
-      return res.text().then(function (t) {
+    return fetch('/api/sandbox/' + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body || {}),
+    }).then((res) =>
+      res.text().then((t) => {
         var json = {};
         try {
           json = JSON.parse(t);
@@ -378,8 +467,8 @@
           json = {};
         }
         return { status: res.status, json: json };
-      });
-    });
+      }),
+    );
   }
 
   // ---- what the person does ------------------------------------------------------------------
@@ -394,14 +483,17 @@
   }
 
   function findOption(def, value) {
-    var all = (def.options || []).concat.apply(def.options || [], (def.option_groups || []).map(function (g) { return g.options; }));
-    return all.filter(function (o) { return o.value === value; })[0] || null;
+    var all = (def.options || []).concat.apply(
+      def.options || [],
+      (def.option_groups || []).map((g) => g.options),
+    );
+    return all.filter((o) => o.value === value)[0] || null;
   }
 
   /** The stateful elements of a modal or of the Home tab, as Slack's `view.state.values`. */
   function collectValues(container, whereName) {
     var values = {};
-    container.querySelectorAll('[data-el]').forEach(function (node) {
+    container.querySelectorAll('[data-el]').forEach((node) => {
       var entry = ui.regions[whereName][Number(node.dataset.el)];
       if (!entry) return;
       var def = entry.element;
@@ -417,18 +509,27 @@
           v = { type: def.type, selected_option: findOption(def, node.value) };
           break;
         case 'multi_static_select':
-          v = { type: def.type, selected_options: Array.from(node.selectedOptions).map(function (o) { return findOption(def, o.value); }) };
+          v = {
+            type: def.type,
+            selected_options: Array.from(node.selectedOptions).map((o) => findOption(def, o.value)),
+          };
           break;
         case 'external_select': {
           var input = node.querySelector('input');
-          v = { type: def.type, selected_option: input.dataset.value ? { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } : null };
+          v = {
+            type: def.type,
+            selected_option: input.dataset.value ? { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } : null,
+          };
           break;
         }
         case 'datepicker':
           v = { type: def.type, selected_date: node.value || null };
           break;
         case 'checkboxes':
-          v = { type: def.type, selected_options: Array.from(node.querySelectorAll('input:checked')).map(function (i) { return findOption(def, i.value); }) };
+          v = {
+            type: def.type,
+            selected_options: Array.from(node.querySelectorAll('input:checked')).map((i) => findOption(def, i.value)),
+          };
           break;
         case 'radio_buttons': {
           var on = node.querySelector('input:checked');
@@ -449,7 +550,7 @@
 
   /** Puts back what was typed or picked (`values`, as collectValues gives them) into a redrawn view. */
   function restoreValues(container, values) {
-    container.querySelectorAll('[data-el]').forEach(function (node) {
+    container.querySelectorAll('[data-el]').forEach((node) => {
       var entry = ui.regions.modal[Number(node.dataset.el)];
       var v = entry && values[entry.blockId] && values[entry.blockId][entry.element.action_id];
       if (!v || v.type !== entry.element.type) return;
@@ -471,11 +572,21 @@
     var box = $('#confirm');
     var u = users();
     box.innerHTML =
-      '<div class="modal confirm" role="alertdialog"><div class="modal-head"><h2>' + BK.text(c.title, u) + '</h2></div><div class="modal-body">' + BK.text(c.text, u) + '</div>' +
-      '<div class="modal-foot"><button class="bk-button" data-answer="no">' + (c.deny ? BK.text(c.deny, u) : 'Cancel') + '</button><button class="bk-button ' + (c.style === 'danger' ? 'danger' : 'primary') + '" data-answer="yes">' + (c.confirm ? BK.text(c.confirm, u) : 'Yes') + '</button></div></div>';
+      '<div class="modal confirm" role="alertdialog"><div class="modal-head"><h2>' +
+      BK.text(c.title, u) +
+      '</h2></div><div class="modal-body">' +
+      BK.text(c.text, u) +
+      '</div>' +
+      '<div class="modal-foot"><button class="bk-button" data-answer="no">' +
+      (c.deny ? BK.text(c.deny, u) : 'Cancel') +
+      '</button><button class="bk-button ' +
+      (c.style === 'danger' ? 'danger' : 'primary') +
+      '" data-answer="yes">' +
+      (c.confirm ? BK.text(c.confirm, u) : 'Yes') +
+      '</button></div></div>';
     box.hidden = false;
-    return new Promise(function (resolve) {
-      box.onclick = function (e) {
+    return new Promise((resolve) => {
+      box.onclick = (e) => {
         var b = e.target.closest('[data-answer]');
         if (!b) return;
         box.hidden = true;
@@ -502,12 +613,13 @@
   }
 
   function upload(file) {
-    return fetch('/api/upload?name=' + encodeURIComponent(file.name) + '&type=' + encodeURIComponent(file.type || 'application/octet-stream'), { method: 'POST', body: file }).then(function (r) {
-      return r.json();
-    });
+    return fetch(
+      '/api/upload?name=' + encodeURIComponent(file.name) + '&type=' + encodeURIComponent(file.type || 'application/octet-stream'),
+      { method: 'POST', body: file },
+    ).then((r) => r.json());
   }
 
-  document.addEventListener('click', function (e) {
+  document.addEventListener('click', (e) => {
     var target = e.target;
     var tab = target.closest('.tab');
     if (tab) {
@@ -531,7 +643,11 @@
     var more = target.closest('[data-more]');
     if (more) {
       var menu = $('#shortcut-menu');
-      menu.innerHTML = ui.state.shortcuts.map(function (s) { return '<button data-shortcut="' + esc(s.callbackId) + '" data-ts="' + esc(more.dataset.more) + '">' + esc(s.name) + '</button>'; }).join('');
+      menu.innerHTML = ui.state.shortcuts
+        .map(
+          (s) => '<button data-shortcut="' + esc(s.callbackId) + '" data-ts="' + esc(more.dataset.more) + '">' + esc(s.name) + '</button>',
+        )
+        .join('');
       var r = more.getBoundingClientRect();
       menu.style.top = r.bottom + window.scrollY + 'px';
       menu.style.left = Math.max(8, r.right - 240) + 'px';
@@ -554,7 +670,7 @@
     if (submit) {
       var modal = submit.closest('[data-view-id]');
       submit.disabled = true;
-      api('submit', { user: ui.me, viewId: submit.dataset.submit, values: collectValues(modal, 'modal') }).then(function (answer) {
+      api('submit', { user: ui.me, viewId: submit.dataset.submit, values: collectValues(modal, 'modal') }).then((answer) => {
         submit.disabled = false;
         ui.modalErrors = answer.errors || {};
         ui.modalKey = '';
@@ -571,32 +687,38 @@
       holder.querySelector('.bk-suggestions').innerHTML = '';
       var f = elementOf(holder);
       var block = holder.closest('.bk-input-block');
-      if (f && (!block || block.dataset.dispatch)) act(f, { selected_option: { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } });
+      if (f && (!block || block.dataset.dispatch))
+        act(f, { selected_option: { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } });
       return;
     }
     var decide = target.closest('[data-decide]');
     if (decide) {
       var form = decide.closest('[data-request]');
       var limits = {};
-      form.querySelectorAll('input[type=number]').forEach(function (i) {
+      form.querySelectorAll('input[type=number]').forEach((i) => {
         limits[i.name] = Number(i.value);
       });
-      sandboxPost('limit-requests/' + encodeURIComponent(form.dataset.request) + '/' + decide.dataset.decide, decide.dataset.decide === 'approve' ? { limits: limits } : {}).then(drawSandbox);
+      sandboxPost(
+        'limit-requests/' + encodeURIComponent(form.dataset.request) + '/' + decide.dataset.decide,
+        decide.dataset.decide === 'approve' ? { limits: limits } : {},
+      ).then(drawSandbox);
       return;
     }
     var withdraw = target.closest('[data-withdraw]');
     if (withdraw) {
-      sandboxPost('accounts/' + encodeURIComponent(withdraw.dataset.withdraw) + '/withdraw-key-api', { enabled: withdraw.dataset.enabled === '1' }).then(drawSandbox);
+      sandboxPost('accounts/' + encodeURIComponent(withdraw.dataset.withdraw) + '/withdraw-key-api', {
+        enabled: withdraw.dataset.enabled === '1',
+      }).then(drawSandbox);
       return;
     }
     if (target.closest('[data-dispute-open]')) {
       var df = $('#dispute-form');
       var body = {};
-      ['type', 'value', 'reason'].forEach(function (k) {
+      ['type', 'value', 'reason'].forEach((k) => {
         var v = df.elements[k].value.trim();
         if (v) body[k] = k === 'value' ? Number(v) : v;
       });
-      sandboxPost('disputes', body).then(function (r) {
+      sandboxPost('disputes', body).then((r) => {
         if (r.status === 404) disputes.available = false;
         else if (r.status < 300) {
           var d = r.json.dispute || r.json;
@@ -608,9 +730,9 @@
     }
     var dispute = target.closest('[data-dispute]');
     if (dispute) {
-      sandboxPost('disputes/' + encodeURIComponent(dispute.dataset.dispute) + '/decide', { status: dispute.dataset.status }).then(function (r) {
+      sandboxPost('disputes/' + encodeURIComponent(dispute.dataset.dispute) + '/decide', { status: dispute.dataset.status }).then((r) => {
         if (r.status < 300) {
-          disputes.opened.forEach(function (d) {
+          disputes.opened.forEach((d) => {
             if (d.id === dispute.dataset.dispute) d.status = dispute.dataset.status;
           });
         }
@@ -628,13 +750,13 @@
     if (found && found.def.type === 'button') {
       e.preventDefault();
       if (found.def.url) window.open(found.def.url, '_blank', 'noopener');
-      confirmFirst(found.def).then(function (yes) {
+      confirmFirst(found.def).then((yes) => {
         if (yes) act(found, { value: found.def.value, text: found.def.text });
       });
     }
   });
 
-  document.addEventListener('change', function (e) {
+  document.addEventListener('change', (e) => {
     var target = e.target;
     if (target.id === 'persona') {
       ui.me = target.value;
@@ -646,9 +768,9 @@
       return;
     }
     if (target.id === 'attach') {
-      Promise.all(Array.from(target.files).map(upload)).then(function (ups) {
-        ui.attached = ui.attached.concat(ups.map(function (u) { return u.id; }));
-        $('#attached').textContent = ui.attached.length ? '📎 ' + ups.map(function (u) { return u.file.name; }).join(', ') : '';
+      Promise.all(Array.from(target.files).map(upload)).then((ups) => {
+        ui.attached = ui.attached.concat(ups.map((u) => u.id));
+        $('#attached').textContent = ui.attached.length ? '📎 ' + ups.map((u) => u.file.name).join(', ') : '';
         target.value = '';
       });
       return;
@@ -657,8 +779,8 @@
     if (!found) return;
     if (found.def.type === 'file_input') {
       var key = found.blockId + '/' + found.def.action_id;
-      Promise.all(Array.from(target.files).map(upload)).then(function (ups) {
-        ui.modalFiles[key] = ups.map(function (u) { return u.id; });
+      Promise.all(Array.from(target.files).map(upload)).then((ups) => {
+        ui.modalFiles[key] = ups.map((u) => u.id);
         listFiles(target, ui.modalFiles[key]);
       });
       return;
@@ -669,14 +791,14 @@
     if (found.def.type === 'static_select' || found.def.type === 'overflow') {
       var option = findOption(found.def, target.value);
       if (!option) return;
-      confirmFirst(found.def).then(function (yes) {
+      confirmFirst(found.def).then((yes) => {
         if (yes) act(found, { selected_option: option });
       });
     }
   });
 
   var typing = null;
-  document.addEventListener('input', function (e) {
+  document.addEventListener('input', (e) => {
     var input = e.target;
     if (!input.classList.contains('bk-typeahead')) return;
     input.dataset.value = '';
@@ -690,11 +812,20 @@
       holder.querySelector('.bk-suggestions').innerHTML = '';
       return;
     }
-    typing = setTimeout(function () {
-      api('suggest', { user: ui.me, viewId: container.dataset.viewId, actionId: found.def.action_id, blockId: found.blockId, value: input.value }).then(function (answer) {
-        var options = (answer.options || []).concat.apply(answer.options || [], (answer.option_groups || []).map(function (g) { return g.options; }));
+    typing = setTimeout(() => {
+      api('suggest', {
+        user: ui.me,
+        viewId: container.dataset.viewId,
+        actionId: found.def.action_id,
+        blockId: found.blockId,
+        value: input.value,
+      }).then((answer) => {
+        var options = (answer.options || []).concat.apply(
+          answer.options || [],
+          (answer.option_groups || []).map((g) => g.options),
+        );
         holder.querySelector('.bk-suggestions').innerHTML = options.length
-          ? options.map(function (o) { return '<button type="button" data-suggestion="' + esc(o.value) + '">' + esc(o.text.text) + '</button>'; }).join('')
+          ? options.map((o) => '<button type="button" data-suggestion="' + esc(o.value) + '">' + esc(o.text.text) + '</button>').join('')
           : '<span class="none">No matches</span>';
       });
     }, 150);
@@ -720,7 +851,7 @@
     $('#attached').textContent = '';
   }
 
-  document.addEventListener('keydown', function (e) {
+  document.addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' || e.shiftKey) return;
     if (e.target.id === 'composer') {
       e.preventDefault();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiRouter } from '../context';
 import { fail, jsonReply } from '../http';
-import { REQUIRED_LIMIT_FIELDS, isRequestableLimitField, limitValueSchema, type LimitValues } from '../limits-object';
+import { isRequestableLimitField, type LimitValues, limitValueSchema, REQUIRED_LIMIT_FIELDS } from '../limits-object';
 import type { LimitRequest } from '../state';
 import { parseWith } from '../validate';
 import { limitRequestView } from '../views';

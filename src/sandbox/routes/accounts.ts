@@ -1,5 +1,5 @@
-import type { ApiRouter } from '../context';
 import { requireMaster } from '../auth';
+import type { ApiRouter } from '../context';
 import { fail, jsonReply } from '../http';
 import { accountView } from '../views';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ApiRouter } from '../context';
 import { requireMaster } from '../auth';
+import type { ApiRouter } from '../context';
 import { fail, jsonReply } from '../http';
 import { SCOPE_GROUPS } from '../scopes';
 import { parseWith } from '../validate';

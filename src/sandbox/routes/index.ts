@@ -1,10 +1,10 @@
 import type { ApiRoute, ApiRouter } from '../context';
 import { Router } from '../http';
+import { registerLimitRoutes } from './account-limits';
 import { registerAccountRoutes } from './accounts';
 import { registerApplicationRoutes } from './applications';
 import { registerDisputeRoutes } from './disputes';
 import { registerFileRoutes } from './files';
-import { registerLimitRoutes } from './account-limits';
 import { registerPixKeyRoutes } from './pix-keys';
 import { registerStatementRoutes } from './statement';
 import { registerSubscriptionRoutes } from './subscriptions';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiContext, ApiRouter } from '../context';
 import { fail, jsonReply } from '../http';
-import { PIX_KEY_TYPES, type Account, type PixKeyType } from '../state';
+import { type Account, PIX_KEY_TYPES, type PixKeyType } from '../state';
 import { parseWith } from '../validate';
 
 const KEY_FORMATS: Record<PixKeyType, RegExp> = {

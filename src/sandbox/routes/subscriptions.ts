@@ -13,7 +13,10 @@ const periodSchema = z.object({
     .regex(/^\d{1,2}$/, 'must be a month number from 1 to 12')
     .transform(Number)
     .pipe(z.number().min(1, 'must be a month number from 1 to 12').max(12, 'must be a month number from 1 to 12')),
-  year: z.string({ error: 'is required' }).regex(/^\d{4}$/, 'must be a four-digit year').transform(Number),
+  year: z
+    .string({ error: 'is required' })
+    .regex(/^\d{4}$/, 'must be a four-digit year')
+    .transform(Number),
 });
 
 const YEAR = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', year: 'numeric' });
