@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** No Slack token and no Pix API URL: the playground, until stopped. */
+/** Nothing of a deployment set (wantsPlayground): the playground, until stopped. */
 async function playground(): Promise<void> {
   const result = loadPlaygroundConfig(process.env);
   if (!result.ok) {

@@ -149,7 +149,7 @@ const ConfigSchema = z.object({
       })
       .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
   ),
-  // Approval reminders and the limit requests' threshold (issue 19).
+  // Approval reminders and the limit requests' threshold.
   APPROVAL_REMIND_AFTER: z.preprocess(
     (v) => blankToUndefined(v) ?? '4h',
     z.string().transform((s, ctx) => {
@@ -200,7 +200,7 @@ const ConfigSchema = z.object({
       )
       .pipe(z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)'))),
   ),
-  // Pix API budget (issue 18): calls a second, shared by the instances on one Redis.
+  // Pix API budget: calls a second, shared by the instances on one Redis.
   PIX_RATE_LIMIT: positiveInt(5, 1_000),
   LOG_LEVEL: z.preprocess((v) => blankToUndefined(v) ?? 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
@@ -429,11 +429,17 @@ export const SETUP_HELP = `Pix Ops for Slack is not set up yet: SLACK_BOT_TOKEN 
 
 See README.md for every variable.`;
 
-// The playground (`npm start` with neither a Slack bot token nor a Pix API URL): see src/playground/.
+// The playground (`npm start` with nothing of a deployment set): see src/playground/.
 
-/** Never a playground when either is set: a deployment missing the rest is told what is missing. */
+/** What only a deployment sets: any one of them set, and a secret mount that failed is not hidden by a playground. */
+const PRODUCTION_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'PIX_API_URL'] as const;
+
+/** Never a playground when a production variable is set: a deployment missing the rest is told what is missing. */
 export function wantsPlayground(env: NodeJS.ProcessEnv): boolean {
-  return !blankToUndefined(env.SLACK_BOT_TOKEN) && !blankToUndefined(env.PIX_API_URL);
+  if (PRODUCTION_VARIABLES.some((name) => env[name]?.trim())) return false;
+  // A shared store (Redis, Postgres, or any but the playground's own kind) is a deployment's.
+  const store = env.STORE_URL?.trim();
+  return !store || /^sqlite:/i.test(store);
 }
 
 export type PlaygroundConfigResult = { ok: true; port: number; logLevel?: string } | { ok: false; problems: string[] };
