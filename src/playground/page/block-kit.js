@@ -121,7 +121,7 @@
     if (target[0] === '@') return `<span class="mention">@${escapeHtml(label || nameOf(users, target.slice(1)))}</span>`;
     if (target[0] === '#') return `<span class="mention">#${escapeHtml(label || nameOf(users, target.slice(1)))}</span>`;
     if (target[0] === '!') {
-      var special = target.slice(1);
+      const special = target.slice(1);
       if (special.indexOf('subteam^') === 0) return `<span class="mention">${escapeSlackText(label || `@${special.slice(8)}`)}</span>`;
       if (special.indexOf('date^') === 0) return escapeSlackText(label || special);
       return `<span class="mention">@${escapeHtml(special)}</span>`;
@@ -145,7 +145,7 @@
     var last = 0;
     var m;
     var parts = [];
-    while ((m = re.exec(text))) {
+    for (m = re.exec(text); m; m = re.exec(text)) {
       parts.push({ text: text.slice(last, m.index) });
       parts.push({ html: controlSequence(m[1], users) });
       last = re.lastIndex;
@@ -161,7 +161,8 @@
       })
       .join('');
     out = emoji(inline(joined));
-    return out.replace(/\u0000(\d+)\u0000/g, (all, i) => holders[Number(i)]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL characters are the placeholders put in just above, found again here on purpose.
+    return out.replace(/\u0000(\d+)\u0000/g, (_all, i) => holders[Number(i)]);
   }
 
   /** Line breaks, and lines starting with "&gt; " as quotes, in text outside code blocks. */
@@ -181,7 +182,7 @@
     var m;
     var run = '';
     // Inline code stays within its line; a code block breaks the lines around it.
-    while ((m = re.exec(s))) {
+    for (m = re.exec(s); m; m = re.exec(s)) {
       run += prose(s.slice(last, m.index), users);
       if (m[1] !== undefined) {
         out.push(lines(run.replace(/\n$/, '')));
@@ -409,8 +410,8 @@
 
   function richInline(el, ctx) {
     if (el.type === 'text') {
-      var s = escapeHtml(el.text);
-      var st = el.style || {};
+      let s = escapeHtml(el.text);
+      const st = el.style || {};
       if (st.code) s = `<code>${s}</code>`;
       if (st.bold) s = `<b>${s}</b>`;
       if (st.italic) s = `<i>${s}</i>`;
@@ -464,7 +465,7 @@
     if (typeof blocks === 'string') {
       try {
         blocks = JSON.parse(blocks);
-      } catch (e) {
+      } catch {
         blocks = undefined;
       }
     }

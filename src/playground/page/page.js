@@ -247,7 +247,7 @@
       keep.set(key, { sig: sig, node: node });
       return node;
     });
-    drawn.forEach((v, key) => {
+    drawn.forEach((_v, key) => {
       if (!keep.has(key)) delete ui.regions[key];
     });
     drawn = keep;
@@ -461,7 +461,7 @@
         var json = {};
         try {
           json = JSON.parse(t);
-        } catch (e) {
+        } catch {
           json = {};
         }
         return { status: res.status, json: json };
@@ -513,7 +513,7 @@
           };
           break;
         case 'external_select': {
-          var input = node.querySelector('input');
+          const input = node.querySelector('input');
           v = {
             type: def.type,
             selected_option: input.dataset.value ? { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } : null,
@@ -530,7 +530,7 @@
           };
           break;
         case 'radio_buttons': {
-          var on = node.querySelector('input:checked');
+          const on = node.querySelector('input:checked');
           v = { type: def.type, selected_option: on ? findOption(def, on.value) : null };
           break;
         }
@@ -556,7 +556,7 @@
       else if (v.selected_date) node.value = v.selected_date;
       else if (v.selected_option && node.tagName === 'SELECT') node.value = v.selected_option.value;
       else if (v.selected_option && v.type === 'external_select') {
-        var input = node.querySelector('input');
+        const input = node.querySelector('input');
         input.value = v.selected_option.text.text;
         input.dataset.value = v.selected_option.value;
       }
@@ -598,7 +598,7 @@
   function act(found, action) {
     var full = Object.assign({ action_id: found.def.action_id, block_id: found.blockId || 'block', type: found.def.type }, action);
     if (found.where === 'modal' || found.where === 'home') {
-      var container = found.node.closest('[data-view-id]');
+      const container = found.node.closest('[data-view-id]');
       return api('click', { user: ui.me, viewId: container.dataset.viewId, action: full, values: collectValues(container, found.where) });
     }
     var message = found.node.closest('[data-ref]');
@@ -640,11 +640,11 @@
     }
     var more = target.closest('[data-more]');
     if (more) {
-      var menu = $('#shortcut-menu');
+      const menu = $('#shortcut-menu');
       menu.innerHTML = ui.state.shortcuts
         .map((s) => `<button data-shortcut="${esc(s.callbackId)}" data-ts="${esc(more.dataset.more)}">${esc(s.name)}</button>`)
         .join('');
-      var r = more.getBoundingClientRect();
+      const r = more.getBoundingClientRect();
       menu.style.top = `${r.bottom + window.scrollY}px`;
       menu.style.left = `${Math.max(8, r.right - 240)}px`;
       menu.hidden = false;
@@ -664,7 +664,7 @@
     }
     var submit = target.closest('[data-submit]');
     if (submit) {
-      var modal = submit.closest('[data-view-id]');
+      const modal = submit.closest('[data-view-id]');
       submit.disabled = true;
       api('submit', { user: ui.me, viewId: submit.dataset.submit, values: collectValues(modal, 'modal') }).then((answer) => {
         submit.disabled = false;
@@ -676,21 +676,21 @@
     }
     var suggestion = target.closest('[data-suggestion]');
     if (suggestion) {
-      var holder = suggestion.closest('.bk-external');
-      var input = holder.querySelector('input');
+      const holder = suggestion.closest('.bk-external');
+      const input = holder.querySelector('input');
       input.value = suggestion.textContent;
       input.dataset.value = suggestion.dataset.suggestion;
       holder.querySelector('.bk-suggestions').innerHTML = '';
-      var f = elementOf(holder);
-      var block = holder.closest('.bk-input-block');
+      const f = elementOf(holder);
+      const block = holder.closest('.bk-input-block');
       if (f && (!block || block.dataset.dispatch))
         act(f, { selected_option: { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } });
       return;
     }
     var decide = target.closest('[data-decide]');
     if (decide) {
-      var form = decide.closest('[data-request]');
-      var limits = {};
+      const form = decide.closest('[data-request]');
+      const limits = {};
       form.querySelectorAll('input[type=number]').forEach((i) => {
         limits[i.name] = Number(i.value);
       });
@@ -708,8 +708,8 @@
       return;
     }
     if (target.closest('[data-dispute-open]')) {
-      var df = $('#dispute-form');
-      var body = {};
+      const df = $('#dispute-form');
+      const body = {};
       ['type', 'value', 'reason'].forEach((k) => {
         var v = df.elements[k].value.trim();
         if (v) body[k] = k === 'value' ? Number(v) : v;
@@ -717,7 +717,7 @@
       sandboxPost('disputes', body).then((r) => {
         if (r.status === 404) disputes.available = false;
         else if (r.status < 300) {
-          var d = r.json.dispute || r.json;
+          const d = r.json.dispute || r.json;
           disputes.opened.unshift({ id: d.id, status: d.status });
         }
         drawDisputes();
@@ -774,7 +774,7 @@
     var found = elementOf(target);
     if (!found) return;
     if (found.def.type === 'file_input') {
-      var key = `${found.blockId}/${found.def.action_id}`;
+      const key = `${found.blockId}/${found.def.action_id}`;
       Promise.all(Array.from(target.files).map(upload)).then((ups) => {
         ui.modalFiles[key] = ups.map((u) => u.id);
         listFiles(target, ui.modalFiles[key]);
@@ -785,7 +785,7 @@
     // Elements of input blocks tell the app only when the block asks (dispatch_action).
     if (block && !block.dataset.dispatch) return;
     if (found.def.type === 'static_select' || found.def.type === 'overflow') {
-      var option = findOption(found.def, target.value);
+      const option = findOption(found.def, target.value);
       if (!option) return;
       confirmFirst(found.def).then((yes) => {
         if (yes) act(found, { selected_option: option });
