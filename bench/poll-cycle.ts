@@ -30,15 +30,16 @@ interface Fixture {
 
 const PDF = Buffer.from('%PDF-1.4\n% bench proof\n%%EOF\n', 'latin1');
 
-async function pix(sandbox: Sandbox, method: string, pathname: string, appId: string, body?: unknown): Promise<any> {
+/** A call to the sandbox's Pix API; its JSON answer, taken to be of the shape `T` the caller names. */
+async function pix<T>(sandbox: Sandbox, method: string, pathname: string, appId: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandbox.url}${pathname}`, {
     method,
     headers: { authorization: appId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await res.json()) as any;
+  const json: unknown = await res.json();
   if (res.status >= 300) throw new Error(`${method} ${pathname}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  return json as T;
 }
 
 /**
@@ -54,14 +55,14 @@ export async function limitRequestsInReview(count: number): Promise<Fixture> {
   const up = await fetch(`${sandbox.url}/api/v1/files`, { method: 'POST', headers: { authorization: main.mainAppId }, body: form });
   const fileId = ((await up.json()) as { file: { id: string } }).file.id;
   const requests = await inBatches(count, 32, async () => {
-    const { account } = await pix(sandbox, 'POST', '/api/v1/account', main.masterAppId);
-    const { limitRequest } = await pix(sandbox, 'POST', '/api/v1/limits/request', main.mainAppId, {
+    const { account } = await pix<{ account: { accountId: string } }>(sandbox, 'POST', '/api/v1/account', main.masterAppId);
+    const { limitRequest } = await pix<{ limitRequest: { id: string } }>(sandbox, 'POST', '/api/v1/limits/request', main.mainAppId, {
       companyBankAccountId: account.accountId,
       pixDayLimit: 10_000_000,
       pixNightLimit: 2_000_000,
       documents: [{ fileId }],
     });
-    return { id: limitRequest.id as string, accountId: account.accountId as string };
+    return { id: limitRequest.id, accountId: account.accountId };
   });
   await sandboxControl(sandbox.url, '/sandbox/calls', undefined, 'DELETE');
   return { sandbox, requests };

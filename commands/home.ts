@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { ActionArgs, EntryContext, EntryRow, EventRow } from '../src/entry/table';
 import { refreshHome } from '../src/home';
@@ -55,7 +56,7 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
   });
   const viewId = opened.view?.id;
   if (!viewId) return;
-  let view;
+  let view: ModalView;
   try {
     // The keys are read with the AppID of the account that owns them: the main one for the default account.
     const stored = value.d ? undefined : await deps.store.accountApps.get(value.a);

@@ -60,7 +60,11 @@ export async function openForm(
   try {
     view = await buildForm(deps, locale, meta, input.accountId);
   } catch (err) {
-    view = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits', { then: 'none' })));
+    view = messageModal(
+      locale,
+      messages(locale).limitForm.title,
+      plain(failureText(locale, err, 'readAccountLimits', { afterwards: 'none' })),
+    );
   }
   await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view });
 }
@@ -118,7 +122,11 @@ const accountChanged: EntryRow = {
     try {
       next = await buildForm(ctx.deps, locale, meta, accountId, { description: text(BLOCK.description), reason: text(BLOCK.reason) });
     } catch (err) {
-      next = messageModal(locale, messages(locale).limitForm.title, plain(failureText(locale, err, 'readAccountLimits', { then: 'none' })));
+      next = messageModal(
+        locale,
+        messages(locale).limitForm.title,
+        plain(failureText(locale, err, 'readAccountLimits', { afterwards: 'none' })),
+      );
     }
     // The hash makes Slack refuse this update if the user changed the form again meanwhile.
     await client.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
@@ -303,7 +311,7 @@ async function fileRequest(
           : Promise.resolve(),
   });
   if (!outcome.ok) {
-    const text = failureText(locale, outcome.err, outcome.action, { write: true, then: 'none' });
+    const text = failureText(locale, outcome.err, outcome.action, { write: true, afterwards: 'none' });
     await tell(`${text}\n${outcome.maybeFiled ? m.tracking.maybeFiled : m.limitForm.notPosted}`, { dmIfClosed: true });
     return;
   }
@@ -366,7 +374,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
     if (outcome.maybeFiled) throw new ApprovalInDoubt('the limit request may have been filed');
     return {
       ok: false,
-      problem: `${failureText(locale, outcome.err, outcome.action, { write: true, then: 'none' })}\n${messages(locale).limitForm.notPosted}`,
+      problem: `${failureText(locale, outcome.err, outcome.action, { write: true, afterwards: 'none' })}\n${messages(locale).limitForm.notPosted}`,
     };
   },
   /**

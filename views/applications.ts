@@ -70,8 +70,11 @@ function groupsIn(value: unknown, depth = 0): ScopeGroup[] | undefined {
 function stringsIn(value: unknown, out: Set<string>, depth = 0): void {
   if (depth > 6 || out.size >= 300) return;
   if (typeof value === 'string') out.add(value);
-  else if (Array.isArray(value)) value.forEach((v) => stringsIn(v, out, depth + 1));
-  else if (isRecord(value)) Object.values(value).forEach((v) => stringsIn(v, out, depth + 1));
+  else if (Array.isArray(value)) {
+    for (const v of value) stringsIn(v, out, depth + 1);
+  } else if (isRecord(value)) {
+    for (const v of Object.values(value)) stringsIn(v, out, depth + 1);
+  }
 }
 
 export function readScopes(json: unknown): ScopesReading {

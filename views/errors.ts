@@ -43,20 +43,20 @@ export function pixErrorText(locale: Locale, err: PixApiError, actionKey: Action
 /**
  * Any failure in words: a Pix API failure (above), no default account, or "something went wrong"
  * followed by what it means: nothing more was done (a read), check before trying again (a write
- * that may have happened), or nothing when the caller says what follows (`then: 'none'`).
+ * that may have happened), or nothing when the caller says what follows (`afterwards: 'none'`).
  */
 export function failureText(
   locale: Locale,
   err: unknown,
   actionKey: ActionKey,
-  options: { write?: boolean; then?: 'nothingMore' | 'check' | 'none' } = {},
+  options: { write?: boolean; afterwards?: 'nothingMore' | 'check' | 'none' } = {},
 ): string {
   if (err instanceof PixApiError) return pixErrorText(locale, err, actionKey, options);
   const m = messages(locale).common;
   if (err instanceof NoDefaultAccountError) return m.noDefaultAccount;
   if (err instanceof FileOverCapError) return messages(locale).files.overCap(escapeMrkdwn(err.fileName));
   const action = messages(locale).actions[actionKey];
-  const then = options.then ?? (options.write ? 'check' : 'nothingMore');
+  const then = options.afterwards ?? (options.write ? 'check' : 'nothingMore');
   return then === 'none' ? m.wentWrong(action) : then === 'check' ? m.wentWrongCheck(action) : m.wentWrongNothingMore(action);
 }
 

@@ -542,9 +542,10 @@ async function runApproved(
     makerReachable: () =>
       openDm(deps.slack, record.makerId).then(
         () => true,
-        (err: unknown) => (
-          deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'cannot open a DM with the maker'), false
-        ),
+        (err: unknown) => {
+          deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'cannot open a DM with the maker');
+          return false;
+        },
       ),
     inThread: (message, key = 'outcome') =>
       postInThread(deps, record, present(deps, record, withApprovalNote(locale, message, record)), key, mode === 'resume'),

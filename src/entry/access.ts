@@ -82,7 +82,10 @@ export class AccessControl {
    */
   private async freshMembers(groupId: string): Promise<Set<string>> {
     let entry = this.groups.get(groupId);
-    if (!entry) this.groups.set(groupId, (entry = {}));
+    if (!entry) {
+      entry = {};
+      this.groups.set(groupId, entry);
+    }
     const members = new Set(await this.options.groupMembers(groupId));
     entry.known = { members, at: this.now() };
     return members;
@@ -114,10 +117,14 @@ export class AccessControl {
    */
   private async members(groupId: string): Promise<Set<string>> {
     let entry = this.groups.get(groupId);
-    if (!entry) this.groups.set(groupId, (entry = {}));
+    if (!entry) {
+      entry = {};
+      this.groups.set(groupId, entry);
+    }
     const { known } = entry;
     if (known && this.now() - known.at < this.ttlMs) return known.members;
-    const lookup = (entry.pending ??= this.lookUp(groupId, entry));
+    entry.pending ??= this.lookUp(groupId, entry);
+    const lookup = entry.pending;
     return withDeadline(lookup, this.waitMs).catch(() => known?.members ?? new Set<string>());
   }
 

@@ -21,7 +21,10 @@ const viewersOf = new WeakMap<object, Map<string, number>>();
 
 function viewers(deps: Deps): Map<string, number> {
   let map = viewersOf.get(deps.store);
-  if (!map) viewersOf.set(deps.store, (map = new Map()));
+  if (!map) {
+    map = new Map();
+    viewersOf.set(deps.store, map);
+  }
   return map;
 }
 

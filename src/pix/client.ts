@@ -170,7 +170,7 @@ export class PixClient {
   }
 
   private get http(): AxiosInstance {
-    return (this.transport.http ??= loadAxios().create({
+    this.transport.http ??= loadAxios().create({
       baseURL: this.options.baseUrl.replace(/\/+$/, ''),
       validateStatus: () => true,
       maxRedirects: 0,
@@ -178,7 +178,8 @@ export class PixClient {
       maxContentLength: 50 * 1024 * 1024,
       httpAgent: new http.Agent({ keepAlive: true, maxSockets: 128 }),
       httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 128 }),
-    }));
+    });
+    return this.transport.http;
   }
 
   // 4.1 Files

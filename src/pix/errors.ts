@@ -63,6 +63,9 @@ export class PixApiError extends Error {
         return this.sent;
       case 'http':
         return this.status === 502 || this.status === 504;
+      default:
+        // Every kind is answered above; the compiler says so if one is added.
+        return this.kind satisfies never;
     }
   }
 

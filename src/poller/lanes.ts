@@ -30,7 +30,10 @@ export class ChannelLanes {
    */
   run<T>(channel: string, job: (queued: boolean) => Promise<T>): Promise<T> {
     let lane = this.lanes.get(channel);
-    if (!lane) this.lanes.set(channel, (lane = pLimit(this.perChannel)));
+    if (!lane) {
+      lane = pLimit(this.perChannel);
+      this.lanes.set(channel, lane);
+    }
     const queued =
       lane.activeCount + lane.pendingCount >= this.perChannel || this.shared.activeCount + this.shared.pendingCount >= this.total;
     return lane(() => this.shared(() => job(queued)));

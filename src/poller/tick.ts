@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
+import type { LimitRequest } from '../pix/schemas';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { type Decision, decisionOf } from './decision';
 import { type DeliveryContext, DeliveryError, deliverDecision } from './deliver';
@@ -121,7 +122,7 @@ async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs:
     // is final, so there is nothing to read again.
     decision = { status: tracked.reply.status, ...(tracked.reply.approved ? { approved: tracked.reply.approved } : {}) };
   } else {
-    let request;
+    let request: LimitRequest;
     try {
       request = await deps.pix.getLimitRequest(deps.mainAppId, id);
     } catch (err) {

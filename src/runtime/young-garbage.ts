@@ -23,5 +23,6 @@ export function streamedBytes(count: number): void {
   streamed += count;
   if (streamed < EVERY_BYTES) return;
   streamed = 0;
-  (gc ??= exposedGc())({ type: 'minor' });
+  gc ??= exposedGc();
+  gc({ type: 'minor' });
 }

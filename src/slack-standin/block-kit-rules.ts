@@ -129,7 +129,9 @@ class Check {
   blocks(value: unknown, pointer: string): void {
     const max = this.surface === 'message' ? 50 : 100;
     if (!this.array(value, pointer, { max })) return;
-    value.forEach((block, i) => this.block(block, `${pointer}/${i}`));
+    value.forEach((block, i) => {
+      this.block(block, `${pointer}/${i}`);
+    });
   }
 
   private block(block: unknown, pointer: string): void {
@@ -140,17 +142,23 @@ class Check {
     }
     switch (block.type) {
       case 'section':
-        return this.section(block, pointer);
+        this.section(block, pointer);
+        return;
       case 'header':
-        return this.header(block, pointer);
+        this.header(block, pointer);
+        return;
       case 'context':
-        return this.context(block, pointer);
+        this.context(block, pointer);
+        return;
       case 'actions':
-        return this.actions(block, pointer);
+        this.actions(block, pointer);
+        return;
       case 'input':
-        return this.input(block, pointer);
+        this.input(block, pointer);
+        return;
       case 'image':
-        return this.imageBlock(block, pointer);
+        this.imageBlock(block, pointer);
+        return;
       case 'divider':
         return;
       default:
@@ -164,7 +172,9 @@ class Check {
     if (block.text === undefined && block.fields === undefined) this.fail(pointer, 'missing required field: text');
     this.optionalText(block, 'text', pointer, { max: 3000 });
     if (block.fields !== undefined && this.array(block.fields, `${pointer}/fields`, { min: 1, max: 10 })) {
-      block.fields.forEach((f, i) => this.text(f, `${pointer}/fields/${i}`, { max: 2000 }));
+      block.fields.forEach((f, i) => {
+        this.text(f, `${pointer}/fields/${i}`, { max: 2000 });
+      });
     }
     if (block.accessory !== undefined) this.element(block.accessory, `${pointer}/accessory`, SECTION_ACCESSORIES);
   }
@@ -240,24 +250,32 @@ class Check {
     this.optionalText(value, 'placeholder', pointer, { plain: true, max: 150 });
     switch (type) {
       case 'button':
-        return this.button(value, pointer);
+        this.button(value, pointer);
+        return;
       case 'static_select':
       case 'multi_static_select':
-        return this.staticSelect(value, pointer);
+        this.staticSelect(value, pointer);
+        return;
       case 'external_select':
       case 'multi_external_select':
-        return this.externalSelect(value, pointer);
+        this.externalSelect(value, pointer);
+        return;
       case 'overflow':
-        return this.optionList(value, pointer, 5);
+        this.optionList(value, pointer, 5);
+        return;
       case 'checkboxes':
       case 'radio_buttons':
-        return this.optionList(value, pointer, 10);
+        this.optionList(value, pointer, 10);
+        return;
       case 'plain_text_input':
-        return this.plainTextInput(value, pointer);
+        this.plainTextInput(value, pointer);
+        return;
       case 'file_input':
-        return this.fileInput(value, pointer);
+        this.fileInput(value, pointer);
+        return;
       case 'image':
-        return this.imageElement(value, pointer);
+        this.imageElement(value, pointer);
+        return;
       default:
         return;
     }
@@ -282,7 +300,9 @@ class Check {
     if (el.options !== undefined && el.option_groups !== undefined) this.fail(pointer, 'options and option_groups cannot both be given');
     if (el.options === undefined && el.option_groups === undefined) this.fail(pointer, 'missing required field: options');
     if (el.options !== undefined && this.array(el.options, `${pointer}/options`, { min: 1, max: 100 })) {
-      el.options.forEach((o, i) => this.option(o, `${pointer}/options/${i}`));
+      el.options.forEach((o, i) => {
+        this.option(o, `${pointer}/options/${i}`);
+      });
       all.push(...el.options);
     }
     if (el.option_groups !== undefined && this.array(el.option_groups, `${pointer}/option_groups`, { min: 1, max: 100 })) {
@@ -304,14 +324,20 @@ class Check {
   // is a valid option (its options come from the app's options load URL); `min_query_length` ≥ 0.
   private externalSelect(el: Obj, pointer: string): void {
     if (el.initial_option !== undefined) this.option(el.initial_option, `${pointer}/initial_option`);
-    if (Array.isArray(el.initial_options)) el.initial_options.forEach((o, i) => this.option(o, `${pointer}/initial_options/${i}`));
+    if (Array.isArray(el.initial_options)) {
+      el.initial_options.forEach((o, i) => {
+        this.option(o, `${pointer}/initial_options/${i}`);
+      });
+    }
     if (el.min_query_length !== undefined) this.integer(el.min_query_length, `${pointer}/min_query_length`, 0, Number.MAX_SAFE_INTEGER);
   }
 
   /** Overflow menus (1 to 5 options), checkboxes and radio buttons (at most 10). */
   private optionList(el: Obj, pointer: string, max: number): void {
     if (!this.required(el, 'options', pointer) || !this.array(el.options, `${pointer}/options`, { min: 1, max })) return;
-    el.options.forEach((o, i) => this.option(o, `${pointer}/options/${i}`, el.type === 'checkboxes' || el.type === 'radio_buttons'));
+    el.options.forEach((o, i) => {
+      this.option(o, `${pointer}/options/${i}`, el.type === 'checkboxes' || el.type === 'radio_buttons');
+    });
   }
 
   // Option: https://docs.slack.dev/reference/block-kit/composition-objects/option-object — `text` at
@@ -330,7 +356,9 @@ class Check {
     if (!this.object(value, pointer)) return [];
     if (this.required(value, 'label', pointer)) this.text(value.label, `${pointer}/label`, { plain: true, max: 75 });
     if (!this.required(value, 'options', pointer) || !this.array(value.options, `${pointer}/options`, { min: 1, max: 100 })) return [];
-    value.options.forEach((o, i) => this.option(o, `${pointer}/options/${i}`));
+    value.options.forEach((o, i) => {
+      this.option(o, `${pointer}/options/${i}`);
+    });
     return value.options;
   }
 
@@ -350,7 +378,9 @@ class Check {
   private fileInput(el: Obj, pointer: string): void {
     if (el.max_files !== undefined) this.integer(el.max_files, `${pointer}/max_files`, 1, 10);
     if (el.filetypes !== undefined && this.array(el.filetypes, `${pointer}/filetypes`)) {
-      el.filetypes.forEach((t, i) => this.string(t, `${pointer}/filetypes/${i}`, { min: 1 }));
+      el.filetypes.forEach((t, i) => {
+        this.string(t, `${pointer}/filetypes/${i}`, { min: 1 });
+      });
     }
   }
 
@@ -516,10 +546,15 @@ export function checkViewSubmissionAck(ack: unknown, submitted: unknown): Proble
 export function checkOptionsAck(ack: unknown): Problem[] {
   const c = new Check('modal');
   if (!c.object(ack, '/')) return c.problems;
-  if (ack.options !== undefined && c.array(ack.options, '/options', { max: 100 }))
-    ack.options.forEach((o, i) => c.option(o, `/options/${i}`));
+  if (ack.options !== undefined && c.array(ack.options, '/options', { max: 100 })) {
+    ack.options.forEach((o, i) => {
+      c.option(o, `/options/${i}`);
+    });
+  }
   if (ack.option_groups !== undefined && c.array(ack.option_groups, '/option_groups', { max: 100 })) {
-    ack.option_groups.forEach((g, i) => c.optionGroup(g, `/option_groups/${i}`));
+    ack.option_groups.forEach((g, i) => {
+      c.optionGroup(g, `/option_groups/${i}`);
+    });
   }
   if (ack.options === undefined && ack.option_groups === undefined) c.fail('/', 'missing required field: options');
   return c.problems;

@@ -70,7 +70,10 @@ export class SlackStandInRateLimit {
     const key = `${method} ${channel}`;
     const now = this.now();
     let bucket = this.buckets.get(key);
-    if (!bucket) this.buckets.set(key, (bucket = { tokens: rule.burst, at: now, until: 0 }));
+    if (!bucket) {
+      bucket = { tokens: rule.burst, at: now, until: 0 };
+      this.buckets.set(key, bucket);
+    }
     bucket.tokens = Math.min(rule.burst, bucket.tokens + ((now - bucket.at) / 1000) * rule.perSecond);
     bucket.at = now;
     const signature = `${method} ${JSON.stringify(args)}`;

@@ -66,14 +66,16 @@ export class SlackClients {
   }
 
   exact(): WebClient {
-    return (this.exactClient ??= this.make({
+    this.exactClient ??= this.make({
       timeout: SLACK_CALL_TIMEOUT_MS,
       ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}),
-    }));
+    });
+    return this.exactClient;
   }
 
   quick(): WebClient {
-    return (this.quickClient ??= this.make({ timeout: QUICK_TIMEOUT_MS, logLevel: LogLevel.ERROR }));
+    this.quickClient ??= this.make({ timeout: QUICK_TIMEOUT_MS, logLevel: LogLevel.ERROR });
+    return this.quickClient;
   }
 
   paced(pacer: SlackPacer): WebClient {

@@ -99,7 +99,10 @@ const resolvers = new WeakMap<object, LocaleResolver>();
 export function localeResolverFor(client: WebClient, options: Partial<Omit<LocaleResolverOptions, 'lookup'>> = {}): LocaleResolver {
   const quick = quickClient(client);
   let resolver = resolvers.get(quick);
-  if (!resolver) resolvers.set(quick, (resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(quick) })));
+  if (!resolver) {
+    resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(quick) });
+    resolvers.set(quick, resolver);
+  }
   return resolver;
 }
 

@@ -30,7 +30,10 @@ export class MemoryClaims implements Claims {
     private readonly now: () => number = Date.now,
   ) {
     let held = MemoryClaims.spaces.get(space);
-    if (!held) MemoryClaims.spaces.set(space, (held = new Map()));
+    if (!held) {
+      held = new Map();
+      MemoryClaims.spaces.set(space, held);
+    }
     this.held = held;
   }
 

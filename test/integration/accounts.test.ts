@@ -119,7 +119,7 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       expect(calls[1]!.body).toEqual({ accountId: created.accountId, application: { name: 'Black Friday <2026>', type: 'API' } });
 
       // The AppID works for that account: the application is bound to it.
-      const keys = await sandboxApi(h, 'GET', '/api/v1/pix-keys', created.appId);
+      const keys = await sandboxApi<{ account: { accountId: string } }>(h, 'GET', '/api/v1/pix-keys', created.appId);
       expect(keys.account.accountId).toBe(created.accountId);
 
       const audit = posts(h, slackBefore);

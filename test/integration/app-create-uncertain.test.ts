@@ -36,7 +36,7 @@ describe('an application creation whose answer never came', () => {
     (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
   /** What the service's portal shows for the account (the interface itself cannot list it). */
   const portal = async (accountId: string) =>
-    (await sandboxApi(h, 'GET', `/sandbox/accounts/${accountId}/applications`)).applications as PortalApp[];
+    (await sandboxApi<{ applications: PortalApp[] }>(h, 'GET', `/sandbox/accounts/${accountId}/applications`)).applications;
   const creates = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method === 'POST' && c.path === '/api/v1/application');
 
   /** `/pix account create` with the application's answer held past PIX_TIMEOUT_MS: the account and the channel's message. */

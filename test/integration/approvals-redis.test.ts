@@ -5,7 +5,7 @@ import type { ApprovalAction } from '../../src/domain/approvals';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
-import { api, control } from '../sandbox/helpers';
+import { type AccountAnswer, type ApplicationAnswer, api, control } from '../sandbox/helpers';
 import { type AppProcess, startAppProcess } from '../support/app-process';
 import { type FlowSetup, makerFlows, processDriver } from '../support/approval-flows';
 import { APPROVAL_WRITES, answerOn, clickRoot, type PendingRoot, rootUpdates } from '../support/approvals';
@@ -86,13 +86,13 @@ describe('four-eyes approvals on two instances sharing Redis (127.0.0.1:6379)', 
     store = await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace });
     const main = sandbox.companies.main;
     const madeElsewhere = async (name: string) => {
-      const account = (await api(sandbox, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account as { accountId: string };
+      const account = (await api<AccountAnswer>(sandbox, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account;
       const app = (
-        await api(sandbox, 'POST', '/api/v1/application', {
+        await api<ApplicationAnswer>(sandbox, 'POST', '/api/v1/application', {
           appId: main.masterAppId,
           body: { accountId: account.accountId, application: { name, type: 'API' } },
         })
-      ).json.application as { appID: string; clientId: string };
+      ).json.application;
       return { accountId: account.accountId, appId: app.appID, clientId: app.clientId };
     };
     const campaign = await madeElsewhere('Keys');

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalAction } from '../../src/domain/approvals';
 import { maskPixKey } from '../../src/domain/pix-key-mask';
+import type { AccountAnswer, PixKeysAnswer } from '../sandbox/helpers';
 import { accountMadeElsewhere, clickButton, posts, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { type Asked, makerFlows } from '../support/approval-flows';
 import { APPROVAL_WRITES, answerOn, clickRoot, type PendingRoot, rejectWithReason, rootUpdates, threadPosts } from '../support/approvals';
@@ -63,8 +64,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
   afterAll(() => h.close());
 
   const writesSince = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET');
-  const keysOf = async (appId: string) =>
-    ((await sandboxApi(h, 'GET', '/api/v1/pix-keys', appId)).pixKeys as Array<{ key: string; type: string }>).map((k) => k.key);
+  const keysOf = async (appId: string) => (await sandboxApi<PixKeysAnswer>(h, 'GET', '/api/v1/pix-keys', appId)).pixKeys.map((k) => k.key);
   const record = (id: string) => h.app.deps.store.approvals.get(id);
 
   interface Case {
@@ -191,7 +191,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       describes: [/Set the withdraw key/, /Withdraw key: `t\*\*\*@example\.com`/],
       async approved(root, since) {
         const { pixKey } = h.sandbox.calls.slice(since).find((c) => c.path === '/api/v1/pix-keys/withdraw')!.body as { pixKey: string };
-        const account = await sandboxApi(h, 'GET', `/api/v1/account/${mainAccount()}`, h.sandbox.companies.main.mainAppId);
+        const account = await sandboxApi<AccountAnswer>(h, 'GET', `/api/v1/account/${mainAccount()}`, h.sandbox.companies.main.mainAppId);
         expect(account.account.pixKeyWithdraw).toEqual({ pixKey, type: 'EMAIL' });
         const reply = await waitFor('the record in the thread', () => threadPosts(h, root)[0]);
         expect(messageText(reply.args)).toContain(`<@${ADMIN}> set the withdraw key of account \`${mainAccount()}\``);
@@ -244,7 +244,7 @@ describe('four-eyes approvals, each action (one instance)', () => {
       for (const pattern of c.describes) expect(text).toMatch(pattern);
       expect(text).toContain(`Asked by <@${c.maker}>`);
       expect(root.call.args.channel).toBe(CHANNEL);
-      const buttons = (root.call.args.blocks as Array<{ type: string; elements?: Array<Record<string, any>> }>).find(
+      const buttons = (root.call.args.blocks as Array<{ type: string; elements?: Array<Record<string, unknown>> }>).find(
         (b) => b.type === 'actions',
       )!.elements!;
       expect(buttons.map((b) => b.action_id)).toEqual(['approval_approve', 'approval_reject', 'approval_cancel']);

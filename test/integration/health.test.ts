@@ -84,7 +84,10 @@ describe('HealthCheck', () => {
     let now = 0;
     const check = new HealthCheck({
       now: () => now,
-      ping: async () => (++pings, true),
+      ping: async () => {
+        ++pings;
+        return true;
+      },
       pixBaseUrl: sandbox.url,
       mainAppId: sandbox.companies.main.mainAppId,
       mode: 'socket',

@@ -1,5 +1,5 @@
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
-import { SAMPLES } from '../sandbox/helpers';
+import { type LimitRequestAnswer, SAMPLES } from '../sandbox/helpers';
 import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
 import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
@@ -15,7 +15,13 @@ const OPERATOR = 'U0OPERLG1';
 const VIEWER = 'U0VIEWLG1';
 const CHANNEL = 'C0LARGE01';
 
-type Block = { type: string; block_id?: string; text?: { text: string }; element?: Record<string, any>; accessory?: Record<string, any> };
+type Block = {
+  type: string;
+  block_id?: string;
+  text?: { text: string };
+  element?: Record<string, unknown>;
+  accessory?: Record<string, unknown>;
+};
 type View = { blocks: Block[]; private_metadata: string; callback_id: string };
 type Answer = { blocks: Block[]; text: string; replace_original?: boolean; response_type?: string };
 
@@ -33,7 +39,7 @@ async function fileRequest(h: Harness, accountId: string, names: string[]): Prom
     const res = await fetch(`${h.sandbox.url}/api/v1/files`, { method: 'POST', headers: { authorization: mainAppId }, body: form });
     documents.push({ fileId: ((await res.json()) as { file: { id: string } }).file.id });
   }
-  const { limitRequest } = await sandboxApi(h, 'POST', '/api/v1/limits/request', mainAppId, {
+  const { limitRequest } = await sandboxApi<LimitRequestAnswer>(h, 'POST', '/api/v1/limits/request', mainAppId, {
     companyBankAccountId: accountId,
     pixDayLimit: Number.MAX_SAFE_INTEGER,
     pixNightLimit: Number.MAX_SAFE_INTEGER,
@@ -76,7 +82,7 @@ describe('150 accounts and 100 Pix keys', () => {
     h = await startHarness({ ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
     const { masterAppId, mainAppId } = h.sandbox.companies.main;
     for (let i = 0; i < 149; i++) await sandboxApi(h, 'POST', '/api/v1/account', masterAppId);
-    accountIds = ((await sandboxApi(h, 'GET', '/api/v1/account', mainAppId)) as { accounts: Array<{ accountId: string }> }).accounts.map(
+    accountIds = (await sandboxApi<{ accounts: Array<{ accountId: string }> }>(h, 'GET', '/api/v1/account', mainAppId)).accounts.map(
       (a) => a.accountId,
     );
     keys = Array.from({ length: 100 }, (_, i) => `finance.${String(i).padStart(3, '0')}@example.com`);

@@ -17,14 +17,18 @@ const CHANNEL = 'C0PIXEVENTS';
 const OPERATOR = 'U0EVOPER1';
 const VIEWER = 'U0EVVIEW1';
 
-const control = async (h: Harness, method: string, path: string, body?: unknown) => {
+/** A call to the sandbox's control routes; `json` is its answer, of the shape `T` the caller names. */
+const control = async <T = unknown>(h: Harness, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${h.sandbox.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: (await res.json()) as T };
 };
+
+/** The sandbox's answer to opening a dispute, as far as these tests read it. */
+type OpenedDispute = { dispute: { id: string; endToEndId: string } };
 
 const keyFetches = (h: Harness) => h.sandbox.calls.filter((c) => c.path === '/api/v1/webhook/public-keys');
 
@@ -50,7 +54,7 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     expect((await sendSigned(h, disputeBody('DISPUTE_CREATED', first))).status).toBe(200);
     const before = keyFetches(h).length;
     expect(before).toBe(1);
-    const rotated = await control(h, 'POST', '/sandbox/webhooks/rotate-key');
+    const rotated = await control<{ public_keys: Array<{ is_current: boolean }> }>(h, 'POST', '/sandbox/webhooks/rotate-key');
     expect(rotated.json.public_keys).toHaveLength(2);
     expect(rotated.json.public_keys.map((k: { is_current: boolean }) => k.is_current)).toEqual([false, true]);
     const id = e2e();
@@ -94,7 +98,7 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
   });
 
   test('a dispute opened and decided in the sandbox: one root (masked, in R$), a reply in its thread, the root updated', async () => {
-    const opened = await control(h, 'POST', '/sandbox/disputes', {
+    const opened = await control<OpenedDispute>(h, 'POST', '/sandbox/disputes', {
       type: 'CHARGEBACK',
       value: 98765,
       reason: 'Produto não entregue',
@@ -199,15 +203,15 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
 
   test('every received event is in the audit trail (kind, outcome), never its body', async () => {
     await waitFor('the audit entries', async () => {
-      const entries = await (await h.app.deps.store.audit.flush(),
-      h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 }));
+      await h.app.deps.store.audit.flush();
+      const entries = await h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 });
       return (
         entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'recorded') &&
         entries.some((e) => e.action === 'webhook' && e.outcome === 'refused')
       );
     });
-    const entries = await (await h.app.deps.store.audit.flush(),
-    h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 }));
+    await h.app.deps.store.audit.flush();
+    const entries = await h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 });
     const text = JSON.stringify(entries);
     expect(entries.some((e) => e.action === 'webhook:CHARGE_EXPIRED' && e.detail === 'not listed')).toBe(true);
     expect(entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'redelivery')).toBe(true);
@@ -219,12 +223,12 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     let root: { ts: string; blocks?: unknown };
     let disputeId: string;
     beforeAll(async () => {
-      const opened = await control(h, 'POST', '/sandbox/disputes', {});
+      const opened = await control<OpenedDispute>(h, 'POST', '/sandbox/disputes', {});
       disputeId = opened.json.dispute.id;
       root = await waitFor('the root', () => rootsOf(h, CHANNEL, opened.json.dispute.endToEndId)[0]);
     });
 
-    const valueOf = (blocks: unknown) => {
+    const evidenceValueOf = (blocks: unknown) => {
       const actions = (blocks as Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }>).find(
         (b) => b.type === 'actions',
       );
@@ -236,7 +240,7 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       const res = await blockAction(h, {
         userId: OPERATOR,
         actionId: 'dispute_send_evidence',
-        value: valueOf(root.blocks),
+        value: evidenceValueOf(root.blocks),
         channelId: CHANNEL,
         responseId: 'ev-op',
         ephemeral: false,
@@ -256,7 +260,7 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       await blockAction(h, {
         userId: OPERATOR,
         actionId: 'dispute_send_evidence',
-        value: valueOf(bare.blocks),
+        value: evidenceValueOf(bare.blocks),
         channelId: CHANNEL,
         responseId: 'ev-op2',
         ephemeral: false,
@@ -288,7 +292,7 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       await blockAction(h, {
         userId: VIEWER,
         actionId: 'dispute_send_evidence',
-        value: valueOf(root.blocks),
+        value: evidenceValueOf(root.blocks),
         channelId: CHANNEL,
         responseId: 'ev-view',
         ephemeral: false,
@@ -348,7 +352,7 @@ describe('Pix events in sandbox mode: the sandbox and the bot wired together wit
 
   test('a dispute opened and decided on the sandbox reaches the channel, marked SANDBOX', async () => {
     expect(h.sandbox.webhooks.targetUrl).toBe(`http://127.0.0.1:${h.app.port}/pix/webhooks`);
-    const opened = await control(h, 'POST', '/sandbox/disputes', { value: 5000 });
+    const opened = await control<OpenedDispute>(h, 'POST', '/sandbox/disputes', { value: 5000 });
     const root = await waitFor('the root', () => rootsOf(h, CHANNEL, opened.json.dispute.endToEndId)[0]);
     expect(messageText(root)).toContain('SANDBOX');
     expect(messageText(root)).toContain('R$ 50,00');
@@ -364,7 +368,7 @@ describe('Pix events in sandbox mode: the sandbox and the bot wired together wit
     const receiver = h.sandbox.webhooks.targetUrl;
     await control(h, 'POST', '/sandbox/webhooks/target', { url: 'http://127.0.0.1:9/nobody' });
     try {
-      const opened = await control(h, 'POST', '/sandbox/disputes', {});
+      const opened = await control<OpenedDispute>(h, 'POST', '/sandbox/disputes', {});
       expect(opened.status).toBe(201);
       const attemptsOf = () => h.sandbox.webhooks.deliveries.filter((d) => d.event === 'OPENPIX:DISPUTE_CREATED' && d.status === 0);
       await waitFor('three attempts', () => attemptsOf().length >= 3);

@@ -1,4 +1,5 @@
 import { setWithdrawKey } from '../../commands/withdraw-key';
+import type { AccountAnswer } from '../sandbox/helpers';
 import {
   buttonsOf,
   type CreatedCampaign,
@@ -115,7 +116,7 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     ]);
     expect(r.text).toContain('`treasury@example.com` (e-mail)');
     expect(r.text).toContain('The company already had this key, so it was selected (PUT).');
-    const account = await sandboxApi(h, 'GET', `/api/v1/account/${second.accountId}`, main.mainAppId);
+    const account = await sandboxApi<AccountAnswer>(h, 'GET', `/api/v1/account/${second.accountId}`, main.mainAppId);
     expect(account.account.pixKeyWithdraw).toEqual({ pixKey: 'treasury@example.com', type: 'EMAIL' });
   });
 

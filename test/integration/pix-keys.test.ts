@@ -1,3 +1,4 @@
+import type { AccountAnswer, PixKeysAnswer } from '../sandbox/helpers';
 import {
   buttonsOf,
   type CreatedCampaign,
@@ -33,8 +34,7 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
 
   const answerOf = async (responseId: string) =>
     (await waitFor(`an answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0])).body;
-  const keysOnSandbox = async () =>
-    (await sandboxApi(h, 'GET', '/api/v1/pix-keys', campaign.appId)).pixKeys as Array<{ key: string; type: string }>;
+  const keysOnSandbox = async () => (await sandboxApi<PixKeysAnswer>(h, 'GET', '/api/v1/pix-keys', campaign.appId)).pixKeys;
 
   /** `/pix key add` by `userId`: the modal Slack was asked to open. */
   const openAddForm = async (userId = OPERATOR) => {
@@ -254,7 +254,7 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
       'GET /api/v1/pix-keys true',
     ]);
 
-    const { account } = await sandboxApi(h, 'POST', '/api/v1/account', main.masterAppId);
+    const { account } = await sandboxApi<AccountAnswer>(h, 'POST', '/api/v1/account', main.masterAppId);
     const unknownBefore = h.sandbox.calls.length;
     for (const text of [`keys ${account.accountId}`, `key delete ${account.accountId} a@b.com`]) {
       const r = await h.slash(ADMIN, text);

@@ -6,7 +6,7 @@ import type { RunningApp } from '../../src/app';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { type SlackApiCall, SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
-import { api } from '../sandbox/helpers';
+import { type ApplicationAnswer, api } from '../sandbox/helpers';
 import { type AppProcess, startAppProcess } from '../support/app-process';
 import { BOT_TOKEN } from '../support/harness';
 import { approve, type FiledRequest, fileTrackedRequest, reject } from '../support/limit-requests';
@@ -37,11 +37,11 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
     sandbox = await startSandbox({ port: 0 });
     cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-instances-'));
     const main = sandbox.companies.main;
-    const second = await api(sandbox, 'POST', '/api/v1/application', {
+    const second = await api<ApplicationAnswer>(sandbox, 'POST', '/api/v1/application', {
       appId: main.masterAppId,
       body: { accountId: main.defaultAccountId, application: { name: 'second instance', type: 'API' } },
     });
-    appIds = [main.mainAppId, second.json.application.appID as string];
+    appIds = [main.mainAppId, second.json.application.appID];
     // The test's own view of the shared store, to track requests as the bot would have.
     store = await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace });
   });

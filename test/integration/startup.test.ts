@@ -28,7 +28,12 @@ function run(env: Record<string, string>, cwd: string): Run {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   return {
-    code: new Promise((resolve) => child.on('exit', (c) => resolve((exitCode = c)))),
+    code: new Promise((resolve) =>
+      child.on('exit', (c) => {
+        exitCode = c;
+        resolve(c);
+      }),
+    ),
     exitCode: () => exitCode,
     stdout: () => out,
     stderr: () => err,

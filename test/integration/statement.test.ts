@@ -22,7 +22,7 @@ async function control(method: string, path: string, body?: unknown) {
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return (await res.json()) as any;
+  return (await res.json()) as unknown;
 }
 
 describe('/pix statement and /pix transaction through the real app', () => {

@@ -14,20 +14,21 @@ beforeAll(async () => {
 });
 afterAll(() => pg?.stop());
 
-const post = async (route: string, body: unknown) => {
+/** A call to the playground's API; `json` is its answer, of the shape `T` the caller names. */
+const post = async <T = Record<string, unknown>>(route: string, body: unknown) => {
   const res = await fetch(new URL(route, pg.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
+  return { status: res.status, json: (await res.json()) as T };
 };
 type State = {
   ephemerals: Array<{ text?: string; blocks?: unknown }>;
-  modals: Array<Record<string, any>>;
-  home?: Record<string, any>;
+  modals: Array<Record<string, unknown>>;
+  home?: Record<string, unknown>;
   refusals: Array<{ problems: string[] }>;
-  channel: { messages: Array<Record<string, any>> };
+  channel: { messages: Array<{ ts: string; text?: string; files?: unknown[] }> };
   dm: { id: string; messages: unknown[] };
 };
 const state = async (user: string) => (await (await fetch(new URL(`/api/state?user=${user}`, pg.url))).json()) as State;
@@ -102,7 +103,7 @@ test('a file shared in the channel, then the message shortcut on it: the form op
   const { id } = (await up.json()) as { id: string };
   await post('/api/say', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'the proofs', files: [id] });
   const message = (await state('U0OPERATOR')).channel.messages.find((m) => m.text === 'the proofs')!;
-  expect(message.files[0]).toMatchObject({ id, name: 'proof.pdf', mimetype: 'application/pdf' });
+  expect(message.files?.[0]).toMatchObject({ id, name: 'proof.pdf', mimetype: 'application/pdf' });
   const served = await fetch(new URL(`/files/${id}/proof.pdf`, pg.url));
   expect(Buffer.from(await served.arrayBuffer())).toEqual(PDF);
 
@@ -174,7 +175,7 @@ test('an external select offers what the bot answers to block_suggestion, for wh
     (b) => b.element?.type === 'external_select',
   )!;
   const wanted = created[57]!;
-  const answer = await post('/api/suggest', {
+  const answer = await post<{ options?: unknown[]; option_groups?: Array<{ options: unknown[] }> }>('/api/suggest', {
     user: 'U0OPERATOR',
     viewId: modal.id,
     actionId: block.element!.action_id,
@@ -190,7 +191,11 @@ test('an external select offers what the bot answers to block_suggestion, for wh
 });
 
 test('a dispute opened and decided from the panel: its webhooks reach the bot, one root in the channel, the decision in its thread, the bot in sandbox mode', async () => {
-  const opened = await post('/api/sandbox/disputes', { type: 'CHARGEBACK', value: 12345, reason: 'Golpe' });
+  const opened = await post<{ dispute: { id: string; endToEndId: string } }>('/api/sandbox/disputes', {
+    type: 'CHARGEBACK',
+    value: 12345,
+    reason: 'Golpe',
+  });
   expect(opened.status).toBe(201);
   const e2e = opened.json.dispute.endToEndId as string;
   const rootOf = () =>

@@ -1,5 +1,5 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
-import { api, control } from './helpers';
+import { type AccountAnswer, type ApplicationAnswer, api, control, type LimitsAnswer } from './helpers';
 
 describe('accounts, applications and Pix keys', () => {
   let sb: SandboxHandle;
@@ -10,7 +10,7 @@ describe('accounts, applications and Pix keys', () => {
 
   it('lists and reads the accounts of the caller’s company only', async () => {
     const { main, other } = sb.companies;
-    const list = await api(sb, 'GET', '/api/v1/account', { appId: main.mainAppId });
+    const list = await api<{ accounts: unknown[] }>(sb, 'GET', '/api/v1/account', { appId: main.mainAppId });
     expect(list.status).toBe(200);
     expect(list.json.accounts).toEqual([
       {
@@ -24,7 +24,7 @@ describe('accounts, applications and Pix keys', () => {
     const foreign = await api(sb, 'GET', `/api/v1/account/${other.defaultAccountId}`, { appId: main.mainAppId });
     expect(foreign.status).toBe(404);
     expect(foreign.json).toEqual({ error: 'Account not found' });
-    const own = await api(sb, 'GET', `/api/v1/account/${main.defaultAccountId}`, { appId: main.limitedAppId });
+    const own = await api<AccountAnswer>(sb, 'GET', `/api/v1/account/${main.defaultAccountId}`, { appId: main.limitedAppId });
     expect(own.json.account.accountId).toBe(main.defaultAccountId);
   });
 
@@ -34,7 +34,7 @@ describe('accounts, applications and Pix keys', () => {
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: 'Wrong API type' });
 
-    const created = await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId, body: { name: 'ignored' } });
+    const created = await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: main.masterAppId, body: { name: 'ignored' } });
     expect(created.status).toBe(200);
     expect(created.json.account).toEqual({
       accountId: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -43,18 +43,18 @@ describe('accounts, applications and Pix keys', () => {
       balance: { total: 0, blocked: 0, available: 0 },
       withdrawBlocked: false,
     });
-    const limits = await api(sb, 'GET', `/api/v1/limits/${created.json.account.accountId}`, { appId: main.mainAppId });
+    const limits = await api<LimitsAnswer>(sb, 'GET', `/api/v1/limits/${created.json.account.accountId}`, { appId: main.mainAppId });
     expect(limits.json.limits.pixDayLimit).toBe(500000);
-    const list = await api(sb, 'GET', '/api/v1/account', { appId: main.mainAppId });
+    const list = await api<{ accounts: unknown[] }>(sb, 'GET', '/api/v1/account', { appId: main.mainAppId });
     expect(list.json.accounts).toHaveLength(2);
   });
 
   it('creates an API application for an account of the company, with a working AppID', async () => {
     const { main, other } = sb.companies;
-    const account = (await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
+    const account = (await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
     const body = { accountId: account, application: { name: 'Campaign X', type: 'API' } };
 
-    const res = await api(sb, 'POST', '/api/v1/application', { appId: main.masterAppId, body });
+    const res = await api<ApplicationAnswer>(sb, 'POST', '/api/v1/application', { appId: main.masterAppId, body });
     expect(res.status).toBe(201);
     const app = res.json.application;
     expect(app).toEqual({
@@ -67,7 +67,7 @@ describe('accounts, applications and Pix keys', () => {
       companyBankAccount: account,
     });
     expect(Buffer.from(app.appID, 'base64').toString()).toBe(`${app.clientId}:${app.clientSecret}`);
-    const keys = await api(sb, 'GET', '/api/v1/pix-keys', { appId: app.appID });
+    const keys = await api<{ account: unknown }>(sb, 'GET', '/api/v1/pix-keys', { appId: app.appID });
     expect(keys.json.account).toEqual({ accountId: account, isDefault: false, balance: { total: 0, blocked: 0, available: 0 } });
 
     expect((await api(sb, 'POST', '/api/v1/application', { appId: main.mainAppId, body })).json).toEqual({ error: 'Wrong API type' });
@@ -83,7 +83,9 @@ describe('accounts, applications and Pix keys', () => {
   });
 
   it('lists the scope groups for any valid AppID', async () => {
-    const res = await api(sb, 'GET', '/api/v1/application/scopes', { appId: sb.companies.main.limitedAppId });
+    const res = await api<{ scopes: Array<{ group: string; scopes: string[] }> }>(sb, 'GET', '/api/v1/application/scopes', {
+      appId: sb.companies.main.limitedAppId,
+    });
     expect(res.status).toBe(200);
     const scopes = res.json.scopes.flatMap((g: { group: string; scopes: string[] }) => g.scopes);
     expect(scopes.sort()).toEqual(
@@ -101,15 +103,15 @@ describe('accounts, applications and Pix keys', () => {
 
   it('rotates the secret of an application of the company (MASTER, with the scope)', async () => {
     const { main, other } = sb.companies;
-    const account = (await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
+    const account = (await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
     const app = (
-      await api(sb, 'POST', '/api/v1/application', {
+      await api<ApplicationAnswer>(sb, 'POST', '/api/v1/application', {
         appId: main.masterAppId,
         body: { accountId: account, application: { name: 'Rot', type: 'API' } },
       })
     ).json.application;
 
-    const rotated = await api(sb, 'POST', '/api/v1/application/rotate-secret', {
+    const rotated = await api<ApplicationAnswer>(sb, 'POST', '/api/v1/application/rotate-secret', {
       appId: main.masterAppId,
       body: { clientId: app.clientId },
     });
@@ -155,9 +157,9 @@ describe('accounts, applications and Pix keys', () => {
     let appId: string;
     beforeAll(async () => {
       const { main } = sb.companies;
-      const account = (await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
+      const account = (await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
       appId = (
-        await api(sb, 'POST', '/api/v1/application', {
+        await api<ApplicationAnswer>(sb, 'POST', '/api/v1/application', {
           appId: main.masterAppId,
           body: { accountId: account, application: { name: 'Keys', type: 'API' } },
         })
@@ -169,14 +171,14 @@ describe('accounts, applications and Pix keys', () => {
       expect(email.status).toBe(201);
       expect(email.json).toEqual({ pixKey: { key: 'campaign@example.com', type: 'EMAIL' } });
 
-      const evp = await api(sb, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: '', type: 'EVP' } });
+      const evp = await api<{ pixKey: { key: string } }>(sb, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: '', type: 'EVP' } });
       expect(evp.status).toBe(201);
       expect(evp.json.pixKey.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
       const phone = await api(sb, 'POST', '/api/v1/pix-keys', { appId, body: { pixKey: '+5511912345678', type: 'PHONE' } });
       expect(phone.status).toBe(201);
 
-      const list = await api(sb, 'GET', '/api/v1/pix-keys', { appId });
+      const list = await api<{ pixKeys: unknown[] }>(sb, 'GET', '/api/v1/pix-keys', { appId });
       expect(list.status).toBe(200);
       expect(list.json.pixKeys).toEqual([
         { key: 'campaign@example.com', type: 'EMAIL' },
@@ -193,7 +195,7 @@ describe('accounts, applications and Pix keys', () => {
       const again = await api(sb, 'DELETE', `/api/v1/pix-keys/${encodeURIComponent('+5511912345678')}`, { appId });
       expect(again.status).toBe(404);
       expect(again.json).toEqual({ error: 'Pix key not found' });
-      expect((await api(sb, 'GET', '/api/v1/pix-keys', { appId })).json.pixKeys).toHaveLength(2);
+      expect((await api<{ pixKeys: unknown[] }>(sb, 'GET', '/api/v1/pix-keys', { appId })).json.pixKeys).toHaveLength(2);
     });
 
     it('refuses duplicates, bad types and malformed keys', async () => {

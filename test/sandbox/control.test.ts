@@ -1,6 +1,6 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { waitFor } from '../support/wait';
-import { api, control } from './helpers';
+import { type ApplicationAnswer, api, control } from './helpers';
 
 describe('authentication, routing and the control routes', () => {
   let sb: SandboxHandle;
@@ -32,7 +32,7 @@ describe('authentication, routing and the control routes', () => {
     expect(denied.status).toBe(403);
     expect(denied.json).toEqual({ error: 'Application does not have required scope: ACCOUNT_LIMITS_GET' });
 
-    const granted = await control(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, {
+    const granted = await control<ApplicationAnswer>(sb, 'PUT', `/applications/${encodeURIComponent(limitedAppId)}/scopes`, {
       scopes: ['ACCOUNT_LIMITS_GET'],
     });
     expect(granted.status).toBe(200);
@@ -71,7 +71,7 @@ describe('authentication, routing and the control routes', () => {
     expect(sb.calls[1]?.body).toEqual({ pixKey: 'log@example.com', type: 'EMAIL' });
     expect(sb.calls[2]?.authorization).toBeUndefined();
     expect(typeof sb.calls[0]?.at).toBe('number');
-    expect((await control(sb, 'GET', '/calls')).json.calls).toHaveLength(3);
+    expect((await control<{ calls: unknown[] }>(sb, 'GET', '/calls')).json.calls).toHaveLength(3);
   });
 
   it('a late answer: the call is handled (the application exists) and answered only after the delay', async () => {
@@ -85,7 +85,8 @@ describe('authentication, routing and the control routes', () => {
     }).finally(() => (answered = true));
     // Before the answer comes, the back office already shows the new application.
     const listed = await waitFor('the application listed', async () => {
-      const apps = (await control(sb, 'GET', `/accounts/${defaultAccountId}/applications`)).json.applications as Array<{ name: string }>;
+      const apps = (await control<{ applications: Array<{ name: string }> }>(sb, 'GET', `/accounts/${defaultAccountId}/applications`)).json
+        .applications;
       return apps.some((a) => a.name === 'Late') ? apps : undefined;
     });
     expect(answered).toBe(false);
@@ -139,11 +140,11 @@ describe('authentication, routing and the control routes', () => {
     expect(statuses.sort()).toEqual([200, 200, 200, 429, 429]);
     expect(answers.filter((r) => r.status === 429).map((r) => r.headers.get('retry-after'))).toEqual(['1', '1']);
     expect((await api(sb, 'GET', '/api/v1/pix-keys', { appId: main.masterAppId })).status).toBe(200);
-    expect((await control(sb, 'POST', '/faults', {})).json.faults).toMatchObject({
+    expect((await control<{ faults: unknown }>(sb, 'POST', '/faults', {})).json.faults).toMatchObject({
       rateLimit: { perSecond: 3, retryAfter: 1 },
       rateLimited: 2,
     });
-    expect((await control(sb, 'DELETE', '/faults')).json.faults).toMatchObject({ rateLimit: null, rateLimited: 0 });
+    expect((await control<{ faults: unknown }>(sb, 'DELETE', '/faults')).json.faults).toMatchObject({ rateLimit: null, rateLimited: 0 });
   });
 
   it('injects latency until reset', async () => {

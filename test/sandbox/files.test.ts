@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
-import { api, control, SAMPLES, upload } from './helpers';
+import { api, control, type Failure, type FileAnswer, SAMPLES, upload } from './helpers';
 
 const MiB = 1024 * 1024;
 
@@ -19,7 +19,7 @@ describe('POST /api/v1/files', () => {
     ['image/jpeg', 'proof.jpg', SAMPLES.jpeg],
     ['image/webp', 'proof.webp', SAMPLES.webp],
   ])('accepts %s with 201 and the file fields', async (type, fileName, bytes) => {
-    const res = await upload(sb, appId, { bytes, fileName, type, purpose: 'ACCOUNT_LIMIT_REQUEST' });
+    const res = await upload<FileAnswer>(sb, appId, { bytes, fileName, type, purpose: 'ACCOUNT_LIMIT_REQUEST' });
     expect(res.status).toBe(201);
     const file = res.json.file;
     expect(file).toEqual({
@@ -48,7 +48,7 @@ describe('POST /api/v1/files', () => {
   });
 
   it('refuses a declared type that does not match the bytes', async () => {
-    const res = await upload(sb, appId, {
+    const res = await upload<Failure>(sb, appId, {
       bytes: SAMPLES.jpeg,
       fileName: 'photo.png',
       type: 'image/png',
@@ -70,7 +70,7 @@ describe('POST /api/v1/files', () => {
   });
 
   it('refuses an unknown or missing purpose, and a missing file', async () => {
-    const wrong = await upload(sb, appId, { bytes: SAMPLES.pdf, purpose: 'SOMETHING' });
+    const wrong = await upload<Failure>(sb, appId, { bytes: SAMPLES.pdf, purpose: 'SOMETHING' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error).toBe('purpose must be one of ACCOUNT_LIMIT_REQUEST, DISPUTE_EVIDENCE');
     expect((await upload(sb, appId, { bytes: SAMPLES.pdf })).status).toBe(400);
@@ -90,7 +90,7 @@ describe('POST /api/v1/files', () => {
   it('accepts exactly 10 MiB and refuses 10 MiB + 1 byte', async () => {
     const exact = Buffer.alloc(10 * MiB, 0x20);
     SAMPLES.pdf.copy(exact);
-    const ok = await upload(sb, appId, { bytes: exact, purpose: 'ACCOUNT_LIMIT_REQUEST' });
+    const ok = await upload<FileAnswer>(sb, appId, { bytes: exact, purpose: 'ACCOUNT_LIMIT_REQUEST' });
     expect(ok.status).toBe(201);
     expect(ok.json.file.size).toBe(10 * MiB);
 
@@ -104,8 +104,13 @@ describe('POST /api/v1/files', () => {
   });
 
   it('keeps only metadata and the sha256, readable through the control route', async () => {
-    const res = await upload(sb, appId, { bytes: SAMPLES.png, fileName: 'p.png', type: 'image/png', purpose: 'DISPUTE_EVIDENCE' });
-    const meta = await control(sb, 'GET', `/files/${res.json.file.id}`);
+    const res = await upload<FileAnswer>(sb, appId, {
+      bytes: SAMPLES.png,
+      fileName: 'p.png',
+      type: 'image/png',
+      purpose: 'DISPUTE_EVIDENCE',
+    });
+    const meta = await control<{ file: unknown }>(sb, 'GET', `/files/${res.json.file.id}`);
     expect(meta.status).toBe(200);
     expect(meta.json.file).toMatchObject({
       size: SAMPLES.png.length,

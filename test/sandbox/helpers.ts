@@ -2,26 +2,51 @@ import type { SandboxHandle } from '../../src/sandbox';
 
 /** Small HTTP client for the sandbox tests: real requests with the global fetch. */
 
-export interface Answer {
+export interface Answer<T = unknown> {
   status: number;
   headers: Headers;
-  /** Parsed JSON body; loosely typed because tests inspect it field by field. */
-  json: any;
+  /** Parsed JSON body (undefined when it is not JSON), taken to be of the shape `T` the caller names. */
+  json: T;
   bytes: Buffer;
 }
 
-async function answer(res: Response): Promise<Answer> {
+// The sandbox's answers, as far as the tests read them.
+export type Balance = { total: number; blocked: number; available: number };
+export type AccountAnswer = {
+  account: { accountId: string; balance: Balance; withdrawBlocked: boolean; pixKeyWithdraw?: { pixKey: string; type: string } | null };
+};
+export type ApplicationAnswer = { application: { appID: string; clientId: string; clientSecret: string; scopes: string[] } };
+export type LimitsAnswer = { limits: Record<string, number | string> };
+export type LimitRequestAnswer = {
+  limitRequest: { id: string; status: string; approvedLimits?: Record<string, number>; createdAt: string; updatedAt: string };
+};
+export type FileAnswer = { file: { id: string; size: number; createdAt: string; urlExpiresAt: string } };
+export type DisputeAnswer = { dispute: { id: string; evidences: unknown[] } };
+export type StatementEntry = {
+  id: string;
+  transactionId: string;
+  time: string;
+  type: string;
+  description: string;
+  value: number;
+  balance: number;
+};
+export type TransactionsAnswer = { transactions: Array<{ id: string }>; account: { balance: Balance } };
+export type PixKeysAnswer = { pixKeys: Array<{ key: string; type: string }> };
+export type Failure = { error: string };
+
+async function answer<T>(res: Response): Promise<Answer<T>> {
   const bytes = Buffer.from(await res.arrayBuffer());
   const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
   return { status: res.status, headers: res.headers, json: isJson ? JSON.parse(bytes.toString('utf8')) : undefined, bytes };
 }
 
-export async function api(
+export async function api<T = unknown>(
   sb: SandboxHandle,
   method: string,
   path: string,
   options: { appId?: string; body?: unknown; rawBody?: string } = {},
-): Promise<Answer> {
+): Promise<Answer<T>> {
   const headers: Record<string, string> = {};
   if (options.appId !== undefined) headers.authorization = options.appId;
   let body: string | undefined;
@@ -29,11 +54,11 @@ export async function api(
     headers['content-type'] = 'application/json';
     body = options.rawBody ?? JSON.stringify(options.body);
   }
-  return answer(await fetch(`${sb.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+  return answer<T>(await fetch(`${sb.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
 }
 
-export async function control(sb: SandboxHandle, method: string, path: string, body?: unknown): Promise<Answer> {
-  return api(sb, method, `/sandbox${path}`, body === undefined ? {} : { body });
+export async function control<T = unknown>(sb: SandboxHandle, method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  return api<T>(sb, method, `/sandbox${path}`, body === undefined ? {} : { body });
 }
 
 export const SAMPLES = {
@@ -43,20 +68,20 @@ export const SAMPLES = {
   webp: Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x20, 0, 0, 0]), Buffer.from('WEBPVP8 test-bytes')]),
 };
 
-export async function upload(
+export async function upload<T = unknown>(
   sb: SandboxHandle,
   appId: string,
   file: { bytes: Buffer; fileName?: string; type?: string; purpose?: string },
-): Promise<Answer> {
+): Promise<Answer<T>> {
   const form = new FormData();
   if (file.purpose !== undefined) form.append('purpose', file.purpose);
   form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/pdf' }), file.fileName ?? 'proof.pdf');
-  return answer(await fetch(`${sb.url}/api/v1/files`, { method: 'POST', headers: { authorization: appId }, body: form }));
+  return answer<T>(await fetch(`${sb.url}/api/v1/files`, { method: 'POST', headers: { authorization: appId }, body: form }));
 }
 
 /** Uploads a PDF proof with purpose ACCOUNT_LIMIT_REQUEST and returns its id. */
 export async function uploadProof(sb: SandboxHandle, appId: string, purpose = 'ACCOUNT_LIMIT_REQUEST'): Promise<string> {
-  const res = await upload(sb, appId, { bytes: SAMPLES.pdf, purpose });
+  const res = await upload<FileAnswer>(sb, appId, { bytes: SAMPLES.pdf, purpose });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json.file.id as string;
+  return res.json.file.id;
 }

@@ -1,5 +1,8 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
-import { api, control, uploadProof } from './helpers';
+import { type AccountAnswer, api, control, type Failure, type LimitRequestAnswer, type LimitsAnswer, uploadProof } from './helpers';
+
+/** A page of the company's limit requests, as far as these tests read it. */
+type LimitRequestList = { limitRequests: Array<{ id: string; createdAt: string }>; total: number };
 
 describe('account limits and limit requests', () => {
   let sb: SandboxHandle;
@@ -16,7 +19,7 @@ describe('account limits and limit requests', () => {
   afterAll(() => sb.close());
 
   const readLimits = async (id = accountId): Promise<Record<string, number | string>> =>
-    (await api(sb, 'GET', `/api/v1/limits/${id}`, { appId })).json.limits;
+    (await api<LimitsAnswer>(sb, 'GET', `/api/v1/limits/${id}`, { appId })).json.limits;
 
   const requestBody = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
     companyBankAccountId: accountId,
@@ -28,11 +31,11 @@ describe('account limits and limit requests', () => {
 
   /** Opens a request on a fresh account (so tests do not collide on the one-in-review rule). */
   async function freshAccount(): Promise<string> {
-    return (await api(sb, 'POST', '/api/v1/account', { appId: sb.companies.main.masterAppId })).json.account.accountId;
+    return (await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: sb.companies.main.masterAppId })).json.account.accountId;
   }
 
   it('reads the limits with the published field names', async () => {
-    const res = await api(sb, 'GET', `/api/v1/limits/${accountId}`, { appId });
+    const res = await api<LimitsAnswer>(sb, 'GET', `/api/v1/limits/${accountId}`, { appId });
     expect(res.status).toBe(200);
     expect(res.json.limits).toEqual({
       pixDayLimit: 500000,
@@ -131,13 +134,13 @@ describe('account limits and limit requests', () => {
 
     it('refuses more than 10 documents', async () => {
       const documents = Array.from({ length: 11 }, () => ({ fileId: proof }));
-      const res = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ documents }) });
+      const res = await api<Failure>(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ documents }) });
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('documents At most 10 documents are allowed');
     });
 
     it('requires pixDayLimit and pixNightLimit', async () => {
-      const res = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ pixNightLimit: undefined }) });
+      const res = await api<Failure>(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ pixNightLimit: undefined }) });
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('pixNightLimit is required');
     });
@@ -165,7 +168,7 @@ describe('account limits and limit requests', () => {
 
   it('creates IN_REVIEW without approvedLimits; approval sets approvedLimits and the limits at once', async () => {
     const account = await freshAccount();
-    const created = await api(sb, 'POST', '/api/v1/limits/request', {
+    const created = await api<LimitRequestAnswer>(sb, 'POST', '/api/v1/limits/request', {
       appId,
       body: requestBody({
         companyBankAccountId: account,
@@ -189,7 +192,7 @@ describe('account limits and limit requests', () => {
     });
     expect('approvedLimits' in request).toBe(false);
 
-    const polled = await api(sb, 'GET', `/api/v1/limits/request/${request.id}`, { appId });
+    const polled = await api<LimitRequestAnswer>(sb, 'GET', `/api/v1/limits/request/${request.id}`, { appId });
     expect(polled.status).toBe(200);
     expect(polled.json.limitRequest).toEqual(request);
 
@@ -197,7 +200,7 @@ describe('account limits and limit requests', () => {
       limits: { pixDayLimit: 550000, pixNightLimit: 100000 },
     });
     expect(approved.status).toBe(200);
-    const after = (await api(sb, 'GET', `/api/v1/limits/request/${request.id}`, { appId })).json.limitRequest;
+    const after = (await api<LimitRequestAnswer>(sb, 'GET', `/api/v1/limits/request/${request.id}`, { appId })).json.limitRequest;
     expect(after.status).toBe('APPROVED');
     expect(after.approvedLimits).toEqual({ pixDayLimit: 550000, pixNightLimit: 100000 });
     expect(Date.parse(after.updatedAt)).toBeGreaterThanOrEqual(Date.parse(request.updatedAt));
@@ -215,12 +218,12 @@ describe('account limits and limit requests', () => {
 
   it('approval without chosen limits grants the requested ones', async () => {
     const account = await freshAccount();
-    const created = await api(sb, 'POST', '/api/v1/limits/request', {
+    const created = await api<LimitRequestAnswer>(sb, 'POST', '/api/v1/limits/request', {
       appId,
       body: requestBody({ companyBankAccountId: account, pixInSameHolderNightLimit: 250000 }),
     });
     const id = created.json.limitRequest.id;
-    const approved = await control(sb, 'POST', `/limit-requests/${id}/approve`);
+    const approved = await control<LimitRequestAnswer>(sb, 'POST', `/limit-requests/${id}/approve`);
     expect(approved.json.limitRequest.approvedLimits).toEqual({
       pixDayLimit: 600000,
       pixNightLimit: 100000,
@@ -234,11 +237,14 @@ describe('account limits and limit requests', () => {
   it('rejection changes nothing on the account and allows a new request', async () => {
     const account = await freshAccount();
     const before = await readLimits(account);
-    const created = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody({ companyBankAccountId: account }) });
+    const created = await api<LimitRequestAnswer>(sb, 'POST', '/api/v1/limits/request', {
+      appId,
+      body: requestBody({ companyBankAccountId: account }),
+    });
     const id = created.json.limitRequest.id;
     const rejected = await control(sb, 'POST', `/limit-requests/${id}/reject`);
     expect(rejected.status).toBe(200);
-    const read = (await api(sb, 'GET', `/api/v1/limits/request/${id}`, { appId })).json.limitRequest;
+    const read = (await api<LimitRequestAnswer>(sb, 'GET', `/api/v1/limits/request/${id}`, { appId })).json.limitRequest;
     expect(read.status).toBe('REJECTED');
     expect('approvedLimits' in read).toBe(false);
     expect(await readLimits(account)).toEqual(before);
@@ -251,13 +257,13 @@ describe('account limits and limit requests', () => {
     // Four of its own, whatever ran before (one in review per account: each on a fresh account).
     const mine: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const made = await api(sb, 'POST', '/api/v1/limits/request', {
+      const made = await api<LimitRequestAnswer>(sb, 'POST', '/api/v1/limits/request', {
         appId,
         body: requestBody({ companyBankAccountId: await freshAccount() }),
       });
       mine.push(made.json.limitRequest.id);
     }
-    const all = await api(sb, 'GET', '/api/v1/limits/request', { appId });
+    const all = await api<LimitRequestList>(sb, 'GET', '/api/v1/limits/request', { appId });
     expect(all.status).toBe(200);
     const { limitRequests, total } = all.json;
     expect(total).toBeGreaterThanOrEqual(4);
@@ -266,11 +272,11 @@ describe('account limits and limit requests', () => {
     const created = limitRequests.map((r: { createdAt: string }) => Date.parse(r.createdAt));
     expect([...created].sort((a, b) => b - a)).toEqual(created);
 
-    const page = await api(sb, 'GET', '/api/v1/limits/request?limit=2&skip=1', { appId });
+    const page = await api<LimitRequestList>(sb, 'GET', '/api/v1/limits/request?limit=2&skip=1', { appId });
     expect(page.json.limitRequests.map((r: { id: string }) => r.id)).toEqual(limitRequests.slice(1, 3).map((r: { id: string }) => r.id));
     expect(page.json.total).toBe(total);
 
-    const tooBig = await api(sb, 'GET', '/api/v1/limits/request?limit=101', { appId });
+    const tooBig = await api<Failure>(sb, 'GET', '/api/v1/limits/request?limit=101', { appId });
     expect(tooBig.status).toBe(400);
     expect(tooBig.json.error).toBe('limit must be at most 100');
     expect((await api(sb, 'GET', '/api/v1/limits/request?skip=-1', { appId })).status).toBe(400);
@@ -280,7 +286,7 @@ describe('account limits and limit requests', () => {
   });
 
   it('reports another company’s account and request as absent, never forbidden', async () => {
-    const created = await api(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody() });
+    const created = await api<LimitRequestAnswer>(sb, 'POST', '/api/v1/limits/request', { appId, body: requestBody() });
     expect(created.status).toBe(201);
     const otherApp = sb.companies.other.mainAppId;
     const read = await api(sb, 'GET', `/api/v1/limits/request/${created.json.limitRequest.id}`, { appId: otherApp });

@@ -1,5 +1,8 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
-import { api, control, uploadProof } from './helpers';
+import { type AccountAnswer, api, control, type DisputeAnswer, type StatementEntry, uploadProof } from './helpers';
+
+/** The control route's answer for a subscription, as far as these tests read it. */
+type SubscriptionAnswer = { subscription: { installments: Array<{ chargeId: string }> } };
 
 describe('payment book, dispute evidence, statement and transactions', () => {
   let sb: SandboxHandle;
@@ -25,12 +28,14 @@ describe('payment book, dispute evidence, statement and transactions', () => {
       expect(text).toContain(sb.companies.main.subscriptionId);
       expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
 
-      const issued = (await control(sb, 'GET', `/subscriptions/${sb.companies.main.subscriptionId}`)).json.subscription.installments;
+      const issued = (await control<SubscriptionAnswer>(sb, 'GET', `/subscriptions/${sb.companies.main.subscriptionId}`)).json.subscription
+        .installments;
       expect(issued).toHaveLength(month + 1); // January to next month
       expect(new Set(issued.map((i: { chargeId: string }) => i.chargeId)).size).toBe(month + 1);
       await book(`?month=${month}&year=${year}`);
       await book(nextMonth);
-      const after = (await control(sb, 'GET', `/subscriptions/${sb.companies.main.subscriptionId}`)).json.subscription.installments;
+      const after = (await control<SubscriptionAnswer>(sb, 'GET', `/subscriptions/${sb.companies.main.subscriptionId}`)).json.subscription
+        .installments;
       expect(after).toEqual(issued);
     });
 
@@ -60,7 +65,7 @@ describe('payment book, dispute evidence, statement and transactions', () => {
 
   describe('POST /api/v1/dispute/:id/evidence', () => {
     const evidence = (documents: unknown[], id = sb.companies.main.disputeId, appId = sb.companies.main.mainAppId) =>
-      api(sb, 'POST', `/api/v1/dispute/${id}/evidence`, { appId, body: { documents } });
+      api<DisputeAnswer>(sb, 'POST', `/api/v1/dispute/${id}/evidence`, { appId, body: { documents } });
 
     it('accepts url evidence and refuses an item with both url and fileId', async () => {
       const ok = await evidence([{ url: 'https://example.com/receipt.pdf' }]);
@@ -98,23 +103,25 @@ describe('payment book, dispute evidence, statement and transactions', () => {
 
   describe('statement and transactions', () => {
     it('answers the statement as a bare array of entries', async () => {
-      const res = await api(sb, 'GET', '/api/v1/statement', { appId: sb.companies.main.mainAppId });
+      const res = await api<StatementEntry[]>(sb, 'GET', '/api/v1/statement', { appId: sb.companies.main.mainAppId });
       expect(res.status).toBe(200);
       expect(Array.isArray(res.json)).toBe(true);
       expect(res.json.length).toBeGreaterThan(0);
       for (const entry of res.json) {
         expect(Object.keys(entry).sort()).toEqual(['balance', 'description', 'id', 'time', 'transactionId', 'type', 'value']);
       }
-      expect(res.json[0].balance).toBe(1500000);
+      expect(res.json[0]!.balance).toBe(1500000);
 
-      const tx = await api(sb, 'GET', `/api/v1/transaction/${res.json[0].transactionId}`, { appId: sb.companies.main.mainAppId });
+      const tx = await api<{ transaction: unknown }>(sb, 'GET', `/api/v1/transaction/${res.json[0]!.transactionId}`, {
+        appId: sb.companies.main.mainAppId,
+      });
       expect(tx.status).toBe(200);
-      expect(tx.json.transaction).toMatchObject({ id: res.json[0].transactionId, value: res.json[0].value });
+      expect(tx.json.transaction).toMatchObject({ id: res.json[0]!.transactionId, value: res.json[0]!.value });
     });
 
     it('reads another account with companyBankAccount only as MASTER with MASTER_APP_READ_ANY_ACCOUNT', async () => {
       const { main } = sb.companies;
-      const account = (await api(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
+      const account = (await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: main.masterAppId })).json.account.accountId;
       const path = `/api/v1/statement?companyBankAccount=${account}`;
 
       expect((await api(sb, 'GET', path, { appId: main.mainAppId })).status).toBe(403);
@@ -132,7 +139,8 @@ describe('payment book, dispute evidence, statement and transactions', () => {
       });
       expect(foreign.status).toBe(404);
 
-      const otherTx = (await api(sb, 'GET', '/api/v1/statement', { appId: sb.companies.other.mainAppId })).json[0].transactionId;
+      const otherTx = (await api<StatementEntry[]>(sb, 'GET', '/api/v1/statement', { appId: sb.companies.other.mainAppId })).json[0]!
+        .transactionId;
       expect((await api(sb, 'GET', `/api/v1/transaction/${otherTx}`, { appId: main.mainAppId })).status).toBe(404);
     });
   });

@@ -10,7 +10,9 @@ describe('buildPdf', () => {
     expect(pdf.slice(startxref, startxref + 4)).toBe('xref');
     const offsets = [...pdf.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
     expect(offsets).toHaveLength(5);
-    offsets.forEach((offset, i) => expect(pdf.slice(offset).startsWith(`${i + 1} 0 obj`)).toBe(true));
+    offsets.forEach((offset, i) => {
+      expect(pdf.slice(offset).startsWith(`${i + 1} 0 obj`)).toBe(true);
+    });
 
     const length = Number(/\/Length (\d+)/.exec(pdf)?.[1]);
     const streamStart = pdf.indexOf('stream\n') + 'stream\n'.length;

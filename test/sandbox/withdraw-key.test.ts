@@ -1,5 +1,5 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
-import { api, control } from './helpers';
+import { type AccountAnswer, type ApplicationAnswer, api, control } from './helpers';
 
 describe('withdraw Pix key', () => {
   let sb: SandboxHandle;
@@ -13,22 +13,23 @@ describe('withdraw Pix key', () => {
   });
   afterAll(() => sb.close());
 
-  const post = (pixKey: string, app = appId) => api(sb, 'POST', '/api/v1/pix-keys/withdraw', { appId: app, body: { pixKey } });
-  const put = (pixKey: string, app = appId) => api(sb, 'PUT', '/api/v1/pix-keys/withdraw', { appId: app, body: { pixKey } });
+  const post = (pixKey: string, app = appId) =>
+    api<AccountAnswer>(sb, 'POST', '/api/v1/pix-keys/withdraw', { appId: app, body: { pixKey } });
+  const put = (pixKey: string, app = appId) => api<AccountAnswer>(sb, 'PUT', '/api/v1/pix-keys/withdraw', { appId: app, body: { pixKey } });
 
   it('answers 403 while the API is not enabled on the account, and hides pixKeyWithdraw', async () => {
     for (const res of [await post('a@example.com'), await put('a@example.com')]) {
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ error: 'Withdraw Pix key API not enabled' });
     }
-    const account = (await api(sb, 'GET', `/api/v1/account/${accountId}`, { appId })).json.account;
+    const account = (await api<AccountAnswer>(sb, 'GET', `/api/v1/account/${accountId}`, { appId })).json.account;
     expect('pixKeyWithdraw' in account).toBe(false);
   });
 
   it('shows pixKeyWithdraw as null once enabled', async () => {
     const enabled = await control(sb, 'POST', `/accounts/${accountId}/withdraw-key-api`, { enabled: true });
     expect(enabled.status).toBe(200);
-    const account = (await api(sb, 'GET', `/api/v1/account/${accountId}`, { appId })).json.account;
+    const account = (await api<AccountAnswer>(sb, 'GET', `/api/v1/account/${accountId}`, { appId })).json.account;
     expect(account.pixKeyWithdraw).toBeNull();
   });
 
@@ -74,9 +75,9 @@ describe('withdraw Pix key', () => {
     await control(sb, 'POST', '/dict', { pixKey: 'finance@example.com', type: 'EMAIL', holderTaxId: taxId });
     expect((await post('finance@example.com')).status).toBe(200);
 
-    const account = (await api(sb, 'POST', '/api/v1/account', { appId: masterAppId })).json.account.accountId;
+    const account = (await api<AccountAnswer>(sb, 'POST', '/api/v1/account', { appId: masterAppId })).json.account.accountId;
     const campaignApp = (
-      await api(sb, 'POST', '/api/v1/application', {
+      await api<ApplicationAnswer>(sb, 'POST', '/api/v1/application', {
         appId: masterAppId,
         body: { accountId: account, application: { name: 'C', type: 'API' } },
       })
@@ -104,6 +105,6 @@ describe('withdraw Pix key', () => {
 
   it('reports withdrawBlocked as set by the control route', async () => {
     await control(sb, 'POST', `/accounts/${accountId}/withdraw-blocked`, { blocked: true });
-    expect((await api(sb, 'GET', `/api/v1/account/${accountId}`, { appId })).json.account.withdrawBlocked).toBe(true);
+    expect((await api<AccountAnswer>(sb, 'GET', `/api/v1/account/${accountId}`, { appId })).json.account.withdrawBlocked).toBe(true);
   });
 });

@@ -44,7 +44,9 @@ function watched(store: Store) {
       return ok;
     },
     release: async (key: string) => (dead ? undefined : store.release(key)),
-    dies: () => void (dead = true),
+    dies: () => {
+      dead = true;
+    },
   };
   return claims;
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
+import type { AccountAnswer, ApplicationAnswer } from '../sandbox/helpers';
 import { type Harness, messageText, startHarness } from './harness';
 import { sendInteraction, submittedView, viewSubmission } from './slack-payloads';
 import { waitFor } from './wait';
@@ -28,7 +29,7 @@ export async function startHarnessWithMaster(env: Record<string, string> = {}): 
   };
 }
 
-export type ModalView = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, any>> };
+export type ModalView = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
 
 /** The modal opened by the last `views.open` after `from`, and the id Slack gave it. */
 export async function openedModal(
@@ -106,16 +107,19 @@ export function expectNoLeaks(h: Harness, secrets: string[]): void {
   }
 }
 
-/** A call straight to the sandbox (its API or its control routes), as the service's back office. */
-export async function sandboxApi(h: Harness, method: string, apiPath: string, appId?: string, body?: unknown): Promise<any> {
+/**
+ * A call straight to the sandbox (its API or its control routes), as the service's back office. Its
+ * answer is taken to be of the shape `T` the caller names.
+ */
+export async function sandboxApi<T = unknown>(h: Harness, method: string, apiPath: string, appId?: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (appId !== undefined) headers.authorization = appId;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${h.sandbox.url}${apiPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
+  const json: unknown = text ? JSON.parse(text) : undefined;
   if (res.status >= 300) throw new Error(`${method} ${apiPath}: ${res.status} ${text}`);
-  return json;
+  return json as T;
 }
 
 /** An account with an application, made straight on the sandbox (as if created outside Pix Ops). */
@@ -124,8 +128,8 @@ export async function accountMadeElsewhere(
   name = 'made elsewhere',
 ): Promise<{ accountId: string; appId: string; clientId: string }> {
   const master = h.sandbox.companies.main.masterAppId;
-  const { account } = await sandboxApi(h, 'POST', '/api/v1/account', master);
-  const { application } = await sandboxApi(h, 'POST', '/api/v1/application', master, {
+  const { account } = await sandboxApi<AccountAnswer>(h, 'POST', '/api/v1/account', master);
+  const { application } = await sandboxApi<ApplicationAnswer>(h, 'POST', '/api/v1/application', master, {
     accountId: account.accountId,
     application: { name, type: 'API' },
   });
@@ -171,8 +175,10 @@ export async function clickButton(
   return { status: res.status, responseId };
 }
 
+type Button = { action_id: string; value?: string; text?: { text: string } };
+
 /** The buttons of a message (or view), flattened. */
-export function buttonsOf(message: unknown): Array<{ action_id: string; value?: string; text?: { text: string } }> {
-  const blocks = ((message as { blocks?: Array<Record<string, any>> }).blocks ?? []) as Array<Record<string, any>>;
+export function buttonsOf(message: unknown): Button[] {
+  const blocks = (message as { blocks?: Array<{ type: string; elements: Button[]; accessory?: Button & { type: string } }> }).blocks ?? [];
   return blocks.flatMap((b) => [...(b.type === 'actions' ? b.elements : []), ...(b.accessory?.type === 'button' ? [b.accessory] : [])]);
 }

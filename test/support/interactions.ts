@@ -41,28 +41,31 @@ export async function blockAction(h: Harness, input: BlockActionInput): Promise<
 
 // Limit requests straight through the sandbox API, as if filed elsewhere (the Pix dashboard).
 
-async function sandboxJson(h: Harness, method: string, path: string, appId: string | undefined, body?: unknown): Promise<any> {
+/** A call to the sandbox; its JSON answer, taken to be of the shape `T` the caller names. */
+async function sandboxJson<T = unknown>(h: Harness, method: string, path: string, appId: string | undefined, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (appId !== undefined) headers.authorization = appId;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${h.sandbox.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const json = (await res.json()) as any;
+  const json: unknown = await res.json();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  return json as T;
 }
+
+type OpenedRequest = { id: string; createdAt: string; [k: string]: unknown };
 
 /** Uploads a PDF proof (purpose ACCOUNT_LIMIT_REQUEST) and opens a limit request with these limits (cents). */
 export async function openLimitRequest(
   h: Harness,
   input: { appId: string; accountId: string; limits: Record<string, number>; fileName?: string; description?: string },
-): Promise<{ id: string; createdAt: string; [k: string]: unknown }> {
+): Promise<OpenedRequest> {
   const form = new FormData();
   form.append('purpose', 'ACCOUNT_LIMIT_REQUEST');
   form.append('file', new Blob([SAMPLES.pdf], { type: 'application/pdf' }), input.fileName ?? 'proof.pdf');
   const up = await fetch(`${h.sandbox.url}/api/v1/files`, { method: 'POST', headers: { authorization: input.appId }, body: form });
-  const uploaded = (await up.json()) as any;
+  const uploaded = (await up.json()) as { file: { id: string } };
   if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${JSON.stringify(uploaded)}`);
-  const { limitRequest } = await sandboxJson(h, 'POST', '/api/v1/limits/request', input.appId, {
+  const { limitRequest } = await sandboxJson<{ limitRequest: OpenedRequest }>(h, 'POST', '/api/v1/limits/request', input.appId, {
     companyBankAccountId: input.accountId,
     ...input.limits,
     documents: [{ fileId: uploaded.file.id }],
@@ -73,8 +76,8 @@ export async function openLimitRequest(
 
 /** A new account of the company of this MASTER AppID (one request in review per account). */
 export async function createAccount(h: Harness, masterAppId: string): Promise<string> {
-  const { account } = await sandboxJson(h, 'POST', '/api/v1/account', masterAppId);
-  return account.accountId as string;
+  const { account } = await sandboxJson<{ account: { accountId: string } }>(h, 'POST', '/api/v1/account', masterAppId);
+  return account.accountId;
 }
 
 /** The service's analysis: approve (with chosen limits, or what was asked) or reject. */

@@ -88,8 +88,11 @@ export function rootsIn(slack: SlackStandIn, channel: string) {
 
 /** The account's limit requests, newest first, as the company's list gives them. */
 export async function requestsOf(sandbox: SandboxHandle, accountId: string): Promise<Array<{ id: string; status: string }>> {
-  const res = await api(sandbox, 'GET', '/api/v1/limits/request?limit=100&skip=0', { appId: sandbox.companies.main.mainAppId });
-  return (res.json.limitRequests as Array<{ id: string; status: string; companyBankAccountId: string }>).filter(
-    (r) => r.companyBankAccountId === accountId,
+  const res = await api<{ limitRequests: Array<{ id: string; status: string; companyBankAccountId: string }> }>(
+    sandbox,
+    'GET',
+    '/api/v1/limits/request?limit=100&skip=0',
+    { appId: sandbox.companies.main.mainAppId },
   );
+  return res.json.limitRequests.filter((r) => r.companyBankAccountId === accountId);
 }

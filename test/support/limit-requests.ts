@@ -3,7 +3,7 @@ import type { SandboxHandle } from '../../src/sandbox';
 import type { SlackApiCall, StoredMessage } from '../../src/slack-standin/web-api';
 import type { TrackedRequest } from '../../src/store/tracked-requests';
 import { limitRequestRootMessage } from '../../views/limit-request';
-import { api, control, uploadProof } from '../sandbox/helpers';
+import { type AccountAnswer, api, control, type LimitRequestAnswer, uploadProof } from '../sandbox/helpers';
 import { type Harness, harnessEnv, startLoggedApp } from './harness';
 
 /** Limit requests as the bot would have filed and tracked them, made without the modal. */
@@ -22,9 +22,9 @@ export interface FiledRequest {
 
 /** A new account of the main company (each request needs its own: one request in review per account). */
 export async function newAccount(sandbox: SandboxHandle): Promise<string> {
-  const res = await api(sandbox, 'POST', '/api/v1/account', { appId: sandbox.companies.main.masterAppId });
+  const res = await api<AccountAnswer>(sandbox, 'POST', '/api/v1/account', { appId: sandbox.companies.main.masterAppId });
   if (res.status !== 200) throw new Error(`account creation failed: ${res.status}`);
-  return res.json.account.accountId as string;
+  return res.json.account.accountId;
 }
 
 /**
@@ -38,16 +38,16 @@ export async function fileTrackedRequest(
   const sandbox = h.sandbox;
   const appId = sandbox.companies.main.mainAppId;
   const accountId = options.accountId ?? (await newAccount(sandbox));
-  const limits = (await api(sandbox, 'GET', `/api/v1/limits/${accountId}`, { appId })).json.limits as Record<string, number>;
+  const limits = (await api<{ limits: Record<string, number> }>(sandbox, 'GET', `/api/v1/limits/${accountId}`, { appId })).json.limits;
   const current = { pixDayLimit: limits.pixDayLimit!, pixNightLimit: limits.pixNightLimit! };
   const requested = { pixDayLimit: current.pixDayLimit + 100_000, pixNightLimit: current.pixNightLimit + 50_000 };
   const fileId = await uploadProof(sandbox, appId);
-  const res = await api(sandbox, 'POST', '/api/v1/limits/request', {
+  const res = await api<LimitRequestAnswer>(sandbox, 'POST', '/api/v1/limits/request', {
     appId,
     body: { companyBankAccountId: accountId, ...requested, documents: [{ fileId }] },
   });
   if (res.status !== 201) throw new Error(`limit request failed: ${res.status} ${JSON.stringify(res.json)}`);
-  const id = res.json.limitRequest.id as string;
+  const id = res.json.limitRequest.id;
   const channel = options.channel ?? CHANNEL;
   const { rootTs } = await trackWithRoot(h.app, {
     limitRequestId: id,

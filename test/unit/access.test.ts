@@ -17,7 +17,10 @@ describe('AccessControl', () => {
     const access = new AccessControl({
       lists: lists({ admin: ['U1'], viewer: ['S0VIEWERS'] }),
       sandboxMode: false,
-      groupMembers: async (id) => (asked.push(id), []),
+      groupMembers: async (id) => {
+        asked.push(id);
+        return [];
+      },
     });
     expect(await access.roleOf('U1')).toBe('admin');
     expect(asked).toEqual([]);

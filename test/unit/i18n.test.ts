@@ -565,7 +565,14 @@ describe('the user’s locale', () => {
   test('cached per user for the TTL; concurrent asks share one lookup', async () => {
     let now = 0;
     const asked: string[] = [];
-    const r = new LocaleResolver({ lookup: async (u) => (asked.push(u), u === 'UEN' ? 'en-US' : 'pt-BR'), now: () => now, ttlMs: 1000 });
+    const r = new LocaleResolver({
+      lookup: async (u) => {
+        asked.push(u);
+        return u === 'UEN' ? 'en-US' : 'pt-BR';
+      },
+      now: () => now,
+      ttlMs: 1000,
+    });
     expect(await Promise.all([r.localeOf('UEN'), r.localeOf('UEN'), r.localeOf('UPT')])).toEqual(['en', 'en', 'pt-BR']);
     expect(asked).toEqual(['UEN', 'UPT']);
     now = 999;
@@ -609,7 +616,13 @@ describe('the user’s locale', () => {
 
   test('bounded: the least recently used users go first', async () => {
     const asked: string[] = [];
-    const r = new LocaleResolver({ lookup: async (u) => (asked.push(u), 'en-US'), maxEntries: 2 });
+    const r = new LocaleResolver({
+      lookup: async (u) => {
+        asked.push(u);
+        return 'en-US';
+      },
+      maxEntries: 2,
+    });
     await r.localeOf('A');
     await r.localeOf('B');
     await r.localeOf('A'); // A is now the most recent

@@ -60,7 +60,11 @@ describe('statement views of unknown shapes', () => {
   test('never throws and stays inside Slack’s limits, whatever comes', () => {
     const deep: Record<string, unknown> = {};
     let cursor = deep;
-    for (let i = 0; i < 50; i++) cursor = (cursor.next = {}) as Record<string, unknown>;
+    for (let i = 0; i < 50; i++) {
+      const next: Record<string, unknown> = {};
+      cursor.next = next;
+      cursor = next;
+    }
     const weird = [
       undefined,
       '',

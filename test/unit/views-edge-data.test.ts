@@ -288,7 +288,7 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
     messageModal(
       locale,
       'x'.repeat(200),
-      plain(`${failureText(locale, apiError, 'fileTheLimitRequest', { write: true, then: 'none' })}\n${'n'.repeat(200)}`),
+      plain(`${failureText(locale, apiError, 'fileTheLimitRequest', { write: true, afterwards: 'none' })}\n${'n'.repeat(200)}`),
     ),
   );
   for (const [i, status] of (['IN_REVIEW', 'APPROVED', 'REJECTED', 'S'.repeat(500)] as const).entries()) {

@@ -101,7 +101,7 @@
 
   function emoji(html) {
     return html.replace(/:([a-z0-9_+-]+):/g, (all, name) =>
-      Object.hasOwn(EMOJI, name) ? '<span class="emoji" title=":' + name + ':">' + EMOJI[name] + '</span>' : all,
+      Object.hasOwn(EMOJI, name) ? `<span class="emoji" title=":${name}:">${EMOJI[name]}</span>` : all,
     );
   }
 
@@ -110,7 +110,7 @@
   }
 
   function nameOf(users, id) {
-    return users && users[id] ? users[id] : id;
+    return users?.[id] ? users[id] : id;
   }
 
   /** One `<…>` control sequence: a link, a user or channel mention (`users` names both), a group, a special mention. */
@@ -118,16 +118,16 @@
     var bar = inner.indexOf('|');
     var target = bar < 0 ? inner : inner.slice(0, bar);
     var label = bar < 0 ? undefined : inner.slice(bar + 1);
-    if (target[0] === '@') return '<span class="mention">@' + escapeHtml(label || nameOf(users, target.slice(1))) + '</span>';
-    if (target[0] === '#') return '<span class="mention">#' + escapeHtml(label || nameOf(users, target.slice(1))) + '</span>';
+    if (target[0] === '@') return `<span class="mention">@${escapeHtml(label || nameOf(users, target.slice(1)))}</span>`;
+    if (target[0] === '#') return `<span class="mention">#${escapeHtml(label || nameOf(users, target.slice(1)))}</span>`;
     if (target[0] === '!') {
-      var special = target.slice(1);
-      if (special.indexOf('subteam^') === 0) return '<span class="mention">' + escapeSlackText(label || '@' + special.slice(8)) + '</span>';
+      const special = target.slice(1);
+      if (special.indexOf('subteam^') === 0) return `<span class="mention">${escapeSlackText(label || `@${special.slice(8)}`)}</span>`;
       if (special.indexOf('date^') === 0) return escapeSlackText(label || special);
-      return '<span class="mention">@' + escapeHtml(special) + '</span>';
+      return `<span class="mention">@${escapeHtml(special)}</span>`;
     }
     var href = target.replace(/&amp;/g, '&');
-    return '<a href="' + escapeHtml(safeUrl(href)) + '" target="_blank" rel="noopener">' + escapeSlackText(label || target) + '</a>';
+    return `<a href="${escapeHtml(safeUrl(href))}" target="_blank" rel="noopener">${escapeSlackText(label || target)}</a>`;
   }
 
   /** Bold, italics, strike within one run of plain text (no code, no control sequences). */
@@ -145,7 +145,7 @@
     var last = 0;
     var m;
     var parts = [];
-    while ((m = re.exec(text))) {
+    for (m = re.exec(text); m; m = re.exec(text)) {
       parts.push({ text: text.slice(last, m.index) });
       parts.push({ html: controlSequence(m[1], users) });
       last = re.lastIndex;
@@ -157,18 +157,19 @@
       .map((p) => {
         if (p.html === undefined) return escapeSlackText(p.text);
         holders.push(p.html);
-        return '\u0000' + (holders.length - 1) + '\u0000';
+        return `\u0000${holders.length - 1}\u0000`;
       })
       .join('');
     out = emoji(inline(joined));
-    return out.replace(/\u0000(\d+)\u0000/g, (all, i) => holders[Number(i)]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL characters are the placeholders put in just above, found again here on purpose.
+    return out.replace(/\u0000(\d+)\u0000/g, (_all, i) => holders[Number(i)]);
   }
 
   /** Line breaks, and lines starting with "&gt; " as quotes, in text outside code blocks. */
   function lines(html) {
     return html
       .split('\n')
-      .map((line) => (line.indexOf('&gt; ') === 0 ? '<span class="quote">' + line.slice(5) + '</span>' : line))
+      .map((line) => (line.indexOf('&gt; ') === 0 ? `<span class="quote">${line.slice(5)}</span>` : line))
       .join('<br>');
   }
 
@@ -181,14 +182,14 @@
     var m;
     var run = '';
     // Inline code stays within its line; a code block breaks the lines around it.
-    while ((m = re.exec(s))) {
+    for (m = re.exec(s); m; m = re.exec(s)) {
       run += prose(s.slice(last, m.index), users);
       if (m[1] !== undefined) {
         out.push(lines(run.replace(/\n$/, '')));
         run = '';
-        out.push('<pre class="code-block">' + escapeSlackText(m[1].replace(/^\n/, '')) + '</pre>');
+        out.push(`<pre class="code-block">${escapeSlackText(m[1].replace(/^\n/, ''))}</pre>`);
       } else {
-        run += '<code>' + escapeSlackText(m[2]) + '</code>';
+        run += `<code>${escapeSlackText(m[2])}</code>`;
       }
       last = re.lastIndex;
     }
@@ -205,7 +206,7 @@
   }
 
   function attr(name, value) {
-    return value === undefined || value === null ? '' : ' ' + name + '="' + escapeHtml(value) + '"';
+    return value === undefined || value === null ? '' : ` ${name}="${escapeHtml(value)}"`;
   }
 
   /** Registers an interactive element so the page finds its definition (options, confirm) from the DOM. */
@@ -224,12 +225,12 @@
   function optionsHtml(element, selected) {
     var html = '';
     var isSelected = (o) => selected && selected.value === o.value;
-    var one = (o) => '<option' + attr('value', o.value) + (isSelected(o) ? ' selected' : '') + '>' + escapeHtml(o.text.text) + '</option>';
+    var one = (o) => `<option${attr('value', o.value)}${isSelected(o) ? ' selected' : ''}>${escapeHtml(o.text.text)}</option>`;
     (element.options || []).forEach((o) => {
       html += one(o);
     });
     (element.option_groups || []).forEach((g) => {
-      html += '<optgroup' + attr('label', g.label.text) + '>' + g.options.map(one).join('') + '</optgroup>';
+      html += `<optgroup${attr('label', g.label.text)}>${g.options.map(one).join('')}</optgroup>`;
     });
     return html;
   }
@@ -246,7 +247,7 @@
       case 'button':
         return (
           '<button class="bk-button' +
-          (el.style ? ' ' + escapeHtml(el.style) : '') +
+          (el.style ? ` ${escapeHtml(el.style)}` : '') +
           '"' +
           data +
           attr('value', el.value) +
@@ -265,7 +266,7 @@
           '</select>'
         );
       case 'multi_static_select':
-        return '<select multiple class="bk-select"' + data + '>' + optionsHtml(el) + '</select>';
+        return `<select multiple class="bk-select"${data}>${optionsHtml(el)}</select>`;
       case 'external_select':
         return (
           '<span class="bk-external"' +
@@ -277,7 +278,7 @@
           '><span class="bk-suggestions"></span></span>'
         );
       case 'overflow':
-        return '<select class="bk-overflow"' + data + '><option value="">⋯</option>' + optionsHtml(el) + '</select>';
+        return `<select class="bk-overflow"${data}><option value="">⋯</option>${optionsHtml(el)}</select>`;
       case 'plain_text_input':
         return el.multiline
           ? '<textarea class="bk-input"' +
@@ -315,12 +316,12 @@
           '>'
         );
       case 'datepicker':
-        return '<input type="date" class="bk-input"' + data + attr('value', el.initial_date) + '>';
+        return `<input type="date" class="bk-input"${data}${attr('value', el.initial_date)}>`;
       case 'file_input':
         return (
           '<input type="file" class="bk-file" multiple' +
           data +
-          attr('accept', (el.filetypes || []).map((t) => '.' + t).join(',') || undefined) +
+          attr('accept', (el.filetypes || []).map((t) => `.${t}`).join(',') || undefined) +
           '><span class="bk-file-list"></span>'
         );
       case 'checkboxes':
@@ -339,7 +340,7 @@
                 '<label><input type="' +
                 (el.type === 'checkboxes' ? 'checkbox' : 'radio') +
                 '"' +
-                attr('name', blockId + '/' + el.action_id) +
+                attr('name', `${blockId}/${el.action_id}`) +
                 attr('value', o.value) +
                 (on ? ' checked' : '') +
                 '> ' +
@@ -351,34 +352,34 @@
           '</span>'
         );
       case 'image':
-        return '<img class="bk-image-el"' + attr('src', safeUrl(el.image_url || '')) + attr('alt', el.alt_text) + '>';
+        return `<img class="bk-image-el"${attr('src', safeUrl(el.image_url || ''))}${attr('alt', el.alt_text)}>`;
       default:
-        return '<span class="bk-unknown">[' + escapeHtml(el.type) + ']</span>';
+        return `<span class="bk-unknown">[${escapeHtml(el.type)}]</span>`;
     }
   }
 
   var BLOCKS = {
     section: (b, ctx) => {
       var html = '<div class="bk-section"><div class="bk-section-body">';
-      if (b.text) html += '<div class="bk-text">' + text(b.text, ctx.users) + '</div>';
-      if (b.fields) html += '<div class="bk-fields">' + b.fields.map((f) => '<div>' + text(f, ctx.users) + '</div>').join('') + '</div>';
+      if (b.text) html += `<div class="bk-text">${text(b.text, ctx.users)}</div>`;
+      if (b.fields) html += `<div class="bk-fields">${b.fields.map((f) => `<div>${text(f, ctx.users)}</div>`).join('')}</div>`;
       html += '</div>';
-      if (b.accessory) html += '<div class="bk-accessory">' + element(b.accessory, b.block_id, ctx) + '</div>';
-      return html + '</div>';
+      if (b.accessory) html += `<div class="bk-accessory">${element(b.accessory, b.block_id, ctx)}</div>`;
+      return `${html}</div>`;
     },
-    header: (b, ctx) => '<div class="bk-header">' + text(b.text, ctx.users) + '</div>',
+    header: (b, ctx) => `<div class="bk-header">${text(b.text, ctx.users)}</div>`,
     divider: () => '<hr class="bk-divider">',
     context: (b, ctx) =>
       '<div class="bk-context">' +
       b.elements
         .map((e) =>
           e.type === 'image'
-            ? '<img class="bk-context-img"' + attr('src', safeUrl(e.image_url || '')) + attr('alt', e.alt_text) + '>'
-            : '<span>' + text(e, ctx.users) + '</span>',
+            ? `<img class="bk-context-img"${attr('src', safeUrl(e.image_url || ''))}${attr('alt', e.alt_text)}>`
+            : `<span>${text(e, ctx.users)}</span>`,
         )
         .join('') +
       '</div>',
-    actions: (b, ctx) => '<div class="bk-actions">' + b.elements.map((e) => element(e, b.block_id, ctx)).join('') + '</div>',
+    actions: (b, ctx) => `<div class="bk-actions">${b.elements.map((e) => element(e, b.block_id, ctx)).join('')}</div>`,
     input: (b, ctx) => {
       var error = ctx.errors && b.block_id && ctx.errors[b.block_id];
       return (
@@ -392,45 +393,45 @@
         (b.optional ? ' <span class="bk-optional">(optional)</span>' : '') +
         '</label>' +
         element(b.element, b.block_id, ctx) +
-        (error ? '<div class="bk-error">' + escapeHtml(error) + '</div>' : '') +
-        (b.hint ? '<div class="bk-hint">' + text(b.hint, ctx.users) + '</div>' : '') +
+        (error ? `<div class="bk-error">${escapeHtml(error)}</div>` : '') +
+        (b.hint ? `<div class="bk-hint">${text(b.hint, ctx.users)}</div>` : '') +
         '</div>'
       );
     },
     image: (b, ctx) =>
       '<figure class="bk-image">' +
-      (b.title ? '<figcaption>' + text(b.title, ctx.users) + '</figcaption>' : '') +
+      (b.title ? `<figcaption>${text(b.title, ctx.users)}</figcaption>` : '') +
       '<img' +
       attr('src', safeUrl(b.image_url || '')) +
       attr('alt', b.alt_text) +
       '></figure>',
-    rich_text: (b, ctx) => '<div class="bk-rich">' + (b.elements || []).map((e) => richElement(e, ctx)).join('') + '</div>',
+    rich_text: (b, ctx) => `<div class="bk-rich">${(b.elements || []).map((e) => richElement(e, ctx)).join('')}</div>`,
   };
 
   function richInline(el, ctx) {
     if (el.type === 'text') {
-      var s = escapeHtml(el.text);
-      var st = el.style || {};
-      if (st.code) s = '<code>' + s + '</code>';
-      if (st.bold) s = '<b>' + s + '</b>';
-      if (st.italic) s = '<i>' + s + '</i>';
-      if (st.strike) s = '<s>' + s + '</s>';
+      let s = escapeHtml(el.text);
+      const st = el.style || {};
+      if (st.code) s = `<code>${s}</code>`;
+      if (st.bold) s = `<b>${s}</b>`;
+      if (st.italic) s = `<i>${s}</i>`;
+      if (st.strike) s = `<s>${s}</s>`;
       return s.replace(/\n/g, '<br>');
     }
     if (el.type === 'link')
-      return '<a href="' + escapeHtml(safeUrl(el.url)) + '" target="_blank" rel="noopener">' + escapeHtml(el.text || el.url) + '</a>';
-    if (el.type === 'user') return '<span class="mention">@' + escapeHtml(nameOf(ctx.users, el.user_id)) + '</span>';
-    if (el.type === 'usergroup') return '<span class="mention">@' + escapeHtml(el.usergroup_id) + '</span>';
-    if (el.type === 'emoji') return emoji(':' + escapeHtml(el.name) + ':');
+      return `<a href="${escapeHtml(safeUrl(el.url))}" target="_blank" rel="noopener">${escapeHtml(el.text || el.url)}</a>`;
+    if (el.type === 'user') return `<span class="mention">@${escapeHtml(nameOf(ctx.users, el.user_id))}</span>`;
+    if (el.type === 'usergroup') return `<span class="mention">@${escapeHtml(el.usergroup_id)}</span>`;
+    if (el.type === 'emoji') return emoji(`:${escapeHtml(el.name)}:`);
     return '';
   }
 
   function richElement(e, ctx) {
     var inner = (e.elements || []).map((x) => (x.elements ? richElement(x, ctx) : richInline(x, ctx))).join('');
-    if (e.type === 'rich_text_preformatted') return '<pre class="code-block">' + inner + '</pre>';
-    if (e.type === 'rich_text_quote') return '<span class="quote">' + inner + '</span>';
-    if (e.type === 'rich_text_list') return e.style === 'ordered' ? '<ol>' + inner + '</ol>' : '<ul>' + inner + '</ul>';
-    if (e.type === 'rich_text_section') return '<div>' + inner + '</div>';
+    if (e.type === 'rich_text_preformatted') return `<pre class="code-block">${inner}</pre>`;
+    if (e.type === 'rich_text_quote') return `<span class="quote">${inner}</span>`;
+    if (e.type === 'rich_text_list') return e.style === 'ordered' ? `<ol>${inner}</ol>` : `<ul>${inner}</ul>`;
+    if (e.type === 'rich_text_section') return `<div>${inner}</div>`;
     return inner;
   }
 
@@ -450,7 +451,7 @@
           '-wrap"' +
           attr('data-block-id', b.block_id) +
           '>' +
-          (render ? render(b, ctx) : '<span class="bk-unknown">[' + escapeHtml(b.type) + ' block]</span>') +
+          (render ? render(b, ctx) : `<span class="bk-unknown">[${escapeHtml(b.type)} block]</span>`) +
           '</div>'
         );
       })
@@ -464,11 +465,11 @@
     if (typeof blocks === 'string') {
       try {
         blocks = JSON.parse(blocks);
-      } catch (e) {
+      } catch {
         blocks = undefined;
       }
     }
-    return blocks && blocks.length ? renderBlocks(blocks, ctx) : '<div class="bk-text">' + mrkdwn(message.text || '', ctx.users) + '</div>';
+    return blocks?.length ? renderBlocks(blocks, ctx) : `<div class="bk-text">${mrkdwn(message.text || '', ctx.users)}</div>`;
   }
 
   return { escapeHtml: escapeHtml, mrkdwn: mrkdwn, text: text, renderBlocks: renderBlocks, renderMessage: renderMessage, EMOJI: EMOJI };

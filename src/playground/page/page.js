@@ -27,10 +27,10 @@
   };
 
   function api(name, body) {
-    return fetch('/api/' + name, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+    return fetch(`/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
       (res) =>
         res.json().then((json) => {
-          if (!res.ok) throw new Error(json.error || 'HTTP ' + res.status);
+          if (!res.ok) throw new Error(json.error || `HTTP ${res.status}`);
           return json;
         }),
     );
@@ -39,7 +39,7 @@
   function users() {
     var map = { U0BOT: 'Pix Ops' };
     if (ui.state) map[ui.state.channel.id] = ui.state.channel.name;
-    ((ui.state && ui.state.personas) || []).forEach((p) => {
+    (ui.state?.personas || []).forEach((p) => {
       map[p.id] = p.name;
     });
     return map;
@@ -49,7 +49,7 @@
   var stream = null;
   function follow() {
     if (stream) stream.close();
-    stream = new EventSource('/api/events?user=' + encodeURIComponent(ui.me));
+    stream = new EventSource(`/api/events?user=${encodeURIComponent(ui.me)}`);
     stream.onmessage = (e) => {
       var first = !ui.state;
       ui.state = JSON.parse(e.data);
@@ -117,9 +117,7 @@
     var ref = m.ephemeralId ? { kind: 'ephemeral', id: m.ephemeralId } : { kind: 'message', channel: m.channel, ts: m.ts };
     var replies = opts.replies || 0;
     var author = isBot ? 'Pix Ops <span class="app-tag">APP</span>' : esc(u[m.user] || m.user);
-    var avatar = isBot
-      ? '<div class="avatar bot">PX</div>'
-      : '<div class="avatar">' + esc((u[m.user] || m.user || '?').slice(0, 1)) + '</div>';
+    var avatar = isBot ? '<div class="avatar bot">PX</div>' : `<div class="avatar">${esc((u[m.user] || m.user || '?').slice(0, 1))}</div>`;
     return (
       '<div class="message' +
       (m.ephemeralId ? ' ephemeral' : '') +
@@ -135,14 +133,14 @@
       tsTime(m.ts) +
       '</span>' +
       (m.ephemeralId ? ' <span class="only-you">Only visible to you</span>' : '') +
-      (!m.ephemeralId && !opts.inThread ? '<button class="more" title="More actions" data-more="' + esc(m.ts) + '">⋯</button>' : '') +
+      (!m.ephemeralId && !opts.inThread ? `<button class="more" title="More actions" data-more="${esc(m.ts)}">⋯</button>` : '') +
       '</div>' +
       '<div class="message-body">' +
       BK.renderMessage(m, ctx) +
       '</div>' +
-      (m.files && m.files.length ? '<div class="files">' + filesHtml(m.files) + '</div>' : '') +
+      (m.files?.length ? `<div class="files">${filesHtml(m.files)}</div>` : '') +
       (replies && !opts.inThread
-        ? '<button class="replies" data-thread="' + esc(m.ts) + '">' + replies + (replies === 1 ? ' reply' : ' replies') + '</button>'
+        ? `<button class="replies" data-thread="${esc(m.ts)}">${replies}${replies === 1 ? ' reply' : ' replies'}</button>`
         : '') +
       '</div></div>'
     );
@@ -150,7 +148,7 @@
 
   function tsKey(ts) {
     var p = String(ts).split('.');
-    return p[0].padStart(12, '0') + '.' + (p[1] || '').padEnd(6, '0');
+    return `${p[0].padStart(12, '0')}.${(p[1] || '').padEnd(6, '0')}`;
   }
   function byTs(a, b) {
     return tsKey(a.ts) < tsKey(b.ts) ? -1 : 1;
@@ -160,7 +158,7 @@
     var s = ui.state;
     return ui.tab === 'dm'
       ? { id: s.dm.id, name: 'Pix Ops', messages: s.dm.messages }
-      : { id: s.channel.id, name: '#' + s.channel.name, messages: s.channel.messages };
+      : { id: s.channel.id, name: `#${s.channel.name}`, messages: s.channel.messages };
   }
 
   function ephemeralsIn(channel, threadTs) {
@@ -201,7 +199,7 @@
           '<div class="refusal"><b>Slack would refuse this (' +
           esc(r.where) +
           '):</b><ul>' +
-          r.problems.map((p) => '<li>' + esc(p) + '</li>').join('') +
+          r.problems.map((p) => `<li>${esc(p)}</li>`).join('') +
           '</ul></div>',
       )
       .join('');
@@ -235,7 +233,7 @@
     }
     var keep = new Map();
     var nodes = items.map((m) => {
-      var key = 'm:' + (m.ephemeralId || m.channel + '/' + m.ts);
+      var key = `m:${m.ephemeralId || `${m.channel}/${m.ts}`}`;
       var sig = JSON.stringify([m.text, m.blocks, m.files, replyCount(m.ts), ui.me]);
       var old = drawn.get(key);
       if (old && old.sig === sig) {
@@ -249,7 +247,7 @@
       keep.set(key, { sig: sig, node: node });
       return node;
     });
-    drawn.forEach((v, key) => {
+    drawn.forEach((_v, key) => {
       if (!keep.has(key)) delete ui.regions[key];
     });
     drawn = keep;
@@ -281,7 +279,7 @@
   function drawHome() {
     var home = ui.state.home;
     $('#home').innerHTML = home
-      ? '<div data-view-id="' + esc(home.id) + '">' + region('home', (ctx) => BK.renderBlocks(home.blocks, ctx)) + '</div>'
+      ? `<div data-view-id="${esc(home.id)}">${region('home', (ctx) => BK.renderBlocks(home.blocks, ctx))}</div>`
       : '<p class="empty">Opening the Home tab…</p>';
   }
 
@@ -289,10 +287,10 @@
     var stack = ui.state.modals;
     var top = stack[stack.length - 1];
     var box = $('#modal');
-    var key = top ? top.id + ':' + top.hash + ':' + JSON.stringify(ui.modalErrors) : '';
+    var key = top ? `${top.id}:${top.hash}:${JSON.stringify(ui.modalErrors)}` : '';
     if (key === ui.modalKey) return;
     // Another modal (not the same one updated): its files and errors start empty.
-    if (!top || ui.modalKey.indexOf(top.id + ':') !== 0) ui.modalFiles = {};
+    if (!top || ui.modalKey.indexOf(`${top.id}:`) !== 0) ui.modalFiles = {};
     ui.modalKey = key;
     if (!top) {
       box.hidden = true;
@@ -309,7 +307,7 @@
       esc(top.id) +
       '">' +
       '<div class="modal-head">' +
-      (stack.length > 1 ? '<span class="stack">' + stack.length + '</span>' : '') +
+      (stack.length > 1 ? `<span class="stack">${stack.length}</span>` : '') +
       '<h2>' +
       t(top.title) +
       '</h2><button class="modal-x" data-close="' +
@@ -326,13 +324,13 @@
       '">' +
       (t(top.close) || 'Cancel') +
       '</button>' +
-      (top.submit ? '<button class="bk-button primary" data-submit="' + esc(top.id) + '">' + t(top.submit) + '</button>' : '') +
+      (top.submit ? `<button class="bk-button primary" data-submit="${esc(top.id)}">${t(top.submit)}</button>` : '') +
       '</div></div>';
     restoreValues(box.querySelector('.modal'), typed);
     // Files already picked in this modal stay listed after a redraw.
     Object.keys(ui.modalFiles).forEach((k) => {
       var parts = k.split('/');
-      var input = box.querySelector('[data-block-id="' + CSS.escape(parts[0]) + '"][data-action-id="' + CSS.escape(parts[1]) + '"]');
+      var input = box.querySelector(`[data-block-id="${CSS.escape(parts[0])}"][data-action-id="${CSS.escape(parts[1])}"]`);
       if (input) listFiles(input, ui.modalFiles[k]);
     });
   }
@@ -398,7 +396,7 @@
                 })
                 .join('')
             : '<p class="empty">No limit request in review.</p>') +
-          decided.map((r) => '<div class="sb-decided">' + esc(r.id) + ' · ' + esc(r.status) + '</div>').join('');
+          decided.map((r) => `<div class="sb-decided">${esc(r.id)} · ${esc(r.status)}</div>`).join('');
         $('#sandbox-accounts').innerHTML = sb.accounts
           .map((a) => {
             var on = Boolean(a.withdrawKeyApiEnabled);
@@ -454,7 +452,7 @@
   }
 
   function sandboxPost(path, body) {
-    return fetch('/api/sandbox/' + path, {
+    return fetch(`/api/sandbox/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body || {}),
@@ -463,7 +461,7 @@
         var json = {};
         try {
           json = JSON.parse(t);
-        } catch (e) {
+        } catch {
           json = {};
         }
         return { status: res.status, json: json };
@@ -515,7 +513,7 @@
           };
           break;
         case 'external_select': {
-          var input = node.querySelector('input');
+          const input = node.querySelector('input');
           v = {
             type: def.type,
             selected_option: input.dataset.value ? { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } : null,
@@ -532,12 +530,12 @@
           };
           break;
         case 'radio_buttons': {
-          var on = node.querySelector('input:checked');
+          const on = node.querySelector('input:checked');
           v = { type: def.type, selected_option: on ? findOption(def, on.value) : null };
           break;
         }
         case 'file_input':
-          v = { type: def.type, files: ui.modalFiles[entry.blockId + '/' + def.action_id] || [] };
+          v = { type: def.type, files: ui.modalFiles[`${entry.blockId}/${def.action_id}`] || [] };
           break;
         default:
           return;
@@ -558,7 +556,7 @@
       else if (v.selected_date) node.value = v.selected_date;
       else if (v.selected_option && node.tagName === 'SELECT') node.value = v.selected_option.value;
       else if (v.selected_option && v.type === 'external_select') {
-        var input = node.querySelector('input');
+        const input = node.querySelector('input');
         input.value = v.selected_option.text.text;
         input.dataset.value = v.selected_option.value;
       }
@@ -600,7 +598,7 @@
   function act(found, action) {
     var full = Object.assign({ action_id: found.def.action_id, block_id: found.blockId || 'block', type: found.def.type }, action);
     if (found.where === 'modal' || found.where === 'home') {
-      var container = found.node.closest('[data-view-id]');
+      const container = found.node.closest('[data-view-id]');
       return api('click', { user: ui.me, viewId: container.dataset.viewId, action: full, values: collectValues(container, found.where) });
     }
     var message = found.node.closest('[data-ref]');
@@ -609,14 +607,14 @@
 
   function listFiles(input, ids) {
     var list = input.parentNode.querySelector('.bk-file-list');
-    if (list) list.textContent = ids.length ? ids.length + ' file(s) uploaded' : '';
+    if (list) list.textContent = ids.length ? `${ids.length} file(s) uploaded` : '';
   }
 
   function upload(file) {
-    return fetch(
-      '/api/upload?name=' + encodeURIComponent(file.name) + '&type=' + encodeURIComponent(file.type || 'application/octet-stream'),
-      { method: 'POST', body: file },
-    ).then((r) => r.json());
+    return fetch(`/api/upload?name=${encodeURIComponent(file.name)}&type=${encodeURIComponent(file.type || 'application/octet-stream')}`, {
+      method: 'POST',
+      body: file,
+    }).then((r) => r.json());
   }
 
   document.addEventListener('click', (e) => {
@@ -642,15 +640,13 @@
     }
     var more = target.closest('[data-more]');
     if (more) {
-      var menu = $('#shortcut-menu');
+      const menu = $('#shortcut-menu');
       menu.innerHTML = ui.state.shortcuts
-        .map(
-          (s) => '<button data-shortcut="' + esc(s.callbackId) + '" data-ts="' + esc(more.dataset.more) + '">' + esc(s.name) + '</button>',
-        )
+        .map((s) => `<button data-shortcut="${esc(s.callbackId)}" data-ts="${esc(more.dataset.more)}">${esc(s.name)}</button>`)
         .join('');
-      var r = more.getBoundingClientRect();
-      menu.style.top = r.bottom + window.scrollY + 'px';
-      menu.style.left = Math.max(8, r.right - 240) + 'px';
+      const r = more.getBoundingClientRect();
+      menu.style.top = `${r.bottom + window.scrollY}px`;
+      menu.style.left = `${Math.max(8, r.right - 240)}px`;
       menu.hidden = false;
       return;
     }
@@ -668,7 +664,7 @@
     }
     var submit = target.closest('[data-submit]');
     if (submit) {
-      var modal = submit.closest('[data-view-id]');
+      const modal = submit.closest('[data-view-id]');
       submit.disabled = true;
       api('submit', { user: ui.me, viewId: submit.dataset.submit, values: collectValues(modal, 'modal') }).then((answer) => {
         submit.disabled = false;
@@ -680,40 +676,40 @@
     }
     var suggestion = target.closest('[data-suggestion]');
     if (suggestion) {
-      var holder = suggestion.closest('.bk-external');
-      var input = holder.querySelector('input');
+      const holder = suggestion.closest('.bk-external');
+      const input = holder.querySelector('input');
       input.value = suggestion.textContent;
       input.dataset.value = suggestion.dataset.suggestion;
       holder.querySelector('.bk-suggestions').innerHTML = '';
-      var f = elementOf(holder);
-      var block = holder.closest('.bk-input-block');
+      const f = elementOf(holder);
+      const block = holder.closest('.bk-input-block');
       if (f && (!block || block.dataset.dispatch))
         act(f, { selected_option: { text: { type: 'plain_text', text: input.value }, value: input.dataset.value } });
       return;
     }
     var decide = target.closest('[data-decide]');
     if (decide) {
-      var form = decide.closest('[data-request]');
-      var limits = {};
+      const form = decide.closest('[data-request]');
+      const limits = {};
       form.querySelectorAll('input[type=number]').forEach((i) => {
         limits[i.name] = Number(i.value);
       });
       sandboxPost(
-        'limit-requests/' + encodeURIComponent(form.dataset.request) + '/' + decide.dataset.decide,
+        `limit-requests/${encodeURIComponent(form.dataset.request)}/${decide.dataset.decide}`,
         decide.dataset.decide === 'approve' ? { limits: limits } : {},
       ).then(drawSandbox);
       return;
     }
     var withdraw = target.closest('[data-withdraw]');
     if (withdraw) {
-      sandboxPost('accounts/' + encodeURIComponent(withdraw.dataset.withdraw) + '/withdraw-key-api', {
+      sandboxPost(`accounts/${encodeURIComponent(withdraw.dataset.withdraw)}/withdraw-key-api`, {
         enabled: withdraw.dataset.enabled === '1',
       }).then(drawSandbox);
       return;
     }
     if (target.closest('[data-dispute-open]')) {
-      var df = $('#dispute-form');
-      var body = {};
+      const df = $('#dispute-form');
+      const body = {};
       ['type', 'value', 'reason'].forEach((k) => {
         var v = df.elements[k].value.trim();
         if (v) body[k] = k === 'value' ? Number(v) : v;
@@ -721,7 +717,7 @@
       sandboxPost('disputes', body).then((r) => {
         if (r.status === 404) disputes.available = false;
         else if (r.status < 300) {
-          var d = r.json.dispute || r.json;
+          const d = r.json.dispute || r.json;
           disputes.opened.unshift({ id: d.id, status: d.status });
         }
         drawDisputes();
@@ -730,7 +726,7 @@
     }
     var dispute = target.closest('[data-dispute]');
     if (dispute) {
-      sandboxPost('disputes/' + encodeURIComponent(dispute.dataset.dispute) + '/decide', { status: dispute.dataset.status }).then((r) => {
+      sandboxPost(`disputes/${encodeURIComponent(dispute.dataset.dispute)}/decide`, { status: dispute.dataset.status }).then((r) => {
         if (r.status < 300) {
           disputes.opened.forEach((d) => {
             if (d.id === dispute.dataset.dispute) d.status = dispute.dataset.status;
@@ -770,7 +766,7 @@
     if (target.id === 'attach') {
       Promise.all(Array.from(target.files).map(upload)).then((ups) => {
         ui.attached = ui.attached.concat(ups.map((u) => u.id));
-        $('#attached').textContent = ui.attached.length ? '📎 ' + ups.map((u) => u.file.name).join(', ') : '';
+        $('#attached').textContent = ui.attached.length ? `📎 ${ups.map((u) => u.file.name).join(', ')}` : '';
         target.value = '';
       });
       return;
@@ -778,7 +774,7 @@
     var found = elementOf(target);
     if (!found) return;
     if (found.def.type === 'file_input') {
-      var key = found.blockId + '/' + found.def.action_id;
+      const key = `${found.blockId}/${found.def.action_id}`;
       Promise.all(Array.from(target.files).map(upload)).then((ups) => {
         ui.modalFiles[key] = ups.map((u) => u.id);
         listFiles(target, ui.modalFiles[key]);
@@ -789,7 +785,7 @@
     // Elements of input blocks tell the app only when the block asks (dispatch_action).
     if (block && !block.dataset.dispatch) return;
     if (found.def.type === 'static_select' || found.def.type === 'overflow') {
-      var option = findOption(found.def, target.value);
+      const option = findOption(found.def, target.value);
       if (!option) return;
       confirmFirst(found.def).then((yes) => {
         if (yes) act(found, { selected_option: option });
@@ -825,7 +821,7 @@
           (answer.option_groups || []).map((g) => g.options),
         );
         holder.querySelector('.bk-suggestions').innerHTML = options.length
-          ? options.map((o) => '<button type="button" data-suggestion="' + esc(o.value) + '">' + esc(o.text.text) + '</button>').join('')
+          ? options.map((o) => `<button type="button" data-suggestion="${esc(o.value)}">${esc(o.text.text)}</button>`).join('')
           : '<span class="none">No matches</span>';
       });
     }, 150);
@@ -842,7 +838,7 @@
       return;
     }
     if (m) {
-      $('#composer-note').textContent = '/' + m[1] + ' is not a valid command. This workspace has /pix.';
+      $('#composer-note').textContent = `/${m[1]} is not a valid command. This workspace has /pix.`;
       return;
     }
     $('#composer-note').textContent = '';
