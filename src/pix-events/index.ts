@@ -43,7 +43,7 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
   const keys = new PublicKeys({
     baseUrl: settings.pixBaseUrl,
     logger: deps.logger,
-    ...(budget ? { acquire: () => budget.acquire('people') } : {}),
+    ...(budget ? { acquire: (signal: AbortSignal) => budget.acquire('people', signal) } : {}),
   });
   let homesDirty = false;
   const outbox = new EventOutbox({

@@ -349,6 +349,21 @@ describe('Pix events: forged floods, the service’s test delivery, 1024-bit key
   const refusalLines = () => h.logs.filter((l) => l.includes('signature'));
   const TEST_DELIVERY = '{"evento":"teste_webhook"}';
 
+  // First: a forged signature makes the one refresh of the minute, and the rotation is to be seen by it.
+  test('the service’s keys may be 1024-bit RSA: an event signed with one is verified and posted; a forged 1024-bit signature is refused', async () => {
+    const rotated = await control<PublicKeysAnswer>(h, 'POST', '/sandbox/webhooks/rotate-key', { bits: 1024 });
+    expect(rotated.status).toBe(200);
+    const current = rotated.json.public_keys.find((k) => k.is_current)!;
+    expect(createPublicKey(current.key).asymmetricKeyDetails?.modulusLength).toBe(1024);
+    const id = e2e();
+    const body = disputeBody('DISPUTE_CREATED', id);
+    expect((await sendSigned(h, body)).status).toBe(200);
+    await waitFor('the root', () => rootsOf(h, CHANNEL, id).length === 1);
+    const forger = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const forged = disputeBody('DISPUTE_CREATED', e2e());
+    expect((await sendWebhook(receiverUrl(h), forged, signWith(forger, forged))).status).toBe(401);
+  });
+
   test('a flood of forged and unsigned deliveries: 401 each, no audit entry, counted in the metrics, one log line', async () => {
     const before = (await auditEntries()).length;
     const counted = await refusedCount();
@@ -360,7 +375,7 @@ describe('Pix events: forged floods, the service’s test delivery, 1024-bit key
     await h.app.deps.store.audit.flush();
     expect(await auditEntries()).toHaveLength(before);
     expect((await refusedCount()) - counted).toBe(60);
-    // At most one line a minute: the first of the flood; the rest are in the count of the next line.
+    // At most one line a minute (the first refusal's, in the test above): the flood is in the count of the next.
     expect(refusalLines()).toHaveLength(1);
     expect(await h.app.deps.store.pixEvents.pending()).toEqual([]);
   });
@@ -379,20 +394,6 @@ describe('Pix events: forged floods, the service’s test delivery, 1024-bit key
     await h.app.pixEvents!.outbox.drain();
     expect(h.slack.callsOf('chat.postMessage').length).toBe(posts);
     await waitFor('the test delivery in the audit trail', async () => (await auditEntries()).some((e) => e.action === 'webhook:TEST'));
-  });
-
-  test('the service’s keys may be 1024-bit RSA: an event signed with one is verified and posted; a forged 1024-bit signature is refused', async () => {
-    const rotated = await control<PublicKeysAnswer>(h, 'POST', '/sandbox/webhooks/rotate-key', { bits: 1024 });
-    expect(rotated.status).toBe(200);
-    const current = rotated.json.public_keys.find((k) => k.is_current)!;
-    expect(createPublicKey(current.key).asymmetricKeyDetails?.modulusLength).toBe(1024);
-    const id = e2e();
-    const body = disputeBody('DISPUTE_CREATED', id);
-    expect((await sendSigned(h, body)).status).toBe(200);
-    await waitFor('the root', () => rootsOf(h, CHANNEL, id).length === 1);
-    const forger = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const forged = disputeBody('DISPUTE_CREATED', e2e());
-    expect((await sendWebhook(receiverUrl(h), forged, signWith(forger, forged))).status).toBe(401);
   });
 });
 
@@ -431,6 +432,12 @@ describe('Pix events in sandbox mode: the sandbox and the bot wired together wit
       ['OPENPIX:DISPUTE_CREATED', 200],
       ['OPENPIX:DISPUTE_REJECTED', 200],
     ]);
+  });
+
+  test('the sandbox’s test delivery, as the service’s dashboard sends it, is answered 200', async () => {
+    const tested = await control<{ status: number }>(h, 'POST', '/sandbox/webhooks/test');
+    expect(tested.json.status).toBe(200);
+    expect(h.sandbox.webhooks.deliveries.at(-1)).toMatchObject({ event: 'teste_webhook', status: 200 });
   });
 
   test('a receiver that does not answer gets the event again, with the service’s retry rule (shortened)', async () => {
