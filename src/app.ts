@@ -244,7 +244,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     slackUp = true;
     logger.info({ mode: 'socket' }, 'Pix Ops is running (Socket Mode)');
   } else {
-    const server = await app.start(config.slack.port);
+    const server = await app.start(config.slack.host ? { port: config.slack.port, host: config.slack.host } : config.slack.port);
     port = (server.address() as AddressInfo).port;
     slackUp = true;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');

@@ -301,6 +301,11 @@ export interface Config {
     signingSecret?: string;
     apiUrl?: string;
     port: number;
+    /**
+     * The address the HTTP listener binds; unset: every interface (Slack must reach it). Not a
+     * variable: the playground sets loopback, since its Slack is on this machine.
+     */
+    host?: string;
   };
   /**
    * `GET /healthz` on a port of its own (Socket Mode has no other HTTP port); unset: none. It listens
