@@ -212,7 +212,15 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(page);
+      // Never inside another site's frame (a click there would be a click here).
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-frame-options': 'DENY',
+          'content-security-policy': "frame-ancestors 'none'",
+        })
+        .end(page);
       return;
     }
     if (req.method === 'GET' && (url.pathname === '/api/events' || url.pathname === '/api/state')) {
@@ -292,7 +300,8 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!(err instanceof TooLarge)) options.logger?.error({ err: errorText(err), path: req.url }, 'the playground page server failed');
+      if (!(err instanceof TooLarge))
+        options.logger?.error({ err: errorText(err), path: req.url?.split('?')[0] }, 'the playground page server failed');
       if (!res.headersSent)
         json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof TooLarge ? err.message : 'internal error' });
       else res.end();
@@ -334,6 +343,8 @@ const SHORTCUTS = [{ callbackId: 'limit_request_with_files', name: 'Request limi
 function foreign(req: http.IncomingMessage, ownHosts: ReadonlySet<string>): string | undefined {
   const host = req.headers.host?.toLowerCase();
   if (!host || !ownHosts.has(host)) return 'this page answers only at its own address (127.0.0.1 or localhost, on its port)';
+  // A link followed to the page from anywhere (a README, a terminal) opens it: it reads and does nothing.
+  if (isTopLevelVisit(req)) return undefined;
   const origin = req.headers.origin;
   const site = req.headers['sec-fetch-site'];
   if (
@@ -343,6 +354,13 @@ function foreign(req: http.IncomingMessage, ownHosts: ReadonlySet<string>): stri
     return 'requests from another site are refused';
   return undefined;
 }
+
+/** The page itself, opened in a tab (not in a frame, nor fetched by a script). */
+const isTopLevelVisit = (req: http.IncomingMessage) =>
+  req.method === 'GET' &&
+  (req.url ?? '').split('?')[0] === '/' &&
+  req.headers['sec-fetch-mode'] === 'navigate' &&
+  req.headers['sec-fetch-dest'] === 'document';
 
 /** The request body's media type, lower case, without parameters ('' when none is given). */
 const mediaType = (req: http.IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -117,6 +117,16 @@ describe('only its own origin', () => {
     expect(post.status).toBe(403);
   });
 
+  test('a link to the page followed from another site opens it, but never inside a frame', async () => {
+    const visit = { host, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+    const opened = await request('GET', '/', { ...visit, 'sec-fetch-dest': 'document' });
+    expect(opened.status).toBe(200);
+    expect(opened.headers['x-frame-options']).toBe('DENY');
+    expect(opened.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect((await request('GET', '/', { ...visit, 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+    expect((await request('GET', '/api/state?user=U0ADMIN', { ...visit, 'sec-fetch-dest': 'document' })).status).toBe(403);
+  });
+
   test('the live-update stream and the state refuse a foreign origin', async () => {
     expect((await request('GET', '/api/events?user=U0ADMIN', { host, origin: 'http://evil.example' })).status).toBe(403);
     expect((await request('GET', '/api/state?user=U0ADMIN', { host, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
