@@ -351,6 +351,7 @@ describe('Pix events: forged floods, the service’s test delivery, 1024-bit key
 
   // First: a forged signature makes the one refresh of the minute, and the rotation is to be seen by it.
   test('the service’s keys may be 1024-bit RSA: an event signed with one is verified and posted; a forged 1024-bit signature is refused', async () => {
+    expect((await control(h, 'POST', '/sandbox/webhooks/rotate-key', { bits: 512 })).status).toBe(400);
     const rotated = await control<PublicKeysAnswer>(h, 'POST', '/sandbox/webhooks/rotate-key', { bits: 1024 });
     expect(rotated.status).toBe(200);
     const current = rotated.json.public_keys.find((k) => k.is_current)!;
