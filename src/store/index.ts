@@ -75,17 +75,18 @@ export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
   const state: GuardState = { closed: false, timeoutMs: undefined };
   const guard = guardOf(state);
   // Each backend's modules are loaded only when it is the configured one (start-up time: @keyv/redis
-  // alone takes ~150 ms to load). `require`, not `import()`: this is CommonJS, and jest runs it so.
+  // alone takes ~150 ms to load). `require`, not `import()`: this is CommonJS, and jest runs it so. The
+  // folders' index files by name: a `redis.js` left in dist/ by an earlier build would answer `./redis`.
   let backend: Backend;
   let box: SecretBox;
   if (sqliteFile !== undefined) {
-    const sqlite = require('./sqlite') as typeof import('./sqlite');
+    const sqlite = require('./sqlite/index') as typeof import('./sqlite/index');
     await sqlite.checkFile(sqliteFile);
     box = new SecretBox(resolveStoreSecret(options));
     backend = sqlite.openSqliteBackend({ file: sqliteFile, namespace, holder });
   } else {
     box = new SecretBox(resolveStoreSecret(options));
-    const { openRedisBackend } = require('./redis') as typeof import('./redis');
+    const { openRedisBackend } = require('./redis/index') as typeof import('./redis/index');
     const events: ConnectionEvents = {
       onDown: (reason) => !state.closed && options.events?.onDown?.(reason),
       onUp: () => !state.closed && options.events?.onUp?.(),

@@ -108,9 +108,9 @@ export function recordsOf<T>(records: RecordsRepo, kind: string, schema: z.ZodTy
   const read = (value: unknown) => (value === undefined ? undefined : schema.parse(value));
   return {
     get: async (key) => read(await records.get(kind, key)),
-    set: (key, value, ttlMs) => records.set(kind, key, schema.parse(value), ttlMs),
-    setIfAbsent: (key, value, ttlMs) => records.setIfAbsent(kind, key, schema.parse(value), ttlMs),
-    compareAndSet: (key, expected, next) => records.compareAndSet(kind, key, expected, schema.parse(next)),
+    set: async (key, value, ttlMs) => records.set(kind, key, schema.parse(value), ttlMs),
+    setIfAbsent: async (key, value, ttlMs) => records.setIfAbsent(kind, key, schema.parse(value), ttlMs),
+    compareAndSet: async (key, expected, next) => records.compareAndSet(kind, key, expected, schema.parse(next)),
     delete: (key) => records.delete(kind, key),
     list: async (limit) => (await records.list(kind, limit)).map(({ key, value }) => ({ key, value: schema.parse(value) })),
   };

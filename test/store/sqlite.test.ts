@@ -1,0 +1,4 @@
+import { sqliteBackend } from '../support/store-backends';
+import { storeContract } from './contract';
+
+storeContract(sqliteBackend);
