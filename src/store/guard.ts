@@ -38,8 +38,9 @@ async function* guardedSteps<T>(operation: string, steps: AsyncGenerator<T>, gua
       yield step.value;
     }
   } finally {
-    // A walk left early lets go of what the listing holds.
-    await steps.return(undefined);
+    // A walk left early (or failed) lets go of what the listing holds, without waiting on a step still
+    // under way: one that hung would hold this up for ever.
+    steps.return(undefined).catch(() => undefined);
   }
 }
 
