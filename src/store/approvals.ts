@@ -46,6 +46,12 @@ export const StoredApprovalSchema = z.object({
   remindAt: z.string().optional(),
   /** The reminder about to be posted: set before the post, so a run cut short looks for it before posting again. */
   reminding: z.number().int().min(1).optional(),
+  /** When the escalation is due while pending; unset: none (off, or posted). Changed under the claim, like reminders. */
+  escalateAt: z.string().optional(),
+  /** The escalation about to be posted: set before the post, so a run cut short looks for it before posting again. */
+  escalating: z.boolean().optional(),
+  /** When the escalation was posted. */
+  escalatedAt: z.string().optional(),
   /** The payload (Pix keys, names, amounts), sealed like stored AppIDs. */
   sealedPayload: z.string(),
   updatedAt: z.string(),
@@ -59,17 +65,20 @@ export interface ApprovalIntent {
 }
 
 export type ApprovalRecord = Omit<StoredApproval, 'sealedPayload' | 'intent'> & { payload: ApprovalPayload; intent?: ApprovalIntent };
-export type NewApproval = Pick<ApprovalRecord, 'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt'>;
+export type NewApproval = Pick<
+  ApprovalRecord,
+  'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt' | 'escalateAt'
+>;
 
 /**
- * When a record next needs a tick: a pending one at its expiry or its next reminder (at once while
- * it has no root: an orphan whose maker's flow failed); one being run or not settled, at once.
+ * When a record next needs a tick: a pending one at its expiry, its next reminder or its escalation,
+ * whichever comes first (at once while it has no root: an orphan whose maker's flow failed); one
+ * being run or not settled, at once.
  */
 function dueMs(record: ApprovalRecord): number {
   if (record.state !== 'pending') return 0;
   if (!record.rootTs) return Date.parse(record.createdAt);
-  const expiry = Date.parse(record.expiresAt);
-  return record.remindAt ? Math.min(expiry, Date.parse(record.remindAt)) : expiry;
+  return Math.min(...[record.expiresAt, record.remindAt, record.escalateAt].filter((at) => at !== undefined).map((at) => Date.parse(at)));
 }
 
 /** Ids read at most by one listing (a tick, a Home tab). */

@@ -20,10 +20,12 @@ export class RedisSortedIndex implements SortedIndex {
   }
 
   async range(maxScore: number, limit: number): Promise<IndexEntry[]> {
+    if (limit < 1) return [];
     return entries(await this.client.zRangeWithScores(this.key, '-inf', maxScore, { BY: 'SCORE', LIMIT: { offset: 0, count: limit } }));
   }
 
   async all(limit?: number): Promise<IndexEntry[]> {
+    if (limit !== undefined && limit < 1) return [];
     return entries(await this.client.zRangeWithScores(this.key, 0, limit === undefined ? -1 : limit - 1));
   }
 

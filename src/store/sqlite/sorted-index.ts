@@ -35,6 +35,7 @@ export class SqliteSortedIndex implements SortedIndex {
   }
 
   async range(maxScore: number, limit: number): Promise<IndexEntry[]> {
+    if (limit < 1) return [];
     await this.ready();
     return entries(
       await this.query(`SELECT id, due FROM ${this.table} WHERE namespace = ? AND due <= ? ORDER BY due, id LIMIT ?`, [
@@ -45,11 +46,12 @@ export class SqliteSortedIndex implements SortedIndex {
     );
   }
 
-  async all(limit = -1): Promise<IndexEntry[]> {
+  async all(limit?: number): Promise<IndexEntry[]> {
+    if (limit !== undefined && limit < 1) return [];
     await this.ready();
     // LIMIT -1: no limit.
     return entries(
-      await this.query(`SELECT id, due FROM ${this.table} WHERE namespace = ? ORDER BY due, id LIMIT ?`, [this.namespace, limit]),
+      await this.query(`SELECT id, due FROM ${this.table} WHERE namespace = ? ORDER BY due, id LIMIT ?`, [this.namespace, limit ?? -1]),
     );
   }
 

@@ -3,7 +3,11 @@ import { type BackendUnderTest, eachSpace } from './backend';
 
 const payload = { action: 'key-add' as const, accountId: '6840aeca23c0d1fe48c856a3', pixKey: 'maker.secret@example.com', type: 'EMAIL' };
 
-async function pending(store: Store, id: string, input: { expiresIn: number; remindIn?: number; rootTs?: string }): Promise<void> {
+async function pending(
+  store: Store,
+  id: string,
+  input: { expiresIn: number; remindIn?: number; escalateIn?: number; rootTs?: string },
+): Promise<void> {
   const now = Date.now();
   await store.approvals.create({
     id,
@@ -13,6 +17,7 @@ async function pending(store: Store, id: string, input: { expiresIn: number; rem
     payload,
     expiresAt: new Date(now + input.expiresIn).toISOString(),
     ...(input.remindIn === undefined ? {} : { remindAt: new Date(now + input.remindIn).toISOString() }),
+    ...(input.escalateIn === undefined ? {} : { escalateAt: new Date(now + input.escalateIn).toISOString() }),
   });
   if (input.rootTs !== '') await store.approvals.update(id, (r) => ({ ...r, rootTs: input.rootTs ?? '1700000000.000100' }));
 }
@@ -31,8 +36,18 @@ export function approvalsContract(backend: BackendUnderTest): void {
       await pending(store, 'a000000000000005', { expiresIn: 3_600_000, rootTs: '' }); // never got its root
       await pending(store, 'a000000000000006', { expiresIn: 3_600_000 });
       await store.approvals.update('a000000000000006', (r) => ({ ...r, state: 'approving' }));
-      // Earliest due first: being run (at once), expired 2 s ago, reminder 1 s ago, rootless since it was made.
-      expect(await store.approvals.dueIds()).toEqual(['a000000000000006', 'a000000000000002', 'a000000000000003', 'a000000000000005']);
+      await pending(store, 'a000000000000007', { expiresIn: 3_600_000, remindIn: 60_000, escalateIn: -1_500 }); // escalation due
+      // Earliest due first: being run (at once), expired 2 s ago, escalation 1.5 s ago, reminder 1 s ago, rootless since it was made.
+      expect(await store.approvals.dueIds()).toEqual([
+        'a000000000000006',
+        'a000000000000002',
+        'a000000000000007',
+        'a000000000000003',
+        'a000000000000005',
+      ]);
+      // Escalated: the reminder is what comes next.
+      await store.approvals.update('a000000000000007', ({ escalateAt: _, ...r }) => ({ ...r, escalatedAt: new Date().toISOString() }));
+      expect(await store.approvals.dueIds()).not.toContain('a000000000000007');
       const other = await space().open();
       expect((await other.approvals.openIds()).sort()).toEqual([
         'a000000000000001',
@@ -41,12 +56,13 @@ export function approvalsContract(backend: BackendUnderTest): void {
         'a000000000000004',
         'a000000000000005',
         'a000000000000006',
+        'a000000000000007',
       ]);
-      expect(await other.approvals.openCount()).toBe(6);
+      expect(await other.approvals.openCount()).toBe(7);
       await other.approvals.update('a000000000000002', (r) => ({ ...r, state: 'expired', settled: true }));
       expect(await store.approvals.dueIds()).not.toContain('a000000000000002');
       expect(await store.approvals.openIds()).not.toContain('a000000000000002');
-      expect(await store.approvals.openCount()).toBe(5);
+      expect(await store.approvals.openCount()).toBe(6);
       // Ended but not shown yet: still listed, due at once.
       await store.approvals.update('a000000000000001', (r) => ({ ...r, state: 'rejected' }));
       expect((await store.approvals.dueIds())[0]).toBe('a000000000000001');

@@ -29,6 +29,8 @@ export function sortedIndexContract(backend: BackendUnderTest): void {
       ]);
       expect((await index.range(20, 2)).map((e) => e.id)).toEqual(['c', 'a']);
       expect(await index.range(4, 10)).toEqual([]);
+      expect(await index.range(100, 0)).toEqual([]);
+      expect(await index.all(0)).toEqual([]);
       expect(await index.count()).toBe(4);
       await index.remove('a');
       await index.remove('nope');
