@@ -147,6 +147,21 @@ describe('sqlite: what is particular to the file', () => {
     }
   });
 
+  test('a former open set longer than a page of the file’s listing is adopted whole', async () => {
+    const first = await openStore({ url, secret: SECRET });
+    await first.close();
+    const former = new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}-approvals` });
+    const ids = Array.from({ length: 1_500 }, (_, i) => `f${String(i).padStart(5, '0')}`);
+    await Promise.all(ids.map((id) => former.set(id, true)));
+    await former.disconnect();
+    const store = await openStore({ url, secret: SECRET });
+    try {
+      expect(await store.approvals.openCount()).toBe(1_500);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('where a store writes: the keys and tables earlier versions read', async () => {
     const store = await openStore({ url, secret: SECRET });
     await store.trackedRequests.track({

@@ -39,10 +39,16 @@ export class KeyvApprovals implements ApprovalsStorage {
   }
 
   async *adoptFormer(): AsyncGenerator<string> {
-    for await (const id of keysOf(this.formerOpenSet)) {
-      await this.index.put(id, 0);
-      await this.formerOpenSet.delete(id);
-      yield id;
+    // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
+    // the next page past as many others.
+    for (let found = true; found; ) {
+      found = false;
+      for await (const id of keysOf(this.formerOpenSet)) {
+        await this.index.put(id, 0);
+        await this.formerOpenSet.delete(id);
+        found = true;
+        yield id;
+      }
     }
   }
 }
