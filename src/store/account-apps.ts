@@ -1,8 +1,7 @@
-import type Keyv from 'keyv';
 import { z } from 'zod';
 import type { SecretBox } from './secret-box';
 
-const StoredAccountAppSchema = z.object({
+export const StoredAccountAppSchema = z.object({
   accountId: z.string(),
   sealedAppId: z.string(),
   clientId: z.string().optional(),
@@ -11,6 +10,7 @@ const StoredAccountAppSchema = z.object({
   staleSince: z.string().optional(),
   uncertainSince: z.string().optional(),
 });
+export type StoredAccountApp = z.infer<typeof StoredAccountAppSchema>;
 
 export interface AccountApp {
   accountId: string;
@@ -27,48 +27,55 @@ export interface AccountApp {
   uncertainSince?: string;
 }
 
+/** What a backend keeps for the account AppIDs: each account's record, and which account an application's client id is. */
+export interface AccountAppsStorage {
+  get(accountId: string): Promise<unknown>;
+  /** Writes the record and, when it names its application, the application's pointer to its account, together (else in that order). */
+  put(record: StoredAccountApp): Promise<void>;
+  /** The account last saved with the application `clientId`, if any. */
+  accountOf(clientId: string): Promise<string | undefined>;
+}
+
 /** The AppID of each campaign account, encrypted at rest and bound to its account id. */
 export class AccountAppsRepo {
   constructor(
-    private readonly keyv: Keyv,
+    private readonly storage: AccountAppsStorage,
     private readonly box: SecretBox,
     private readonly onSecret?: (value: string) => void,
   ) {}
 
   /** Stores (or replaces: a new AppID is never stale) an account's AppID, or the pending mark of one. */
   async save(entry: Omit<AccountApp, 'savedAt' | 'staleSince'>): Promise<void> {
-    const stored: z.infer<typeof StoredAccountAppSchema> = {
+    await this.storage.put({
       accountId: entry.accountId,
-      sealedAppId: this.box.seal(entry.appId, key(entry.accountId)),
+      sealedAppId: this.box.seal(entry.appId, context(entry.accountId)),
       clientId: entry.clientId,
       name: entry.name,
       savedAt: new Date().toISOString(),
       ...(entry.uncertainSince ? { uncertainSince: entry.uncertainSince } : {}),
-    };
-    await this.keyv.set(key(entry.accountId), stored);
-    if (entry.clientId) await this.keyv.set(clientKey(entry.clientId), entry.accountId);
+    });
   }
 
   /** The account whose stored AppID belongs to the application `clientId`, if the app stores one. */
   async findByClientId(clientId: string): Promise<AccountApp | undefined> {
-    const accountId = await this.keyv.get(clientKey(clientId));
-    if (typeof accountId !== 'string') return undefined;
+    const accountId = await this.storage.accountOf(clientId);
+    if (accountId === undefined) return undefined;
     const app = await this.get(accountId);
     return app?.clientId === clientId ? app : undefined;
   }
 
   /** Marks an AppID as refused since `at`: it is not used again until a new one is linked. */
   async markStale(accountId: string, at = new Date()): Promise<void> {
-    const raw = await this.keyv.get(key(accountId));
+    const raw = await this.storage.get(accountId);
     if (raw === undefined) return;
-    await this.keyv.set(key(accountId), { ...StoredAccountAppSchema.parse(raw), staleSince: at.toISOString() });
+    await this.storage.put({ ...StoredAccountAppSchema.parse(raw), staleSince: at.toISOString() });
   }
 
   async get(accountId: string): Promise<AccountApp | undefined> {
-    const raw = await this.keyv.get(key(accountId));
+    const raw = await this.storage.get(accountId);
     if (raw === undefined) return undefined;
     const stored = StoredAccountAppSchema.parse(raw);
-    const appId = this.box.open(stored.sealedAppId, key(accountId));
+    const appId = this.box.open(stored.sealedAppId, context(accountId));
     this.onSecret?.(appId);
     return {
       accountId: stored.accountId,
@@ -82,5 +89,5 @@ export class AccountAppsRepo {
   }
 }
 
-const key = (accountId: string) => `account-app:${accountId}`;
-const clientKey = (clientId: string) => `account-app-client:${clientId}`;
+/** The context each sealed AppID is bound to (the record's key in the first versions: kept, or nothing old would open). */
+const context = (accountId: string) => `account-app:${accountId}`;

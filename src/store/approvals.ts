@@ -1,7 +1,5 @@
-import type Keyv from 'keyv';
 import { z } from 'zod';
 import { APPROVAL_ACTIONS, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
-import type { ApprovalIndex } from './approval-index';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -20,7 +18,7 @@ const StoredIntentSchema = z.object({
   sealedData: z.string().optional(),
 });
 
-const StoredApprovalSchema = z.object({
+export const StoredApprovalSchema = z.object({
   id: z.string(),
   action: z.enum(APPROVAL_ACTIONS),
   makerId: z.string(),
@@ -48,11 +46,17 @@ const StoredApprovalSchema = z.object({
   remindAt: z.string().optional(),
   /** The reminder about to be posted: set before the post, so a run cut short looks for it before posting again. */
   reminding: z.number().int().min(1).optional(),
+  /** When the escalation is due while pending; unset: none (off, or posted). Changed under the claim, like reminders. */
+  escalateAt: z.string().optional(),
+  /** The escalation about to be posted: set before the post, so a run cut short looks for it before posting again. */
+  escalating: z.boolean().optional(),
+  /** When the escalation was posted. */
+  escalatedAt: z.string().optional(),
   /** The payload (Pix keys, names, amounts), sealed like stored AppIDs. */
   sealedPayload: z.string(),
   updatedAt: z.string(),
 });
-type StoredApproval = z.infer<typeof StoredApprovalSchema>;
+export type StoredApproval = z.infer<typeof StoredApprovalSchema>;
 
 export interface ApprovalIntent {
   step: string;
@@ -61,67 +65,90 @@ export interface ApprovalIntent {
 }
 
 export type ApprovalRecord = Omit<StoredApproval, 'sealedPayload' | 'intent'> & { payload: ApprovalPayload; intent?: ApprovalIntent };
-export type NewApproval = Pick<ApprovalRecord, 'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt'>;
+export type NewApproval = Pick<
+  ApprovalRecord,
+  'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt' | 'escalateAt'
+>;
 
 /**
- * When a record next needs a tick: a pending one at its expiry or its next reminder (at once while
- * it has no root: an orphan whose maker's flow failed); one being run or not settled, at once.
+ * When a record next needs a tick: a pending one at its expiry, its next reminder or its escalation,
+ * whichever comes first (at once while it has no root: an orphan whose maker's flow failed); one
+ * being run or not settled, at once.
  */
 function dueMs(record: ApprovalRecord): number {
   if (record.state !== 'pending') return 0;
   if (!record.rootTs) return Date.parse(record.createdAt);
-  const expiry = Date.parse(record.expiresAt);
-  return record.remindAt ? Math.min(expiry, Date.parse(record.remindAt)) : expiry;
+  return Math.min(...[record.expiresAt, record.remindAt, record.escalateAt].filter((at) => at !== undefined).map((at) => Date.parse(at)));
 }
 
 /** Ids read at most by one listing (a tick, a Home tab). */
 const MAX_LISTED = 1_000;
 
 /**
- * Pending approvals and their outcome. Records live under `approval:<id>`; the ids with something
- * left to do (pending, approving, or ended with the root not yet showing it) are in an index by the
- * time each next needs attention, so a tick reads exactly those that are due.
+ * What a backend keeps for the approvals: each record (its payload sealed), and the ids with something
+ * left to do (pending, approving, or ended with the root not yet showing it) in an index by the time
+ * each next needs attention, so a tick reads exactly those that are due.
  */
+export interface ApprovalsStorage {
+  get(id: string): Promise<unknown>;
+  /**
+   * Writes the record and its place in the index, together: listed at `due`, or not listed when
+   * undefined. One step where the backend has transactions; else the record first (an index entry
+   * that runs ahead of its record is read at once by a tick, which finds the record).
+   */
+  put(record: StoredApproval, due: number | undefined): Promise<void>;
+  /** Stops listing an id (its record gone). */
+  unlist(id: string): Promise<void>;
+  /** The ids listed as due at `nowMs` or before, earliest first, at most `limit`. */
+  due(nowMs: number, limit: number): Promise<string[]>;
+  /** Every id listed, earliest due first, at most `limit`. */
+  listed(limit: number): Promise<string[]>;
+  /** How many ids are listed. */
+  count(): Promise<number>;
+  /**
+   * Ids an earlier version listed as open where the backend kept them then: each is indexed (due at
+   * once) and dropped from there as it is walked. Absent: nothing of the kind on this backend.
+   */
+  adoptFormer?(): AsyncGenerator<string>;
+}
+
+/** Pending approvals and their outcome. */
 export class ApprovalsRepo {
   private adopted?: Promise<void>;
 
   constructor(
-    private readonly records: Keyv,
-    private readonly index: ApprovalIndex,
+    private readonly storage: ApprovalsStorage,
     private readonly box: SecretBox,
-    /** Where earlier versions listed open ids (a keyv namespace, scanned): adopted once into the index. */
-    private readonly formerOpenSet?: Keyv,
   ) {}
 
   async create(input: NewApproval, now = new Date()): Promise<ApprovalRecord> {
     const at = now.toISOString();
     const record: ApprovalRecord = { ...input, action: input.payload.action, rootTs: '', state: 'pending', createdAt: at, updatedAt: at };
-    await this.records.set(key(record.id), this.seal(record));
-    await this.index.put(record.id, dueMs(record));
+    await this.storage.put(this.seal(record), dueMs(record));
     return record;
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
-    const raw = await this.records.get(key(id));
+    const raw = await this.storage.get(id);
     return raw === undefined ? undefined : this.open(StoredApprovalSchema.parse(raw));
   }
 
   /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), earliest due first. */
   async openIds(): Promise<string[]> {
     await this.adoptFormer();
-    return this.index.all(MAX_LISTED);
+    return this.storage.listed(MAX_LISTED);
   }
 
   /** How many approvals are not settled yet (the index's size: no record is read). */
   async openCount(): Promise<number> {
     await this.adoptFormer();
-    return this.index.count();
+    return this.storage.count();
   }
 
   /** Ids of the approvals that need a tick now (an expiry, a reminder, a run to resume, a root to settle), earliest first. */
   async dueIds(now = Date.now()): Promise<string[]> {
     await this.adoptFormer();
-    return this.index.due(now, MAX_LISTED);
+    return this.storage.due(now, MAX_LISTED);
   }
 
   /**
@@ -132,25 +159,22 @@ export class ApprovalsRepo {
     const current = known ?? (await this.get(id));
     if (!current) throw new Error(`Approval ${id} does not exist`);
     const next = { ...change(current), updatedAt: new Date().toISOString() };
-    await this.records.set(key(id), this.seal(next));
-    if (!OPEN_STATES.includes(next.state) && next.settled) await this.index.remove(id);
-    else await this.index.put(id, dueMs(next));
+    await this.storage.put(this.seal(next), !OPEN_STATES.includes(next.state) && next.settled ? undefined : dueMs(next));
     return next;
   }
 
   /** Stops listing an id whose record is gone. */
   async forget(id: string): Promise<void> {
-    await this.index.remove(id);
+    await this.storage.unlist(id);
   }
 
-  /** Once per process: ids an earlier version listed in its keyv namespace move to the index (due at once). A failure is tried again next time. */
+  /** Once per process: ids an earlier version listed elsewhere move to the index (due at once). A failure is tried again next time. */
   private adoptFormer(): Promise<void> {
-    const former = this.formerOpenSet;
-    if (!former?.iterator) return Promise.resolve();
+    const { storage } = this;
+    if (!storage.adoptFormer) return Promise.resolve();
     this.adopted ??= (async () => {
-      for await (const [id] of former.iterator!(undefined)) {
-        await this.index.put(String(id), 0);
-        await former.delete(String(id));
+      for await (const _ of storage.adoptFormer!()) {
+        // Each step adopts one id.
       }
     })().catch((err: unknown) => {
       this.adopted = undefined;
@@ -195,4 +219,5 @@ export class ApprovalsRepo {
   }
 }
 
+/** The context each sealed value is bound to (the record's key in the first versions: kept, or nothing old would open). */
 const key = (id: string) => `approval:${id}`;

@@ -1,5 +1,3 @@
-import type { RedisClientType } from '@keyv/redis';
-
 /**
  * Short-lived exclusive claims: "I am doing X; nobody else do it until I release it or `ttlMs` has
  * passed". The expiry is what makes them safe against a holder that dies: its claims lapse on their
@@ -68,38 +66,5 @@ export class MemoryClaims implements Claims {
     if (now < this.sweepAt) return;
     this.sweepAt = now + 60_000;
     for (const [key, c] of this.held) if (c.expires <= now) this.held.delete(key);
-  }
-}
-
-// Compare-and-act scripts: only the holder (the value) may extend or delete its claim.
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
-const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
-
-/** Claims shared by every instance on one Redis: `SET key holder NX PX ttl`. */
-export class RedisClaims implements Claims {
-  constructor(
-    private readonly client: RedisClientType,
-    private readonly prefix: string,
-    private readonly holder: string,
-  ) {}
-
-  async claim(key: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.set(this.prefix + key, this.holder, {
-      condition: 'NX',
-      expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
-    });
-    return reply === 'OK';
-  }
-
-  async renew(key: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.eval(RENEW, {
-      keys: [this.prefix + key],
-      arguments: [this.holder, String(Math.max(1, Math.round(ttlMs)))],
-    });
-    return Number(reply) === 1;
-  }
-
-  async release(key: string): Promise<void> {
-    await this.client.eval(RELEASE, { keys: [this.prefix + key], arguments: [this.holder] });
   }
 }

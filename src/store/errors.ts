@@ -1,4 +1,5 @@
 import { errorText } from '../runtime/error-text';
+
 /**
  * The store could not be reached or did not answer in time (Redis down, restarting or hung; a sqlite
  * file that cannot be opened). Every store operation fails with this error rather than hanging, so a
@@ -18,4 +19,12 @@ export class StoreUnavailableError extends Error {
 
 export function isStoreUnavailable(err: unknown): err is StoreUnavailableError {
   return err instanceof StoreUnavailableError;
+}
+
+/**
+ * The sqlite file cannot be used: its folder cannot be made, or the file cannot be opened as a
+ * database. The message says why in words and never quotes the path (start-up names STORE_URL).
+ */
+export class StoreLocationError extends Error {
+  override readonly name = 'StoreLocationError';
 }

@@ -1,6 +1,5 @@
-import type Keyv from 'keyv';
 import { z } from 'zod';
-import type { IdIndex } from './id-index';
+import type { IndexEntry } from './sorted-index';
 
 const CentsRecord = z.record(z.string(), z.number().int());
 
@@ -36,54 +35,69 @@ export type FilingIntent = z.infer<typeof FilingIntentSchema>;
 const DANGLING_AFTER_MS = 60_000;
 
 /**
- * The filing intents: each a record in a namespace of their own, and its id in an index (a sorted
- * set on Redis) that a tick reads, instead of scanning the namespace on every tick.
+ * What a backend keeps for the filing intents: each a record, and its id in an index by its time
+ * that a tick reads, instead of scanning the records on every tick.
  */
+export interface FilingIntentsStorage {
+  get(intentId: string): Promise<unknown>;
+  /**
+   * Writes the intent and indexes it at `score`, together: one step where the backend has
+   * transactions; else indexed first, so a crash between the two leaves an id without a record
+   * (dropped later), never a record nobody looks at.
+   */
+  put(intent: FilingIntent, score: number): Promise<void>;
+  /** Removes the intent and its index entry (the record first). */
+  delete(intentId: string): Promise<void>;
+  /** Every id indexed, with its score, lowest first. */
+  indexed(): Promise<IndexEntry[]>;
+  /** Indexes an id alone (an intent recorded before the index). */
+  index(intentId: string, score: number): Promise<void>;
+  /** Drops an id from the index alone (its record gone). */
+  unindex(intentId: string): Promise<void>;
+  /** Every intent recorded, indexed or not (one walk of them). */
+  all(): AsyncGenerator<unknown>;
+}
+
+/** The filing intents in progress, or cut short (see FilingIntentSchema). */
 export class FilingIntentsRepo {
-  constructor(
-    private readonly intents: Keyv,
-    private readonly index: IdIndex,
-  ) {}
+  constructor(private readonly storage: FilingIntentsStorage) {}
 
   async record(intent: FilingIntent): Promise<void> {
-    // Indexed first: a crash between the two leaves an id without a record (dropped later), never a
-    // record nobody looks at.
-    await this.index.add(intent.intentId, Date.parse(intent.createdAt) || Date.now());
-    await this.intents.set(intent.intentId, intent);
+    await this.storage.put(intent, scoreOf(intent));
   }
 
   async delete(intentId: string): Promise<void> {
-    await this.intents.delete(intentId);
-    await this.index.remove(intentId);
+    await this.storage.delete(intentId);
   }
 
   /** Every intent left (filings in progress, or cut short), oldest first. */
   async list(now = Date.now()): Promise<FilingIntent[]> {
     const out: FilingIntent[] = [];
-    for (const { id, score } of await this.index.entries()) {
-      const parsed = FilingIntentSchema.safeParse(await this.intents.get(id));
+    for (const { id, score } of await this.storage.indexed()) {
+      const parsed = FilingIntentSchema.safeParse(await this.storage.get(id));
       if (parsed.success) out.push(parsed.data);
       // An id whose record is gone (a delete cut short) is dropped; a young one may be a filing that
       // has indexed its intent and not yet written it.
-      else if (now - score > DANGLING_AFTER_MS) await this.index.remove(id);
+      else if (now - score > DANGLING_AFTER_MS) await this.storage.unindex(id);
     }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   /**
    * Intents recorded before the index existed (an older version of the app): indexed, once, with one
-   * scan of the namespace, when the poller starts.
+   * walk of the records, when the poller starts.
    */
   async adoptUnindexed(): Promise<number> {
-    if (!this.intents.iterator) return 0;
-    const known = new Set((await this.index.entries()).map((e) => e.id));
+    const known = new Set((await this.storage.indexed()).map((e) => e.id));
     let adopted = 0;
-    for await (const [, value] of this.intents.iterator(undefined)) {
+    for await (const value of this.storage.all()) {
       const parsed = FilingIntentSchema.safeParse(value);
       if (!parsed.success || known.has(parsed.data.intentId)) continue;
-      await this.index.add(parsed.data.intentId, Date.parse(parsed.data.createdAt) || Date.now());
+      await this.storage.index(parsed.data.intentId, scoreOf(parsed.data));
       adopted++;
     }
     return adopted;
   }
 }
+
+const scoreOf = (intent: FilingIntent) => Date.parse(intent.createdAt) || Date.now();

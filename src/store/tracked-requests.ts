@@ -1,4 +1,3 @@
-import type Keyv from 'keyv';
 import { z } from 'zod';
 import { DecisionStatusSchema } from '../pix/schemas';
 
@@ -56,32 +55,43 @@ export const TrackedRequestSchema = z.object({
 export type TrackedRequest = z.infer<typeof TrackedRequestSchema>;
 
 /**
- * The limit requests the app follows. Records live under `tracked:<id>`; the ids still to poll live in
- * a namespace of their own, so a tick reads exactly the open ones however many were closed before.
+ * What a backend keeps for the tracked requests: each record, and the ids still to poll (the open
+ * ones), so a tick reads exactly those however many were closed before.
  */
+export interface TrackedRequestsStorage {
+  get(limitRequestId: string): Promise<unknown>;
+  /**
+   * Writes the record and, when `poll` is given, its place among the ids to poll (listed or not),
+   * together: one step where the backend has transactions; else the record first.
+   */
+  put(record: TrackedRequest, poll?: boolean): Promise<void>;
+  /** Removes the record and its place among the ids to poll (that first). */
+  delete(limitRequestId: string): Promise<void>;
+  /** Stops polling an id, its record left as it is. */
+  unpoll(limitRequestId: string): Promise<void>;
+  /** The ids to poll, in no particular order. */
+  polled(): AsyncGenerator<string>;
+}
+
+/** The limit requests the app follows. */
 export class TrackedRequestsRepo {
-  constructor(
-    private readonly records: Keyv,
-    private readonly pollSet: Keyv,
-  ) {}
+  constructor(private readonly storage: TrackedRequestsStorage) {}
 
   async track(request: Omit<TrackedRequest, 'closed' | 'reply' | 'createdAt'> & { createdAt?: string }): Promise<TrackedRequest> {
     const record: TrackedRequest = { ...request, createdAt: request.createdAt ?? new Date().toISOString(), closed: false };
-    await this.records.set(key(record.limitRequestId), record);
-    await this.pollSet.set(record.limitRequestId, true);
+    await this.storage.put(record, true);
     return record;
   }
 
   async get(limitRequestId: string): Promise<TrackedRequest | undefined> {
-    const raw = await this.records.get(key(limitRequestId));
+    const raw = await this.storage.get(limitRequestId);
     return raw === undefined ? undefined : TrackedRequestSchema.parse(raw);
   }
 
   /** Ids of the requests still in review (not closed), in no particular order. */
   async openIds(): Promise<string[]> {
     const ids: string[] = [];
-    if (!this.pollSet.iterator) throw new Error('This store cannot list keys');
-    for await (const [id] of this.pollSet.iterator(undefined)) ids.push(String(id));
+    for await (const id of this.storage.polled()) ids.push(id);
     return ids;
   }
 
@@ -142,29 +152,24 @@ export class TrackedRequestsRepo {
   }
 
   async close(limitRequestId: string): Promise<TrackedRequest> {
-    const record = await this.update(limitRequestId, (r) => ({ ...r, closed: true }));
-    await this.pollSet.delete(limitRequestId);
-    return record;
+    return this.update(limitRequestId, (r) => ({ ...r, closed: true }), false);
   }
 
   /** Forgets a request followed by mistake (its root could not be posted): record and poll set. */
   async forget(limitRequestId: string): Promise<void> {
-    await this.pollSet.delete(limitRequestId);
-    await this.records.delete(key(limitRequestId));
+    await this.storage.delete(limitRequestId);
   }
 
   /** Stops polling an id without touching its record (for an id whose record is gone). */
   async untrack(limitRequestId: string): Promise<void> {
-    await this.pollSet.delete(limitRequestId);
+    await this.storage.unpoll(limitRequestId);
   }
 
-  private async update(limitRequestId: string, change: (r: TrackedRequest) => TrackedRequest): Promise<TrackedRequest> {
+  private async update(limitRequestId: string, change: (r: TrackedRequest) => TrackedRequest, poll?: boolean): Promise<TrackedRequest> {
     const current = await this.get(limitRequestId);
     if (!current) throw new Error(`Limit request ${limitRequestId} is not tracked`);
     const next = change(current);
-    await this.records.set(key(limitRequestId), next);
+    await this.storage.put(next, poll);
     return next;
   }
 }
-
-const key = (limitRequestId: string) => `tracked:${limitRequestId}`;

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { createClient } from '@keyv/redis';
 import { type Lane, MemoryRateWindow, PixBudget, type RateWindow, WINDOW_MS } from '../../src/pix/budget';
 import { PixClient } from '../../src/pix/client';
-import { RedisRateWindow } from '../../src/store/rate-window';
+import { RedisRateWindow } from '../../src/store/redis/rate-window';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 
 /** A clock that moves only when the code under test sleeps. */

@@ -1,5 +1,5 @@
 import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
-import { withDeadline } from '../runtime/deadline';
+import { withDeadline } from '../../runtime/deadline';
 
 /** How long one Redis command may take before it fails (a hung or overloaded server). */
 export const REDIS_COMMAND_TIMEOUT_MS = 2_000;

@@ -1,14 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type KeyvSqlite from '@keyv/sqlite';
-
-/**
- * The sqlite file cannot be used: its folder cannot be made, or the file cannot be opened as a
- * database. The message says why in words and never quotes the path (start-up names STORE_URL).
- */
-export class StoreLocationError extends Error {
-  override readonly name = 'StoreLocationError';
-}
+import { StoreLocationError } from '../errors';
 
 const REASONS: Record<string, string> = {
   EEXIST: 'a part of the path to the sqlite file is a file, not a folder',

@@ -1,5 +1,5 @@
 import type { RedisClientType } from '@keyv/redis';
-import { type RateWindow, WINDOW_MS } from '../pix/budget';
+import { type RateWindow, WINDOW_MS } from '../../pix/budget';
 
 /**
  * Admits one call in one round trip, for every instance on this Redis (the same rules as

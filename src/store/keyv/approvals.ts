@@ -1,0 +1,57 @@
+import type Keyv from 'keyv';
+import type { ApprovalsStorage, StoredApproval } from '../approvals';
+import type { SortedIndex } from '../sorted-index';
+import { keysOf } from './open';
+
+/** Records under `approval:<id>` in the main namespace, and the backend's index of the ones with something left to do. */
+export class KeyvApprovals implements ApprovalsStorage {
+  constructor(
+    private readonly records: Keyv,
+    private readonly index: SortedIndex,
+    /** Where earlier versions listed open ids (`<namespace>-approvals`, scanned). */
+    private readonly formerOpenSet: Keyv,
+  ) {}
+
+  get(id: string): Promise<unknown> {
+    return this.records.get(key(id));
+  }
+
+  async put(record: StoredApproval, due: number | undefined): Promise<void> {
+    await this.records.set(key(record.id), record);
+    if (due === undefined) await this.index.remove(record.id);
+    else await this.index.put(record.id, due);
+  }
+
+  unlist(id: string): Promise<void> {
+    return this.index.remove(id);
+  }
+
+  async due(nowMs: number, limit: number): Promise<string[]> {
+    return ids(await this.index.range(nowMs, limit));
+  }
+
+  async listed(limit: number): Promise<string[]> {
+    return ids(await this.index.all(limit));
+  }
+
+  count(): Promise<number> {
+    return this.index.count();
+  }
+
+  async *adoptFormer(): AsyncGenerator<string> {
+    // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
+    // the next page past as many others.
+    for (let found = true; found; ) {
+      found = false;
+      for await (const id of keysOf(this.formerOpenSet)) {
+        await this.index.put(id, 0);
+        await this.formerOpenSet.delete(id);
+        found = true;
+        yield id;
+      }
+    }
+  }
+}
+
+const key = (id: string) => `approval:${id}`;
+const ids = (entries: Array<{ id: string }>) => entries.map((e) => e.id);

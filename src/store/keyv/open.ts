@@ -1,0 +1,20 @@
+import Keyv, { type KeyvStoreAdapter } from 'keyv';
+
+/**
+ * A keyv whose failures are errors, never silent misses (keyv's default is to swallow an adapter's
+ * errors and answer "not found"): the repositories must not take "Redis is down" for "no such record".
+ */
+export function openKeyv(adapter: KeyvStoreAdapter, namespace: string): Keyv {
+  const keyv = new Keyv({ store: adapter, namespace, throwOnErrors: true });
+  keyv.on('error', () => {
+    // Errors reach the caller through the rejected operation; this listener keeps them from
+    // becoming unhandled 'error' events that would end the process.
+  });
+  return keyv;
+}
+
+/** Every key of a keyv namespace, one page of the adapter at a time (a SCAN on Redis). */
+export async function* keysOf(keyv: Keyv): AsyncGenerator<string> {
+  if (!keyv.iterator) throw new Error('This store cannot list keys');
+  for await (const [key] of keyv.iterator(undefined)) yield String(key);
+}

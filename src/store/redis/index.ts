@@ -1,0 +1,57 @@
+import type { Backend } from '../backend';
+import type { Guard } from '../guard';
+import { KeyvAccountApps } from '../keyv/account-apps';
+import { KeyvApprovals } from '../keyv/approvals';
+import { KeyvFilingIntents } from '../keyv/filing-intents';
+import { openKeyv } from '../keyv/open';
+import { KeyvTrackedRequests } from '../keyv/tracked-requests';
+import { RedisAuditBackend } from './audit-trail';
+import { RedisClaims } from './claims';
+import { type ConnectionEvents, closeRedis, connectRedis, createRedisClient, REDIS_COMMAND_TIMEOUT_MS, redisAdapter } from './client';
+import { RedisPixEvents } from './pix-events';
+import { RedisRateWindow } from './rate-window';
+import { RedisRecords } from './records';
+import { RedisSortedIndex } from './sorted-index';
+
+export interface RedisBackendOptions {
+  url: string;
+  namespace: string;
+  holder: string;
+  events?: ConnectionEvents;
+  /** Time limit of one command (default 2 s). */
+  commandTimeoutMs?: number;
+  /** How long opening waits for an unreachable Redis before going on without it (default 3 s). */
+  connectWaitMs?: number;
+  /** The store's guard, for the Pix budget's window (it is handed to the budget, not kept behind the store). */
+  guard: Guard;
+}
+
+/**
+ * Several instances on one Redis, every key under the namespace, one connection for everything.
+ * Records through keyv (the keys the first versions wrote), the rest on the client directly: claims
+ * `SET NX PX`, indexes and the pending events as sorted sets, the audit trail a stream.
+ */
+export async function openRedisBackend(options: RedisBackendOptions): Promise<Backend> {
+  const { namespace } = options;
+  const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events: options.events });
+  await connectRedis(client, options.events, options.connectWaitMs);
+  const keyv = openKeyv(redisAdapter(client), namespace);
+  const pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`);
+  const intents = openKeyv(redisAdapter(client), `${namespace}-intents`);
+  const formerApprovals = openKeyv(redisAdapter(client), `${namespace}-approvals`);
+  return {
+    kind: 'redis',
+    timeoutMs: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+    claims: new RedisClaims(client, `${namespace}:claim:`, options.holder),
+    accountApps: new KeyvAccountApps(keyv),
+    trackedRequests: new KeyvTrackedRequests(keyv, pollSet),
+    filingIntents: new KeyvFilingIntents(intents, new RedisSortedIndex(client, `${namespace}:intents-index`)),
+    approvals: new KeyvApprovals(keyv, new RedisSortedIndex(client, `${namespace}:approvals:due`), formerApprovals),
+    audit: new RedisAuditBackend(client, `${namespace}:audit`),
+    pixEvents: new RedisPixEvents(client, namespace),
+    records: new RedisRecords(client, namespace),
+    rateWindow: new RedisRateWindow(client, `${namespace}:pix-budget`, options.holder, options.guard),
+    ping: () => client.ping(),
+    close: () => closeRedis(client),
+  };
+}

@@ -1,0 +1,119 @@
+import type { RedisClientType } from '@keyv/redis';
+import {
+  byUpdate,
+  DISPUTE_KEEP_MS,
+  type DisputeRecord,
+  DisputeRecordSchema,
+  EVENT_KEEP_MS,
+  type PixEventRecord,
+  PixEventRecordSchema,
+  type PixEventsRepo,
+  parseStored,
+} from '../pix-events';
+
+/**
+ * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`), one script,
+ * so that no failure between two commands can leave a record that is not pending. A repeat: 0, or,
+ * when its record is there, not posted and not pending (written so by an earlier version whose ZADD
+ * failed), the record, for its original place to be given back (`RELIST`).
+ * KEYS: the event, the pending set. ARGV: the record, its lifetime, its score, its hash.
+ */
+const ADD = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  return 1
+end
+if redis.call('ZSCORE', KEYS[2], ARGV[4]) then return 0 end
+local stored = redis.call('GET', KEYS[1])
+if stored and not cjson.decode(stored).postedAt then return stored end
+return 0
+`;
+
+/** Puts an event back among the pending ones, unless it was posted meanwhile. KEYS: the event, the pending set. ARGV: score, hash. */
+const RELIST = `
+local stored = redis.call('GET', KEYS[1])
+if stored and not cjson.decode(stored).postedAt then redis.call('ZADD', KEYS[2], 'NX', ARGV[1], ARGV[2]) end
+return 1
+`;
+
+/** One string per event (`SET NX PX`), a sorted set of the pending ones, one string per dispute and a set of the open ones. */
+export class RedisPixEvents implements PixEventsRepo {
+  constructor(
+    private readonly client: RedisClientType,
+    private readonly prefix: string,
+  ) {}
+
+  private key = (hash: string) => `${this.prefix}:pix-event:${hash}`;
+  private get pendingKey() {
+    return `${this.prefix}:pix-events-pending`;
+  }
+  private disputeKey = (endToEndId: string) => `${this.prefix}:pix-dispute:${endToEndId}`;
+  private get openKey() {
+    return `${this.prefix}:pix-disputes-open`;
+  }
+
+  async add(record: PixEventRecord): Promise<boolean> {
+    const keys = [this.key(record.hash), this.pendingKey];
+    const reply = await this.client.eval(ADD, {
+      keys,
+      arguments: [JSON.stringify(record), String(EVENT_KEEP_MS), String(Date.parse(record.receivedAt)), record.hash],
+    });
+    if (reply === 1) return true;
+    const lost = parseStored(PixEventRecordSchema, reply);
+    if (lost) await this.client.eval(RELIST, { keys, arguments: [String(Date.parse(lost.receivedAt)), record.hash] });
+    return false;
+  }
+
+  async get(hash: string) {
+    return parseStored(PixEventRecordSchema, await this.client.get(this.key(hash)));
+  }
+
+  async update(record: PixEventRecord) {
+    await this.client.set(this.key(record.hash), JSON.stringify(record), { condition: 'XX', expiration: 'KEEPTTL' });
+  }
+
+  async pending() {
+    return this.client.zRange(this.pendingKey, 0, -1);
+  }
+
+  async markPosted(hash: string) {
+    const record = await this.get(hash);
+    const unlisted = this.client.multi();
+    if (record && !record.postedAt) {
+      unlisted.set(this.key(hash), JSON.stringify({ ...record, postedAt: new Date().toISOString() }), {
+        condition: 'XX',
+        expiration: 'KEEPTTL',
+      });
+    }
+    await unlisted.zRem(this.pendingKey, hash).exec();
+  }
+
+  async dispute(endToEndId: string) {
+    return parseStored(DisputeRecordSchema, await this.client.get(this.disputeKey(endToEndId)));
+  }
+
+  /** A closed dispute is kept DISPUTE_KEEP_MS more (a late event still finds its root), an open one for good; its listing in the same step. */
+  async saveDispute(record: DisputeRecord) {
+    const key = this.disputeKey(record.endToEndId);
+    const text = JSON.stringify(record);
+    if (record.closed) {
+      await this.client
+        .multi()
+        .set(key, text, { expiration: { type: 'PX', value: DISPUTE_KEEP_MS } })
+        .sRem(this.openKey, record.endToEndId)
+        .exec();
+    } else {
+      await this.client.multi().set(key, text).sAdd(this.openKey, record.endToEndId).exec();
+    }
+  }
+
+  async openDisputes() {
+    const ids = await this.client.sMembers(this.openKey);
+    if (ids.length === 0) return [];
+    const texts = await this.client.mGet(ids.map(this.disputeKey));
+    return texts
+      .map((t) => parseStored(DisputeRecordSchema, t))
+      .filter((d): d is DisputeRecord => d !== undefined && !d.closed)
+      .sort(byUpdate);
+  }
+}

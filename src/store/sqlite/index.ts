@@ -1,0 +1,66 @@
+import path from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import type { KeyvStoreAdapter } from 'keyv';
+import type { Backend } from '../backend';
+import { MemoryClaims } from '../claims';
+import { KeyvAccountApps } from '../keyv/account-apps';
+import { KeyvApprovals } from '../keyv/approvals';
+import { KeyvFilingIntents } from '../keyv/filing-intents';
+import { openKeyv } from '../keyv/open';
+import { KeyvTrackedRequests } from '../keyv/tracked-requests';
+import { SqliteAuditBackend } from './audit-trail';
+import { checkSqliteFile } from './file';
+import { SqlitePixEvents } from './pix-events';
+import { queryOf } from './query';
+import { SqliteRecords } from './records';
+import { SqliteSortedIndex } from './sorted-index';
+
+/** Makes the file's folder and opens the file once: a wrong path is a StoreLocationError, before anything else. */
+export function checkFile(file: string): Promise<void> {
+  return checkSqliteFile(KeyvSqlite, file);
+}
+
+/**
+ * One process on one file. Records through keyv (the `keyv` table, a namespace per kind of record
+ * as the first versions wrote them); the indexes, events, records and audit trail in tables of their
+ * own; claims in this process's memory.
+ */
+export function openSqliteBackend(options: { file: string; namespace: string; holder: string }): Backend {
+  const { file, namespace, holder } = options;
+  const connect = () => new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000, iterationLimit: 1_000 });
+  const main = connect();
+  const keyv = openKeyv(main as KeyvStoreAdapter, namespace);
+  const pollSet = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-poll`);
+  const intents = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-intents`);
+  const formerApprovals = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-approvals`);
+  const indexes = connect();
+  // A connection of its own: appends never wait behind the app's reads and writes.
+  const audit = connect();
+  // The events and records on the main connection: a second one would wait on the file's lock
+  // (busy-timeout sleeps) whenever the other writes, and the webhook receiver's answer waits on its insert.
+  const mainQuery = queryOf(main);
+  return {
+    kind: 'sqlite',
+    timeoutMs: undefined,
+    claims: new MemoryClaims(`${path.resolve(file)}\n${namespace}`, holder),
+    accountApps: new KeyvAccountApps(keyv),
+    trackedRequests: new KeyvTrackedRequests(keyv, pollSet),
+    filingIntents: new KeyvFilingIntents(intents, new SqliteSortedIndex(queryOf(indexes), namespace, 'filing_intents_index')),
+    approvals: new KeyvApprovals(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'approvals_due'), formerApprovals),
+    audit: new SqliteAuditBackend(queryOf(audit), namespace),
+    pixEvents: new SqlitePixEvents(mainQuery, namespace),
+    records: new SqliteRecords(mainQuery, namespace),
+    rateWindow: undefined,
+    ping: () => keyv.get('__ping__'),
+    async close() {
+      await Promise.all([
+        keyv.disconnect(),
+        pollSet.disconnect(),
+        intents.disconnect(),
+        formerApprovals.disconnect(),
+        indexes.disconnect(),
+        audit.disconnect(),
+      ]);
+    },
+  };
+}

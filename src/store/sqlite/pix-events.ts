@@ -1,0 +1,140 @@
+import {
+  byUpdate,
+  type DisputeRecord,
+  DisputeRecordSchema,
+  EVENT_KEEP_MS,
+  type PixEventRecord,
+  PixEventRecordSchema,
+  type PixEventsRepo,
+  parseStored,
+} from '../pix-events';
+import { madeAtFirstUse, type Query } from './query';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS pix_events (ns TEXT NOT NULL, hash TEXT NOT NULL, received_at TEXT NOT NULL, posted INTEGER NOT NULL DEFAULT 0, json TEXT NOT NULL, PRIMARY KEY (ns, hash))`,
+  `CREATE INDEX IF NOT EXISTS pix_events_pending ON pix_events (ns, posted, received_at)`,
+  `CREATE TABLE IF NOT EXISTS pix_disputes (ns TEXT NOT NULL, e2e TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (ns, e2e))`,
+  `CREATE INDEX IF NOT EXISTS pix_disputes_open ON pix_disputes (ns, open)`,
+];
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** At most this many events in one insert (sqlite allows 32,766 parameters; 4 each). */
+const ADD_BATCH = 500;
+
+/**
+ * sqlite: a table with the hash as its key (`INSERT … ON CONFLICT DO NOTHING RETURNING`: the
+ * insert-if-absent). An event is pending while its row says it is not posted: record and listing are
+ * one row, so a repeat of an event not posted finds it pending still.
+ */
+export class SqlitePixEvents implements PixEventsRepo {
+  /** The tables, made at first use, not at start: each statement is a commit on the main connection. */
+  private readonly ready: () => Promise<void>;
+
+  constructor(
+    private readonly query: Query,
+    private readonly ns: string,
+  ) {
+    this.ready = madeAtFirstUse(query, SCHEMA);
+  }
+
+  /**
+   * Group commit: each insert is a transaction, and a transaction on a file costs its syncs (about 20 ms
+   * on a plain disk); the events that arrive while one commits go in the next, as one statement. A burst
+   * of webhooks is then answered in a few commits instead of waiting in line for one each.
+   */
+  add(record: PixEventRecord): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ record, resolve, reject });
+      if (!this.committing) void this.commit();
+    });
+  }
+
+  private readonly waiting: Array<{ record: PixEventRecord; resolve: (added: boolean) => void; reject: (err: unknown) => void }> = [];
+  private committing = false;
+
+  private async commit(): Promise<void> {
+    this.committing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, ADD_BATCH);
+      try {
+        await this.ready();
+        const rows = await this.query(
+          `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, 0, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
+          batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, JSON.stringify(record)]),
+        );
+        const inserted = new Set(rows.map((r) => String(r.hash)));
+        // The same bytes twice in one batch: the first is the new event, the second its repeat.
+        const seen = new Set<string>();
+        for (const { record, resolve } of batch) {
+          resolve(inserted.has(record.hash) && !seen.has(record.hash));
+          seen.add(record.hash);
+        }
+      } catch (err) {
+        for (const { reject } of batch) reject(err);
+      }
+    }
+    this.committing = false;
+  }
+
+  async get(hash: string) {
+    await this.ready();
+    const [row] = await this.query('SELECT json FROM pix_events WHERE ns = ? AND hash = ?', [this.ns, hash]);
+    return parseStored(PixEventRecordSchema, row?.json);
+  }
+
+  async update(record: PixEventRecord) {
+    await this.ready();
+    await this.query('UPDATE pix_events SET json = ? WHERE ns = ? AND hash = ?', [JSON.stringify(record), this.ns, record.hash]);
+  }
+
+  private prunedAt = 0;
+
+  async pending() {
+    await this.ready();
+    // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [
+        this.ns,
+        new Date(Date.now() - EVENT_KEEP_MS).toISOString(),
+      ]);
+    }
+    const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
+    return rows.map((r) => String(r.hash));
+  }
+
+  async markPosted(hash: string) {
+    await this.ready();
+    const record = await this.get(hash);
+    if (!record) return;
+    await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [
+      JSON.stringify({ ...record, postedAt: record.postedAt ?? new Date().toISOString() }),
+      this.ns,
+      hash,
+    ]);
+  }
+
+  async dispute(endToEndId: string) {
+    await this.ready();
+    const [row] = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND e2e = ?', [this.ns, endToEndId]);
+    return parseStored(DisputeRecordSchema, row?.json);
+  }
+
+  async saveDispute(record: DisputeRecord) {
+    await this.ready();
+    await this.query(
+      'INSERT INTO pix_disputes (ns, e2e, open, json) VALUES (?, ?, ?, ?) ON CONFLICT (ns, e2e) DO UPDATE SET open = excluded.open, json = excluded.json',
+      [this.ns, record.endToEndId, record.closed ? 0 : 1, JSON.stringify(record)],
+    );
+  }
+
+  async openDisputes() {
+    await this.ready();
+    const rows = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND open = 1', [this.ns]);
+    return rows
+      .map((r) => parseStored(DisputeRecordSchema, r.json))
+      .filter((d): d is DisputeRecord => d !== undefined)
+      .sort(byUpdate);
+  }
+}

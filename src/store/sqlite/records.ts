@@ -1,0 +1,89 @@
+import type { RecordsStorage } from '../records';
+import { madeAtFirstUse, type Query } from './query';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS records (namespace TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires INTEGER, PRIMARY KEY (namespace, kind, key))`,
+];
+
+/** Lapsed records go in passing, at most this often (a delete is a commit). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * One table for every kind: `(namespace, kind, key)` keyed, the value's text, and when it lapses
+ * (ms; null: never). A lapsed row is no record: every read and write looks at `expires`. Each
+ * operation is one statement, so two stores on the file (two connections) race safely.
+ */
+export class SqliteRecords implements RecordsStorage {
+  private readonly ready: () => Promise<void>;
+  private prunedAt = 0;
+
+  constructor(
+    private readonly query: Query,
+    private readonly namespace: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.ready = madeAtFirstUse(query, SCHEMA);
+  }
+
+  async get(kind: string, key: string): Promise<string | undefined> {
+    await this.ready();
+    const [row] = await this.query(
+      'SELECT value FROM records WHERE namespace = ? AND kind = ? AND key = ? AND (expires IS NULL OR expires > ?)',
+      [this.namespace, kind, key, this.now()],
+    );
+    return row === undefined ? undefined : String(row.value);
+  }
+
+  async set(kind: string, key: string, text: string, ttlMs?: number): Promise<void> {
+    await this.prune();
+    await this.query(
+      'INSERT INTO records (namespace, kind, key, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (namespace, kind, key) DO UPDATE SET value = excluded.value, expires = excluded.expires',
+      [this.namespace, kind, key, text, this.expiry(ttlMs)],
+    );
+  }
+
+  async setIfAbsent(kind: string, key: string, text: string, ttlMs?: number): Promise<boolean> {
+    await this.prune();
+    // A lapsed row is taken over as if absent.
+    const rows = await this.query(
+      'INSERT INTO records (namespace, kind, key, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (namespace, kind, key) DO UPDATE SET value = excluded.value, expires = excluded.expires WHERE records.expires IS NOT NULL AND records.expires <= ? RETURNING key',
+      [this.namespace, kind, key, text, this.expiry(ttlMs), this.now()],
+    );
+    return rows.length === 1;
+  }
+
+  async compareAndSet(kind: string, key: string, expected: string, next: string): Promise<boolean> {
+    await this.ready();
+    const rows = await this.query(
+      'UPDATE records SET value = ? WHERE namespace = ? AND kind = ? AND key = ? AND value = ? AND (expires IS NULL OR expires > ?) RETURNING key',
+      [next, this.namespace, kind, key, expected, this.now()],
+    );
+    return rows.length === 1;
+  }
+
+  async delete(kind: string, key: string): Promise<void> {
+    await this.ready();
+    await this.query('DELETE FROM records WHERE namespace = ? AND kind = ? AND key = ?', [this.namespace, kind, key]);
+  }
+
+  async list(kind: string, limit: number): Promise<Array<{ key: string; text: string }>> {
+    await this.ready();
+    const rows = await this.query(
+      'SELECT key, value FROM records WHERE namespace = ? AND kind = ? AND (expires IS NULL OR expires > ?) ORDER BY key LIMIT ?',
+      [this.namespace, kind, this.now(), limit],
+    );
+    return rows.map((r) => ({ key: String(r.key), text: String(r.value) }));
+  }
+
+  private expiry(ttlMs: number | undefined): number | null {
+    return ttlMs === undefined ? null : this.now() + ttlMs;
+  }
+
+  private async prune(): Promise<void> {
+    await this.ready();
+    const now = this.now();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    await this.query('DELETE FROM records WHERE namespace = ? AND expires IS NOT NULL AND expires <= ?', [this.namespace, now]);
+  }
+}

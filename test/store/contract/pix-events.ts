@@ -1,0 +1,77 @@
+import type { DisputeRecord, PixEventRecord } from '../../../src/store/pix-events';
+import { type BackendUnderTest, eachSpace } from './backend';
+
+export const pixEvent = (hash: string, receivedAt: string): PixEventRecord => ({
+  hash,
+  kind: 'DISPUTE_CREATED',
+  receivedAt,
+  dispute: { endToEndId: `E-${hash}`, status: 'OPENED', value: 1500 },
+});
+
+const dispute = (e2e: string, closed: boolean, updatedAt: string): DisputeRecord => ({
+  endToEndId: e2e,
+  channel: 'C1',
+  closed,
+  firstAt: updatedAt,
+  updatedAt,
+  status: closed ? 'ACCEPTED' : 'OPENED',
+});
+
+/** The Pix events outbox: recorded once, pending until posted, and the disputes seen. */
+export function pixEventsContract(backend: BackendUnderTest): void {
+  describe(`Pix events on ${backend.name}`, () => {
+    const space = eachSpace(backend);
+
+    test('added once, also when the same bytes reach two instances at once; pending oldest first until posted', async () => {
+      const [a, b] = [await space().open(), await space().open()];
+      const results = await Promise.all([
+        a.pixEvents.add(pixEvent('h1', '2026-11-25T10:00:01.000Z')),
+        b.pixEvents.add(pixEvent('h1', '2026-11-25T10:00:01.000Z')),
+        a.pixEvents.add(pixEvent('h1', '2026-11-25T10:00:01.000Z')),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await b.pixEvents.add(pixEvent('h0', '2026-11-25T10:00:00.000Z'))).toBe(true);
+      expect(await b.pixEvents.pending()).toEqual(['h0', 'h1']);
+      expect(await a.pixEvents.get('h1')).toEqual(pixEvent('h1', '2026-11-25T10:00:01.000Z'));
+      await b.pixEvents.update({ ...pixEvent('h1', '2026-11-25T10:00:01.000Z'), attemptedAt: '2026-11-25T10:00:02.000Z' });
+      expect((await a.pixEvents.get('h1'))?.attemptedAt).toBe('2026-11-25T10:00:02.000Z');
+      await a.pixEvents.markPosted('h0');
+      expect(await b.pixEvents.pending()).toEqual(['h1']);
+      const posted = await b.pixEvents.get('h0');
+      expect(posted?.postedAt).toEqual(expect.any(String));
+      await a.pixEvents.markPosted('h0'); // again: nothing changes
+      expect((await b.pixEvents.get('h0'))?.postedAt).toBe(posted?.postedAt);
+      await a.pixEvents.markPosted('nope');
+      expect(await a.pixEvents.get('nope')).toBeUndefined();
+    });
+
+    test('a repeat of an event not posted leaves it pending; a repeat of a posted one does not bring it back', async () => {
+      const [a, b] = [await space().open(), await space().open()];
+      expect(await a.pixEvents.add(pixEvent('r1', '2026-11-25T10:00:00.000Z'))).toBe(true);
+      expect(await a.pixEvents.add(pixEvent('r2', '2026-11-25T10:00:01.000Z'))).toBe(true);
+      // The service's retry: the same bytes, later.
+      expect(await b.pixEvents.add(pixEvent('r1', '2026-11-25T10:01:30.000Z'))).toBe(false);
+      expect(await a.pixEvents.pending()).toEqual(['r1', 'r2']);
+      expect((await a.pixEvents.get('r1'))?.receivedAt).toBe('2026-11-25T10:00:00.000Z');
+      await a.pixEvents.markPosted('r1');
+      expect(await b.pixEvents.add(pixEvent('r1', '2026-11-25T10:05:00.000Z'))).toBe(false);
+      expect(await a.pixEvents.pending()).toEqual(['r2']);
+    });
+
+    test('disputes: saved and replaced; the open ones, most recently updated first; a closed one still found', async () => {
+      const [a, b] = [await space().open(), await space().open()];
+      await a.pixEvents.saveDispute(dispute('E1', false, '2026-11-25T10:00:00.000Z'));
+      await a.pixEvents.saveDispute(dispute('E2', false, '2026-11-25T11:00:00.000Z'));
+      await b.pixEvents.saveDispute(dispute('E3', true, '2026-11-25T12:00:00.000Z'));
+      expect((await b.pixEvents.openDisputes()).map((d) => d.endToEndId)).toEqual(['E2', 'E1']);
+      await b.pixEvents.saveDispute({ ...dispute('E1', true, '2026-11-25T13:00:00.000Z'), rootTs: '1.2' });
+      expect((await a.pixEvents.openDisputes()).map((d) => d.endToEndId)).toEqual(['E2']);
+      expect(await a.pixEvents.dispute('E1')).toEqual({ ...dispute('E1', true, '2026-11-25T13:00:00.000Z'), rootTs: '1.2' });
+      expect(await a.pixEvents.dispute('E3')).toMatchObject({ closed: true });
+      expect(await a.pixEvents.dispute('nope')).toBeUndefined();
+      // Reopened (a late event of it).
+      await a.pixEvents.saveDispute(dispute('E3', false, '2026-11-25T14:00:00.000Z'));
+      expect((await b.pixEvents.openDisputes()).map((d) => d.endToEndId)).toEqual(['E3', 'E2']);
+    });
+  });
+}
