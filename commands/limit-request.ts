@@ -8,13 +8,13 @@ import { BLOCK, type FormMeta, FormMetaSchema, readLimitForm } from '../src/doma
 import type { Deps } from '../src/entry/deps';
 import type { CommandRow, EntryContext, EntryRow } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';
+import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/limit-requests/follow';
+import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/limit-requests/reconcile';
 import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
-import { describeError } from '../src/poller/errors';
-import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/poller/follow';
-import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/poller/reconcile';
 import { errorText } from '../src/runtime/error-text';
+import { describeError } from '../src/runtime/errors';
 import { exactClient } from '../src/slack/exact-client';
 import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
@@ -216,10 +216,10 @@ type FilingOutcome =
 /**
  * The write path of a limit request, with or without approval: streams each proof from Slack into the
  * Pix API (upload first, always), records the filing intent, files the request in exact cents, then
- * follows it (poller/follow.ts: tracked first, then its thread root posted once and recorded).
+ * follows it (limit-requests/follow.ts: tracked first, then its thread root posted once and recorded).
  *
  * Once the request is filed, nothing that fails after it is reported as "not filed": whatever is left
- * (tracking it, its root) is finished by the poller from the intent (poller/reconcile.ts), which also
+ * (tracking it, its root) is finished by the poller from the intent (limit-requests/reconcile.ts), which also
  * settles a filing whose process died.
  */
 async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Promise<FilingOutcome> {

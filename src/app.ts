@@ -8,10 +8,12 @@ import { AccessControl } from './entry/access';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import type { Deps } from './entry/deps';
 import { EntryRouter } from './entry/router';
+import { settleLeftFilings } from './limit-requests/reconcile';
+import { paceBudgetMs, type SweepReport, sweepLimitRequests } from './limit-requests/sweep';
 import { MemoryRateWindow, PixBudget } from './pix/budget';
 import { PixClient } from './pix/client';
 import type { PixEvents } from './pix-events';
-import { type Poller, startPoller } from './poller';
+import { type Poller, startPoller, type TickScope } from './poller';
 import type { Config } from './runtime/config';
 import { withDeadline } from './runtime/deadline';
 import { errorText } from './runtime/error-text';
@@ -22,6 +24,8 @@ import type { SandboxHandle } from './sandbox';
 import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { SlackClients } from './slack/clients';
+import { pollerSlackClient } from './slack/paced-client';
+import { SlackPacer } from './slack/pacing';
 import { quickClient } from './slack/quick-client';
 import { userLocale } from './slack/user-locale';
 import { openStore, StoreLocationError } from './store';
@@ -37,7 +41,7 @@ export interface RunningApp {
   deps: Deps;
   /** The Pix events receiver and outbox, when PIX_EVENTS_CHANNEL is set. */
   pixEvents?: PixEvents;
-  poller: Poller;
+  poller: Poller<SweepReport>;
   /** The Slack deliveries being handled. */
   inFlight: InFlight;
   stop(): Promise<void>;
@@ -258,15 +262,27 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   let healthServer: HealthServer | undefined;
   if (config.health.port !== undefined)
     healthServer = await startHealthServer(config.health.port, config.health.host, { check: health, readiness, metrics }, logger);
-  const poller = startPoller(deps, {
-    ...config.poll,
-    claimTtlMs: config.pollClaimTtlMs,
-    distributed: store.kind === 'redis',
-    // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
-    // Through the poller's paced Slack client, and its lane of the Pix budget.
-    alsoOnTick: (slack, stopping, pix) =>
-      Promise.all([runApprovalTick({ ...deps, pix, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
-  });
+  // The poller's jobs work on its own terms: their Pix calls queue behind people's in the budget
+  // (pix/budget.ts), and a read still waiting for its place when it stops is not sent; their Slack calls
+  // keep Slack's pace (slack/pacing.ts), through a pacer that survives ticks (a Retry-After still
+  // running holds the next tick's calls back too).
+  const claimTtlMs = config.pollClaimTtlMs;
+  const pacedSlack = pollerSlackClient(deps, new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
+  const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal) });
+  const poller = startPoller(
+    { schedule: config.poll.schedule, distributed: store.kind === 'redis', claims: store, logger, metrics },
+    {
+      // Filings a previous run left cut short are settled at once, not at the first tick.
+      atStart: (scope) => settleLeftFilings(onTick(scope), pacedSlack),
+      main: (scope) =>
+        sweepLimitRequests(onTick(scope), pacedSlack, { concurrency: config.poll.concurrency, claimTtlMs, stopping: scope.stopping }),
+      also: [
+        // Four-eyes approvals: expired past APPROVAL_TTL, reminded, resumed when left half done.
+        (scope) => runApprovalTick({ ...onTick(scope), slack: pacedSlack }, APPROVAL_KINDS, scope),
+        async () => pixEvents?.outbox.drain(),
+      ],
+    },
+  );
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }

@@ -19,12 +19,11 @@ import { APPROVAL_ROLE, type ApprovalAction, type ApprovalPayload, type PayloadO
 import { type Role, roleAllows } from '../domain/roles';
 import type { Deps } from '../entry/deps';
 import { type Locale, messages } from '../i18n';
-import { ROOT_GONE } from '../poller/deliver';
 import { errorText } from '../runtime/error-text';
 import { slackErrorCode } from '../slack/error-code';
 import { exactClient } from '../slack/exact-client';
 import { findOwnMessage, type OnceMetadata, openDm, postOnce, postToUser } from '../slack/post-once';
-import { isUnreachable, postRootMessage } from '../slack/thread-root';
+import { isUnreachable, postRootMessage, ROOT_GONE } from '../slack/thread-root';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
 import { isStoreUnavailable } from '../store/errors';
 

@@ -3,9 +3,9 @@ import { presentMessage, type SlackMessage } from '../../views/message';
 import { disputeReplyMessage, disputeRootMessage, otherEventMessage } from '../../views/pix-events';
 import type { AuditLog } from '../audit/recorder';
 import { DEFAULT_LOCALE } from '../i18n';
-import { SerialRunner } from '../poller/schedule';
 import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
+import { SerialRunner } from '../runtime/serial-runner';
 import { slackErrorCode } from '../slack/error-code';
 import { type OnceMetadata, postOnce } from '../slack/post-once';
 import type { Claims } from '../store/claims';
@@ -41,7 +41,7 @@ const HELD_RETRY_MS = 1_000;
 export interface OutboxOptions {
   events: PixEventsRepo;
   claims: Claims;
-  /** A client without retries, paced to Slack's limits (the poller's kind: poller/slack-client.ts). */
+  /** A client without retries, paced to Slack's limits (slack/clients.ts). */
   slack: WebClient;
   channel: string;
   sandboxMode: boolean;

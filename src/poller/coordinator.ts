@@ -17,7 +17,7 @@ export const POLL_LEASE_KEY = 'poll-lease';
  *
  * The lease is short (`leaseMs`, shorter than the schedule's interval where it can be) and only
  * renewed by a live holder: when the instance polling dies, the lease lapses and the next tick goes to
- * another instance. Requests its tick was delivering are protected by their own claims (tick.ts).
+ * another instance. Requests its tick was delivering are protected by their own claims (limit-requests/sweep.ts).
  */
 export class StoreRunCoordinator implements RunCoordinator {
   private renewal: NodeJS.Timeout | undefined;

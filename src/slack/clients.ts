@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type FetchFunction, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
-import { PacedWebClient, type SlackPacer } from '../poller/pacing';
 import type { Logger } from '../runtime/logger';
 import type { Metrics, SlackCallResult } from '../runtime/metrics';
 import { boltLogger } from './bolt-logger';
+import { PacedWebClient, type SlackPacer } from './pacing';
 
 /** Time limit of each call of the exact client: a hung call must not hold a tick (and a stop) forever. */
 export const SLACK_CALL_TIMEOUT_MS = 10_000;
@@ -40,7 +40,7 @@ const botKey = (apiUrl: string, token: string) => createHash('sha256').update(`$
  *   file's metadata): no retries, no waiting out a rate limit, a short time limit, since Slack waits
  *   three seconds for an acknowledgement;
  * - `paced(pacer)`: the poller's, the exact client's settings with each call taking its turn per
- *   method and channel (../poller/pacing.ts).
+ *   method and channel (pacing.ts).
  */
 export class SlackClients {
   private exactClient: WebClient | undefined;

@@ -100,3 +100,10 @@ export function isUnreachable(err: unknown): boolean {
   const code = slackErrorCode(err);
   return code !== undefined && UNREACHABLE_CODES.has(code);
 }
+
+/**
+ * Answers of `chat.update` that no later attempt can change (the root was deleted, the channel
+ * archived, the bot removed…): a root that answers so is left as it is, and what it belongs to is
+ * closed anyway rather than retried on every tick forever.
+ */
+export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', ...UNREACHABLE_CODES]);

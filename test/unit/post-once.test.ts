@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
-import { SlackPaceError } from '../../src/poller/pacing';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { exactClient } from '../../src/slack/exact-client';
+import { SlackPaceError } from '../../src/slack/pacing';
 import { noticeMetadata, postOnce } from '../../src/slack/post-once';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN } from '../support/harness';

@@ -4,10 +4,10 @@ import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
 import { type Locale, messages } from '../i18n';
 import type { LimitRequest } from '../pix/schemas';
+import { describeError } from '../runtime/errors';
 import { postToUser } from '../slack/post-once';
 import { localeResolverFor } from '../slack/user-locale';
 import type { FilingIntent } from '../store/filing-intents';
-import { describeError } from './errors';
 import { FILING_CLAIM_MS, filingClaimKey, followFiled } from './follow';
 
 /**
@@ -82,6 +82,21 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
     }
   }
   return settled;
+}
+
+/**
+ * At start, before the first tick: intents an older version recorded without indexing them are
+ * indexed first, once (filing-intents.ts); then the filings a previous run left cut short are settled.
+ * Never rejects: a failure is logged, and the next tick tries again.
+ */
+export async function settleLeftFilings(deps: Deps, slack: WebClient): Promise<void> {
+  try {
+    const adopted = await deps.store.filingIntents.adoptUnindexed();
+    if (adopted > 0) deps.logger.info({ adopted }, 'filing intents recorded before their index: indexed');
+    await reconcileIntents(deps, slack);
+  } catch (err) {
+    deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
+  }
 }
 
 /** The company's requests created since `sinceMs` (by their `createdAt`; all of a page without one). */

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../entry/deps';
-import { slackClientsOf } from '../slack/clients';
+import { slackClientsOf } from './clients';
 import type { SlackPacer } from './pacing';
 
 /**

@@ -6,20 +6,13 @@ import type { DecisionStatus } from '../pix/schemas';
 import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from '../slack/error-code';
 import { findOwnMessage, postToUser } from '../slack/post-once';
-import { findThreadRoot, isUnreachable, UNREACHABLE_CODES } from '../slack/thread-root';
+import { findThreadRoot, isUnreachable, ROOT_GONE } from '../slack/thread-root';
 import { localeResolverFor } from '../slack/user-locale';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import { type Decision, isDecisionStatus } from './decision';
 
 /** `event_type` of the metadata of a decision reply: how a reply is recognized in its thread. */
 export const DECISION_EVENT_TYPE = 'pix_limit_decision';
-
-/**
- * Answers of `chat.update` that no later attempt can change (the root was deleted, the channel
- * archived, the bot removed…). The decision is posted by then (in the thread or the requester's DM),
- * so the request is closed anyway rather than retried on every tick forever.
- */
-export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', ...UNREACHABLE_CODES]);
 
 /**
  * A decision that reaches neither its thread (gone) nor the requester's DM (Slack refuses it: the

@@ -4,15 +4,15 @@ import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
 import type { LimitRequest } from '../pix/schemas';
+import { describeError } from '../runtime/errors';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { type Decision, decisionOf } from './decision';
 import { type DeliveryContext, DeliveryError, deliverDecision } from './deliver';
-import { describeError } from './errors';
 import { ChannelLanes } from './lanes';
 import { reconcileIntents } from './reconcile';
 import { shouldGiveUp, unfollow } from './unfollow';
 
-export interface TickReport {
+export interface SweepReport {
   /** Tracked requests looked at in this tick. */
   polled: number;
   /** Decisions delivered (reply in the thread, root updated, request closed) in this tick. */
@@ -38,7 +38,7 @@ interface ToDeliver {
   decision: Decision & { decidedAt?: string };
 }
 
-export interface TickOptions {
+export interface SweepOptions {
   concurrency: number;
   /** How long a request is held while its decision is delivered (see Config.pollClaimTtlMs). */
   claimTtlMs: number;
@@ -46,20 +46,21 @@ export interface TickOptions {
 }
 
 /**
- * One pass over the open requests, `concurrency` read at a time, after settling the filings cut short
- * (reconcile.ts). Each request is handled on its own: its failure is logged and counted, and never
- * stops the others. The decisions found are delivered in their channel's lane (lanes.ts), paced to
- * Slack's rate limits (pacing.ts), without holding up the reads or the other channels. Rejects only
- * when the open requests cannot even be listed.
+ * The sweep of the tracked limit requests, on each of the poller's ticks: one pass over the open
+ * requests, `concurrency` read at a time, after settling the filings cut short (reconcile.ts). Each
+ * request is handled on its own: its failure is logged and counted, and never stops the others. The
+ * decisions found are delivered in their channel's lane (lanes.ts), paced to Slack's rate limits
+ * (slack/pacing.ts), without holding up the reads or the other channels. Rejects only when the open
+ * requests cannot even be listed.
  */
-export async function runTick(deps: Deps, slack: WebClient, options: TickOptions): Promise<TickReport> {
+export async function sweepLimitRequests(deps: Deps, slack: WebClient, options: SweepOptions): Promise<SweepReport> {
   const { stopping } = options;
   const started = Date.now();
   await reconcileIntents(deps, slack).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents; a later tick tries again');
   });
   const ids = [...new Set(await deps.store.trackedRequests.openIds())];
-  const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
+  const report: SweepReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
   const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
   const limit = pLimit(options.concurrency);
   // As many channels delivering in full at once as requests are read at once.
@@ -102,6 +103,15 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
   const level = ids.length > 0 ? 'info' : 'debug';
   deps.logger[level]({ poll: { open: ids.length, ...report, ms: Date.now() - started } }, 'limit request poll tick');
   return report;
+}
+
+/**
+ * How long one Slack call of a delivery may wait for its turn (pace and Retry-After together): an
+ * eighth of the delivery claim, between 1 and 10 s, so that the claim outlasts a delivery's three
+ * calls with their waits. A longer Retry-After fails the request's turn; a later tick resumes it.
+ */
+export function paceBudgetMs(claimTtlMs: number): number {
+  return Math.min(10_000, Math.max(1_000, Math.floor(claimTtlMs / 8)));
 }
 
 /** The request's record and, when there is one to deliver, its decision (from the Pix API). */
