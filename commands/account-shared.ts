@@ -3,7 +3,6 @@ import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
-import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, PostUnknownError, postOnce } from '../src/slack/post-once';
 import type { AccountApp } from '../src/store/account-apps';
 import { escapeMrkdwn, presentMessage, type SlackMessage } from '../views/message';
@@ -42,7 +41,7 @@ export async function postAudit(
   try {
     const m = present(deps, locale, message);
     return await postOnce(
-      exactClient(deps),
+      deps.slack.exact,
       { channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) },
       noticeMetadata(),
     );
@@ -61,7 +60,7 @@ export function auditMissedText(locale: Locale, channel: string): string {
 export async function postEphemeral(deps: Deps, locale: Locale, channel: string, user: string, message: SlackMessage): Promise<boolean> {
   try {
     const m = present(deps, locale, message);
-    await deps.slack.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks });
+    await deps.slack.retried.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks });
     return true;
   } catch (err) {
     deps.logger.warn({ channel, user, error: errText(err) }, 'could not post an ephemeral message');

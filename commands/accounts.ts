@@ -8,7 +8,6 @@ import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { Account, Application } from '../src/pix/schemas';
 import { errorText } from '../src/runtime/error-text';
-import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import {
   ACCOUNT_CREATE_CALLBACK,
@@ -135,7 +134,7 @@ const createCommand: CommandRow = {
   async handler({ deps, triggerId, channelId, locale }) {
     const missing = messages(locale).accounts.masterMissing;
     if (!deps.masterAppId) return { text: missing, blocks: [section(missing)] };
-    await deps.slack.views.open({
+    await deps.slack.retried.views.open({
       trigger_id: triggerId,
       view: createAccountModal(locale, { privateMetadata: JSON.stringify({ c: channelId }), sandbox: deps.sandboxMode }),
     });
@@ -154,7 +153,7 @@ const linkCommand: CommandRow = {
   maxArgs: 1,
   async handler({ deps, args, triggerId, channelId, locale }) {
     const accountId = accountIdArg(locale, args[0]);
-    await deps.slack.views.open({
+    await deps.slack.retried.views.open({
       trigger_id: triggerId,
       view: linkModal(locale, { accountId, privateMetadata: JSON.stringify({ c: channelId, a: accountId }), sandbox: deps.sandboxMode }),
     });
@@ -205,7 +204,7 @@ async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string |
     step.locale,
     accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }),
   );
-  await deps.slack.chat
+  await deps.slack.retried.chat
     .update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks })
     .catch((err: unknown) => {
       deps.logger.info({ err: errorText(err) }, 'could not close the failure message');
@@ -221,7 +220,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
   await postToUser(
-    exactClient(deps),
+    deps.slack.exact,
     step.userId,
     present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }),
     noticeMetadata(),
@@ -437,7 +436,7 @@ const createSubmitted: EntryRow = {
       return;
     }
     const show = (blocks: KnownBlock[]) =>
-      deps.slack.views.update({ view_id: view.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
+      deps.slack.retried.views.update({ view_id: view.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
         () => true,
         () => false,
       );
@@ -581,7 +580,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
   const answer = async (blocks: KnownBlock[]): Promise<boolean> => {
     try {
       if (fromView) {
-        await deps.slack.views.update({ view_id: fromView.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) });
+        await deps.slack.retried.views.update({ view_id: fromView.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) });
         return true;
       }
       if (body.response_url) {
@@ -731,7 +730,7 @@ const linkSubmitted: EntryRow = {
             sandbox: deps.sandboxMode,
             problem: result.problem,
           });
-      await deps.slack.views.update({ view_id: view.id, view: next }).catch(() => undefined);
+      await deps.slack.retried.views.update({ view_id: view.id, view: next }).catch(() => undefined);
     }
     if (result.ok) await postAudit(deps, locale, meta.c, accountAudit(locale).linked({ userId: body.user.id, accountId: meta.a }));
   },

@@ -32,7 +32,7 @@ async function tell(args: ActionArgs, ctx: EntryContext, text: string): Promise<
     await args.respond({ response_type: 'ephemeral', replace_original: false, ...message });
     return;
   }
-  await ctx.deps.slack.chat.postMessage({ channel: ctx.userId, ...message }).catch((err: unknown) => {
+  await ctx.deps.slack.retried.chat.postMessage({ channel: ctx.userId, ...message }).catch((err: unknown) => {
     ctx.deps.logger.info({ user: ctx.userId, err: String(err) }, 'could not answer an approval button');
   });
 }
@@ -66,7 +66,7 @@ const rejectRow: EntryRow = {
     if (!id) return tell(args, ctx, messages(ctx.locale).approvals.notFound);
     const found = await checkReject(ctx.deps, id, actorOf(ctx));
     if ('answer' in found) return tell(args, ctx, found.answer);
-    await ctx.deps.slack.views.open({
+    await ctx.deps.slack.retried.views.open({
       trigger_id: args.body.trigger_id,
       view: rejectModal(ctx.locale, { record: found.record, sandbox: ctx.deps.sandboxMode }),
     });

@@ -137,8 +137,8 @@ function auditExportCommand(now: Clock): CommandRow {
         const filename = `pix-ops-audit-${fromIso}-to-${toIso}.csv`;
         try {
           // files.completeUploadExternal shares in a channel: the admin's direct message with the bot.
-          const channelId = await openDm(deps.slack, userId);
-          await uploadFile(deps.slack, {
+          const channelId = await openDm(deps.slack.retried, userId);
+          await uploadFile(deps.slack.retried, {
             channelId,
             filename,
             title: filename,

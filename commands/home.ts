@@ -33,7 +33,7 @@ async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> 
     await openForm(deps, locale, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
   } catch (err) {
     deps.logger.warn({ user: userId, err: errorText(err) }, 'could not open the limit-request form from Home');
-    await deps.slack.chat
+    await deps.slack.retried.chat
       .postMessage({ channel: userId, ...ctx.present(plain(messages(locale).limitForm.homeFormFailed)) })
       .catch(() => undefined);
   }
@@ -50,7 +50,7 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
   } catch {
     return;
   }
-  const opened = await deps.slack.views.open({
+  const opened = await deps.slack.retried.views.open({
     trigger_id: args.body.trigger_id,
     view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }),
   });
@@ -78,7 +78,7 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
     const problem = err instanceof PixApiError ? pixErrorText(locale, err, 'readPixKeys') : m.common.wentWrong(m.actions.readPixKeys);
     view = keysModal(locale, { accountId: value.a, problem, sandbox: deps.sandboxMode });
   }
-  await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
+  await deps.slack.retried.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
 }
 
 export const homeRows: EntryRow[] = [

@@ -5,7 +5,6 @@ import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
 import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
-import { exactClient } from '../src/slack/exact-client';
 import { PostUnknownError, postOnce } from '../src/slack/post-once';
 import { rootMetadata } from '../src/slack/thread-root';
 import type { TrackedRequest } from '../src/store/tracked-requests';
@@ -97,7 +96,7 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       let postedIn = channel;
       try {
         // Once: a post whose answer was lost is looked for before it is sent again.
-        const posted = await postOnce(exactClient(deps), { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
+        const posted = await postOnce(deps.slack.exact, { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
         postedIn = posted.channel;
         await deps.store.trackedRequests.attachRoot(request.id, posted).catch((err: unknown) => {
           deps.logger.warn(

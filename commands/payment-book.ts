@@ -79,7 +79,7 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
       // For everyone in the channel, in the language of the person who issued it.
       const comment = bookletComment(locale, { ...book, userId });
       try {
-        await deps.slack.files.uploadV2({
+        await deps.slack.retried.files.uploadV2({
           channel_id: channelId,
           file: pdf,
           filename: fileName,

@@ -23,11 +23,8 @@ import { createMetrics, disabledMetrics } from './runtime/metrics';
 import type { SandboxHandle } from './sandbox';
 import { loadBoltApp } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
-import { SlackClients } from './slack/clients';
-import { pollerSlackClient } from './slack/paced-client';
+import { slackClientOptions, slackClients } from './slack/clients';
 import { SlackPacer } from './slack/pacing';
-import { quickClient } from './slack/quick-client';
-import { userLocale } from './slack/user-locale';
 import { openStore, StoreLocationError } from './store';
 
 export interface RunningApp {
@@ -142,7 +139,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
 
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
   const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode, budget });
-  const slackClients = new SlackClients({ token: config.slack.botToken, slackApiUrl: config.slack.apiUrl, logger, metrics });
+  const slackOptions = slackClientOptions({ slackApiUrl: config.slack.apiUrl, metrics });
   let slackUp = false;
   const readiness = new Readiness(health, () => slackUp);
 
@@ -165,7 +162,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     signingSecret: config.slack.signingSecret,
     appToken: config.slack.appToken,
     socketMode: Boolean(config.slack.appToken),
-    clientOptions: slackClients.appOptions(),
+    clientOptions: slackOptions,
     logger: boltLogger(logger),
     logLevel: LogLevel.INFO,
     // Bolt's conversation context is unused here, and its store rejects with a new Error (a stack
@@ -178,13 +175,14 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       : {}),
   });
 
-  slackClients.register(app.client);
+  // Every way to reach Slack, from here on: Bolt's own client and the ones made beside it (slack/clients.ts).
+  const slack = slackClients(app.client, { token: config.slack.botToken, logger }, slackOptions);
 
   const access = new AccessControl({
     lists: config.access,
     approvers: config.approvals.approvers,
     sandboxMode: config.sandboxMode,
-    groupMembers: async (usergroup) => (await quickClient(app.client).usergroups.users.list({ usergroup })).users ?? [],
+    groupMembers: async (usergroup) => (await slack.quick.usergroups.users.list({ usergroup })).users ?? [],
     onGroupError: (usergroup, err) => logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
   });
 
@@ -198,7 +196,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     secrets,
     sandboxMode: config.sandboxMode,
     ...(config.pixEvents.channel ? { pixEventsChannel: config.pixEvents.channel } : {}),
-    slack: app.client,
+    slack,
     botToken: config.slack.botToken,
     metrics,
     approvals: {
@@ -221,7 +219,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const inFlight = new InFlight();
   const router = new EntryRouter(ENTRY_TABLE, deps);
   const dedupe = { claims: store, waitMs: store.kind === 'redis' ? DEDUPE_WAIT_MS : undefined };
-  const localeOf = (userId: string | undefined) => userLocale({ slack: app.client }, userId);
+  const localeOf = (userId: string | undefined) => slack.locales.localeOf(userId);
   app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
   app.error(async (err) => {
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
@@ -267,18 +265,17 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   // keep Slack's pace (slack/pacing.ts), through a pacer that survives ticks (a Retry-After still
   // running holds the next tick's calls back too).
   const claimTtlMs = config.pollClaimTtlMs;
-  const pacedSlack = pollerSlackClient(deps, new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
-  const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal) });
+  const pacedSlack = slack.paced(new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
+  const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal), slack: pacedSlack });
   const poller = startPoller(
     { schedule: config.poll.schedule, distributed: store.kind === 'redis', claims: store, logger, metrics },
     {
       // Filings a previous run left cut short are settled at once, not at the first tick.
-      atStart: (scope) => settleLeftFilings(onTick(scope), pacedSlack),
-      main: (scope) =>
-        sweepLimitRequests(onTick(scope), pacedSlack, { concurrency: config.poll.concurrency, claimTtlMs, stopping: scope.stopping }),
+      atStart: (scope) => settleLeftFilings(onTick(scope)),
+      main: (scope) => sweepLimitRequests(onTick(scope), { concurrency: config.poll.concurrency, claimTtlMs, stopping: scope.stopping }),
       also: [
         // Four-eyes approvals: expired past APPROVAL_TTL, reminded, resumed when left half done.
-        (scope) => runApprovalTick({ ...onTick(scope), slack: pacedSlack }, APPROVAL_KINDS, scope),
+        (scope) => runApprovalTick(onTick(scope), APPROVAL_KINDS, scope),
         async () => pixEvents?.outbox.drain(),
       ],
     },

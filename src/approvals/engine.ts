@@ -21,7 +21,6 @@ import type { Deps } from '../entry/deps';
 import { type Locale, messages } from '../i18n';
 import { errorText } from '../runtime/error-text';
 import { slackErrorCode } from '../slack/error-code';
-import { exactClient } from '../slack/exact-client';
 import { findOwnMessage, type OnceMetadata, openDm, postOnce, postToUser } from '../slack/post-once';
 import { isUnreachable, postRootMessage, ROOT_GONE } from '../slack/thread-root';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
@@ -229,7 +228,7 @@ export async function requestApproval(
       now,
     );
     auditAbout(deps, record);
-    const root = await postRootMessage(exactClient(deps), deps.logger, {
+    const root = await postRootMessage(deps.slack.exact, deps.logger, {
       channel: input.channel,
       userId: input.maker.userId,
       message: rootOf(deps, record),
@@ -539,7 +538,7 @@ async function runApproved(
     },
     toMaker: (message) => directMessage(deps, record, present(deps, record, message)),
     makerReachable: () =>
-      openDm(deps.slack, record.makerId).then(
+      openDm(deps.slack.retried, record.makerId).then(
         () => true,
         (err: unknown) => {
           deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'cannot open a DM with the maker');
@@ -619,7 +618,7 @@ async function settle(deps: Deps, record: ApprovalRecord, kind?: ApprovalKind, h
     const reply = approvalReplyMessage(record.makerLocale, record);
     if (reply) {
       await postOnce(
-        exactClient(deps),
+        deps.slack.exact,
         { channel: record.channel, thread_ts: record.rootTs, ...present(deps, record, reply) },
         noticeOf(record, record.state),
         {
@@ -653,7 +652,7 @@ export async function settleEnded(deps: Deps, record: ApprovalRecord): Promise<v
 async function updateRootTolerant(deps: Deps, record: ApprovalRecord, message = rootOf(deps, record)): Promise<void> {
   if (!record.rootTs) return;
   try {
-    await deps.slack.chat.update({ channel: record.channel, ts: record.rootTs, text: message.text, blocks: message.blocks });
+    await deps.slack.retried.chat.update({ channel: record.channel, ts: record.rootTs, text: message.text, blocks: message.blocks });
   } catch (err) {
     const code = slackErrorCode(err);
     if (code === undefined || !ROOT_GONE.has(code)) throw err;
@@ -665,7 +664,7 @@ async function postInThread(deps: Deps, record: ApprovalRecord, message: SlackMe
   if (!record.rootTs) return false;
   try {
     await postOnce(
-      exactClient(deps),
+      deps.slack.exact,
       { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks },
       noticeOf(record, key),
       {
@@ -683,7 +682,7 @@ async function postInThread(deps: Deps, record: ApprovalRecord, message: SlackMe
 /** A direct message from the bot to the maker: private, and still there when they come back (unlike an ephemeral one). */
 async function directMessage(deps: Deps, record: ApprovalRecord, message: SlackMessage): Promise<boolean> {
   try {
-    await postToUser(exactClient(deps), record.makerId, message, noticeOf(record, 'to-maker'));
+    await postToUser(deps.slack.exact, record.makerId, message, noticeOf(record, 'to-maker'));
     return true;
   } catch (err) {
     deps.logger.warn(
@@ -716,7 +715,7 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
   await held.check();
   try {
     await postOnce(
-      exactClient(deps),
+      deps.slack.exact,
       { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks },
       noticeOf(record, `reminder-${n}`),
       {
@@ -747,7 +746,7 @@ async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<v
 /** A pending record without a root (its maker's flow failed or died before recording it): its root, if one was posted, says so; the record is cancelled. */
 async function cancelOrphan(deps: Deps, held: Held, record: ApprovalRecord): Promise<void> {
   const found = await findOwnMessage(
-    exactClient(deps),
+    deps.slack.exact,
     { channel: record.channel },
     { event_type: APPROVAL_EVENT_TYPE, event_payload: { approval_id: record.id } },
     Date.parse(record.createdAt),

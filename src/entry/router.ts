@@ -12,7 +12,6 @@ import { NoDefaultAccountError } from '../pix/default-account';
 import { PixApiError } from '../pix/errors';
 import { withDeadline } from '../runtime/deadline';
 import { errorText } from '../runtime/error-text';
-import { userLocale } from '../slack/user-locale';
 import { isStoreUnavailable } from '../store/errors';
 import { matchCommand, tokenize } from './command-words';
 import { RECEIVED_AT } from './delivery';
@@ -137,7 +136,7 @@ export class EntryRouter {
 
   /** The one check: the user's role and language, and whether the role is enough for the row. */
   private async check(userId: string, row: EntryRow) {
-    const [role, locale] = await Promise.all([this.deps.access.roleOf(userId), userLocale(this.deps, userId)]);
+    const [role, locale] = await Promise.all([this.deps.access.roleOf(userId), this.deps.slack.locales.localeOf(userId)]);
     const allowed = roleAllows(role, row.role);
     if (!allowed) this.deps.logger.info({ user: userId, entry: row.kind, id: row.id, role: role ?? 'none' }, 'refused');
     return { role, locale, allowed, present: this.present(locale) };

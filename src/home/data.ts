@@ -19,16 +19,17 @@ const workspaceUrls = new WeakMap<object, Promise<string | undefined>>();
  * base of message permalinks (`<url>archives/<channel>/p<ts without the dot>`).
  */
 function workspaceUrl(deps: Deps): Promise<string | undefined> {
-  let url = workspaceUrls.get(deps.slack);
+  const slack = deps.slack.retried;
+  let url = workspaceUrls.get(slack);
   if (!url) {
-    url = deps.slack.auth
+    url = slack.auth
       .test()
       .then((r) => (typeof r.url === 'string' && /^https?:\/\//.test(r.url) ? r.url.replace(/\/?$/, '/') : undefined))
       .catch(() => {
-        workspaceUrls.delete(deps.slack); // asked again next time
+        workspaceUrls.delete(slack); // asked again next time
         return undefined;
       });
-    workspaceUrls.set(deps.slack, url);
+    workspaceUrls.set(slack, url);
   }
   return url;
 }

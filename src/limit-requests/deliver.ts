@@ -5,9 +5,10 @@ import { type Locale, messages } from '../i18n';
 import type { DecisionStatus } from '../pix/schemas';
 import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from '../slack/error-code';
+import { assertExact, type ExactWebClient } from '../slack/exact-client';
 import { findOwnMessage, postToUser } from '../slack/post-once';
 import { findThreadRoot, isUnreachable, ROOT_GONE } from '../slack/thread-root';
-import { localeResolverFor } from '../slack/user-locale';
+import type { LocaleResolver } from '../slack/user-locale';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import { type Decision, isDecisionStatus } from './decision';
 
@@ -26,8 +27,9 @@ export const UNDELIVERABLE_MS = 15 * 60_000;
 const MAX_THREAD_PAGES = 25;
 
 export interface DeliveryContext {
-  /** A client without retries (exact-client.ts). */
-  slack: WebClient;
+  /** A client that makes each call once (on the tick, the paced one: slack/clients.ts). */
+  slack: ExactWebClient;
+  locales: LocaleResolver;
   requests: TrackedRequestsRepo;
   sandboxMode: boolean;
   logger: Logger;
@@ -60,12 +62,13 @@ export async function deliverDecision(
   tracked: TrackedRequest,
   decision: Decision & { decidedAt?: string },
 ): Promise<TrackedRequest> {
+  assertExact(ctx.slack, 'A decision reply');
   const id = tracked.limitRequestId;
   let record = tracked;
   // The reply and the root are read by the whole channel, in the language of the person who filed the
   // request (as its root was posted): their Slack locale, through the bot's cached resolver. It never
   // fails (pt-BR when Slack cannot tell), so the delivery never waits on it.
-  const locale: Locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
+  const locale: Locale = await ctx.locales.localeOf(record.requesterId);
   if (!record.reply) {
     if (!record.rootTs) record = await step('find-root', () => attachFoundRoot(ctx, record));
     const posted =

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage } from '../../views/message';
 import type { Deps } from '../entry/deps';
@@ -37,7 +36,6 @@ export interface FollowOutcome {
  */
 export async function followFiled(
   deps: Deps,
-  slack: WebClient,
   input: { intent: FilingIntent; request: { id: string; createdAt?: string }; locale: Locale; lookFirst: boolean },
 ): Promise<FollowOutcome> {
   const { intent, request, locale } = input;
@@ -80,7 +78,7 @@ export async function followFiled(
   if (!root && !intent.approval) {
     // For everyone in the channel, in the language of the requester (the decision reply follows it).
     const message = presentMessage(limitRequestRootMessage(locale, { ...fields, closed: false }, 'IN_REVIEW'), locale, deps.sandboxMode);
-    root = await postThreadRoot(slack, deps.logger, {
+    root = await postThreadRoot(deps.slack.exact, deps.logger, {
       channel: intent.channel,
       userId: intent.requesterId,
       limitRequestId: id,

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
@@ -53,15 +52,21 @@ export interface SweepOptions {
  * (slack/pacing.ts), without holding up the reads or the other channels. Rejects only when the open
  * requests cannot even be listed.
  */
-export async function sweepLimitRequests(deps: Deps, slack: WebClient, options: SweepOptions): Promise<SweepReport> {
+export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Promise<SweepReport> {
   const { stopping } = options;
   const started = Date.now();
-  await reconcileIntents(deps, slack).catch((err: unknown) => {
+  await reconcileIntents(deps).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents; a later tick tries again');
   });
   const ids = [...new Set(await deps.store.trackedRequests.openIds())];
   const report: SweepReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
-  const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
+  const ctx: DeliveryContext = {
+    slack: deps.slack.exact,
+    locales: deps.slack.locales,
+    requests: deps.store.trackedRequests,
+    sandboxMode: deps.sandboxMode,
+    logger: deps.logger,
+  };
   const limit = pLimit(options.concurrency);
   // As many channels delivering in full at once as requests are read at once.
   const lanes = new ChannelLanes(options.concurrency);
@@ -178,8 +183,8 @@ async function deliverOne(deps: Deps, ctx: DeliveryContext, { tracked, decision 
     });
   }
   deps.logger.info({ limitRequestId: id, status: closed.reply?.status, replyTs: closed.reply?.ts }, 'limit request decision delivered');
-  // Through the poller's client (no retries, a time limit), and awaited, so stop() waits for it.
-  await refreshHomesAfterDecision({ ...deps, slack: ctx.slack }, closed);
+  // Through the poller's clients (paced, no retries, a time limit), and awaited, so stop() waits for it.
+  await refreshHomesAfterDecision(deps, closed);
   return 'decided';
 }
 

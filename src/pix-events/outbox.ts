@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import { presentMessage, type SlackMessage } from '../../views/message';
 import { disputeReplyMessage, disputeRootMessage, otherEventMessage } from '../../views/pix-events';
 import type { AuditLog } from '../audit/recorder';
@@ -7,6 +6,7 @@ import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import { SerialRunner } from '../runtime/serial-runner';
 import { slackErrorCode } from '../slack/error-code';
+import type { ExactWebClient } from '../slack/exact-client';
 import { type OnceMetadata, postOnce } from '../slack/post-once';
 import type { Claims } from '../store/claims';
 import type { DisputeRecord, PixEventRecord, PixEventsRepo } from '../store/pix-events';
@@ -41,8 +41,8 @@ const HELD_RETRY_MS = 1_000;
 export interface OutboxOptions {
   events: PixEventsRepo;
   claims: Claims;
-  /** A client without retries, paced to Slack's limits (slack/clients.ts). */
-  slack: WebClient;
+  /** A client that makes each call once, paced to Slack's limits (slack/clients.ts). */
+  slack: ExactWebClient;
   channel: string;
   sandboxMode: boolean;
   audit: AuditLog;

@@ -5,7 +5,6 @@ import { type Locale, messages } from '../i18n';
 import type { FilePurpose } from '../pix/client';
 import { streamedBytes } from '../runtime/young-garbage';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
-import { quickClient } from './quick-client';
 
 // Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
 // carried the same way: checked from its metadata and first bytes, then streamed from Slack.
@@ -37,7 +36,7 @@ export async function checkProofFiles(
   const checkOne = async (given: { id: string } & Record<string, unknown>): Promise<CheckedFile | string> => {
     let file: SlackFile;
     try {
-      file = await resolveSlackFile(quickClient(deps.slack), given);
+      file = await resolveSlackFile(deps.slack.quick, given);
     } catch {
       return m.cannotRead(given.id);
     }
