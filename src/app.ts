@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type BoltApp from '@slack/bolt/dist/App';
 import { LogLevel } from '@slack/web-api';
 import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
 import { runApprovalTick } from './approvals/engine';
@@ -21,7 +22,7 @@ import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServ
 import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
 import { createMetrics, disabledMetrics } from './runtime/metrics';
 import type { SandboxHandle } from './sandbox';
-import { loadBoltApp } from './slack/bolt-app';
+import { loadBoltApp, refuseBoltListeners } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { slackClientOptions, slackClients } from './slack/clients';
 import { SlackPacer } from './slack/pacing';
@@ -53,6 +54,11 @@ export interface StartOptions {
   auditTrail?: boolean;
   /** False: count nothing, no /metrics (only the benchmark's baseline, to measure what metrics cost). */
   metrics?: boolean;
+  /**
+   * Only for tests: Bolt's App, just before its registration methods are refused, to register a
+   * listener the Bolt way (which no delivery must ever reach).
+   */
+  beforeSealing?: (app: BoltApp) => void;
 }
 
 /** At most one log line this often about the shared Pix budget being unreachable (Redis down). */
@@ -224,6 +230,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   app.error(async (err) => {
     logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
   });
+  options.beforeSealing?.(app);
+  refuseBoltListeners(app);
 
   // Pix events: the receiver (a route of Bolt's server in HTTP mode; a listener of its own on PORT in
   // Socket Mode) and the outbox that posts what it records.
