@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { type ApprovalKind, type ApprovalResult, type ApprovalRun, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { ApprovalKind, ApprovalResult, ApprovalRun } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import type { Deps } from '../src/entry/deps';
 import type { ActionArgs, CommandRow, EntryContext, EntryRow } from '../src/entry/table';

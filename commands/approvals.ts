@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { type Actor, approve, cancel, checkReject, reject, settleEnded } from '../src/approvals/engine';
+import { approve, cancel, checkReject, reject } from '../src/approvals/deciding';
+import { settleEnded } from '../src/approvals/running';
+import type { Actor } from '../src/approvals/who-may-decide';
 import { APPROVAL_ROW_ROLE } from '../src/domain/approvals';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { refreshHome } from '../src/home';
@@ -13,7 +15,7 @@ import { buttonValue } from './confirm';
 
 // The approval buttons of a pending root (or of the Home tab) and the reject form. Their rows need the
 // lowest role any approval needs; whether this user may decide this approval (its action's role,
-// ACCESS_APPROVERS, not their own) depends on the action, so the engine checks it.
+// ACCESS_APPROVERS, not their own) depends on the action: src/approvals/who-may-decide.ts answers it.
 
 const ApprovalIdSchema = z.string().regex(/^[0-9a-f]{16}$/);
 const RejectMetaSchema = z.object({ id: ApprovalIdSchema });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun, approvalsOn, askApproval } from '../src/approvals/engine';
+import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { splitLimits } from '../src/domain/limit-fields';
 import { BLOCK, type FormMeta, FormMetaSchema, readLimitForm } from '../src/domain/limit-form';

@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { type ApprovalKind, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { ApprovalKind } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { Deps } from '../src/entry/deps';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type BoltApp from '@slack/bolt/dist/App';
 import { LogLevel } from '@slack/web-api';
 import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
-import { runApprovalTick } from './approvals/engine';
+import { runApprovalTick } from './approvals/tick';
 import { AppAudit } from './audit/recorder';
 import { AccessControl } from './entry/access';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
