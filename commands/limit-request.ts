@@ -8,14 +8,13 @@ import { splitLimits } from '../src/domain/limit-fields';
 import { BLOCK, type FormMeta, FormMetaSchema, readLimitForm } from '../src/domain/limit-form';
 import type { Deps } from '../src/entry/deps';
 import type { CommandRow, EntryContext, EntryRow } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
 import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/limit-requests/follow';
 import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/limit-requests/reconcile';
 import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
-import { errorText } from '../src/runtime/error-text';
-import { describeError } from '../src/runtime/errors';
 import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
@@ -130,7 +129,7 @@ const accountChanged: EntryRow = {
     }
     // The hash makes Slack refuse this update if the user changed the form again meanwhile.
     await ctx.deps.slack.retried.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
-      ctx.deps.logger.info({ err: errorText(err) }, 'limit form not updated (changed meanwhile?)');
+      ctx.deps.logger.info({ ...describeError(err) }, 'limit form not updated (changed meanwhile?)');
     });
   },
 };
@@ -340,7 +339,7 @@ async function proofsNow(
     try {
       files.push(await resolveSlackFile(deps.slack.retried, { id: f.id }));
     } catch (err) {
-      deps.logger.info({ file: f.id, err: errorText(err) }, 'an approved request’s proof cannot be read any more');
+      deps.logger.info({ file: f.id, ...describeError(err) }, 'an approved request’s proof cannot be read any more');
       return { ok: false, problem: m.proofsGone(m.fileGone(escapeMrkdwn(f.name))) };
     }
   }

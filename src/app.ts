@@ -9,6 +9,7 @@ import { AccessControl } from './entry/access';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import type { Deps } from './entry/deps';
 import { EntryRouter } from './entry/router';
+import { ConfigError, describeError } from './errors';
 import { settleLeftFilings } from './limit-requests/reconcile';
 import { paceBudgetMs, type SweepReport, sweepLimitRequests } from './limit-requests/sweep';
 import { MemoryRateWindow, PixBudget } from './pix/budget';
@@ -17,7 +18,6 @@ import type { PixEvents } from './pix-events';
 import { type Poller, startPoller, type TickScope } from './poller';
 import type { Config } from './runtime/config';
 import { withDeadline } from './runtime/deadline';
-import { errorText } from './runtime/error-text';
 import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServer } from './runtime/health';
 import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
 import { createMetrics, disabledMetrics } from './runtime/metrics';
@@ -98,7 +98,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     secrets.add(masterAppId);
     logger.warn({ pixApiUrl: pixUrl }, 'SANDBOX mode: no PIX_API_URL, using the built-in sandbox Pix API');
   }
-  if (!pixUrl || !mainAppId) throw new Error('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
+  if (!pixUrl || !mainAppId) throw new ConfigError('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
 
   const store = await openStore({
     url: config.store.url,
@@ -115,7 +115,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     },
   }).catch((err: unknown) => {
     // A path that cannot hold the sqlite file: say which variable to fix.
-    throw err instanceof StoreLocationError ? new Error(`STORE_URL: ${err.message}`) : err;
+    throw err instanceof StoreLocationError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
   });
   const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on Redis; while
@@ -128,7 +128,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     onWindowError: (err) => {
       if (Date.now() - budgetWarnedAt < BUDGET_WARN_EVERY_MS) return;
       budgetWarnedAt = Date.now();
-      logger.warn({ err: errorText(err) }, 'the shared Pix budget is unreachable: this instance counts its own calls meanwhile');
+      logger.warn({ ...describeError(err) }, 'the shared Pix budget is unreachable: this instance counts its own calls meanwhile');
     },
   });
   const pix = new PixClient({
@@ -189,7 +189,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     approvers: config.approvals.approvers,
     sandboxMode: config.sandboxMode,
     groupMembers: async (usergroup) => (await slack.quick.usergroups.users.list({ usergroup })).users ?? [],
-    onGroupError: (usergroup, err) => logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
+    onGroupError: (usergroup, err) => logger.warn({ usergroup, ...describeError(err) }, 'could not resolve a user group'),
   });
 
   const deps: Deps = {
@@ -228,7 +228,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const localeOf = (userId: string | undefined) => slack.locales.localeOf(userId);
   app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
   app.error(async (err) => {
-    logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
+    logger.error(describeError(err), 'unhandled error in a Slack listener');
   });
   options.beforeSealing?.(app);
   refuseBoltListeners(app);
@@ -306,7 +306,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     const pollerStopped = poller.stop();
     await Promise.all([
       withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) =>
-        logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly'),
+        logger.warn({ ...describeError(err) }, 'the Slack receiver did not stop cleanly'),
       ),
       pixEvents &&
         withDeadline(pixEvents.close(), STOP_DRAIN_MS).catch(() =>

@@ -1,5 +1,5 @@
 import type { Deps } from '../entry/deps';
-import { errorText } from '../runtime/error-text';
+import { describeError, PixOpsError } from '../errors';
 import type { ApprovalRecord } from '../store/approvals';
 
 // Holding an approval's claim while working on it: every move out of `pending`, and the whole run of
@@ -8,7 +8,9 @@ import type { ApprovalRecord } from '../store/approvals';
 const claimKey = (id: string) => `approval:${id}`;
 
 /** The claim lapsed (or is someone else's now): whatever was under way stops before its next write. */
-export class ClaimLost extends Error {
+export class ClaimLost extends PixOpsError {
+  readonly code = 'pixops_approval_claim_lost';
+
   constructor(id: string) {
     super(`the claim on approval ${id} lapsed`);
   }
@@ -44,7 +46,7 @@ export async function holding<T>(
   };
   const renewal = setInterval(
     () => {
-      renew().catch((err: unknown) => deps.logger.warn({ approval: id, err: errorText(err) }, 'could not renew an approval claim'));
+      renew().catch((err: unknown) => deps.logger.warn({ approval: id, ...describeError(err) }, 'could not renew an approval claim'));
     },
     Math.max(100, Math.floor(ttl / 3)),
   );

@@ -1,7 +1,7 @@
 import { type ApprovalRefusal, decidedText, refusalText } from '../../views/approvals';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditAbout, auditTarget } from './audit';
 import { type Held, holding, write } from './claim';
@@ -117,7 +117,7 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
     }));
     deps.logger.info({ approval: id, action: approving.action, maker: approving.makerId, checker: actor.userId }, 'approval approved');
     await updateRootTolerant(deps, approving).catch((err: unknown) =>
-      deps.logger.info({ approval: id, err: errorText(err) }, 'could not show the approval as running'),
+      deps.logger.info({ approval: id, ...describeError(err) }, 'could not show the approval as running'),
     );
     const ended = await runApproved(deps, kinds, approving, 'execute', held, standing === 'lost');
     deps.audit.outcome(
@@ -188,7 +188,7 @@ export async function endPending(
   }
   if (options.settle !== false)
     await settle(deps, ended).catch((err: unknown) =>
-      deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'),
+      deps.logger.warn({ approval: record.id, ...describeError(err) }, 'approval not settled yet; a later tick finishes it'),
     );
   return ended;
 }

@@ -1,6 +1,7 @@
 import type { SlackMessage } from '../../views/message';
 import type { ApprovalAction, PayloadOf } from '../domain/approvals';
 import type { Deps } from '../entry/deps';
+import { PixOpsError } from '../errors';
 import type { Locale } from '../i18n';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
 
@@ -41,7 +42,9 @@ export type ApprovalResult = { ok: true; limitRequestId?: string } | { ok: false
  * yet. The approval stays `approving`, and the tick resumes it (looking at the Pix side) once the
  * claim is free.
  */
-export class ApprovalInDoubt extends Error {}
+export class ApprovalInDoubt extends PixOpsError {
+  readonly code = 'pixops_approval_in_doubt';
+}
 
 /** One action that can wait for approval: its write path, and how it finishes after a crash. */
 export interface ApprovalKind<A extends ApprovalAction = ApprovalAction> {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { APPROVAL_EVENT_TYPE, sentForApprovalText } from '../../views/approvals';
 import type { ApprovalAction, ApprovalPayload } from '../domain/approvals';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import { postRootMessage } from '../slack/thread-root';
 import type { ApprovalRecord } from '../store/approvals';
 import { isStoreUnavailable } from '../store/errors';
@@ -89,7 +89,7 @@ export async function askApproval(deps: Deps, input: Parameters<typeof requestAp
     const asked = await requestApproval(deps, input);
     return sentForApprovalText(locale, asked.record, asked.where);
   } catch (err) {
-    deps.logger.warn({ action: input.payload.action, err: errorText(err) }, 'could not ask for approval');
+    deps.logger.warn({ action: input.payload.action, ...describeError(err) }, 'could not ask for approval');
     const m = messages(locale).common;
     return isStoreUnavailable(err) ? m.storeUnavailable : m.wentWrongNothingMore(messages(locale).actions.askApproval);
   }

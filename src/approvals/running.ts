@@ -3,8 +3,8 @@ import { failureText } from '../../views/errors';
 import { APPROVAL_ROLE } from '../domain/approvals';
 import { roleAllows } from '../domain/roles';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { messages } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import { slackErrorCode } from '../slack/error-code';
 import { openDm, postOnce } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
@@ -23,7 +23,7 @@ export async function makerStanding(deps: Deps, record: ApprovalRecord): Promise
     const role = await deps.access.roleOf(record.makerId, { fresh: true });
     return role !== undefined && roleAllows(role, APPROVAL_ROLE[record.action]) ? 'ok' : 'lost';
   } catch (err) {
-    deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not check the maker’s role');
+    deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not check the maker’s role');
     return 'unknown';
   }
 }
@@ -63,7 +63,7 @@ export async function runApproved(
       openDm(deps.slack.retried, record.makerId).then(
         () => true,
         (err: unknown) => {
-          deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'cannot open a DM with the maker');
+          deps.logger.warn({ approval: record.id, ...describeError(err) }, 'cannot open a DM with the maker');
           return false;
         },
       ),
@@ -90,10 +90,10 @@ export async function runApproved(
     if (err instanceof ClaimLost) return undefined;
     if (mode === 'resume' || err instanceof ApprovalInDoubt) {
       // The Pix side could not be read (or the store failed): left in `approving` for a later tick.
-      deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not resume an approved action; a later tick tries again');
+      deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not resume an approved action; a later tick tries again');
       return undefined;
     }
-    deps.logger.error({ approval: record.id, err: errorText(err) }, 'an approved action failed');
+    deps.logger.error({ approval: record.id, ...describeError(err) }, 'an approved action failed');
     result = { ok: false, problem: failureText(locale, err, 'runApprovedAction', { write: true }) };
   }
   let ended: ApprovalRecord;
@@ -109,7 +109,7 @@ export async function runApproved(
   }
   deps.logger.info({ approval: record.id, action: record.action, outcome: ended.state }, 'approved action ended');
   await settle(deps, ended, kind, held).catch((err: unknown) =>
-    deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'),
+    deps.logger.warn({ approval: record.id, ...describeError(err) }, 'approval not settled yet; a later tick finishes it'),
   );
   return ended;
 }
@@ -166,6 +166,6 @@ export async function settle(deps: Deps, record: ApprovalRecord, kind?: Approval
 /** Settles an approval its caller ended (the reject form, after its acknowledgement). Never rejects: the tick finishes what fails. */
 export async function settleEnded(deps: Deps, record: ApprovalRecord): Promise<void> {
   await settle(deps, record).catch((err: unknown) =>
-    deps.logger.warn({ approval: record.id, err: errorText(err) }, 'approval not settled yet; a later tick finishes it'),
+    deps.logger.warn({ approval: record.id, ...describeError(err) }, 'approval not settled yet; a later tick finishes it'),
   );
 }

@@ -1,7 +1,7 @@
 import { approvalRootMessage, notRegisteredRootMessage } from '../../views/approvals';
 import { presentMessage, type SlackMessage } from '../../views/message';
 import type { Deps } from '../entry/deps';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import { slackErrorCode } from '../slack/error-code';
 import { type OnceMetadata, postOnce, postToUser } from '../slack/post-once';
 import { ROOT_GONE } from '../slack/thread-root';
@@ -60,7 +60,7 @@ export async function postInThread(
     );
     return true;
   } catch (err) {
-    deps.logger.warn({ approval: record.id, err: slackErrorCode(err) ?? errorText(err) }, 'could not post in the approval thread');
+    deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not post in the approval thread');
     return false;
   }
 }
@@ -71,10 +71,7 @@ export async function directMessage(deps: Deps, record: ApprovalRecord, message:
     await postToUser(deps.slack.exact, record.makerId, message, noticeOf(record, 'to-maker'));
     return true;
   } catch (err) {
-    deps.logger.warn(
-      { approval: record.id, user: record.makerId, err: slackErrorCode(err) ?? errorText(err) },
-      'could not send a direct message',
-    );
+    deps.logger.warn({ approval: record.id, user: record.makerId, ...describeError(err) }, 'could not send a direct message');
     return false;
   }
 }
@@ -87,14 +84,11 @@ export async function directMessage(deps: Deps, record: ApprovalRecord, message:
 export async function disown(deps: Deps, record: ApprovalRecord): Promise<void> {
   await updateRootTolerant(deps, record, present(deps, record, notRegisteredRootMessage(record.makerLocale, record))).catch(
     (err: unknown) =>
-      deps.logger.warn(
-        { approval: record.id, err: slackErrorCode(err) ?? errorText(err) },
-        'could not show an unregistered approval root as such',
-      ),
+      deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not show an unregistered approval root as such'),
   );
   await deps.store.approvals
     .update(record.id, (r) => ({ ...r, state: 'cancelled', decidedAt: new Date().toISOString(), settled: true }))
     .catch((err: unknown) =>
-      deps.logger.warn({ approval: record.id, err: errorText(err) }, 'could not cancel an unregistered approval; a later tick does'),
+      deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not cancel an unregistered approval; a later tick does'),
     );
 }

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import { holding, write } from './claim';
 import { endPending, isPastExpiry } from './deciding';
 import type { ApprovalKind, ApprovalKinds } from './kinds';
@@ -62,7 +62,7 @@ export async function runApprovalTick(
             }
           });
         } catch (err) {
-          deps.logger.warn({ approval: id, err: errorText(err) }, 'approval tick failed for one approval; a later tick retries');
+          deps.logger.warn({ approval: id, ...describeError(err) }, 'approval tick failed for one approval; a later tick retries');
         }
       }),
     ),

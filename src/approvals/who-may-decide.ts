@@ -2,8 +2,8 @@ import type { ApprovalRefusal } from '../../views/approvals';
 import { APPROVAL_ROLE } from '../domain/approvals';
 import { type Role, roleAllows } from '../domain/roles';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import type { Locale } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import type { ApprovalRecord } from '../store/approvals';
 
 // Who may decide an approval now: the one question the deciding code (deciding.ts) asks before it
@@ -34,7 +34,7 @@ export async function refusalToDecide(deps: Deps, record: ApprovalRecord, actor:
       deps.access.mayApprove(actor.userId, { fresh: true }),
     ]);
   } catch (err) {
-    deps.logger.warn({ user: actor.userId, err: errorText(err) }, 'could not look the checker’s groups up afresh');
+    deps.logger.warn({ user: actor.userId, ...describeError(err) }, 'could not look the checker’s groups up afresh');
     [role, approver] = [actor.role, await deps.access.mayApprove(actor.userId)];
   }
   if (role === undefined || !roleAllows(role, needed)) return { kind: 'role', role: needed, action: record.action };

@@ -1,9 +1,9 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { plain, presentMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { withDeadline } from '../runtime/deadline';
-import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
 import { isStoreUnavailable } from '../store/errors';
@@ -51,7 +51,7 @@ async function isRepeat(args: MiddlewareArgs, dedupe: DedupeOptions, logger: Log
     const claimed = dedupe.claims.claim(`delivery:${key}`, dedupe.ttlMs ?? DELIVERY_TTL_MS);
     first = await (dedupe.waitMs === undefined ? claimed : withDeadline(claimed, dedupe.waitMs));
   } catch (err) {
-    logger.warn({ delivery: key, err: errorText(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
+    logger.warn({ delivery: key, ...describeError(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
     return false;
   }
   if (first) return false;
@@ -139,9 +139,9 @@ export function deliveryMiddleware(options: {
       await router.route(args);
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;
-      logger.warn({ err: err.message }, 'a Slack action needed the store, which is unavailable');
+      logger.warn(describeError(err), 'a Slack action needed the store, which is unavailable');
       await tellStoreUnavailable(args, sandboxMode, localeOf).catch((e: unknown) => {
-        logger.warn({ err: errorText(e) }, 'could not tell the user the store is unavailable');
+        logger.warn({ ...describeError(e) }, 'could not tell the user the store is unavailable');
       });
     } finally {
       inFlight.leave();

@@ -7,11 +7,11 @@ import { messageModal } from '../../views/modal';
 import type { AuditOutcome } from '../audit/entry';
 import type { DeliveryAudit } from '../audit/recorder';
 import { type Role, roleAllows } from '../domain/roles';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { NoDefaultAccountError } from '../pix/default-account';
 import { PixApiError } from '../pix/errors';
 import { withDeadline } from '../runtime/deadline';
-import { errorText } from '../runtime/error-text';
 import { isStoreUnavailable } from '../store/errors';
 import { matchCommand, tokenize } from './command-words';
 import { RECEIVED_AT } from './delivery';
@@ -276,7 +276,7 @@ export class EntryRouter {
       if (left <= 0) throw new Error('no time left to search before Slack stops waiting');
       options = await withDeadline(row.handler(args, { deps, userId, role: role!, locale, present }), left);
     }).catch((err: unknown) => {
-      this.deps.logger.warn({ id: row.id, err: errorText(err) }, 'could not list options');
+      this.deps.logger.warn({ id: row.id, ...describeError(err) }, 'could not list options');
     });
     await args.ack({ options: options.slice(0, MAX_OPTIONS) });
   }
@@ -347,7 +347,7 @@ export class EntryRouter {
     const { answer, outcome } = await this.answerOf(row, () => row.handler(ctx), locale);
     if (answer) {
       await reply(answer).catch((err: unknown) => {
-        deps.logger.error({ err: errorText(err) }, 'could not answer through response_url');
+        deps.logger.error({ ...describeError(err) }, 'could not answer through response_url');
       });
     }
     await audit.finish({ outcome });
@@ -366,15 +366,15 @@ export class EntryRouter {
       const outcome = outcomeOf(err);
       if (err instanceof UsageError) return { answer: usageMessage(locale, usageOf(cmd), err.message), outcome };
       if (err instanceof PixApiError) {
-        logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
+        logger.warn(describeError(err), 'Pix API call failed');
         return { answer: pixErrorMessage(locale, err, cmd.what), outcome };
       }
       if (err instanceof NoDefaultAccountError) return { answer: plain(m.common.noDefaultAccount), outcome };
       if (isStoreUnavailable(err)) {
-        logger.warn({ err: err.message, command: usageOf(cmd) }, 'a command needed the store, which is unavailable');
+        logger.warn({ ...describeError(err), command: usageOf(cmd) }, 'a command needed the store, which is unavailable');
         return { answer: plain(m.common.storeUnavailable), outcome };
       }
-      logger.error({ err, command: usageOf(cmd) }, 'command failed');
+      logger.error({ ...describeError(err), command: usageOf(cmd) }, 'command failed');
       return { answer: plain(m.common.wentWrongNothingMore(m.actions[cmd.what])), outcome };
     }
   }

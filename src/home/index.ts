@@ -6,8 +6,8 @@ import type { Role } from '../domain/roles';
 import { roleAllows } from '../domain/roles';
 import { type Clock, systemClock } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import type { Locale } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import type { ApprovalRecord } from '../store/approvals';
 import type { DisputeRecord } from '../store/pix-events';
 import type { TrackedRequest } from '../store/tracked-requests';
@@ -83,7 +83,7 @@ async function publish(deps: Deps, userId: string, view: HomeView): Promise<bool
     await deps.slack.retried.views.publish({ user_id: userId, view });
     return true;
   } catch (err) {
-    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not publish the Home tab');
+    deps.logger.warn({ user: userId, ...describeError(err) }, 'could not publish the Home tab');
     return false;
   }
 }
@@ -105,7 +105,7 @@ export async function refreshHome(
     const data = role ? await readShared(deps, now) : undefined;
     return await publish(deps, userId, await viewFor(deps, locale, userId, role, data));
   } catch (err) {
-    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not refresh the Home tab');
+    deps.logger.warn({ user: userId, ...describeError(err) }, 'could not refresh the Home tab');
     return false;
   }
 }
@@ -136,7 +136,7 @@ export async function refreshHomesAfterDecision(
     );
     return done.filter(Boolean).length;
   } catch (err) {
-    deps.logger.warn({ err: errorText(err) }, 'could not refresh the Home tabs');
+    deps.logger.warn({ ...describeError(err) }, 'could not refresh the Home tabs');
     return 0;
   }
 }

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
 import { context, presentMessage, type SlackMessage } from '../../views/message';
+import { describeError, PixOpsError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import type { DecisionStatus } from '../pix/schemas';
 import type { Logger } from '../runtime/logger';
@@ -38,12 +39,19 @@ export interface DeliveryContext {
 /** Which step of a delivery failed: the one a later tick resumes at (for the logs). */
 export type DeliveryStep = 'find-root' | 'find-reply' | 'post-reply' | 'post-dm' | 'record-reply' | 'update-root' | 'close';
 
-export class DeliveryError extends Error {
+export class DeliveryError extends PixOpsError {
+  readonly code = 'pixops_limit_request_delivery';
+
   constructor(
     readonly step: DeliveryStep,
     override readonly cause: unknown,
   ) {
     super(`${step} failed`);
+  }
+
+  /** The step, and what failed in it. */
+  override describe(): Record<string, unknown> {
+    return { step: this.step, ...describeError(this.cause) };
   }
 }
 

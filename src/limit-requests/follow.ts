@@ -1,8 +1,8 @@
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage } from '../../views/message';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import type { Locale } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import type { PostedMessage } from '../slack/post-once';
 import { postThreadRoot } from '../slack/thread-root';
 import type { FilingIntent } from '../store/filing-intents';
@@ -59,7 +59,7 @@ export async function followFiled(
     record = (await deps.store.trackedRequests.get(id)) ?? (await deps.store.trackedRequests.track(fields));
   } catch (err) {
     deps.logger.error(
-      { limitRequestId: id, err: errorText(err) },
+      { limitRequestId: id, ...describeError(err) },
       'a filed limit request could not be tracked yet; its filing intent stays for a later tick',
     );
   }
@@ -72,7 +72,7 @@ export async function followFiled(
       record = await deps.store.trackedRequests.attachRoot(id, intent.approval.root);
       root = intent.approval.root;
     } catch (err) {
-      deps.logger.warn({ limitRequestId: id, err: errorText(err) }, 'the approval’s root could not be recorded as the request’s');
+      deps.logger.warn({ limitRequestId: id, ...describeError(err) }, 'the approval’s root could not be recorded as the request’s');
     }
   }
   if (!root && !intent.approval) {
@@ -90,7 +90,7 @@ export async function followFiled(
         record = await deps.store.trackedRequests.attachRoot(id, root);
       } catch (err) {
         // The poller finds the root again before it delivers the decision (deliver.ts).
-        deps.logger.warn({ limitRequestId: id, err: errorText(err) }, 'the thread root is posted but could not be recorded');
+        deps.logger.warn({ limitRequestId: id, ...describeError(err) }, 'the thread root is posted but could not be recorded');
       }
     }
   }
@@ -98,7 +98,7 @@ export async function followFiled(
   if (record && (root || !intent.approval)) {
     await deps.store.filingIntents.delete(intent.intentId).catch((err: unknown) => {
       deps.logger.warn(
-        { intentId: intent.intentId, err: errorText(err) },
+        { intentId: intent.intentId, ...describeError(err) },
         'a settled filing intent could not be deleted; a later tick does it',
       );
     });

@@ -1,9 +1,9 @@
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
 import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import type { LimitRequest } from '../pix/schemas';
-import { describeError } from '../runtime/errors';
 import { postToUser } from '../slack/post-once';
 import type { FilingIntent } from '../store/filing-intents';
 import { FILING_CLAIM_MS, filingClaimKey, followFiled } from './follow';

@@ -1,12 +1,12 @@
 import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
 import type { LimitRequest } from '../pix/schemas';
-import { describeError } from '../runtime/errors';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { type Decision, decisionOf } from './decision';
-import { type DeliveryContext, DeliveryError, deliverDecision } from './deliver';
+import { type DeliveryContext, deliverDecision } from './deliver';
 import { ChannelLanes } from './lanes';
 import { reconcileIntents } from './reconcile';
 import { shouldGiveUp, unfollow } from './unfollow';
@@ -91,12 +91,8 @@ export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Pro
         report[outcome]++;
       } catch (err) {
         report.failed++;
-        // 'read': the record or the Pix API; the delivery steps name themselves.
-        const step = err instanceof DeliveryError ? err.step : 'read';
-        deps.logger.warn(
-          { limitRequestId: id, step, ...describeError(err instanceof DeliveryError ? err.cause : err) },
-          'limit request poll failed; a later tick retries it',
-        );
+        // 'read': the record or the Pix API; the delivery steps name themselves (DeliveryError).
+        deps.logger.warn({ limitRequestId: id, step: 'read', ...describeError(err) }, 'limit request poll failed; a later tick retries it');
       }
     }),
   );

@@ -1,5 +1,5 @@
 import type { RunCoordinator } from 'node-cron';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
 
@@ -59,7 +59,7 @@ export class StoreRunCoordinator implements RunCoordinator {
           this.logger.warn('the poll lease lapsed during a tick; another instance may start polling');
           this.stopRenewal();
         },
-        (err: unknown) => this.logger.warn({ err: errorText(err) }, 'could not renew the poll lease'),
+        (err: unknown) => this.logger.warn({ ...describeError(err) }, 'could not renew the poll lease'),
       );
     }, every);
     this.renewal.unref();

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { describeError } from '../runtime/errors';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import { SerialRunner } from '../runtime/serial-runner';

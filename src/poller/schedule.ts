@@ -1,5 +1,5 @@
 import { type Logger as CronLogger, createTask, type ScheduledTask } from 'node-cron';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import { isStoreUnavailable } from '../store/errors';
 import { leaseMsFor, type StoreRunCoordinator } from './coordinator';
@@ -26,7 +26,7 @@ export function scheduleTicks(
     ...(coordinator ? { distributed: true, runCoordinator: coordinator, distributedLease: SLOT_CLAIM_MS } : {}),
   });
   if (coordinator) coordinator.leaseMs = leaseMsFor(intervalOf(task));
-  void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ err: errorText(err) }, 'the poll schedule did not start'));
+  void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ ...describeError(err) }, 'the poll schedule did not start'));
   return task;
 }
 
@@ -41,8 +41,8 @@ function cronLogger(logger: Logger): CronLogger {
     error: (m, err) =>
       // The coordinator fails closed while the store is down: the tick is skipped, a later one catches up.
       isStoreUnavailable(err)
-        ? logger.warn({ cron: text(m), err: err.message }, 'poll tick skipped: the store is unavailable')
-        : logger.error({ cron: text(m), ...(err ? { err: err.message } : {}) }, 'node-cron'),
+        ? logger.warn({ cron: text(m), ...describeError(err) }, 'poll tick skipped: the store is unavailable')
+        : logger.error({ cron: text(m), ...(err ? describeError(err) : {}) }, 'node-cron'),
   };
 }
 

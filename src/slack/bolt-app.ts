@@ -1,4 +1,5 @@
 import type BoltApp from '@slack/bolt/dist/App';
+import { PixOpsError } from '../errors';
 import { standIn } from '../runtime/stand-in';
 
 /**
@@ -43,7 +44,9 @@ function refusing(exportName: string, why: string): object {
 const LISTENER_METHODS = ['use', 'event', 'message', 'shortcut', 'action', 'command', 'options', 'view', 'function', 'assistant'] as const;
 
 /** A listener registered the Bolt way, once the app's one middleware is in place. */
-export class BoltListenerRefused extends Error {
+export class BoltListenerRefused extends PixOpsError {
+  readonly code = 'pixops_slack_listener_refused';
+
   constructor(method: string) {
     super(`app.${method}() is refused: every delivery goes through the entry table (src/entry/table.ts); add a row there`);
   }

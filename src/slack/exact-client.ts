@@ -1,4 +1,5 @@
 import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { PixOpsError } from '../errors';
 
 /**
  * A Web API client that makes each call once: no retries, and a rate-limited call rejected rather
@@ -24,7 +25,9 @@ export class ExactWebClient extends WebClient {
 }
 
 /** A post that must happen once was handed a client that may repeat it: refused before anything is sent. */
-export class NotExactClientError extends Error {
+export class NotExactClientError extends PixOpsError {
+  readonly code = 'pixops_slack_not_exact_client';
+
   constructor(what: string) {
     super(`${what} must go through a client that makes each call once (deps.slack.exact), not one that retries`);
   }

@@ -1,5 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import { ErrorCode, type WebAPICallResult, type WebClientOptions } from '@slack/web-api';
+import { PixOpsError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import { ExactWebClient } from './exact-client';
 
@@ -32,7 +33,8 @@ export const SLACK_PACE: Readonly<Record<string, PaceRule>> = {
 };
 
 /** A call that would have to wait longer than its budget for its turn. */
-export class SlackPaceError extends Error {
+export class SlackPaceError extends PixOpsError {
+  readonly code = 'pixops_slack_pace';
   /** The call never left: nothing was posted (see post-once.ts). */
   readonly notSent = true;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import { PixOpsError } from '../errors';
 import { ownBotId } from './bot-identity';
 import { slackErrorCode } from './error-code';
 import { assertExact, type ExactWebClient } from './exact-client';
@@ -26,7 +27,9 @@ export interface FoundMessage extends PostedMessage {
 }
 
 /** The post may or may not have happened, and the look-up that would tell could not be made. */
-export class PostUnknownError extends Error {
+export class PostUnknownError extends PixOpsError {
+  readonly code = 'pixops_slack_post_unknown';
+
   constructor(override readonly cause: unknown) {
     super('chat.postMessage failed without an answer, and the channel could not be read to tell whether it was posted');
   }

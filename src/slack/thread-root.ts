@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../views/message';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from './error-code';
 import { assertExact, type ExactWebClient } from './exact-client';
@@ -45,17 +45,17 @@ export async function postRootMessage(
   } catch (err) {
     if (err instanceof PostUnknownError) {
       logger.warn(
-        { channel: input.channel, err: errorText(err.cause) },
+        { channel: input.channel, ...describeError(err.cause) },
         'the thread root may have been posted; it will be looked for again',
       );
       return undefined;
     }
-    logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
+    logger.info({ channel: input.channel, ...describeError(err) }, 'cannot post in the channel; trying a DM');
   }
   try {
     return { ...(await postToUser(slack, input.userId, input.message, input.metadata, once)), dm: true };
   } catch (err) {
-    logger.warn({ user: input.userId, err: errorText(err instanceof PostUnknownError ? err.cause : err) }, 'cannot post the thread root');
+    logger.warn({ user: input.userId, ...describeError(err) }, 'cannot post the thread root');
     return undefined;
   }
 }
