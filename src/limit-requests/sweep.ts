@@ -50,7 +50,8 @@ export interface SweepOptions {
  * request is handled on its own: its failure is logged and counted, and never stops the others. The
  * decisions found are delivered in their channel's lane (lanes.ts), paced to Slack's rate limits
  * (slack/pacing.ts), without holding up the reads or the other channels. Rejects only when the open
- * requests cannot even be listed.
+ * requests cannot even be listed. `deps` are the poller's (src/app.ts): its lane of the Pix budget,
+ * the paced Slack clients.
  */
 export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Promise<SweepReport> {
   const { stopping } = options;
