@@ -1,8 +1,8 @@
 import './runtime/zod-without-locales';
 import { config as loadDotenv } from 'dotenv';
 import { startPixOps } from './app';
+import { errorText } from './errors';
 import { loadConfig, loadPlaygroundConfig, playgroundHelp, SETUP_HELP, wantsPlayground } from './runtime/config';
-import { errorText } from './runtime/error-text';
 
 async function main(): Promise<void> {
   loadDotenv({ quiet: true });

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
 import type { PixBudget } from '../pix/budget';
-import { SlackPacer } from '../poller/pacing';
-import { pollerSlackClient } from '../poller/slack-client';
+import { SlackPacer } from '../slack/pacing';
 import { EventOutbox } from './outbox';
 import { PublicKeys } from './public-keys';
 import { webhookHandler } from './receiver';
@@ -49,7 +48,7 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
   const outbox = new EventOutbox({
     events: deps.store.pixEvents,
     claims: deps.store,
-    slack: pollerSlackClient(deps, new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger })),
+    slack: deps.slack.paced(new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger })).exact,
     channel: settings.channel,
     sandboxMode: deps.sandboxMode,
     audit: deps.audit,

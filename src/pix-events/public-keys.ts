@@ -1,6 +1,6 @@
 import { createPublicKey, createVerify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 
 /** `GET {PIX_API_URL}/api/v1/webhook/public-keys` (the contract): every listed key is valid. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditLog } from '../audit/recorder';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';

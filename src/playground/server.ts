@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ACCEPTED_TYPES } from '../domain/proof-files';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { SandboxHandle } from '../sandbox';
 import type { SlackStandIn } from '../slack-standin/web-api';

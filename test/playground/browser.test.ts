@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { DECISION_EVENT_TYPE } from '../../src/limit-requests/deliver';
 import { type Playground, startPlayground } from '../../src/playground';
-import { DECISION_EVENT_TYPE } from '../../src/poller/deliver';
 import { type Browser, launchBrowser } from '../support/browser';
 import { messageText } from '../support/harness';
 import { PDF } from '../support/limit-form';
