@@ -22,8 +22,11 @@ export interface PendingRoot {
   call: SlackApiCall;
 }
 
+/** A root Slack took (a post refused in the channel, before its fallback to the maker's DM, is none). */
 const isRoot = (c: SlackApiCall) =>
-  c.method === 'chat.postMessage' && (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval';
+  c.method === 'chat.postMessage' &&
+  (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval' &&
+  (c.response as { ok?: boolean } | undefined)?.ok === true;
 
 /** The approval root posted after `from`. */
 export async function pendingRoot(h: Pick<Harness, 'slack'>, from: number): Promise<PendingRoot> {
