@@ -26,6 +26,39 @@ const idList = z.preprocess(
   ),
 );
 
+/** Names of actions that can wait for approval, comma-separated. */
+const actionList = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  z.array(
+    z
+      .string()
+      .refine(
+        (s): s is ApprovalAction => (APPROVAL_ACTIONS as readonly string[]).includes(s),
+        `expected one of ${APPROVAL_ACTIONS.join(', ')}`,
+      ),
+  ),
+);
+
+/** `30m`, `24h`, `2d` in milliseconds. */
+const duration = z.string().transform((s, ctx) => {
+  const ms = parseDuration(s);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 2d' });
+  return ms ?? 0;
+});
+
+/** An amount in reais, in cents: the project's money parser, read as pt-BR (`100000`, `100.000` and `100.000,00` are all a hundred thousand reais). */
+const reais = z.string().transform((s, ctx) => {
+  const parsed = parseReais(s, 'pt-BR');
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
+  return parsed.ok ? parsed.cents : 0;
+});
+
 const port = (fallback: number) =>
   z.preprocess(
     (v) => blankToUndefined(v) ?? String(fallback),
@@ -120,35 +153,9 @@ const ConfigSchema = z.object({
   ACCESS_VIEWERS: idList,
   ACCESS_OPERATORS: idList,
   ACCESS_ADMINS: idList,
-  APPROVALS: z.preprocess(
-    (v) =>
-      typeof v === 'string'
-        ? v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [],
-    z.array(
-      z
-        .string()
-        .refine(
-          (s): s is ApprovalAction => (APPROVAL_ACTIONS as readonly string[]).includes(s),
-          `expected one of ${APPROVAL_ACTIONS.join(', ')}`,
-        ),
-    ),
-  ),
+  APPROVALS: actionList,
   ACCESS_APPROVERS: idList,
-  APPROVAL_TTL: z.preprocess(
-    (v) => blankToUndefined(v) ?? '24h',
-    z
-      .string()
-      .transform((s, ctx) => {
-        const ms = parseDuration(s);
-        if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 2d' });
-        return ms ?? 0;
-      })
-      .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
-  ),
+  APPROVAL_TTL: z.preprocess((v) => blankToUndefined(v) ?? '24h', duration.pipe(z.number().max(90 * 86_400_000, 'expected at most 90d'))),
   // Approval reminders and the limit requests' threshold.
   APPROVAL_REMIND_AFTER: z.preprocess(
     (v) => blankToUndefined(v) ?? '4h',
@@ -159,18 +166,12 @@ const ConfigSchema = z.object({
       return ms ?? 0;
     }),
   ),
-  APPROVAL_LIMIT_ABOVE: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .transform((s, ctx) => {
-        // The project's money parser, read as pt-BR: `100000`, `100.000` and `100.000,00` are all a hundred thousand reais.
-        const parsed = parseReais(s, 'pt-BR');
-        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
-        return parsed.ok ? parsed.cents : 0;
-      })
-      .optional(),
-  ),
+  APPROVAL_LIMIT_ABOVE: z.preprocess(blankToUndefined, reais.optional()),
+  // Two checkers, escalation: each off until set.
+  APPROVAL_QUORUM_ABOVE: z.preprocess(blankToUndefined, reais.optional()),
+  APPROVAL_QUORUM_ACTIONS: actionList,
+  APPROVAL_ESCALATE_AFTER: z.preprocess(blankToUndefined, duration.optional()),
+  ACCESS_ESCALATION: idList,
   // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
   PIX_EVENTS_CHANNEL: z.preprocess(
     blankToUndefined,
@@ -231,6 +232,35 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret)
     problems.push('STORE_SECRET: required when STORE_URL is redis:// or rediss://');
   if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
+  problems.push(...approvalRuleProblems(v));
+  return problems;
+}
+
+/** Two checkers and escalation, against the approvals they shape (their own forms are the schema's). */
+function approvalRuleProblems(v: (name: string) => string | undefined): string[] {
+  const problems: string[] = [];
+  const names = (name: string) =>
+    (v(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const waiting = new Set(names('APPROVALS'));
+  names('APPROVAL_QUORUM_ACTIONS').forEach((action, i) => {
+    if ((APPROVAL_ACTIONS as readonly string[]).includes(action) && !waiting.has(action))
+      problems.push(
+        `APPROVAL_QUORUM_ACTIONS: entry ${i + 1} is not in APPROVALS (only an action that waits for approval can need two checkers)`,
+      );
+  });
+  const escalateAfter = v('APPROVAL_ESCALATE_AFTER');
+  const escalation = names('ACCESS_ESCALATION');
+  if (escalateAfter && escalation.length === 0)
+    problems.push('ACCESS_ESCALATION: required when APPROVAL_ESCALATE_AFTER is set (who an approval is escalated to: user or group IDs)');
+  if (!escalateAfter && escalation.length > 0)
+    problems.push('APPROVAL_ESCALATE_AFTER: required when ACCESS_ESCALATION is set (how long an approval waits before it is escalated)');
+  const after = escalateAfter ? parseDuration(escalateAfter) : undefined;
+  const ttl = parseDuration(v('APPROVAL_TTL') ?? '24h');
+  if (after !== undefined && ttl !== undefined && after >= ttl)
+    problems.push('APPROVAL_ESCALATE_AFTER: must be shorter than APPROVAL_TTL (an approval is escalated while it still waits)');
   return problems;
 }
 
@@ -344,6 +374,14 @@ export interface Config {
     remindAfterMs: number;
     /** APPROVAL_LIMIT_ABOVE in cents: a limit request needs approval only when a requested field is above it. */
     limitAboveCents?: number;
+    /** APPROVAL_QUORUM_ABOVE in cents: a limit request with a requested field above it needs two checkers. */
+    quorumAboveCents?: number;
+    /** APPROVAL_QUORUM_ACTIONS: the actions that always need two checkers. */
+    quorumActions: ApprovalAction[];
+    /** APPROVAL_ESCALATE_AFTER: how long a pending approval waits before it is escalated; unset: never. */
+    escalateAfterMs?: number;
+    /** ACCESS_ESCALATION: who an approval is escalated to (user or group IDs); set with escalateAfterMs. */
+    escalation: string[];
   };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
@@ -404,6 +442,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         ttlMs: c.APPROVAL_TTL,
         remindAfterMs: c.APPROVAL_REMIND_AFTER,
         ...(c.APPROVAL_LIMIT_ABOVE === undefined ? {} : { limitAboveCents: c.APPROVAL_LIMIT_ABOVE }),
+        ...(c.APPROVAL_QUORUM_ABOVE === undefined ? {} : { quorumAboveCents: c.APPROVAL_QUORUM_ABOVE }),
+        quorumActions: [...new Set(c.APPROVAL_QUORUM_ACTIONS as ApprovalAction[])],
+        ...(c.APPROVAL_ESCALATE_AFTER === undefined ? {} : { escalateAfterMs: c.APPROVAL_ESCALATE_AFTER }),
+        escalation: c.ACCESS_ESCALATION,
       },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,

@@ -150,7 +150,14 @@ describe('approval reminders and the limit requests’ threshold in the configur
 describe('four-eyes approvals in the configuration', () => {
   test('off by default: no action waits, anyone with the role approves, a pending action waits 24h', () => {
     const r = loadConfig(base);
-    expect(r.ok && r.config.approvals).toEqual({ actions: [], approvers: [], ttlMs: 24 * 3_600_000, remindAfterMs: 4 * 3_600_000 });
+    expect(r.ok && r.config.approvals).toEqual({
+      actions: [],
+      approvers: [],
+      ttlMs: 24 * 3_600_000,
+      remindAfterMs: 4 * 3_600_000,
+      quorumActions: [],
+      escalation: [],
+    });
   });
 
   test('APPROVALS names actions (trimmed, once each); ACCESS_APPROVERS takes users and groups; APPROVAL_TTL a duration', () => {
@@ -165,6 +172,8 @@ describe('four-eyes approvals in the configuration', () => {
       approvers: ['U0CHECK1', 'S0CHECKERS'],
       ttlMs: 30 * 60_000,
       remindAfterMs: 4 * 3_600_000,
+      quorumActions: [],
+      escalation: [],
     });
     for (const [ttl, ms] of [
       ['2d', 2 * 86_400_000],
@@ -275,5 +284,57 @@ describe('first run: what a new user leaves or copies by mistake is refused with
     const unparsable = loadConfig({ ...base, STORE_URL: 'redis://:::SUPERSECRET', STORE_SECRET: 's'.repeat(32) });
     expect(!unparsable.ok && unparsable.problems).toEqual([expect.stringMatching(/^STORE_URL: expected redis:\/\/HOST:PORT/)]);
     expect(!unparsable.ok && unparsable.problems.join('\n')).not.toContain('SUPERSECRET');
+  });
+});
+
+describe('two checkers and escalation in the configuration', () => {
+  const on = { ...base, APPROVALS: 'limit-request,key-delete' };
+
+  test('each off until set; APPROVAL_QUORUM_ABOVE in reais as APPROVAL_LIMIT_ABOVE takes them, actions once each, escalation a duration with its list', () => {
+    const off = loadConfig(on);
+    expect(off.ok && off.config.approvals).toMatchObject({ quorumActions: [], escalation: [] });
+    expect(off.ok && off.config.approvals.quorumAboveCents).toBeUndefined();
+    expect(off.ok && off.config.approvals.escalateAfterMs).toBeUndefined();
+    for (const amount of ['50000', '50.000,00', '50.000']) {
+      const r = loadConfig({ ...on, APPROVAL_QUORUM_ABOVE: amount });
+      expect(r.ok && r.config.approvals.quorumAboveCents).toBe(5_000_000);
+    }
+    const r = loadConfig({
+      ...on,
+      APPROVAL_QUORUM_ACTIONS: ' key-delete ,key-delete',
+      APPROVAL_ESCALATE_AFTER: '2h',
+      ACCESS_ESCALATION: 'U0MANAGER, S0HEADS',
+    });
+    expect(r.ok && r.config.approvals).toMatchObject({
+      quorumActions: ['key-delete'],
+      escalateAfterMs: 2 * 3_600_000,
+      escalation: ['U0MANAGER', 'S0HEADS'],
+    });
+  });
+
+  test.each([
+    [{ APPROVAL_QUORUM_ACTIONS: 'limit-request,key-add' }, ['APPROVAL_QUORUM_ACTIONS: entry 2 is not in APPROVALS']],
+    [{ APPROVAL_QUORUM_ACTIONS: 'pay-SUPERSECRET' }, ['APPROVAL_QUORUM_ACTIONS: entry 1 expected one of']],
+    [{ APPROVAL_QUORUM_ABOVE: 'lots-SUPERSECRET' }, ['APPROVAL_QUORUM_ABOVE: expected an amount in reais']],
+    [{ APPROVAL_QUORUM_ABOVE: '-5' }, ['APPROVAL_QUORUM_ABOVE: expected an amount in reais']],
+    [{ APPROVAL_ESCALATE_AFTER: '24h', ACCESS_ESCALATION: 'U0MANAGER' }, ['APPROVAL_ESCALATE_AFTER: must be shorter than APPROVAL_TTL']],
+    [
+      { APPROVAL_ESCALATE_AFTER: '3h', APPROVAL_TTL: '2h', ACCESS_ESCALATION: 'U0MANAGER' },
+      ['APPROVAL_ESCALATE_AFTER: must be shorter than APPROVAL_TTL'],
+    ],
+    [{ APPROVAL_ESCALATE_AFTER: 'soon-SUPERSECRET', ACCESS_ESCALATION: 'U0MANAGER' }, ['APPROVAL_ESCALATE_AFTER: expected a duration']],
+    [{ APPROVAL_ESCALATE_AFTER: '2h' }, ['ACCESS_ESCALATION: required when APPROVAL_ESCALATE_AFTER is set']],
+    [{ ACCESS_ESCALATION: 'U0MANAGER' }, ['APPROVAL_ESCALATE_AFTER: required when ACCESS_ESCALATION is set']],
+    [
+      { APPROVAL_ESCALATE_AFTER: '2h', ACCESS_ESCALATION: 'U0MANAGER,boss-SUPERSECRET' },
+      ['ACCESS_ESCALATION: entry 2 expected Slack user IDs'],
+    ],
+  ])('refused at start, naming the variable, without echoing the value: %j', (env, expected) => {
+    const r = loadConfig({ ...on, ...env });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems).toHaveLength(expected.length);
+    expected.forEach((start, i) => expect(r.problems[i]).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)));
+    expect(r.problems.join('\n')).not.toMatch(/SUPERSECRET/);
   });
 });
