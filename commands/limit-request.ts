@@ -365,6 +365,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
         checkerId: record.checkerId ?? '',
         approvedAt: record.decidedAt ?? new Date().toISOString(),
         root: { channel: record.channel, ts: record.rootTs },
+        ...(record.approvedBy ? { checkers: record.approvedBy } : {}),
       },
       beforeWrite: (intent) => run.intent('file', { intentId: intent.intentId }),
     });

@@ -187,6 +187,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const access = new AccessControl({
     lists: config.access,
     approvers: config.approvals.approvers,
+    escalation: config.approvals.escalation,
     sandboxMode: config.sandboxMode,
     groupMembers: async (usergroup) => (await slack.quick.usergroups.users.list({ usergroup })).users ?? [],
     onGroupError: (usergroup, err) => logger.warn({ usergroup, ...describeError(err) }, 'could not resolve a user group'),
@@ -211,6 +212,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       claimTtlMs: config.pollClaimTtlMs,
       remindAfterMs: config.approvals.remindAfterMs,
       ...(config.approvals.limitAboveCents === undefined ? {} : { limitAboveCents: config.approvals.limitAboveCents }),
+      ...(config.approvals.quorumAboveCents === undefined ? {} : { quorumAboveCents: config.approvals.quorumAboveCents }),
+      quorumActions: new Set(config.approvals.quorumActions),
+      ...(config.approvals.escalateAfterMs === undefined ? {} : { escalateAfterMs: config.approvals.escalateAfterMs }),
     },
     audit: new AppAudit({
       sink: options.auditTrail === false ? { append: async () => undefined } : store.audit,

@@ -4,7 +4,7 @@ import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
 import { maskPixKey } from '../src/domain/pix-key-mask';
 import type { Role } from '../src/domain/roles';
-import { ageText } from '../src/domain/sao-paulo-date';
+import { ageText, formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 import type { ApprovalRecord } from '../src/store/approvals';
 import { code, keyTypeLabel, quoted } from './accounts';
@@ -96,10 +96,38 @@ function buttons(locale: Locale, record: ApprovalRecord): ActionsBlock {
   };
 }
 
+/** A checker, and the away approver they decided for when a delegate decided. */
+function checkerText(locale: Locale, userId: string, forUserId: string | undefined): string {
+  return forUserId ? messages(locale).approvals.checkerFor({ checker: `<@${userId}>`, away: `<@${forUserId}>` }) : `<@${userId}>`;
+}
+
+/**
+ * Who decided: every checker who approved it (`@ana and @bruno for @abel`), or who rejected it;
+ * `—` when nobody did.
+ */
+export function checkersText(locale: Locale, record: ApprovalRecord): string {
+  const given = record.approvedBy ?? [];
+  if (
+    given.length > 0 &&
+    (record.state === 'approving' || record.state === 'done' || record.state === 'failed' || record.state === 'pending')
+  )
+    return messages(locale).approvals.and(given.map((a) => checkerText(locale, a.userId, a.forUserId)));
+  return record.checkerId ? checkerText(locale, record.checkerId, record.checkerFor) : '—';
+}
+
+/** While pending with two checkers needed: how many approved so far, and who. */
+function quorumLine(locale: Locale, record: ApprovalRecord): string | undefined {
+  const m = messages(locale).approvals;
+  const needed = record.required ?? 1;
+  const given = record.approvedBy ?? [];
+  if (needed < 2) return undefined;
+  return given.length === 0 ? m.quorumNone(needed) : m.quorumSoFar({ given: given.length, needed, who: checkersText(locale, record) });
+}
+
 /** The line that says where an approval stands, once it has left `pending`. */
 export function stateLine(locale: Locale, record: ApprovalRecord): string {
   const m = messages(locale).approvals;
-  const checker = record.checkerId ? `<@${record.checkerId}>` : '—';
+  const checker = checkersText(locale, record);
   const at = when(locale, record.decidedAt);
   switch (record.state) {
     case 'pending':
@@ -127,12 +155,15 @@ export function approvalRootMessage(locale: Locale, record: ApprovalRecord, opti
   const m = messages(locale).approvals;
   const title = m.actionTitle(record.action);
   const pending = record.state === 'pending';
+  const quorum = pending ? quorumLine(locale, record) : undefined;
   const blocks: KnownBlock[] = [
     section(pending ? m.pendingHead(title) : `*${title}*`),
     section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')),
+    ...(quorum ? [section(quorum)] : []),
     section(stateLine(locale, record)),
     context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) })),
   ];
+  if (pending && record.escalatedAt) blocks.push(context(m.escalatedLine(when(locale, record.escalatedAt))));
   if (pending) {
     blocks.push(
       buttons(locale, record),
@@ -148,7 +179,9 @@ export type ApprovalRefusal =
   | { kind: 'role'; role: Role; action: ApprovalAction }
   | { kind: 'not-approver'; userId: string }
   | { kind: 'not-maker'; makerId: string }
-  | { kind: 'standing-unknown' };
+  | { kind: 'standing-unknown' }
+  | { kind: 'already-approved'; given: number; needed: number }
+  | { kind: 'lookup-failed' };
 
 /** A refusal in the clicker's words. */
 export function refusalText(locale: Locale, refusal: ApprovalRefusal): string {
@@ -164,6 +197,10 @@ export function refusalText(locale: Locale, refusal: ApprovalRefusal): string {
       return m.onlyMakerCancels(`<@${refusal.makerId}>`);
     case 'standing-unknown':
       return messages(locale).approvalRules.makerStandingUnknown;
+    case 'already-approved':
+      return m.alreadyApprovedByYou({ given: refusal.given, needed: refusal.needed });
+    case 'lookup-failed':
+      return m.lookupFailed;
   }
 }
 
@@ -171,7 +208,7 @@ export function refusalText(locale: Locale, refusal: ApprovalRefusal): string {
 export function decidedText(locale: Locale, record: ApprovalRecord | undefined): string {
   const m = messages(locale).approvals;
   if (!record) return m.notFound;
-  const checker = `<@${record.checkerId ?? ''}>`;
+  const checker = checkersText(locale, record);
   switch (record.state) {
     case 'pending':
       return messages(locale).approvalRules.notRegisteredAnswer;
@@ -210,21 +247,91 @@ export function notRegisteredRootMessage(locale: Locale, record: ApprovalRecord)
 export function reminderMessage(
   locale: Locale,
   record: ApprovalRecord,
-  input: { mentions: string[]; approversListed: boolean; now: Date; n: number; max: number },
+  input: {
+    mentions: string[];
+    delegates?: Array<{ delegate: string; away: string }>;
+    approversListed: boolean;
+    now: Date;
+    n: number;
+    max: number;
+    elsewhere?: { link?: string };
+  },
 ): SlackMessage {
   const m = messages(locale);
   const role = m.approvalRules.anyoneWithRole(m.common.role(APPROVAL_ROLE[record.action]));
-  const who =
-    input.mentions.length === 0 ? role : input.approversListed ? input.mentions.join(', ') : `${input.mentions.join(', ')} (${role})`;
-  const text = m.approvalRules.reminder({
-    who,
-    title: m.approvals.actionTitle(record.action),
-    maker: `<@${record.makerId}>`,
-    age: ageText(record.createdAt, input.now, locale),
-    expires: when(locale, record.expiresAt),
-    n: input.n,
-    max: input.max,
-  });
+  const names = withDelegates(locale, input.mentions, input.delegates);
+  const who = names.length === 0 ? role : input.approversListed ? names.join(', ') : `${names.join(', ')} (${role})`;
+  const text = [
+    m.approvalRules.reminder({
+      who,
+      title: m.approvals.actionTitle(record.action),
+      maker: `<@${record.makerId}>`,
+      age: ageText(record.createdAt, input.now, locale),
+      expires: when(locale, record.expiresAt),
+      n: input.n,
+      max: input.max,
+    }),
+    ...stillNeeded(locale, record, input.elsewhere),
+  ].join(' ');
+  return { text, blocks: [section(text)] };
+}
+
+/** Mentions, and beside them the delegates of those away (`@bruno (for @abel, away)`). */
+function withDelegates(locale: Locale, mentions: string[], delegates: Array<{ delegate: string; away: string }> = []): string[] {
+  const m = messages(locale).approvalRules;
+  return [...mentions, ...delegates.map((d) => m.delegateFor({ delegate: `<@${d.delegate}>`, away: `<@${d.away}>` }))];
+}
+
+/** What a post about a waiting approval adds: the approvals given so far, and where its root is when the approvers cannot see it. */
+function stillNeeded(locale: Locale, record: ApprovalRecord, elsewhere: { link?: string } | undefined): string[] {
+  const m = messages(locale).approvalRules;
+  const given = record.approvedBy?.length ?? 0;
+  return [
+    ...(given > 0 ? [m.quorumSoFar({ given, needed: record.required ?? 1 })] : []),
+    ...(elsewhere ? [m.rootElsewhere(elsewhere.link)] : []),
+  ];
+}
+
+/**
+ * The escalation, where the approvers are (the root's thread, or where the maker asked when the root
+ * is in their DM): the escalation list (and the delegates of those away) mentioned, told they may decide it now.
+ */
+export function escalationMessage(
+  locale: Locale,
+  record: ApprovalRecord,
+  input: { mentions: string[]; delegates?: Array<{ delegate: string; away: string }>; now: Date; elsewhere?: { link?: string } },
+): SlackMessage {
+  const m = messages(locale);
+  const text = [
+    m.approvalRules.escalation({
+      who: withDelegates(locale, input.mentions, input.delegates).join(', '),
+      title: m.approvals.actionTitle(record.action),
+      maker: `<@${record.makerId}>`,
+      age: ageText(record.createdAt, input.now, locale),
+      expires: when(locale, record.expiresAt),
+    }),
+    ...stillNeeded(locale, record, input.elsewhere),
+  ].join(' ');
+  return { text, blocks: [section(text)] };
+}
+
+/** The direct message to one member of the escalation list (or the delegate of one away): a link to the root. */
+export function escalationDmMessage(
+  locale: Locale,
+  record: ApprovalRecord,
+  input: { link?: string; now: Date; forUserId?: string },
+): SlackMessage {
+  const m = messages(locale).approvalRules;
+  const text = [
+    m.escalationDm({
+      title: messages(locale).approvals.actionTitle(record.action),
+      maker: `<@${record.makerId}>`,
+      age: ageText(record.createdAt, input.now, locale),
+      expires: when(locale, record.expiresAt),
+      ...(input.link ? { link: input.link } : {}),
+    }),
+    ...(input.forUserId ? [m.escalationDmFor(`<@${input.forUserId}>`)] : []),
+  ].join(' ');
   return { text, blocks: [section(text)] };
 }
 
@@ -232,7 +339,7 @@ export function reminderMessage(
 export function approvalReplyMessage(locale: Locale, record: ApprovalRecord): SlackMessage | undefined {
   const m = messages(locale).approvals;
   const maker = `<@${record.makerId}>`;
-  const checker = `<@${record.checkerId ?? ''}>`;
+  const checker = checkersText(locale, record);
   if (record.state === 'rejected') {
     const text = m.rejectedReply({ maker, checker, reason: `“${userText(record.reason ?? '', REASON_MAX)}”` });
     return { text, blocks: [section(text)] };
@@ -246,7 +353,7 @@ export function approvalReplyMessage(locale: Locale, record: ApprovalRecord): Sl
 
 /** A record of what an approved action did, for its thread: the action's own message, and who asked and approved. */
 export function withApprovalNote(locale: Locale, message: SlackMessage, record: ApprovalRecord): SlackMessage {
-  const note = messages(locale).approvals.approvedBy({ checker: `<@${record.checkerId ?? ''}>`, maker: `<@${record.makerId}>` });
+  const note = messages(locale).approvals.approvedBy({ checker: checkersText(locale, record), maker: `<@${record.makerId}>` });
   return { text: message.text, blocks: [...message.blocks, context(note)] };
 }
 
@@ -281,15 +388,31 @@ export function sentForApprovalText(locale: Locale, record: ApprovalRecord, wher
   return m.sentForApproval({ title: m.actionTitle(record.action), where: where.dm ? m.sentToDm : m.sentWhere(`<#${where.channel}>`) });
 }
 
-/** The Home tab's list: approvals the viewer may decide, and their own (to cancel). */
+/** An approval on the Home tab: the viewer decides it (for `forUserId`, when as a delegate), or cancels it (their own). */
+export interface HomeApprovalItem {
+  record: ApprovalRecord;
+  forUserId?: string;
+}
+
+/** The viewer's delegation: who decides for them while they are away, and for whom they decide. */
+export interface HomeDelegation {
+  away?: { delegate: string; until: string };
+  decidingFor: Array<{ awayUserId: string; until: string }>;
+}
+
+/** The Home tab's list: approvals the viewer may decide (as a delegate too), their own (to cancel), and their delegation. */
 export function homeApprovalBlocks(
   locale: Locale,
-  input: { viewerId: string; items: ApprovalRecord[]; total: number; now: Date; approversListed: boolean },
+  input: { viewerId: string; items: HomeApprovalItem[]; total: number; now: Date; approversListed: boolean; delegation?: HomeDelegation },
 ): KnownBlock[] {
   const m = messages(locale).approvals;
   const blocks: KnownBlock[] = [section(m.homeTitle)];
+  const day = (until: string) => formatSaoPauloDateTime(until, locale) ?? until;
+  const { away, decidingFor = [] } = input.delegation ?? {};
+  if (away) blocks.push(context(m.homeAway({ delegate: `<@${away.delegate}>`, until: day(away.until) })));
+  for (const d of decidingFor) blocks.push(context(m.homeDelegate({ away: `<@${d.awayUserId}>`, until: day(d.until) })));
   if (input.items.length === 0) return [...blocks, context(m.homeNone)];
-  for (const record of input.items) {
+  for (const { record, forUserId } of input.items) {
     const line = m.homeLine({
       title: m.actionTitle(record.action),
       maker: `<@${record.makerId}>`,
@@ -297,13 +420,15 @@ export function homeApprovalBlocks(
       expires: when(locale, record.expiresAt),
     });
     const mine = record.makerId === input.viewerId;
-    blocks.push(section([line, ...payloadLines(locale, record.payload)].join('\n')));
+    const quorum = quorumLine(locale, record);
+    blocks.push(section([line, ...payloadLines(locale, record.payload), ...(quorum ? [quorum] : [])].join('\n')));
     const all = buttons(locale, record);
     const elements = all.elements.filter((e) =>
       mine ? (e as Button).action_id === APPROVAL_ACTION_IDS.cancel : (e as Button).action_id !== APPROVAL_ACTION_IDS.cancel,
     );
     blocks.push({ ...all, block_id: `approval_${record.id}`, elements });
     if (mine) blocks.push(context(m.homeYours));
+    else if (forUserId) blocks.push(context(m.homeFor(`<@${forUserId}>`)));
   }
   if (input.total > input.items.length) blocks.push(context(m.homeMore(input.total - input.items.length)));
   return blocks;

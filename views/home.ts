@@ -6,10 +6,9 @@ import { ageText } from '../src/domain/sao-paulo-date';
 import { type ActionKey, type Locale, messages } from '../src/i18n';
 import type { PixApiError } from '../src/pix/errors';
 import type { Account, LimitRequest, PixKey } from '../src/pix/schemas';
-import type { ApprovalRecord } from '../src/store/approvals';
 import type { DisputeRecord } from '../src/store/pix-events';
 import type { TrackedRequest } from '../src/store/tracked-requests';
-import { homeApprovalBlocks } from './approvals';
+import { type HomeApprovalItem, type HomeDelegation, homeApprovalBlocks } from './approvals';
 import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
@@ -179,7 +178,9 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
 /** The Home tab of a user with a role, in their language: the buttons their role allows, requests, decisions, accounts. */
 /** The approvals a viewer may act on (decide, or cancel their own), oldest first; shown when approvals are on or some wait. */
 export interface HomeApprovals {
-  items: ApprovalRecord[];
+  items: HomeApprovalItem[];
+  /** The viewer's delegation while away, and whom they decide for. */
+  delegation?: HomeDelegation;
   approversListed: boolean;
   /** APPROVALS names at least one action. */
   enabled: boolean;
@@ -188,7 +189,7 @@ export interface HomeApprovals {
 function approvalBlocks(locale: Locale, userId: string, data: HomeData, approvals: Part<HomeApprovals> | undefined): KnownBlock[] {
   if (!approvals) return [];
   if (!approvals.ok) return [section(messages(locale).approvals.homeTitle), failedPart(locale, approvals), { type: 'divider' }];
-  const { items, enabled, approversListed } = approvals.value;
+  const { items, enabled, approversListed, delegation } = approvals.value;
   if (!enabled && items.length === 0) return [];
   return [
     ...homeApprovalBlocks(locale, {
@@ -197,6 +198,7 @@ function approvalBlocks(locale: Locale, userId: string, data: HomeData, approval
       total: items.length,
       now: data.now,
       approversListed,
+      ...(delegation ? { delegation } : {}),
     }),
     { type: 'divider' },
   ];

@@ -8,10 +8,11 @@ import { type Held, holding, write } from './claim';
 import type { ApprovalKinds } from './kinds';
 import { makerStanding, runApproved, settle } from './running';
 import { updateRootTolerant } from './thread';
-import { type Actor, refusalToDecide } from './who-may-decide';
+import { type Actor, type Decision, type Intent, type Judge, judge } from './who-may-decide';
 
 // Deciding an approval: approve, reject, or the maker's cancel; each a move out of `pending` under its
-// claim, after asking who may decide (who-may-decide.ts). And how a refusal is told and recorded.
+// claim, after asking who may decide (who-may-decide.ts), which also says whether an approval
+// completes it or is one of two. And how a refusal is told and recorded.
 
 /** Whether a pending approval has waited past its APPROVAL_TTL. */
 export const isPastExpiry = (record: ApprovalRecord, now: number) => Date.parse(record.expiresAt) <= now;
@@ -23,6 +24,8 @@ const REFUSAL_DETAIL: Record<ApprovalRefusal['kind'], string> = {
   'not-approver': 'not an approver',
   'not-maker': 'not the maker',
   'standing-unknown': 'maker role unknown',
+  'already-approved': 'already approved',
+  'lookup-failed': 'checker groups not looked up',
 };
 
 function refused(deps: Deps, actor: Actor, refusal: ApprovalRefusal): string {
@@ -36,16 +39,8 @@ function alreadyDecided(deps: Deps, text: string): string {
   return text;
 }
 
-/** Whoever holds the claim is deciding: wait a little for their decision, to say who it was. */
-async function whoDecided(deps: Deps, locale: Locale, id: string): Promise<string> {
-  const deadline = Date.now() + 3_000;
-  for (;;) {
-    const record = await deps.store.approvals.get(id);
-    if (record?.state !== 'pending') return decidedText(locale, record);
-    if (Date.now() > deadline) return messages(locale).approvals.busy;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** How long a click waits for someone else's hold on an approval (a decision, a reminder) before it is told to look again. */
+const WAIT_FOR_CLAIM_MS = 3_000;
 
 type Answer = { answer: string } | { record: ApprovalRecord };
 
@@ -53,7 +48,8 @@ type Answer = { answer: string } | { record: ApprovalRecord };
  * The preamble of every move out of `pending`, written once: under the claim, the record read
  * afresh; gone, decided or never registered, the clicker is told how it stands; past its expiry, it
  * is expired (and they are told). Otherwise `work` runs, still under the claim. When someone else
- * holds it, `wait` waits a little to say who decided (a button; never a form, which Slack gives 3 s).
+ * holds it, `wait` waits a little (a button; never a form, which Slack gives 3 s): for the claim, when
+ * it is still pending after their turn (a first of two approvals, a reminder), else to say who decided.
  */
 async function whilePending(
   deps: Deps,
@@ -62,59 +58,117 @@ async function whilePending(
   wait: boolean,
   work: (held: Held, record: ApprovalRecord) => Promise<Answer | undefined>,
 ): Promise<Answer | undefined> {
-  const held = await holding(deps, id, async (held) => {
-    const fresh = await deps.store.approvals.get(id);
-    if (fresh?.state !== 'pending' || !fresh.rootTs) return { answer: alreadyDecided(deps, decidedText(locale, fresh)) };
-    if (isPastExpiry(fresh, Date.now())) {
-      const expired = await endPending(deps, held, fresh, { state: 'expired' });
-      return { answer: alreadyDecided(deps, decidedText(locale, expired)) };
-    }
-    return work(held, fresh);
-  });
-  if (held.ran) return held.value;
-  return { answer: alreadyDecided(deps, wait ? await whoDecided(deps, locale, id) : messages(locale).approvals.busy) };
+  const busy = () => ({ answer: alreadyDecided(deps, messages(locale).approvals.busy) });
+  const deadline = Date.now() + WAIT_FOR_CLAIM_MS;
+  for (;;) {
+    const held = await holding(deps, id, async (held) => {
+      const fresh = await deps.store.approvals.get(id);
+      if (fresh?.state !== 'pending' || !fresh.rootTs) return { answer: alreadyDecided(deps, decidedText(locale, fresh)) };
+      if (isPastExpiry(fresh, Date.now())) {
+        const expired = await endPending(deps, held, fresh, { state: 'expired' });
+        return { answer: alreadyDecided(deps, decidedText(locale, expired)) };
+      }
+      return work(held, fresh);
+    });
+    if (held.ran) return held.value;
+    if (!wait) return busy();
+    const record = await deps.store.approvals.get(id);
+    if (record?.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(locale, record)) };
+    if (Date.now() > deadline) return busy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const answerOf = (result: Answer | undefined) => (result && 'answer' in result ? result.answer : undefined);
 
-/** Reads the approval and checks the clicker may decide it: the record, or what to tell them. */
-async function decidable(deps: Deps, id: string, actor: Actor): Promise<Answer> {
+/** The refusal of a decision, told and recorded; undefined when the user may decide. */
+function refusalOf(deps: Deps, actor: Actor, record: ApprovalRecord, decision: Decision): string | undefined {
+  if (decision.may) return undefined;
+  deps.logger.info({ approval: record.id, user: actor.userId, action: record.action, refusal: decision.refusal.kind }, 'approval refused');
+  return refused(deps, actor, decision.refusal);
+}
+
+/** A word on a decision for the audit trail: which of two approvals it is, and whom a delegate decided for. */
+function decisionDetail(record: ApprovalRecord, decision: Decision, extra?: string): string | undefined {
+  if (!decision.may) return extra;
+  const given = (record.approvedBy?.length ?? 0) + 1;
+  const needed = record.required ?? 1;
+  const parts = [
+    ...(needed > 1 ? [`${Math.min(given, needed)} of ${needed} approvals`] : []),
+    ...(decision.forUserId ? [`for ${decision.forUserId} (delegation)`] : []),
+    ...(extra ? [extra] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/**
+ * Reads the approval and checks the clicker may decide it: the record with the rule for this user (to
+ * ask again under the claim), or what to tell them.
+ */
+async function decidable(
+  deps: Deps,
+  id: string,
+  actor: Actor,
+  intent: Intent,
+): Promise<{ answer: string } | { record: ApprovalRecord; judge: Judge }> {
   const record = await deps.store.approvals.get(id);
   if (!record) return { answer: messages(actor.locale).approvals.notFound };
   auditAbout(deps, record);
-  const refusal = await refusalToDecide(deps, record, actor);
-  if (refusal) {
-    deps.logger.info({ approval: id, user: actor.userId, action: record.action }, 'approval refused');
-    return { answer: refused(deps, actor, refusal) };
-  }
+  const rule = await judge(deps, record, actor, intent);
+  const refusal = refusalOf(deps, actor, record, rule(record));
+  if (refusal) return { answer: refusal };
   // Allowed to decide: the checker from here on (a refused user is no checker).
   auditAbout(deps, record, actor.userId);
   if (record.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(actor.locale, record)) };
   if (!record.rootTs || isPastExpiry(record, Date.now())) {
     // Under the claim: its root being recorded (busy), never recorded, or expired (recorded and shown
     // before the clicker is told). Nothing waits on whoever holds it.
-    return (await whilePending(deps, id, actor.locale, false, async () => undefined)) ?? { record };
+    const answer = answerOf(await whilePending(deps, id, actor.locale, false, async () => undefined));
+    if (answer !== undefined) return { answer };
   }
-  return { record };
+  return { record, judge: rule };
 }
 
 /**
- * Approve: the claim, the maker's standing, then `approving` with the checker recorded, then the
- * action's write path, its outcome, and the root. Resolves with what to tell the checker, if
- * anything (the root says the rest).
+ * Approve: the claim, the rule asked again of the record as it is now (another approval may have
+ * come first); one of two approvals is recorded and shown, nothing sent. The approval that completes
+ * it: the maker's standing, then `approving` with the checkers recorded, then the action's write
+ * path, its outcome, and the root. Resolves with what to tell the checker, if anything (the root says
+ * the rest).
  */
 export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, actor: Actor): Promise<string | undefined> {
-  const found = await decidable(deps, id, actor);
+  const found = await decidable(deps, id, actor, 'approve');
   if ('answer' in found) return found.answer;
-  const result = await whilePending(deps, id, actor.locale, true, async (held) => {
-    const standing = await makerStanding(deps, found.record);
+  const result = await whilePending(deps, id, actor.locale, true, async (held, fresh) => {
+    const decision = found.judge(fresh);
+    const refusal = refusalOf(deps, actor, fresh, decision);
+    if (refusal || !decision.may) return { answer: refusal ?? '' };
+    const at = new Date().toISOString();
+    const given = [
+      ...(fresh.approvedBy ?? []),
+      { userId: actor.userId, at, ...(decision.forUserId ? { forUserId: decision.forUserId } : {}) },
+    ];
+    if (!decision.completes) {
+      const recorded = await write(deps, held, id, (r) => ({ ...r, approvedBy: given }), fresh);
+      deps.logger.info(
+        { approval: id, action: fresh.action, checker: actor.userId, given: given.length },
+        'approval given, one more needed',
+      );
+      deps.audit.outcome('approved', decisionDetail(fresh, decision));
+      await updateRootTolerant(deps, recorded).catch((err: unknown) =>
+        deps.logger.info({ approval: id, ...describeError(err) }, 'could not show the approval given'),
+      );
+      return { answer: messages(actor.locale).approvals.quorumRecorded({ given: given.length, needed: fresh.required ?? 1 }) };
+    }
+    const standing = await makerStanding(deps, fresh);
     if (standing === 'unknown') return { answer: refused(deps, actor, { kind: 'standing-unknown' }) };
-    const approving = await write(deps, held, id, (r) => ({
-      ...r,
-      state: 'approving',
-      checkerId: actor.userId,
-      decidedAt: new Date().toISOString(),
-    }));
+    const approving = await write(
+      deps,
+      held,
+      id,
+      (r) => ({ ...r, state: 'approving', checkerId: actor.userId, decidedAt: at, approvedBy: given }),
+      fresh,
+    );
     deps.logger.info({ approval: id, action: approving.action, maker: approving.makerId, checker: actor.userId }, 'approval approved');
     await updateRootTolerant(deps, approving).catch((err: unknown) =>
       deps.logger.info({ approval: id, ...describeError(err) }, 'could not show the approval as running'),
@@ -122,7 +176,7 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
     const ended = await runApproved(deps, kinds, approving, 'execute', held, standing === 'lost');
     deps.audit.outcome(
       ended?.state === 'failed' ? 'failed' : 'approved',
-      ended ? (standing === 'lost' ? 'maker lost role' : undefined) : 'in doubt',
+      decisionDetail(fresh, decision, ended ? (standing === 'lost' ? 'maker lost role' : undefined) : 'in doubt'),
     );
     return undefined;
   });
@@ -131,7 +185,8 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
 
 /** The reject button: the same checks as approving (expiry included), then the form that asks why. */
 export async function checkReject(deps: Deps, id: string, actor: Actor): Promise<Answer> {
-  return decidable(deps, id, actor);
+  const found = await decidable(deps, id, actor, 'reject');
+  return 'answer' in found ? found : { record: found.record };
 }
 
 /**
@@ -140,12 +195,21 @@ export async function checkReject(deps: Deps, id: string, actor: Actor): Promise
  * acknowledging.
  */
 export async function reject(deps: Deps, id: string, actor: Actor, reason: string): Promise<Answer> {
-  const found = await decidable(deps, id, actor);
+  const found = await decidable(deps, id, actor, 'reject');
   if ('answer' in found) return found;
   const result = await whilePending(deps, id, actor.locale, false, async (held, fresh) => {
-    const rejected = await endPending(deps, held, fresh, { state: 'rejected', checkerId: actor.userId, reason }, { settle: false });
+    const decision = found.judge(fresh);
+    const refusal = refusalOf(deps, actor, fresh, decision);
+    if (refusal || !decision.may) return { answer: refusal ?? '' };
+    const rejected = await endPending(
+      deps,
+      held,
+      fresh,
+      { state: 'rejected', checkerId: actor.userId, reason, ...(decision.forUserId ? { checkerFor: decision.forUserId } : {}) },
+      { settle: false },
+    );
     deps.logger.info({ approval: id, action: rejected.action, maker: rejected.makerId, checker: actor.userId }, 'approval rejected');
-    deps.audit.outcome('rejected');
+    deps.audit.outcome('rejected', decision.forUserId ? `for ${decision.forUserId} (delegation)` : undefined);
     return { record: rejected };
   });
   return result ?? { answer: messages(actor.locale).approvals.notFound };
@@ -171,7 +235,7 @@ export async function endPending(
   deps: Deps,
   held: Held,
   record: ApprovalRecord,
-  end: { state: 'rejected' | 'cancelled' | 'expired'; checkerId?: string; reason?: string },
+  end: { state: 'rejected' | 'cancelled' | 'expired'; checkerId?: string; checkerFor?: string; reason?: string },
   options: { settle?: boolean } = {},
 ): Promise<ApprovalRecord> {
   const ended = await write(deps, held, record.id, (r) => ({ ...r, ...end, decidedAt: new Date().toISOString() }));

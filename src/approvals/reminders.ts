@@ -1,12 +1,12 @@
 import { APPROVAL_EVENT_TYPE, reminderMessage } from '../../views/approvals';
 import { APPROVAL_ROLE } from '../domain/approvals';
+import { mentionsOf } from '../entry/access';
 import type { Deps } from '../entry/deps';
-import { slackErrorCode } from '../slack/error-code';
-import { findOwnMessage, postOnce } from '../slack/post-once';
-import { isUnreachable } from '../slack/thread-root';
+import { findOwnMessage } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';
+import { callOn, delegatesOf, stillToCall } from './calling';
 import { type Held, write } from './claim';
-import { disown, noticeOf, present } from './thread';
+import { disown } from './thread';
 
 // What the tick does for a pending approval that is waiting: its reminders in the thread, and the
 // cancelling of one whose root was never recorded.
@@ -15,9 +15,10 @@ import { disown, noticeOf, present } from './thread';
 export const MAX_REMINDERS = 3;
 
 /**
- * The next reminder of a pending approval, in its thread, mentioning who may approve: posted once
- * (the reminder's number is recorded before the post, so a run cut short reads the thread before
- * posting it again), then the one after it scheduled. A thread gone stops the reminders.
+ * The next reminder of a pending approval, where its approvers see it (calling.ts: its thread, as a
+ * rule), mentioning who may approve and the delegates of those away: posted once (the reminder's
+ * number is recorded before the post, so a run cut short looks for it before posting it again), then
+ * the one after it scheduled. A thread gone stops the reminders.
  */
 export async function remind(deps: Deps, held: Held, record: ApprovalRecord): Promise<void> {
   const n = (record.reminders ?? 0) + 1;
@@ -25,30 +26,27 @@ export async function remind(deps: Deps, held: Held, record: ApprovalRecord): Pr
   // Read under this claim just now: written from what is known, not read again.
   const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, reminding: n }), record);
   const now = new Date();
-  const mentions = deps.access.approverMentions(APPROVAL_ROLE[record.action], record.makerId);
-  const message = present(
-    deps,
-    record,
-    reminderMessage(record.makerLocale, record, { mentions, approversListed: deps.access.approversListed, now, n, max: MAX_REMINDERS }),
-  );
-  let threadGone = false;
+  const ids = stillToCall(deps.access.approverIds(APPROVAL_ROLE[record.action]), record);
+  const delegates = await delegatesOf(deps, ids, record, now);
   // A post is a write too: the claim checked first (a round trip only past half its life).
   await held.check();
-  try {
-    await postOnce(
-      deps.slack.exact,
-      { channel: record.channel, thread_ts: record.rootTs, text: message.text, blocks: message.blocks },
-      noticeOf(record, `reminder-${n}`),
-      {
-        lookFirst,
-        since: Date.parse(record.createdAt),
-      },
-    );
-  } catch (err) {
-    if (!isUnreachable(err)) throw err;
-    threadGone = true;
-    deps.logger.warn({ approval: record.id, slackError: slackErrorCode(err) }, 'the approval thread is gone: no more reminders');
-  }
+  const called = await callOn(deps, record, {
+    key: `reminder-${n}`,
+    lookFirst,
+    build: (locale, elsewhere) =>
+      reminderMessage(locale, record, {
+        mentions: mentionsOf(ids),
+        delegates,
+        approversListed: deps.access.approversListed,
+        now,
+        n,
+        max: MAX_REMINDERS,
+        ...(elsewhere ? { elsewhere } : {}),
+      }),
+    dmUsers: async () => [...(await deps.access.usersOf(ids)), ...delegates.map((d) => d.delegate)],
+  });
+  const threadGone = called === 'nowhere';
+  if (threadGone) deps.logger.warn({ approval: record.id }, 'the approval thread is gone: no more reminders');
   const interval = deps.approvals.remindAfterMs;
   const nextAt = Math.max(Date.parse(record.createdAt) + (n + 1) * interval, now.getTime() + interval);
   const more = !threadGone && n < MAX_REMINDERS && nextAt < Date.parse(record.expiresAt);

@@ -9,6 +9,8 @@ import type { ApprovalRecord } from '../store/approvals';
 import { isStoreUnavailable } from '../store/errors';
 import { auditAbout } from './audit';
 import { holding, write } from './claim';
+import { escalateAtFor } from './escalation';
+import { requiredApprovals } from './quorum';
 import { disown, rootOf } from './thread';
 
 // Requesting an approval: the maker's flow, where it would have made its first Pix write.
@@ -36,6 +38,8 @@ export async function requestApproval(
   const posted = await holding(deps, id, async (held) => {
     const now = new Date();
     const remindAfter = deps.approvals.remindAfterMs;
+    const required = requiredApprovals(input.payload, deps.approvals);
+    const escalateAt = escalateAtFor(now, deps.approvals.escalateAfterMs);
     record = await deps.store.approvals.create(
       {
         id,
@@ -45,6 +49,8 @@ export async function requestApproval(
         payload: input.payload,
         expiresAt: new Date(now.getTime() + deps.approvals.ttlMs).toISOString(),
         ...(remindAfter > 0 ? { remindAt: new Date(now.getTime() + remindAfter).toISOString() } : {}),
+        ...(escalateAt ? { escalateAt } : {}),
+        ...(required > 1 ? { required } : {}),
       },
       now,
     );
@@ -60,7 +66,9 @@ export async function requestApproval(
       return undefined;
     }
     try {
-      record = await write(deps, held, id, (r) => ({ ...r, channel: root.channel, rootTs: root.ts }));
+      // A root posted elsewhere than asked (the maker's DM) keeps where it was asked: where the approvers are.
+      const askedIn = root.channel === input.channel ? {} : { askedIn: input.channel };
+      record = await write(deps, held, id, (r) => ({ ...r, channel: root.channel, rootTs: root.ts, ...askedIn }));
     } catch (err) {
       const orphan = { ...record, channel: root.channel, rootTs: root.ts };
       await disown(deps, orphan);

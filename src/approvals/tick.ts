@@ -3,14 +3,16 @@ import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
 import { holding, write } from './claim';
 import { endPending, isPastExpiry } from './deciding';
+import { escalate } from './escalate';
+import { escalationDue } from './escalation';
 import type { ApprovalKind, ApprovalKinds } from './kinds';
 import { cancelOrphan, MAX_REMINDERS, remind } from './reminders';
 import { resumeApproved, settle } from './running';
 
 /**
  * The poller's part, on its schedule (one instance per tick on Redis), for the approvals that are due
- * (the store's index: nothing else is read): expires pending approvals past `APPROVAL_TTL`, posts
- * their reminders, resumes those an instance left in `approving` (their claim lapsed with it),
+ * (the store's index: nothing else is read): expires pending approvals past `APPROVAL_TTL`,
+ * escalates those waiting past `APPROVAL_ESCALATE_AFTER`, posts their reminders, resumes those an instance left in `approving` (their claim lapsed with it),
  * settles ended ones whose root could not be updated, and cancels those whose root was never
  * recorded. Every one under its claim, so two instances never both act. Does nothing when
  * `APPROVALS` is empty. Never rejects for one approval's failure.
@@ -19,8 +21,8 @@ export async function runApprovalTick(
   deps: Deps,
   kinds: ApprovalKinds,
   options: { stopping: () => boolean },
-): Promise<{ expired: number; reminded: number; resumed: number; settled: number; orphans: number }> {
-  const report = { expired: 0, reminded: 0, resumed: 0, settled: 0, orphans: 0 };
+): Promise<{ expired: number; escalated: number; reminded: number; resumed: number; settled: number; orphans: number }> {
+  const report = { expired: 0, escalated: 0, reminded: 0, resumed: 0, settled: 0, orphans: 0 };
   if (deps.approvals.actions.size === 0) return report;
   deps.metrics.approvalsPending(await deps.store.approvals.openCount());
   const ids = await deps.store.approvals.dueIds();
@@ -41,6 +43,14 @@ export async function runApprovalTick(
               await endPending(deps, held, fresh, { state: 'expired' });
               deps.logger.info({ approval: id, action: fresh.action }, 'approval expired');
               report.expired++;
+            } else if (fresh.state === 'pending' && fresh.escalateAt && Date.parse(fresh.escalateAt) <= now) {
+              if (escalationDue(fresh, now) && deps.access.escalationIds.length > 0) {
+                await escalate(deps, held, fresh);
+                report.escalated++;
+              } else {
+                // Escalation turned off since it was asked (or posted already): not due any more.
+                await write(deps, held, id, ({ escalateAt: _off, escalating: _posting, ...rest }) => rest);
+              }
             } else if (fresh.state === 'pending' && fresh.remindAt && Date.parse(fresh.remindAt) <= now) {
               if (deps.approvals.remindAfterMs > 0 && (fresh.reminders ?? 0) < MAX_REMINDERS) {
                 await remind(deps, held, fresh);

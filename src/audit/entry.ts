@@ -6,7 +6,7 @@ import type { PixCallSubject } from '../pix/client';
  * How an entry ended. An entry point's use: `ok`, `failed` (the Pix API said no, or could not be
  * reached), `error` (anything else went wrong), `usage` (wrong arguments), `refused` (the role, or an
  * approval rule). A Pix call: `ok` (2xx) or `failed`. An approval's steps: `pending`, `approved`,
- * `rejected`, `cancelled`, `expired`.
+ * `rejected`, `cancelled`, `expired`, `escalated`.
  */
 export const AUDIT_OUTCOMES = [
   'ok',
@@ -19,6 +19,7 @@ export const AUDIT_OUTCOMES = [
   'rejected',
   'cancelled',
   'expired',
+  'escalated',
 ] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 

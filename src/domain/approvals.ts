@@ -50,6 +50,10 @@ export const ApprovalPayloadSchema = z.discriminatedUnion('action', [
 export type ApprovalPayload = z.infer<typeof ApprovalPayloadSchema>;
 export type PayloadOf<A extends ApprovalAction> = Extract<ApprovalPayload, { action: A }>;
 
+/** One approval given: by whom, when, and for which away approver when a delegate gave it. */
+export const ApprovalGivenSchema = z.object({ userId: z.string(), at: z.string(), forUserId: z.string().optional() });
+export type ApprovalGiven = z.infer<typeof ApprovalGivenSchema>;
+
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** `30m`, `24h`, `2d` (and `45s`) in milliseconds; undefined when it is not such a duration. */

@@ -5,6 +5,8 @@ export interface AccessOptions {
   lists: Record<Role, string[]>;
   /** ACCESS_APPROVERS: who may approve others' actions (user or group IDs); empty: anyone with the role. */
   approvers?: string[];
+  /** ACCESS_ESCALATION: whom an approval is escalated to (user or group IDs); empty: nobody. */
+  escalation?: string[];
   /** In sandbox mode with no access list set, everyone is admin: there is no real money to protect. */
   sandboxMode: boolean;
   /** Members of a user group (`S…`), asked of Slack. */
@@ -64,16 +66,39 @@ export class AccessControl {
     return undefined;
   }
 
-  /**
-   * Who may approve an action needing `role`, as Slack mentions (`<@U…>`, `<!subteam^S…>`): the
-   * ACCESS_APPROVERS entries, else the lists of every role that allows it; never `exceptUser` (the
-   * maker). Empty when nobody is listed but them.
-   */
-  approverMentions(role: Role, exceptUser: string): string[] {
+  /** The user and group IDs a reminder calls on for an action needing `role`: ACCESS_APPROVERS, else every list of a role that allows it. */
+  approverIds(role: Role): string[] {
     const ids = this.approversListed
       ? (this.options.approvers ?? [])
       : ROLES_HIGH_FIRST.slice(0, ROLES_HIGH_FIRST.indexOf(role) + 1).flatMap((r) => this.options.lists[r]);
-    return [...new Set(ids)].filter((id) => id !== exceptUser).map((id) => (id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`));
+    return [...new Set(ids)];
+  }
+
+  /** ACCESS_ESCALATION's user and group IDs. */
+  get escalationIds(): string[] {
+    return [...new Set(this.options.escalation ?? [])];
+  }
+
+  /** Whether the user is in ACCESS_ESCALATION, by name or through a group. */
+  inEscalation(userId: string, options: { fresh?: boolean } = {}): Promise<boolean> {
+    return this.listed(this.options.escalation ?? [], userId, options);
+  }
+
+  /** Whether the user is among these IDs, by name or through a group (`fresh`: groups asked of Slack now). */
+  async listed(ids: string[], userId: string, options: { fresh?: boolean } = {}): Promise<boolean> {
+    if (ids.includes(userId)) return true;
+    const groups = ids.filter((id) => id.startsWith('S'));
+    if (groups.length === 0) return false;
+    const members = await Promise.all(groups.map((id) => (options.fresh ? this.freshMembers(id) : this.members(id))));
+    return members.some((set) => set.has(userId));
+  }
+
+  /** The users these IDs name, each group's members included (`fresh`: asked of Slack now; rejects when it does not answer). */
+  async usersOf(ids: string[], options: { fresh?: boolean } = {}): Promise<string[]> {
+    const users = ids.filter((id) => !id.startsWith('S'));
+    const groups = ids.filter((id) => id.startsWith('S'));
+    const members = await Promise.all(groups.map((id) => (options.fresh ? this.freshMembers(id) : this.members(id))));
+    return [...new Set([...users, ...members.flatMap((set) => [...set])])];
   }
 
   /**
@@ -103,11 +128,7 @@ export class AccessControl {
    */
   async mayApprove(userId: string, options: { fresh?: boolean } = {}): Promise<boolean> {
     const ids = this.options.approvers ?? [];
-    if (ids.length === 0 || ids.includes(userId)) return true;
-    const groups = ids.filter((id) => id.startsWith('S'));
-    if (groups.length === 0) return false;
-    const members = await Promise.all(groups.map((id) => (options.fresh ? this.freshMembers(id) : this.members(id))));
-    return members.some((set) => set.has(userId));
+    return ids.length === 0 || this.listed(ids, userId, options);
   }
 
   /**
@@ -144,4 +165,9 @@ export class AccessControl {
         entry.pending = undefined;
       });
   }
+}
+
+/** IDs as Slack mentions (`<@U…>`, `<!subteam^S…>`), without `exceptUser`. */
+export function mentionsOf(ids: string[], exceptUser?: string): string[] {
+  return ids.filter((id) => id !== exceptUser).map((id) => (id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`));
 }

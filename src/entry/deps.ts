@@ -18,6 +18,12 @@ export interface ApprovalSettings {
   remindAfterMs: number;
   /** APPROVAL_LIMIT_ABOVE, in cents: a limit request needs approval only when a requested field is above it. */
   limitAboveCents?: number;
+  /** APPROVAL_QUORUM_ABOVE, in cents: a limit request with a requested field above it needs two checkers. */
+  quorumAboveCents?: number;
+  /** APPROVAL_QUORUM_ACTIONS: the actions that always need two checkers. */
+  quorumActions: ReadonlySet<ApprovalAction>;
+  /** APPROVAL_ESCALATE_AFTER: how long a pending approval waits before it is escalated (ACCESS_ESCALATION is the access control's); unset: never. */
+  escalateAfterMs?: number;
 }
 
 /** What the entry points work with; built once at start. */

@@ -1,4 +1,6 @@
 import { type Decision, HOME_MAX, type HomeData, type Part } from '../../views/home';
+import type { ActiveDelegation } from '../approvals/delegation';
+import { delegationsIn } from '../approvals/delegations-repo';
 import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
 import type { ActionKey } from '../i18n';
@@ -124,6 +126,17 @@ export async function readPendingApprovals(deps: Deps): Promise<Part<ApprovalRec
       .filter((r): r is ApprovalRecord => r?.state === 'pending' && r.rootTs !== '')
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   });
+}
+
+/** The delegations in force; none when they cannot be read (the tab leaves the delegate's part out then). */
+export async function readDelegations(deps: Deps, now: Date): Promise<ActiveDelegation[]> {
+  if (deps.approvals.actions.size === 0) return [];
+  return delegationsIn(deps.store)
+    .active(now)
+    .catch((err: unknown) => {
+      deps.logger.warn({ ...describeError(err) }, 'could not read the delegations (Home tab)');
+      return [];
+    });
 }
 
 /** The open Pix disputes (the store's record of them), when the dispute desk is on; undefined when it is off. */

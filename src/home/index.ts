@@ -1,9 +1,9 @@
 import type { HomeView } from '@slack/types';
 import pLimit from 'p-limit';
 import { accessHomeView, type HomeApprovals, type HomeData, homeView, type Part } from '../../views/home';
-import { APPROVAL_ROLE } from '../domain/approvals';
+import type { ActiveDelegation } from '../approvals/delegation';
+import { mayDecide, type Standing } from '../approvals/who-may-decide';
 import type { Role } from '../domain/roles';
-import { roleAllows } from '../domain/roles';
 import { type Clock, systemClock } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
@@ -11,7 +11,7 @@ import type { Locale } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';
 import type { DisputeRecord } from '../store/pix-events';
 import type { TrackedRequest } from '../store/tracked-requests';
-import { readHomeData, readOpenDisputes, readPendingApprovals } from './data';
+import { readDelegations, readHomeData, readOpenDisputes, readPendingApprovals } from './data';
 
 /** Users whose Home tab shows the company's data, to refresh it when a request is decided. */
 const VIEWER_TTL_MS = 24 * 60 * 60 * 1000;
@@ -38,24 +38,59 @@ function remember(deps: Deps, userId: string, at: number): void {
 interface SharedData {
   home: HomeData;
   approvals: Part<ApprovalRecord[]>;
+  /** The delegations in force (none when they cannot be read: the tab then shows no delegate's part). */
+  delegations: ActiveDelegation[];
   /** The open Pix disputes, when the dispute desk is on. */
   disputes?: Part<DisputeRecord[]>;
 }
 
 async function readShared(deps: Deps, now: Date): Promise<SharedData> {
-  const [home, approvals, disputes] = await Promise.all([readHomeData(deps, now), readPendingApprovals(deps), readOpenDisputes(deps)]);
-  return { home, approvals, ...(disputes ? { disputes } : {}) };
+  const [home, approvals, disputes, delegations] = await Promise.all([
+    readHomeData(deps, now),
+    readPendingApprovals(deps),
+    readOpenDisputes(deps),
+    readDelegations(deps, now),
+  ]);
+  return { home, approvals, delegations, ...(disputes ? { disputes } : {}) };
 }
 
-/** The pending approvals this user may act on: decide (their role, ACCESS_APPROVERS, not their own), or cancel (their own). */
+/** A person's standing as the tab sees it (cached groups: the tab only shows; deciding looks them up afresh). */
+async function standingOf(deps: Deps, userId: string, role?: Role): Promise<Standing> {
+  const [known, approver, escalation] = await Promise.all([
+    role ?? deps.access.roleOf(userId),
+    deps.access.mayApprove(userId),
+    deps.access.inEscalation(userId),
+  ]);
+  return { role: known, approver, escalation };
+}
+
+/**
+ * The pending approvals this user may act on: decide (as the rule of who-may-decide.ts says, as a
+ * delegate too), or cancel (their own); and their delegation.
+ */
 async function approvalsFor(deps: Deps, userId: string, role: Role, shared: SharedData): Promise<Part<HomeApprovals>> {
   if (!shared.approvals.ok) return shared.approvals;
   const now = shared.home.now.getTime();
-  const approver = await deps.access.mayApprove(userId);
-  const items = shared.approvals.value.filter(
-    (r) => Date.parse(r.expiresAt) > now && (r.makerId === userId || (approver && roleAllows(role, APPROVAL_ROLE[r.action]))),
-  );
-  return { ok: true, value: { items, approversListed: deps.access.approversListed, enabled: deps.approvals.actions.size > 0 } };
+  const lent = shared.delegations.filter((d) => d.delegate === userId);
+  const [standing, delegators] = await Promise.all([
+    standingOf(deps, userId, role),
+    Promise.all(lent.map(async (d) => ({ id: d.awayUserId, standing: await standingOf(deps, d.awayUserId) }))),
+  ]);
+  const items = shared.approvals.value.flatMap((record) => {
+    if (Date.parse(record.expiresAt) <= now) return [];
+    if (record.makerId === userId) return [{ record }];
+    const decision = mayDecide({ approval: record, intent: 'approve', user: { id: userId, standing }, delegators });
+    return decision.may ? [{ record, ...(decision.forUserId ? { forUserId: decision.forUserId } : {}) }] : [];
+  });
+  const away = shared.delegations.find((d) => d.awayUserId === userId);
+  const delegation = {
+    ...(away ? { away: { delegate: away.delegate, until: away.until } } : {}),
+    decidingFor: lent.map((d) => ({ awayUserId: d.awayUserId, until: d.until })),
+  };
+  return {
+    ok: true,
+    value: { items, delegation, approversListed: deps.access.approversListed, enabled: deps.approvals.actions.size > 0 },
+  };
 }
 
 /** The Home tab for this user and role, in their language: only how to get access without a role (and no Pix API call). */

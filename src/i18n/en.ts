@@ -106,6 +106,7 @@ export const en = {
     runApprovedAction: 'run the approved action',
     readApprovals: 'read the actions waiting for approval',
     askApproval: 'ask for approval',
+    manageAway: 'hand your approvals to someone while you are away',
   },
 
   /** One line per command in `/pix help`. */
@@ -132,6 +133,8 @@ export const en = {
     audit: 'the audit trail, newest first: who did what, refusals included (the last 7 days when no number is given)',
     auditExport:
       'the audit trail as a CSV file in your direct messages (dates YYYY-MM-DD, São Paulo time; the last 30 days when none are given)',
+    away: 'while you are away, until the end of that day (São Paulo time), someone else decides the approvals you could; alone: who decides for you',
+    awayOff: 'back: you decide your approvals yourself again',
   },
 
   /** Why the words after a subcommand were refused (followed by its usage line). */
@@ -777,6 +780,7 @@ export const en = {
         rejected: 'rejected',
         cancelled: 'cancelled',
         expired: 'expired',
+        escalated: 'escalated',
       })[outcome] ?? outcome,
     maker: (user: string) => `maker ${user}`,
     checker: (user: string) => `checker ${user}`,
@@ -903,6 +907,23 @@ export const en = {
     homeMore: (n: number) => `And ${n} more, in their channels.`,
     filedAfterApproval: (p: { checker: string; at: string }) => `:white_check_mark: Filed once ${p.checker} approved it, on ${p.at}.`,
     notFiled: 'The app stopped while filing it, and the request is not among the company’s: it was not filed. Ask again.',
+    /** Two checkers, escalation and delegation, on the root and in the answers. */
+    checkerFor: (p: { checker: string; away: string }) => `${p.checker} for ${p.away}`,
+    and: (people: string[]) => (people.length < 2 ? (people[0] ?? '') : `${people.slice(0, -1).join(', ')} and ${people.at(-1)}`),
+    quorumNone: (needed: number) => `:busts_in_silhouette: Needs ${needed} approvals, by distinct checkers: none yet.`,
+    quorumSoFar: (p: { given: number; needed: number; who: string }) =>
+      `:ballot_box_with_check: ${p.given} of ${p.needed} approvals: ${p.who}. Nothing is sent until another checker approves it.`,
+    quorumRecorded: (p: { given: number; needed: number }) =>
+      `Your approval is recorded: ${p.given} of ${p.needed} approvals. Nothing is sent to the Pix API until another checker approves it.`,
+    alreadyApprovedByYou: (p: { given: number; needed: number }) =>
+      `You already approved this (${p.given} of ${p.needed} approvals): another checker must approve it. Nothing more was done.`,
+    lookupFailed: 'I could not check your groups with Slack just now, so nothing was done. Try again in a moment.',
+    escalatedLine: (at: string) =>
+      `:rotating_light: Escalated on ${at}: members of the escalation list who hold the role may approve or reject it too.`,
+    homeFor: (away: string) => `_You decide this for ${away}, who is away._`,
+    homeAway: (p: { delegate: string; until: string }) =>
+      `:palm_tree: You are away until the end of ${p.until}: ${p.delegate} decides for you.`,
+    homeDelegate: (p: { away: string; until: string }) => `:handshake: You decide for ${p.away} until the end of ${p.until}.`,
   },
   /** Approval reminders, thresholds and the maker's standing (issue 19). */
   approvalRules: {
@@ -920,8 +941,40 @@ export const en = {
       ':x: This approval request was not registered (the app’s storage failed): its buttons do nothing, and nothing will be sent. Ask again.',
     notRegisteredAnswer: 'This approval request was never registered, so nothing will be done. Ask again.',
     /** `/pix accounts` (issue 19, item 4): a stored AppID the Pix API refused since its secret's rotation. */
+    /** A delegate mentioned beside the away person they decide for. */
+    delegateFor: (p: { delegate: string; away: string }) => `${p.delegate} (for ${p.away}, away)`,
+    quorumSoFar: (p: { given: number; needed: number }) => `${p.given} of ${p.needed} approvals so far.`,
+    /** A root in its maker's DM: approvers cannot see it, so its reminders go where they are, with this. */
+    rootElsewhere: (link: string | undefined) =>
+      `It was posted in ${link ? `<${link}|a direct message with its maker>` : 'a direct message with its maker'}: approve or reject it from the Pix Ops Home tab.`,
+    escalation: (p: { who: string; title: string; maker: string; age: string; expires: string }) =>
+      `:rotating_light: ${p.who}: *${p.title}*, asked by ${p.maker} ${p.age}, still waits for approval and is escalated to you: those of you who hold the role it needs may approve or reject it now. It expires on ${p.expires}.`,
+    escalationDm: (p: { title: string; maker: string; age: string; expires: string; link?: string }) =>
+      `:rotating_light: *${p.title}*, asked by ${p.maker} ${p.age}, still waits for approval and is escalated to you. ${p.link ? `<${p.link}|Open it>` : 'Find it in its channel'} to approve or reject it (it is on the Pix Ops Home tab too). It expires on ${p.expires}.`,
+    escalationDmFor: (away: string) => `You get this as the delegate of ${away}, who is away.`,
     appStale: (p: { clientId?: string; accountId: string }) =>
       `:warning: AppID stored${p.clientId ? ` (application ${p.clientId})` : ''} but *stale*: the Pix API refused it after its secret was rotated, so it is not used. An admin can link the new one with \`/pix account link ${p.accountId}\``,
+  },
+
+  /** `/pix away`: delegation while away. */
+  away: {
+    usage: 'Give the last day you are away (YYYY-MM-DD) and who decides for you (@name).',
+    notUser: 'Name who decides for you as a mention (@name) or a user ID (U…).',
+    set: (p: { delegate: string; until: string }) =>
+      `:palm_tree: Until the end of ${p.until} (São Paulo time), ${p.delegate} decides for you the approvals you could decide, when they hold the role an action needs and never their own. Reminders and escalations mention them beside you. \`/pix away off\` ends it.`,
+    away: (p: { delegate: string; until: string }) =>
+      `:palm_tree: You are away until the end of ${p.until} (São Paulo time): ${p.delegate} decides for you.`,
+    notAway: 'You are not away: nobody decides for you.',
+    decidingFor: (people: string) => `:handshake: You decide for ${people} while they are away.`,
+    awayUntil: (p: { away: string; until: string }) => `${p.away} (until the end of ${p.until})`,
+    ended: (delegate: string) => `:wave: Welcome back: ${delegate} no longer decides for you.`,
+    nothingToEnd: 'You were not away: there was nothing to end.',
+    refusedSelf: 'You cannot be your own delegate: name someone else.',
+    refusedPast: 'That day is already over (São Paulo time): give today or a later day.',
+    refusedTooFar: (last: string) => `A delegation ends at most 90 days ahead: ${last} at the latest.`,
+    refusedDelegateAway: (p: { delegate: string; until: string }) =>
+      `${p.delegate} is away themselves until the end of ${p.until}: name someone who is here.`,
+    refusedApprovesNothing: 'You approve nothing here, so there is nothing to hand over.',
   },
 
   /** Pix events: the dispute desk and the other kinds posted from the service's webhooks. */

@@ -109,6 +109,7 @@ export const ptBR: Catalogue = {
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
+    manageAway: 'passar suas aprovações para alguém enquanto estiver ausente',
   },
 
   summaries: {
@@ -134,6 +135,8 @@ export const ptBR: Catalogue = {
     audit: 'a trilha de auditoria, da mais recente: quem fez o quê, recusas incluídas (os últimos 7 dias quando nenhum número é informado)',
     auditExport:
       'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
+    away: 'enquanto você estiver ausente, até o fim daquele dia (horário de São Paulo), outra pessoa decide as aprovações que você poderia; sozinho: quem decide por você',
+    awayOff: 'de volta: você mesmo decide suas aprovações de novo',
   },
 
   usage: {
@@ -727,6 +730,7 @@ export const ptBR: Catalogue = {
         rejected: 'rejeitado',
         cancelled: 'cancelado',
         expired: 'expirado',
+        escalated: 'escalado',
       })[outcome] ?? outcome,
     maker: (user) => `solicitante ${user}`,
     checker: (user) => `aprovador ${user}`,
@@ -843,6 +847,20 @@ export const ptBR: Catalogue = {
     homeMore: (n) => `E mais ${n}, nos seus canais.`,
     filedAfterApproval: (p) => `:white_check_mark: Enviada depois que ${p.checker} aprovou, em ${p.at}.`,
     notFiled: 'O app parou enquanto a enviava, e a solicitação não está entre as da empresa: não foi enviada. Peça de novo.',
+    checkerFor: (p) => `${p.checker} por ${p.away}`,
+    and: (people) => (people.length < 2 ? (people[0] ?? '') : `${people.slice(0, -1).join(', ')} e ${people.at(-1)}`),
+    quorumNone: (needed) => `:busts_in_silhouette: Precisa de ${needed} aprovações, de pessoas diferentes: nenhuma ainda.`,
+    quorumSoFar: (p) => `:ballot_box_with_check: ${p.given} de ${p.needed} aprovações: ${p.who}. Nada é enviado até outra pessoa aprovar.`,
+    quorumRecorded: (p) =>
+      `Sua aprovação foi registrada: ${p.given} de ${p.needed} aprovações. Nada é enviado à API Pix até outra pessoa aprovar.`,
+    alreadyApprovedByYou: (p) =>
+      `Você já aprovou isto (${p.given} de ${p.needed} aprovações): outra pessoa precisa aprovar. Nada mais foi feito.`,
+    lookupFailed: 'Não consegui conferir seus grupos no Slack agora, então nada foi feito. Tente de novo em instantes.',
+    escalatedLine: (at) =>
+      `:rotating_light: Escalada em ${at}: quem está na lista de escalonamento e tem o papel também pode aprovar ou recusar.`,
+    homeFor: (away) => `_Você decide isto por ${away}, que está ausente._`,
+    homeAway: (p) => `:palm_tree: Você está ausente até o fim de ${p.until}: ${p.delegate} decide por você.`,
+    homeDelegate: (p) => `:handshake: Você decide por ${p.away} até o fim de ${p.until}.`,
   },
   approvalRules: {
     reminder: (p) =>
@@ -858,8 +876,35 @@ export const ptBR: Catalogue = {
     notRegistered:
       ':x: Este pedido de aprovação não foi registrado (o armazenamento do app falhou): seus botões não fazem nada, e nada será enviado. Peça de novo.',
     notRegisteredAnswer: 'Este pedido de aprovação nunca foi registrado, então nada será feito. Peça de novo.',
+    delegateFor: (p) => `${p.delegate} (por ${p.away}, ausente)`,
+    quorumSoFar: (p) => `${p.given} de ${p.needed} aprovações até agora.`,
+    rootElsewhere: (link) =>
+      `Foi postado ${link ? `<${link}|numa mensagem direta com quem pediu>` : 'numa mensagem direta com quem pediu'}: aprove ou recuse pela aba Início do Pix Ops.`,
+    escalation: (p) =>
+      `:rotating_light: ${p.who}: *${p.title}*, pedido por ${p.maker} ${p.age}, ainda espera aprovação e foi escalado para vocês: quem tem o papel que ele exige pode aprovar ou recusar agora. Expira em ${p.expires}.`,
+    escalationDm: (p) =>
+      `:rotating_light: *${p.title}*, pedido por ${p.maker} ${p.age}, ainda espera aprovação e foi escalado para você. ${p.link ? `<${p.link}|Abra o pedido>` : 'Procure-o no canal'} para aprovar ou recusar (ele também está na aba Início do Pix Ops). Expira em ${p.expires}.`,
+    escalationDmFor: (away) => `Você recebe isto como substituto de ${away}, que está ausente.`,
     appStale: (p) =>
       `:warning: AppID guardado${p.clientId ? ` (aplicação ${p.clientId})` : ''}, mas *obsoleto*: a API Pix o recusou depois que o segredo foi trocado, então não é usado. Um admin pode vincular o novo com \`/pix account link ${p.accountId}\``,
+  },
+
+  away: {
+    usage: 'Diga o último dia em que estará ausente (AAAA-MM-DD) e quem decide por você (@nome).',
+    notUser: 'Diga quem decide por você com uma menção (@nome) ou um ID de usuário (U…).',
+    set: (p) =>
+      `:palm_tree: Até o fim de ${p.until} (horário de São Paulo), ${p.delegate} decide por você as aprovações que você poderia decidir, quando tiver o papel que a ação exige e nunca as próprias. Lembretes e escalonamentos o mencionam ao seu lado. \`/pix away off\` encerra.`,
+    away: (p) => `:palm_tree: Você está ausente até o fim de ${p.until} (horário de São Paulo): ${p.delegate} decide por você.`,
+    notAway: 'Você não está ausente: ninguém decide por você.',
+    decidingFor: (people) => `:handshake: Você decide por ${people} enquanto estão ausentes.`,
+    awayUntil: (p) => `${p.away} (até o fim de ${p.until})`,
+    ended: (delegate) => `:wave: Bem-vindo de volta: ${delegate} não decide mais por você.`,
+    nothingToEnd: 'Você não estava ausente: não havia nada a encerrar.',
+    refusedSelf: 'Você não pode ser seu próprio substituto: indique outra pessoa.',
+    refusedPast: 'Esse dia já passou (horário de São Paulo): indique hoje ou um dia depois.',
+    refusedTooFar: (last) => `Uma ausência termina no máximo 90 dias à frente: até ${last}.`,
+    refusedDelegateAway: (p) => `${p.delegate} também está ausente até o fim de ${p.until}: indique alguém que esteja aqui.`,
+    refusedApprovesNothing: 'Você não aprova nada aqui, então não há o que passar adiante.',
   },
 
   /** Pix events: the dispute desk and the other kinds posted from the service's webhooks. */

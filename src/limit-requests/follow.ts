@@ -51,7 +51,14 @@ export async function followFiled(
     source: 'filed',
     createdAt: request.createdAt ?? intent.createdAt,
     ...(intent.approval
-      ? { approval: { makerId: intent.approval.makerId, checkerId: intent.approval.checkerId, approvedAt: intent.approval.approvedAt } }
+      ? {
+          approval: {
+            makerId: intent.approval.makerId,
+            checkerId: intent.approval.checkerId,
+            approvedAt: intent.approval.approvedAt,
+            ...(intent.approval.checkers ? { checkers: intent.approval.checkers } : {}),
+          },
+        }
       : {}),
   };
   let record: TrackedRequest | undefined;

@@ -346,7 +346,7 @@ export class SlackStandIn {
       case 'auth.test':
         return {
           ok: true,
-          url: 'https://fake.slack.test/',
+          url: WORKSPACE_URL,
           team: 'Fake',
           user: 'pixops',
           team_id: 'T0FAKE',
@@ -392,6 +392,20 @@ export class SlackStandIn {
         if (!found) return { ok: false, error: 'message_not_found' };
         Object.assign(found, { text: args.text, blocks: args.blocks }, args.metadata ? { metadata: args.metadata } : {});
         return { ok: true, channel: found.channel, ts: found.ts };
+      }
+      case 'chat.getPermalink': {
+        // Like Slack (https://docs.slack.dev/reference/methods/chat.getPermalink): `channel` and
+        // `message_ts` required, a message it does not hold is `message_not_found`, and a reply's link
+        // names its thread.
+        const channel = typeof args.channel === 'string' ? args.channel : '';
+        const ts = typeof args.message_ts === 'string' ? args.message_ts : '';
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        if (!ts) return { ok: false, error: 'invalid_arguments' };
+        const found = this.messages.find((m) => m.channel === channel && m.ts === ts);
+        if (!found) return { ok: false, error: 'message_not_found' };
+        const link = `${WORKSPACE_URL}archives/${channel}/p${ts.replace('.', '')}`;
+        const thread = found.thread_ts && found.thread_ts !== found.ts ? `?thread_ts=${found.thread_ts}&cid=${channel}` : '';
+        return { ok: true, channel, permalink: `${link}${thread}` };
       }
       case 'chat.delete': {
         const at = this.messages.findIndex((m) => m.channel === args.channel && m.ts === args.ts);
@@ -442,6 +456,9 @@ export class SlackStandIn {
     }
   }
 }
+
+/** The stand-in's workspace, as auth.test names it: the base of its permalinks. */
+const WORKSPACE_URL = 'https://fake.slack.test/';
 
 /** A ts as a string that sorts like the time it names (`1700000000.000100`; numbers lose the last digits). */
 function tsKey(ts: string): string {

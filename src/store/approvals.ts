@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPROVAL_ACTIONS, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
+import { APPROVAL_ACTIONS, ApprovalGivenSchema, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -18,6 +18,9 @@ const StoredIntentSchema = z.object({
   sealedData: z.string().optional(),
 });
 
+/** At most this many checkers approve one action. */
+export const MAX_CHECKERS = 2;
+
 export const StoredApprovalSchema = z.object({
   id: z.string(),
   action: z.enum(APPROVAL_ACTIONS),
@@ -30,9 +33,17 @@ export const StoredApprovalSchema = z.object({
   state: ApprovalStateSchema,
   createdAt: z.string(),
   expiresAt: z.string(),
-  /** Who approved or rejected it (the maker, for a cancel), and when. */
+  /** Who approved or rejected it (the maker, for a cancel), and when: the decision that ended `pending`. */
   checkerId: z.string().optional(),
   decidedAt: z.string().optional(),
+  /** The away approver a delegate's decision was made for (a reject; approvals say it in `approvedBy`). */
+  checkerFor: z.string().optional(),
+  /** How many distinct checkers must approve it, as it was asked (APPROVAL_QUORUM_*); unset: one. */
+  required: z.number().int().min(1).max(MAX_CHECKERS).optional(),
+  /** The approvals given, in order: who, when, and whom a delegate gave it for. */
+  approvedBy: z.array(ApprovalGivenSchema).max(MAX_CHECKERS).optional(),
+  /** The channel the maker asked in, when the root went elsewhere (their DM): where the approvers are. */
+  askedIn: z.string().optional(),
   reason: z.string().optional(),
   /** The last write about to be made in `approving`: recorded before it, read after a crash. */
   intent: StoredIntentSchema.optional(),
@@ -67,7 +78,7 @@ export interface ApprovalIntent {
 export type ApprovalRecord = Omit<StoredApproval, 'sealedPayload' | 'intent'> & { payload: ApprovalPayload; intent?: ApprovalIntent };
 export type NewApproval = Pick<
   ApprovalRecord,
-  'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt' | 'escalateAt'
+  'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt' | 'escalateAt' | 'required'
 >;
 
 /**

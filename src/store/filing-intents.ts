@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalGivenSchema } from '../domain/approvals';
 import type { IndexEntry } from './sorted-index';
 
 const CentsRecord = z.record(z.string(), z.number().int());
@@ -26,7 +27,14 @@ export const FilingIntentSchema = z.object({
    * request's thread root (nothing new is posted).
    */
   approval: z
-    .object({ makerId: z.string(), checkerId: z.string(), approvedAt: z.string(), root: z.object({ channel: z.string(), ts: z.string() }) })
+    .object({
+      makerId: z.string(),
+      checkerId: z.string(),
+      approvedAt: z.string(),
+      root: z.object({ channel: z.string(), ts: z.string() }),
+      /** Every approval given, when more than one checker (or a delegate) approved it. */
+      checkers: z.array(ApprovalGivenSchema).optional(),
+    })
     .optional(),
 });
 export type FilingIntent = z.infer<typeof FilingIntentSchema>;

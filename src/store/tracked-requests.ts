@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalGivenSchema } from '../domain/approvals';
 import { DecisionStatusSchema } from '../pix/schemas';
 
 const CentsRecord = z.record(z.string(), z.number().int());
@@ -24,7 +25,9 @@ export const TrackedRequestSchema = z.object({
   source: z.enum(['filed', 'watched']),
   createdAt: z.string(),
   /** Filed by a four-eyes approval: who approved it, and when (the root says so). */
-  approval: z.object({ makerId: z.string(), checkerId: z.string(), approvedAt: z.string() }).optional(),
+  approval: z
+    .object({ makerId: z.string(), checkerId: z.string(), approvedAt: z.string(), checkers: z.array(ApprovalGivenSchema).optional() })
+    .optional(),
   /** Set once the decision reply is posted (its ts), so it is never posted twice. */
   reply: z
     .object({

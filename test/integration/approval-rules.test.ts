@@ -405,6 +405,7 @@ describe('the review’s findings', () => {
     const from = h.slack.calls.length;
     expect(await runApprovalTick(quiet, APPROVAL_KINDS, { stopping: () => false })).toEqual({
       expired: 0,
+      escalated: 0,
       reminded: 0,
       resumed: 0,
       settled: 0,

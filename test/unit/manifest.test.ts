@@ -95,6 +95,8 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
   'chat.postMessage': { any: ['chat:write'] },
   'chat.update': { any: ['chat:write'] },
   'chat.postEphemeral': { any: ['chat:write'] },
+  // A link to an approval's root for its escalation (https://docs.slack.dev/reference/methods/chat.getPermalink: no scope).
+  'chat.getPermalink': {},
   // A DM with one user (the DM fallback of a thread root): im:write.
   'conversations.open': { any: ['im:write'] },
   'conversations.replies': { all: ['channels:history', 'groups:history', 'im:history', 'mpim:history'] },

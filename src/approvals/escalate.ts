@@ -1,0 +1,82 @@
+import { escalationDmMessage, escalationMessage } from '../../views/approvals';
+import { presentMessage } from '../../views/message';
+import { mentionsOf } from '../entry/access';
+import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
+import { postToUser } from '../slack/post-once';
+import type { ApprovalRecord } from '../store/approvals';
+import { auditTarget } from './audit';
+import { callOn, delegatesOf, rootLink, stillToCall } from './calling';
+import { type Held, write } from './claim';
+import { hasApproved, quorumOf } from './quorum';
+import { noticeOf, updateRootTolerant } from './thread';
+
+// What the tick does for a pending approval whose escalation is due (escalation.ts says when).
+
+/** The key of the escalation's posts among the approval's (its call, and each direct message). */
+const ESCALATION = 'escalation';
+
+/**
+ * Escalates a pending approval, once. `escalating` is recorded before anything is posted, so a run
+ * cut short looks for its posts before posting them again. Then: the call where the approvers are
+ * (its thread, as a rule), mentioning the escalation list and the delegates of those of it away; a
+ * direct message with a link to the root to each listed user, each member of a listed group (asked of
+ * Slack now) and each such delegate; then `escalatedAt` (from then on the list's members who hold the
+ * action's role may decide it), the root showing it, and the audit trail. A failure leaves it for the
+ * next tick.
+ */
+export async function escalate(deps: Deps, held: Held, record: ApprovalRecord): Promise<void> {
+  const lookFirst = record.escalating === true;
+  const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, escalating: true }), record);
+  const now = new Date();
+  const ids = stillToCall(deps.access.escalationIds, record);
+  const [members, delegates] = await Promise.all([deps.access.usersOf(ids, { fresh: true }), delegatesOf(deps, ids, record, now)]);
+  await held.check();
+  await callOn(deps, record, {
+    key: ESCALATION,
+    lookFirst,
+    build: (locale, elsewhere) =>
+      escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
+  });
+  const quorum = quorumOf(record);
+  const recipients = new Map<string, string | undefined>();
+  for (const user of members) if (user !== record.makerId && !hasApproved(quorum, user)) recipients.set(user, undefined);
+  for (const d of delegates) if (!recipients.has(d.delegate)) recipients.set(d.delegate, d.away);
+  const link = recipients.size > 0 ? await rootLink(deps, record) : undefined;
+  let sent = 0;
+  for (const [user, forUserId] of recipients) {
+    await held.check();
+    try {
+      const locale = await deps.slack.locales.localeOf(user);
+      const message = escalationDmMessage(locale, record, { now, ...(link ? { link } : {}), ...(forUserId ? { forUserId } : {}) });
+      await postToUser(deps.slack.exact, user, presentMessage(message, locale, deps.sandboxMode), noticeOf(record, ESCALATION), {
+        lookFirst,
+        since: Date.parse(record.createdAt),
+      });
+      sent++;
+    } catch (err) {
+      deps.logger.warn({ approval: record.id, user, ...describeError(err) }, 'could not send an escalation’s direct message');
+    }
+  }
+  const escalated = await write(
+    deps,
+    held,
+    record.id,
+    ({ escalating: _posting, escalateAt: _due, ...rest }) => ({ ...rest, escalatedAt: now.toISOString() }),
+    marked,
+  );
+  deps.logger.info({ approval: record.id, action: record.action, directMessages: sent }, 'approval escalated');
+  await updateRootTolerant(deps, escalated).catch((err: unknown) =>
+    deps.logger.info({ approval: record.id, ...describeError(err) }, 'could not show the escalation on the root'),
+  );
+  // Nobody acted: the entry names the maker, whose action waited this long.
+  await deps.audit.record({
+    user: record.makerId,
+    role: 'none',
+    action: 'approval:escalate',
+    target: auditTarget(record),
+    maker: record.makerId,
+    outcome: 'escalated',
+    detail: `to ${deps.access.escalationIds.join(',')}; ${sent} direct messages`,
+  });
+}
