@@ -1,5 +1,5 @@
 import type { ApprovalRefusal } from '../../views/approvals';
-import { APPROVAL_ROLE } from '../domain/approvals';
+import { APPROVAL_ROLE, type ApprovalAction } from '../domain/approvals';
 import { type Role, roleAllows } from '../domain/roles';
 import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
@@ -86,6 +86,15 @@ export function mayDecide(c: DecisionCase): Decision {
     return { may: false, refusal: { kind: 'already-approved', given: quorum.given.length, needed: quorum.needed } };
   }
   return { may: true, ...(forUserId ? { forUserId } : {}), completes: c.intent === 'reject' || completesWithOneMore(quorum) };
+}
+
+/**
+ * Whether someone with this standing may approve anything at all: an action of APPROVALS whose role
+ * they hold, as an approver or a member of the escalation list. Who may not has nothing to delegate.
+ */
+export function mayApproveSomething(standing: Standing, actions: Iterable<ApprovalAction>): boolean {
+  if (!standing.approver && !standing.escalation) return false;
+  return [...actions].some((action) => roleAllows(standing.role, APPROVAL_ROLE[action]));
 }
 
 /** The rule for one user, their standing gathered: asked again of the record as it is under the claim. */

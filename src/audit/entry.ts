@@ -50,8 +50,8 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 /** An entry as the trail gives it back, with its place in the trail (opaque; ordered within a backend). */
 export type StoredAuditEntry = AuditEntry & { id: string };
 
-/** What an entry can be about: what a Pix call is about, an approval, an exported period. */
-export type AuditTarget = PixCallSubject & { approval?: string; period?: string };
+/** What an entry can be about: what a Pix call is about, an approval, an exported period, a delegate while away. */
+export type AuditTarget = PixCallSubject & { approval?: string; period?: string; delegate?: string };
 
 /** The order targets are written in, and the word each is written with. */
 const TARGET_WORDS: Array<[keyof AuditTarget, string]> = [
@@ -64,6 +64,7 @@ const TARGET_WORDS: Array<[keyof AuditTarget, string]> = [
   ['transaction', 'transaction'],
   ['approval', 'approval'],
   ['period', 'period'],
+  ['delegate', 'delegate'],
 ];
 
 /** `account:6840… key:***.982.247-**`: every part of a target, the Pix key masked. */

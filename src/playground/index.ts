@@ -9,7 +9,7 @@ import { SlackDeliveries } from '../slack-standin/deliveries';
 import { SlackStandInUploads } from '../slack-standin/uploads';
 import { SlackStandIn } from '../slack-standin/web-api';
 import { SlackWorkspace } from '../slack-standin/workspace';
-import { PLAYGROUND_ACCESS } from './personas';
+import { PERSONAS, PLAYGROUND_ACCESS } from './personas';
 import { type PageServer, startPageServer } from './server';
 
 export interface Playground {
@@ -79,7 +79,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   // Sandbox mode always starts one (config without PIX_API_URL).
   const sandbox = app.sandbox!;
   const deliveries = new SlackDeliveries(slack, `http://127.0.0.1:${app.port}/slack/events`, signingSecret);
-  const workspace = new SlackWorkspace({ slack, uploads, deliveries, channel: PLAYGROUND_CHANNEL });
+  const workspace = new SlackWorkspace({ slack, uploads, deliveries, channel: PLAYGROUND_CHANNEL, people: PERSONAS });
   let page: PageServer;
   try {
     page = await startPageServer({ port: options.port, workspace, slack, sandbox, tick: () => app.poller.tick(), logger: app.deps.logger });

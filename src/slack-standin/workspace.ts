@@ -71,6 +71,8 @@ export interface WorkspaceOptions {
   uploads: SlackStandInUploads;
   deliveries: SlackDeliveries;
   channel: { id: string; name: string };
+  /** The people of the workspace by their handle (`@abel`): a command names them as Slack sends a mention. */
+  people?: ReadonlyArray<{ id: string; handle: string }>;
 }
 
 export class SlackWorkspace {
@@ -81,6 +83,7 @@ export class SlackWorkspace {
   private readonly uploads: SlackStandInUploads;
   private readonly deliveries: SlackDeliveries;
   private readonly channel: { id: string; name: string };
+  private readonly people: ReadonlyArray<{ id: string; handle: string }>;
   private readonly triggers = new Map<string, { user: string; at: number }>();
   private readonly responseTargets = new Map<string, ResponseTarget>();
   private readonly ephemerals: Ephemeral[] = [];
@@ -94,6 +97,7 @@ export class SlackWorkspace {
     this.uploads = options.uploads;
     this.deliveries = options.deliveries;
     this.channel = options.channel;
+    this.people = options.people ?? [];
     this.slack.on('views.open', (args) => this.viewsOpen(args));
     this.slack.on('views.push', (args) => this.viewsPush(args));
     this.slack.on('views.update', (args) => this.viewsUpdate(args));
@@ -117,6 +121,19 @@ export class SlackWorkspace {
 
   get channelId(): string {
     return this.channel.id;
+  }
+
+  /**
+   * A command's text as Slack sends it for a command whose manifest says `should_escape: true` (the
+   * app's `/pix` does): `&`, `<` and `>` escaped, and a person's handle (`@abel`) as a mention,
+   * `<@U…|abel>` (https://docs.slack.dev/interactivity/implementing-slash-commands#app_command_handling).
+   */
+  private escapedCommandText(text: string): string {
+    const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return escaped.replace(/(^|\s)@([a-z0-9._-]+)/gi, (whole, before: string, handle: string) => {
+      const person = this.people.find((p) => p.handle.toLowerCase() === handle.toLowerCase());
+      return person ? `${before}<@${person.id}|${person.handle}>` : whole;
+    });
   }
 
   /** The DM between the bot and `user`, as conversations.open names it. */
@@ -165,7 +182,14 @@ export class SlackWorkspace {
     const responseUrl = this.responseUrlFor({ user, channel, thread_ts });
     const triggerId = this.trigger(user);
     const ack = await this.deliveries.post(
-      slashCommandBody({ userId: user, text, channelId: channel, channelName: this.channelName(channel), responseUrl, triggerId }),
+      slashCommandBody({
+        userId: user,
+        text: this.escapedCommandText(text),
+        channelId: channel,
+        channelName: this.channelName(channel),
+        responseUrl,
+        triggerId,
+      }),
     );
     if (ack.status !== 200) return this.deliveryFailed(`/pix ${text}`, ack.status);
     const body = parseJson(ack.text) as Record<string, unknown> | undefined;

@@ -42,7 +42,7 @@ test('no token and no Pix URL: the playground on 127.0.0.1, its address beside t
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('root.BlockKit = factory()');
     const state = (await (await fetch(`${url}api/state?user=U0ADMIN`)).json()) as { personas: Array<{ id: string }> };
-    expect(state.personas.map((x) => x.id)).toEqual(['U0ADMIN', 'U0OPERATOR', 'U0VIEWER', 'U0APPROVER', 'U0NOBODY']);
+    expect(state.personas.map((x) => x.id)).toEqual(['U0ADMIN', 'U0OPERATOR', 'U0VIEWER', 'U0APPROVER', 'U0MANAGER', 'U0NOBODY']);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
     // No secret of the playground's own (bot token, signing secret) is printed.

@@ -208,6 +208,12 @@ describe('manifest.yml and the code cannot drift apart', () => {
     expect(m.features?.slash_commands?.[0]?.usage_hint?.split(' | ')).toEqual(subcommands);
   });
 
+  it('escapes the command’s text, so that a user named in it (the delegate of `/pix away`) arrives as <@U…|name>', () => {
+    // https://docs.slack.dev/reference/app-manifest (slash_commands.should_escape)
+    expect(rows.some((r) => r.kind === 'command' && r.id === 'away')).toBe(true);
+    expect(m.features?.slash_commands?.[0]?.should_escape).toBe(true);
+  });
+
   it('turns the Messages tab on, read-only, since the bot writes to direct messages', () => {
     // The audit export, secrets and decisions whose thread is gone go to a DM (conversations.open);
     // with the tab off, Slack shows people no conversation with the app to read them in.
