@@ -194,9 +194,10 @@ export class ApprovalsRepo {
     return this.adopted;
   }
 
+  /** The record as stored: its payload sealed, and checked against the schema it is read back with (never written, then unreadable). */
   private seal(record: ApprovalRecord): StoredApproval {
     const { payload, intent, ...rest } = record;
-    return {
+    return StoredApprovalSchema.parse({
       ...rest,
       sealedPayload: this.box.seal(JSON.stringify(payload), key(record.id)),
       ...(intent
@@ -208,7 +209,7 @@ export class ApprovalsRepo {
             },
           }
         : {}),
-    };
+    });
   }
 
   private open(stored: StoredApproval): ApprovalRecord {

@@ -98,6 +98,47 @@ export function approvalsContract(backend: BackendUnderTest): void {
       await expect(store.approvals.update('nope', (r) => r)).rejects.toThrow(/does not exist/);
     });
 
+    test('two checkers, escalation and delegation on the record: the approvals given in order, whom a delegate decided for, where it was asked', async () => {
+      const store = await space().open();
+      const now = Date.now();
+      await store.approvals.create({
+        id: 'd000000000000001',
+        makerId: 'U0MAKER01',
+        makerLocale: 'pt-BR',
+        channel: 'C0CHANNEL',
+        payload,
+        expiresAt: new Date(now + 3_600_000).toISOString(),
+        escalateAt: new Date(now + 600_000).toISOString(),
+        required: 2,
+      });
+      await store.approvals.update('d000000000000001', (r) => ({
+        ...r,
+        channel: 'D0MAKER01',
+        askedIn: 'C0CHANNEL',
+        rootTs: '1700000000.000200',
+      }));
+      const first = { userId: 'U0ANA', at: '2026-11-25T10:00:00.000Z' };
+      const second = { userId: 'U0BRUNO', at: '2026-11-25T10:05:00.000Z', forUserId: 'U0ABEL' };
+      await store.approvals.update('d000000000000001', (r) => ({ ...r, approvedBy: [first], escalating: true }));
+      const other = await space().open();
+      const seen = await other.approvals.get('d000000000000001');
+      expect(seen).toMatchObject({ required: 2, approvedBy: [first], escalating: true, askedIn: 'C0CHANNEL', channel: 'D0MAKER01' });
+      const escalated = await other.approvals.update('d000000000000001', ({ escalateAt: _, escalating: __, ...r }) => ({
+        ...r,
+        escalatedAt: '2026-11-25T10:03:00.000Z',
+        state: 'approving',
+        checkerId: 'U0BRUNO',
+        approvedBy: [...(r.approvedBy ?? []), second],
+      }));
+      expect(await store.approvals.get('d000000000000001')).toEqual(escalated);
+      expect(escalated.approvedBy).toEqual([first, second]);
+      expect(escalated.escalateAt).toBeUndefined();
+      const rejected = await store.approvals.update('d000000000000001', (r) => ({ ...r, state: 'rejected', checkerFor: 'U0ABEL' }));
+      expect((await other.approvals.get('d000000000000001'))?.checkerFor).toBe(rejected.checkerFor);
+      // More than two approvals is not a record.
+      await expect(store.approvals.update('d000000000000001', (r) => ({ ...r, approvedBy: [first, second, first] }))).rejects.toThrow();
+    });
+
     test('update spares a read when given the record as last written', async () => {
       const store = await space().open();
       await pending(store, 'c000000000000001', { expiresIn: 3_600_000 });
