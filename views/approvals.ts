@@ -1,5 +1,5 @@
 import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
-import { APPROVAL_ROLE, type ApprovalAction, type ApprovalPayload } from '../src/domain/approvals';
+import { APPROVAL_ROLE, type ApprovalAction, type ApprovalGiven, type ApprovalPayload } from '../src/domain/approvals';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
 import { maskPixKey } from '../src/domain/pix-key-mask';
@@ -101,17 +101,21 @@ function checkerText(locale: Locale, userId: string, forUserId: string | undefin
   return forUserId ? messages(locale).approvals.checkerFor({ checker: `<@${userId}>`, away: `<@${forUserId}>` }) : `<@${userId}>`;
 }
 
+/** The approvals given, in words: `@ana and @bruno for @abel`. */
+export function approvalsGivenText(locale: Locale, given: readonly ApprovalGiven[]): string {
+  return messages(locale).approvals.and(given.map((a) => checkerText(locale, a.userId, a.forUserId)));
+}
+
+/** States whose checkers are those who approved. */
+const APPROVED_STATES: ReadonlySet<ApprovalRecord['state']> = new Set(['pending', 'approving', 'done', 'failed']);
+
 /**
  * Who decided: every checker who approved it (`@ana and @bruno for @abel`), or who rejected it;
  * `—` when nobody did.
  */
 export function checkersText(locale: Locale, record: ApprovalRecord): string {
   const given = record.approvedBy ?? [];
-  if (
-    given.length > 0 &&
-    (record.state === 'approving' || record.state === 'done' || record.state === 'failed' || record.state === 'pending')
-  )
-    return messages(locale).approvals.and(given.map((a) => checkerText(locale, a.userId, a.forUserId)));
+  if (given.length > 0 && APPROVED_STATES.has(record.state)) return approvalsGivenText(locale, given);
   return record.checkerId ? checkerText(locale, record.checkerId, record.checkerFor) : '—';
 }
 

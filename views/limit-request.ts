@@ -4,6 +4,7 @@ import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 import type { DecisionStatus, LimitRequestStatus } from '../src/pix/schemas';
 import type { TrackedRequest } from '../src/store/tracked-requests';
+import { approvalsGivenText } from './approvals';
 import { context, escapeClipped, escapeMrkdwn, type SlackMessage, section } from './message';
 
 /** A document's name, whole up to this many characters: ten of them fit a message's text. */
@@ -80,7 +81,9 @@ export function limitRequestRootMessage(
     blocks.push(
       context(
         messages(locale).approvals.filedAfterApproval({
-          checker: `<@${tracked.approval.checkerId}>`,
+          checker: tracked.approval.checkers?.length
+            ? approvalsGivenText(locale, tracked.approval.checkers)
+            : `<@${tracked.approval.checkerId}>`,
           at: formatSaoPauloDateTime(tracked.approval.approvedAt, locale) ?? tracked.approval.approvedAt,
         }),
       ),

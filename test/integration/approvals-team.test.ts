@@ -6,7 +6,7 @@ import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../sup
 import { makerFlows } from '../support/approval-flows';
 import { answerOn, clickRoot, type PendingRoot, rejectWithReason, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText, SIGNING_SECRET } from '../support/harness';
-import { addProof, openLimitForm, submitLimitForm } from '../support/limit-form';
+import { addProof, openLimitForm, requestsOf, submitLimitForm } from '../support/limit-form';
 import { deliveriesDone, waitFor } from '../support/wait';
 
 // Approvals at team scale, driven as Slack drives the app: two checkers, escalation, delegation while
@@ -185,7 +185,21 @@ describe('two checkers', () => {
           ),
       );
     };
-    expect(messageText((await ask('10001')).args)).toContain('Needs 2 approvals');
+    const above = await ask('10001');
+    expect(messageText(above.args)).toContain('Needs 2 approvals');
+    // Filed once both approved: the approval's root becomes the request's, naming both.
+    const response = above.response as { channel: string; ts: string };
+    const id = (above.args.metadata as { event_payload: { approval_id: string } }).event_payload.approval_id;
+    const root: PendingRoot = { id, channel: response.channel, ts: response.ts, call: above };
+    const since = h.sandbox.calls.length;
+    await approveAs(h, CHECKER_A, root);
+    await approveAs(h, CHECKER_B, root);
+    await waitFor('done', async () => (await h.app.deps.store.approvals.get(id))?.settled);
+    expect(writesSince(h, since).filter((c) => c.path === '/api/v1/limits/request')).toHaveLength(1);
+    expect(lastRoot(h, root)).toContain(`Filed once <@${CHECKER_A}> and <@${CHECKER_B}> approved it`);
+    for (const r of await requestsOf(h.sandbox, accountId))
+      if (r.status === 'IN_REVIEW') await sandboxApi(h, 'POST', `/sandbox/limit-requests/${r.id}/reject`);
+
     expect(messageText((await ask('10000')).args)).not.toContain('Needs 2 approvals');
   });
 });
