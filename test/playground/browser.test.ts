@@ -11,13 +11,14 @@ import { waitFor } from '../support/wait';
 /**
  * The playground driven in a real browser (the system's Chromium, headless), as a newcomer would:
  * a whole limit request, its four-eyes approval by a second persona, the decision from the sandbox
- * panel, and a refusal for the persona with no role. Each step's screenshot goes to docs/screenshots
+ * panel, a larger one approved by two checkers, and a refusal for the persona with no role. Each step's screenshot goes to docs/screenshots
  * (README's walkthrough) when UPDATE_SCREENSHOTS=1; otherwise nothing is written.
  */
 
 const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
 const ADMIN = 'U0ADMIN';
 const APPROVER = 'U0APPROVER';
+const OPERATOR = 'U0OPERATOR';
 const NOBODY = 'U0NOBODY';
 
 // A browser and the whole app on a shared machine: more time than the default 30 s per test.
@@ -133,6 +134,43 @@ test('a limit request from the command to the decision in its thread, approved b
   await page.waitForSelector(`#thread-messages [data-ts="${reply.ts}"]`);
   expect(await page.textContent(`#thread-messages [data-ts="${reply.ts}"]`)).toMatch(/6,000\.00/);
   await shot('06-decision-in-thread');
+});
+
+test('a limit request above the quorum amount waits for two checkers: the first approval is shown, the second files it', async () => {
+  await page.goto(`${playground.url}?as=${OPERATOR}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const roots = () => playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && m.metadata?.event_type === 'pix_approval');
+  const before = roots().length;
+  const filed = () => pixCalls('POST', '/api/v1/limits/request').length;
+  const filedBefore = filed();
+
+  await type('/pix limit request');
+  await page.waitForSelector('.modal [data-block-id="pixDayLimit"] input');
+  // Above the playground's APPROVAL_QUORUM_ABOVE (R$ 10.000,00): two checkers.
+  await page.locator('.modal [data-block-id="pixDayLimit"] input').fill('15000.00');
+  await page.setInputFiles('.modal input[type=file]', { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await page.waitForSelector('.modal .bk-file-list:has-text("1 file")');
+  await page.click('.modal [data-submit]');
+  await page.waitForSelector('.modal:has-text("waiting for approval")');
+  await page.click('.modal-foot [data-close]');
+  const pending = await waitFor('the approval request in the channel', () => roots()[before], 15_000);
+  await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("Needs 2 approvals")`);
+
+  const approveAs = async (userId: string) => {
+    await become(userId);
+    await page.locator(`[data-ts="${pending.ts}"] button.bk-button`, { hasText: /^Approve/ }).click();
+    if (await page.locator('#confirm').isVisible()) await page.click('#confirm [data-answer="yes"]');
+  };
+  await approveAs(APPROVER);
+  await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("1 of 2 approvals")`);
+  expect(filed()).toBe(filedBefore);
+  await shot('11-two-checkers-first-approval');
+
+  await approveAs(ADMIN);
+  await waitFor('the limit request filed', () => filed() === filedBefore + 1, 15_000);
+  await page.waitForSelector(`[data-ts="${pending.ts}"]:has-text("in review")`);
+  expect(await page.textContent(`[data-ts="${pending.ts}"]`)).toMatch(/Filed once .*Abel.* and .*Ana.* approved it/);
+  await shot('12-two-checkers-filed');
 });
 
 test('the persona with no role is refused, and only they see it', async () => {

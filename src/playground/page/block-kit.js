@@ -84,6 +84,9 @@
     sparkles: '✨',
     crossed_swords: '⚔️',
     envelope: '✉️',
+    ballot_box_with_check: '☑️',
+    palm_tree: '🌴',
+    handshake: '🤝',
   };
 
   function escapeHtml(s) {
