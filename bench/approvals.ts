@@ -149,7 +149,7 @@ export async function approvalReminders(): Promise<Figure[]> {
 }
 
 /** The bench's keys go: SCAN for its namespace, never KEYS or FLUSHALL (the Redis is shared). */
-async function dropNamespace(namespace: string): Promise<void> {
+export async function dropNamespace(namespace: string): Promise<void> {
   const client = createClient({ url: REDIS_URL });
   await client.connect();
   try {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { ackLatency } from './ack-latency';
 import { approvalReminders } from './approvals';
+import { approvalsAtTeamScale } from './approvals-team';
 import { auditAck, auditExport } from './audit';
 import type { Figure } from './lib';
 import { modalLatency } from './modal-latency';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     ['audit export of 100,000 entries', auditExport],
     ['playground: start, page load, a command typed to its answer', playground],
     ['approval reminders (200 due, 2 instances on Redis)', approvalReminders],
+    ['approvals at team scale (200 with two checkers, escalations due, a delegate; 2 instances on Redis)', approvalsAtTeamScale],
     ['pix events (60 dispute webhooks in one second)', pixEvents],
     ['pix budget (2,000 reads at PIX_RATE_LIMIT=50, sqlite then Redis with 2 instances)', pixBudget],
     ['metrics on vs off: slash-command acknowledgement', metricsAck],

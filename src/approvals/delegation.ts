@@ -22,11 +22,21 @@ export interface ActiveDelegation extends Delegation {
 /** How far ahead a delegation may end, in days from today. */
 export const MAX_DAYS_AWAY = 90;
 
+/** Ends already worked out, by last day: every tick and decision asks again of the same few days. */
+const endsAt = new Map<string, number>();
+const MAX_ENDS_KEPT = 1_000;
+
 /** When a delegation ends: the start of the day after its last, in São Paulo. */
 export function delegationEndsAt(until: string): Date {
-  const day = parseIsoDate(until);
-  if (!day) throw new Error(`Not a date: ${until}`);
-  return saoPauloStartOfDay(addDays(day, 1));
+  let at = endsAt.get(until);
+  if (at === undefined) {
+    const day = parseIsoDate(until);
+    if (!day) throw new Error(`Not a date: ${until}`);
+    at = saoPauloStartOfDay(addDays(day, 1)).getTime();
+    if (endsAt.size >= MAX_ENDS_KEPT) endsAt.clear();
+    endsAt.set(until, at);
+  }
+  return new Date(at);
 }
 
 export const isActive = (delegation: Delegation, now: Date): boolean => now.getTime() < delegationEndsAt(delegation.until).getTime();
