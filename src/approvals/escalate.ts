@@ -32,12 +32,14 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord): 
   const ids = stillToCall(deps.access.escalationIds, record);
   const [members, delegates] = await Promise.all([deps.access.usersOf(ids, { fresh: true }), delegatesOf(deps, ids, record, now)]);
   await held.check();
-  await callOn(deps, record, {
-    key: ESCALATION,
-    lookFirst,
-    build: (locale, elsewhere) =>
-      escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
-  });
+  // A list of the maker alone (or of those who already approved) calls on nobody: only the mark is left.
+  if (ids.length > 0 || delegates.length > 0)
+    await callOn(deps, record, {
+      key: ESCALATION,
+      lookFirst,
+      build: (locale, elsewhere) =>
+        escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
+    });
   const quorum = quorumOf(record);
   const recipients = new Map<string, string | undefined>();
   for (const user of members) if (user !== record.makerId && !hasApproved(quorum, user)) recipients.set(user, undefined);
