@@ -81,11 +81,10 @@ async function whilePending(
 
 const answerOf = (result: Answer | undefined) => (result && 'answer' in result ? result.answer : undefined);
 
-/** The refusal of a decision, told and recorded; undefined when the user may decide. */
-function refusalOf(deps: Deps, actor: Actor, record: ApprovalRecord, decision: Decision): string | undefined {
-  if (decision.may) return undefined;
-  deps.logger.info({ approval: record.id, user: actor.userId, action: record.action, refusal: decision.refusal.kind }, 'approval refused');
-  return refused(deps, actor, decision.refusal);
+/** A refused decision, logged, told and recorded. */
+function refusedDecision(deps: Deps, actor: Actor, record: ApprovalRecord, refusal: ApprovalRefusal): string {
+  deps.logger.info({ approval: record.id, user: actor.userId, action: record.action, refusal: refusal.kind }, 'approval refused');
+  return refused(deps, actor, refusal);
 }
 
 /** A word on a decision for the audit trail: which of two approvals it is, and whom a delegate decided for. */
@@ -115,8 +114,8 @@ async function decidable(
   if (!record) return { answer: messages(actor.locale).approvals.notFound };
   auditAbout(deps, record);
   const rule = await judge(deps, record, actor, intent);
-  const refusal = refusalOf(deps, actor, record, rule(record));
-  if (refusal) return { answer: refusal };
+  const decision = rule(record);
+  if (!decision.may) return { answer: refusedDecision(deps, actor, record, decision.refusal) };
   // Allowed to decide: the checker from here on (a refused user is no checker).
   auditAbout(deps, record, actor.userId);
   if (record.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(actor.locale, record)) };
@@ -141,8 +140,7 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
   if ('answer' in found) return found.answer;
   const result = await whilePending(deps, id, actor.locale, true, async (held, fresh) => {
     const decision = found.judge(fresh);
-    const refusal = refusalOf(deps, actor, fresh, decision);
-    if (refusal || !decision.may) return { answer: refusal ?? '' };
+    if (!decision.may) return { answer: refusedDecision(deps, actor, fresh, decision.refusal) };
     const at = new Date().toISOString();
     const given = [
       ...(fresh.approvedBy ?? []),
@@ -199,8 +197,7 @@ export async function reject(deps: Deps, id: string, actor: Actor, reason: strin
   if ('answer' in found) return found;
   const result = await whilePending(deps, id, actor.locale, false, async (held, fresh) => {
     const decision = found.judge(fresh);
-    const refusal = refusalOf(deps, actor, fresh, decision);
-    if (refusal || !decision.may) return { answer: refusal ?? '' };
+    if (!decision.may) return { answer: refusedDecision(deps, actor, fresh, decision.refusal) };
     const rejected = await endPending(
       deps,
       held,
