@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { APPROVAL_KINDS } from '../../commands';
 import type { RunningApp } from '../../src/app';
+import { runApprovalTick } from '../../src/approvals/tick';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { accountMadeElsewhere } from '../support/accounts-harness';
@@ -14,13 +16,14 @@ import { deliveriesDone, waitFor } from '../support/wait';
 const MAKER = 'U0MAKER01';
 const CHECKERS = ['U0CHECKA1', 'U0CHECKB1', 'U0CHECKC1'] as const;
 const CHANNEL = 'C0QUORUM';
+const MANAGER = 'U0MANAGER';
 const ROUNDS = 4;
 
 /**
  * Two checkers across instances: two apps on the shared Redis (127.0.0.1:6379), one Slack stand-in,
  * one sandbox Pix API. The approval that completes a two-checker approval, given by two checkers at
  * the same moment on the two instances, makes one set of Pix calls; so do two first approvals given
- * at the same moment (the second to be recorded completes it).
+ * at the same moment (the second to be recorded completes it). An escalation due is posted once.
  */
 describe('two checkers on two instances sharing Redis', () => {
   const namespace = testNamespace('quorum');
@@ -45,6 +48,8 @@ describe('two checkers on two instances sharing Redis', () => {
         APPROVALS: 'key-add',
         APPROVAL_QUORUM_ACTIONS: 'key-add',
         ACCESS_APPROVERS: 'S0QUORUM',
+        APPROVAL_ESCALATE_AFTER: '1h',
+        ACCESS_ESCALATION: MANAGER,
       },
     );
     // The checkers' group, looked up afresh on every click, answers late: both clicks read the approval
@@ -130,6 +135,20 @@ describe('two checkers on two instances sharing Redis', () => {
       const loser = winner === CHECKERS[1] ? 1 : 0;
       expect(told[loser]).toMatch(/Already approved by <@U0CHECKA1> and <@U0CHECK[BC]1>/);
     }
+  });
+
+  test('an escalation due, both instances ticking at the same moment, twice: posted once in the thread and once in the DM', async () => {
+    const asked = await flows['key-add']();
+    await asked.shown();
+    await apps[0]!.deps.store.approvals.update(asked.root.id, (r) => ({ ...r, escalateAt: new Date(Date.now() - 1_000).toISOString() }));
+    const tick = () => Promise.all(apps.map((app) => runApprovalTick(app.deps, APPROVAL_KINDS, { stopping: () => false })));
+    const reports = [...(await tick()), ...(await tick())];
+    expect(reports.reduce((n, r) => n + r.escalated, 0)).toBe(1);
+    const notices = slack.messages.filter(
+      (m) => m.metadata?.event_payload?.approval_id === asked.root.id && m.metadata.event_payload.notice === 'escalation',
+    );
+    expect(notices.map((m) => (m.thread_ts === asked.root.ts ? 'thread' : m.channel)).sort()).toEqual([`D${MANAGER.slice(1)}`, 'thread']);
+    expect((await apps[1]!.deps.store.approvals.get(asked.root.id))?.escalatedAt).toBeDefined();
   });
 
   test('two first approvals at the same moment on the two instances: both recorded, one write', async () => {
