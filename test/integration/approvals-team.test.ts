@@ -263,6 +263,29 @@ describe('escalation', () => {
     expect(lastRoot(h, root)).toContain(`Approved by <@${MANAGER}>`);
   });
 
+  test('a manager away: the escalation mentions their delegate beside them and sends the delegate a DM; the delegate decides for them', async () => {
+    const res = await h.slash(MANAGER, `away ${isoDateOf(addDays(saoPauloToday(new Date()), 1))} <@${BRUNO}|bruno>`, {
+      channelId: CHANNEL,
+    });
+    expect(messageText(res.ack ?? (await answerOn(h, res.responseId)))).toContain(`<@${BRUNO}> decides for you`);
+    try {
+      const root = await askKey(flows);
+      expect(await approveAs(h, BRUNO, root)).toContain('Only the approvers listed in `ACCESS_APPROVERS`');
+      await escalateNow(root);
+      const from = h.slack.calls.length;
+      await h.app.poller.tick();
+      const [post] = threadPosts(h, root).filter(isEscalation);
+      expect(messageText(post!.args)).toContain(`<@${MANAGER}>, <!subteam^S0HEADS>, <@${BRUNO}> (for <@${MANAGER}>, away)`);
+      const toBruno = dmsAbout(root, from).find((c) => c.args.channel === `D${BRUNO.slice(1)}`);
+      expect(messageText(toBruno?.args)).toContain(`as the delegate of <@${MANAGER}>`);
+      await approveAs(h, BRUNO, root);
+      await waitFor('done', async () => (await h.app.deps.store.approvals.get(root.id))?.settled);
+      expect(lastRoot(h, root)).toContain(`Approved by <@${BRUNO}> for <@${MANAGER}>`);
+    } finally {
+      await h.slash(MANAGER, 'away off', { channelId: CHANNEL });
+    }
+  });
+
   test('a run cut short after its posts, before recording them: the next tick finds them and posts nothing again', async () => {
     const root = await askKey(flows);
     await escalateNow(root);
