@@ -12,10 +12,11 @@ import { resumeApproved, settle } from './running';
 /**
  * The poller's part, on its schedule (one instance per tick on Redis), for the approvals that are due
  * (the store's index: nothing else is read): expires pending approvals past `APPROVAL_TTL`,
- * escalates those waiting past `APPROVAL_ESCALATE_AFTER`, posts their reminders, resumes those an instance left in `approving` (their claim lapsed with it),
- * settles ended ones whose root could not be updated, and cancels those whose root was never
- * recorded. Every one under its claim, so two instances never both act. Does nothing when
- * `APPROVALS` is empty. Never rejects for one approval's failure.
+ * escalates those waiting past `APPROVAL_ESCALATE_AFTER`, posts their reminders, resumes those an
+ * instance left in `approving` (their claim lapsed with it), settles ended ones whose root could not
+ * be updated, and cancels those whose root was never recorded. Every one under its claim, so two
+ * instances never both act. Does nothing when `APPROVALS` is empty. Never rejects for one approval's
+ * failure.
  */
 export async function runApprovalTick(
   deps: Deps,

@@ -66,7 +66,10 @@ export class AccessControl {
     return undefined;
   }
 
-  /** The user and group IDs a reminder calls on for an action needing `role`: ACCESS_APPROVERS, else every list of a role that allows it. */
+  /**
+   * The user and group IDs a reminder calls on for an action needing `role`: ACCESS_APPROVERS, else
+   * every list of a role that allows it.
+   */
   approverIds(role: Role): string[] {
     const ids = this.approversListed
       ? (this.options.approvers ?? [])

@@ -22,7 +22,10 @@ export interface ApprovalSettings {
   quorumAboveCents?: number;
   /** APPROVAL_QUORUM_ACTIONS: the actions that always need two checkers. */
   quorumActions: ReadonlySet<ApprovalAction>;
-  /** APPROVAL_ESCALATE_AFTER: how long a pending approval waits before it is escalated (ACCESS_ESCALATION is the access control's); unset: never. */
+  /**
+   * APPROVAL_ESCALATE_AFTER: how long a pending approval waits before it is escalated (ACCESS_ESCALATION
+   * is the access control's); unset: never.
+   */
   escalateAfterMs?: number;
 }
 

@@ -52,7 +52,10 @@ const duration = z.string().transform((s, ctx) => {
   return ms ?? 0;
 });
 
-/** An amount in reais, in cents: the project's money parser, read as pt-BR (`100000`, `100.000` and `100.000,00` are all a hundred thousand reais). */
+/**
+ * An amount in reais, in cents: the project's money parser, read as pt-BR (`100000`, `100.000` and
+ * `100.000,00` are all a hundred thousand reais).
+ */
 const reais = z.string().transform((s, ctx) => {
   const parsed = parseReais(s, 'pt-BR');
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
