@@ -28,3 +28,11 @@ export function isStoreUnavailable(err: unknown): err is StoreUnavailableError {
 export class StoreLocationError extends Error {
   override readonly name = 'StoreLocationError';
 }
+
+/**
+ * The store is reachable but must not be used as it is: a Postgres schema migrated by a newer app, a
+ * Redis that may evict keys. The app does not start on it; the message says why and what to change.
+ */
+export class StoreRefusedError extends Error {
+  override readonly name = 'StoreRefusedError';
+}
