@@ -24,7 +24,7 @@ import { boltLogger } from './slack/bolt-logger';
 import { SlackClients } from './slack/clients';
 import { quickClient } from './slack/quick-client';
 import { userLocale } from './slack/user-locale';
-import { openStore, StoreLocationError } from './store';
+import { openStore, StoreLocationError, StoreRefusedError, storeKindOf } from './store';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -93,22 +93,26 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   }
   if (!pixUrl || !mainAppId) throw new Error('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
 
+  const storeKind = storeKindOf(config.store.url);
   const store = await openStore({
     url: config.store.url,
     secret: config.store.secret,
     namespace: options.storeNamespace ?? config.store.namespace,
+    poolMax: config.store.poolMax,
+    commandTimeoutMs: config.store.timeoutMs,
     onSecret: (v) => secrets.add(v),
+    onWarning: (warning) => logger.warn({ store: storeKind }, warning),
     events: {
       onDown: (reason) =>
         logger.warn(
-          { store: 'redis', reason },
+          { store: storeKind, reason },
           'the store is unavailable: actions that need it are answered with a clear message until it is back',
         ),
-      onUp: () => logger.info({ store: 'redis' }, 'the store is back'),
+      onUp: () => logger.info({ store: storeKind }, 'the store is back'),
     },
   }).catch((err: unknown) => {
-    // A path that cannot hold the sqlite file: say which variable to fix.
-    throw err instanceof StoreLocationError ? new Error(`STORE_URL: ${err.message}`) : err;
+    // A path that cannot hold the sqlite file, a schema or a Redis that must not be used: say which variable to look at.
+    throw err instanceof StoreLocationError || err instanceof StoreRefusedError ? new Error(`STORE_URL: ${err.message}`) : err;
   });
   const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on Redis; while
@@ -216,7 +220,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   // time limit of their own.
   const inFlight = new InFlight();
   const router = new EntryRouter(ENTRY_TABLE, deps);
-  const dedupe = { claims: store, waitMs: store.kind === 'redis' ? DEDUPE_WAIT_MS : undefined };
+  const dedupe = { claims: store, waitMs: store.shared ? DEDUPE_WAIT_MS : undefined };
   const localeOf = (userId: string | undefined) => userLocale({ slack: app.client }, userId);
   app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
   app.error(async (err) => {
@@ -261,7 +265,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const poller = startPoller(deps, {
     ...config.poll,
     claimTtlMs: config.pollClaimTtlMs,
-    distributed: store.kind === 'redis',
+    distributed: store.shared,
     // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
     // Through the poller's paced Slack client, and its lane of the Pix budget.
     alsoOnTick: (slack, stopping, pix) =>

@@ -61,6 +61,11 @@ export interface StoreOptions {
 
 export const DEFAULT_NAMESPACE = 'pix-ops';
 
+/** Which backend a STORE_URL names. */
+export function storeKindOf(url: string): StoreKind {
+  return sqlitePathOf(url) !== undefined ? 'sqlite' : isPostgresUrl(url) ? 'postgres' : 'redis';
+}
+
 /** A backend opened and guarded, with the secret box its repositories seal with and how to close it. */
 export interface OpenBackend {
   backend: Backend;
