@@ -20,6 +20,7 @@ import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files'
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
+import { isStoreUnavailable } from '../src/store/errors';
 import type { FilingIntent } from '../src/store/filing-intents';
 import { failureText } from '../views/errors';
 import { limitRequestRootMessage } from '../views/limit-request';
@@ -289,7 +290,7 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
       deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
       // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
       // is not in the company's list, tells the requester it was not filed).
-      const maybeFiled = !(err instanceof PixApiError) || err.mayHaveWritten;
+      const maybeFiled = !isStoreUnavailable(err) && (!(err instanceof PixApiError) || err.mayHaveWritten);
       if (!maybeFiled) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
       return { ok: false, err, action: 'fileTheLimitRequest', maybeFiled };
     }

@@ -24,7 +24,7 @@ import { boltLogger } from './slack/bolt-logger';
 import { SlackClients } from './slack/clients';
 import { quickClient } from './slack/quick-client';
 import { userLocale } from './slack/user-locale';
-import { openStore, StoreLocationError, StoreRefusedError, storeKindOf } from './store';
+import { openStore, StoreLocationError, StoreRefusedError, StoreUnavailableError, storeKindOf } from './store';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -132,6 +132,10 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     baseUrl: pixUrl,
     timeoutMs: config.pix.timeoutMs,
     budget,
+    // Nothing is written to the Pix API while the store cannot record what was done.
+    beforeWrite: async () => {
+      if (!(await store.ping())) throw new StoreUnavailableError('a Pix write', new Error('the store does not answer'));
+    },
     // Not the path or what the call is about: they may hold a Pix key, personal data.
     onCall: (e) => {
       logger.debug({ pix: { operation: e.operation, status: e.status, ms: e.ms, attempt: e.attempt } }, 'Pix API call');
