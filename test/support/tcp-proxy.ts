@@ -9,6 +9,7 @@ import net from 'node:net';
 export class TcpProxy {
   private readonly sockets = new Set<net.Socket>();
   private cutOff = false;
+  private frozen = false;
 
   private constructor(
     private readonly server: net.Server,
@@ -40,6 +41,7 @@ export class TcpProxy {
     }
     client.pipe(upstream);
     upstream.pipe(client);
+    if (this.frozen) for (const socket of [client, upstream]) socket.pause();
   }
 
   /** Connections now open through the proxy. */
@@ -54,6 +56,17 @@ export class TcpProxy {
 
   restore(): void {
     this.cutOff = false;
+  }
+
+  /** Connections stay open and nothing goes through them (a database that hangs, a network that drops packets). */
+  freeze(): void {
+    this.frozen = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   async close(): Promise<void> {
