@@ -69,7 +69,8 @@ function secretFor(args: Arguments, env: NodeJS.ProcessEnv): { secret: string; n
     writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    if (readFileSync(file, 'utf8').trim() !== secret) throw new Error(`${file} holds another secret: set STORE_SECRET, or remove that file`);
+    if (readFileSync(file, 'utf8').trim() !== secret)
+      throw new Error(`${file} holds another secret: set STORE_SECRET, or remove that file`);
   }
   return { secret };
 }

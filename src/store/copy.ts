@@ -30,7 +30,9 @@ const ProgressSchema = z.object({
   /** The source's cursor of the last entry copied. */
   after: z.string().optional(),
   /** A batch being written: where it started and ended in the source, its last entry, and the target's newest entry before it. */
-  pending: z.object({ after: z.string().optional(), through: z.string(), last: z.string(), targetNewest: z.string().optional() }).optional(),
+  pending: z
+    .object({ after: z.string().optional(), through: z.string(), last: z.string(), targetNewest: z.string().optional() })
+    .optional(),
 });
 
 const entryOf = ({ id: _, ...entry }: StoredAuditEntry): AuditEntry => entry;
