@@ -1,6 +1,6 @@
 import { type AuditEntry, type StoredAuditEntry, storedEntry } from '../../audit/entry';
 import type { AuditBackend } from '../audit-trail';
-import type { Db, Row } from './db';
+import type { Query, Row } from './db';
 
 const COLUMNS = [
   'time',
@@ -48,17 +48,22 @@ const fromRow = (r: Row): StoredAuditEntry =>
     detail: r.detail,
   });
 
+/** The types of a row's values, for the parameters of a VALUES list. */
+const CASTS = ['timestamptz', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'text', 'text', 'text', 'text'];
+
 /**
  * The table `audit_log`: a bigserial id (the order of appends), each entry's own time, an index on the
  * time, and a trigger that refuses UPDATE, DELETE and TRUNCATE (migrations/001_initial.sql). Each
- * batch is one transaction that first takes the table's lock against other writers (readers are not
- * held), so ids are committed in the order they were given: a page or a snapshot read by id never
- * sees a later id before an earlier one.
+ * batch is one statement (one transaction) that first takes a lock of the database held to its commit,
+ * the same for every writer of the schema, before its first id is drawn: ids are committed in the order
+ * they were given, so a page or a snapshot read by id never sees a later id before an earlier one.
  */
 export class PostgresAuditBackend implements AuditBackend {
   constructor(
-    private readonly db: Db,
+    private readonly db: Query,
     private readonly s: string,
+    /** The writers' lock: one key per schema. */
+    private readonly lockKey: string,
   ) {}
 
   private get select() {
@@ -67,17 +72,19 @@ export class PostgresAuditBackend implements AuditBackend {
 
   async write(entries: AuditEntry[]): Promise<void> {
     const width = COLUMNS.length;
-    const rows = entries.map((_, i) => `(${COLUMNS.map((__, j) => `$${i * width + j + 1}`).join(', ')})`);
-    await this.db.tx(async (query) => {
-      await query(`LOCK TABLE ${this.s}.audit_log IN SHARE ROW EXCLUSIVE MODE`);
-      await query(`INSERT INTO ${this.s}.audit_log (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`, entries.flatMap(values));
-    });
+    const rows = entries.map((_, i) => `(${COLUMNS.map((__, j) => `$${i * width + j + 2}::${CASTS[j]}`).join(', ')})`);
+    // The lock is an InitPlan of the rows' filter: taken once, before the first row (and its id) is made.
+    await this.db(
+      `INSERT INTO ${this.s}.audit_log (${COLUMNS.join(', ')})
+       SELECT * FROM (VALUES ${rows.join(', ')}) AS entry WHERE (SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) IS NOT NULL)`,
+      [this.lockKey, ...entries.flatMap(values)],
+    );
   }
 
   readonly cursor = /^\d{1,18}$/;
 
   async newest(q: { since: Date; before?: string; limit: number }): Promise<StoredAuditEntry[]> {
-    const rows = await this.db.query(`${this.select} WHERE time >= $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`, [
+    const rows = await this.db(`${this.select} WHERE time >= $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`, [
       q.since,
       q.before ?? null,
       q.limit,
@@ -86,15 +93,17 @@ export class PostgresAuditBackend implements AuditBackend {
   }
 
   async newerThan(q: { since: Date; after: string; top?: string; limit: number }): Promise<StoredAuditEntry[]> {
-    const rows = await this.db.query(
-      `${this.select} WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND time >= $3 ORDER BY id LIMIT $4`,
-      [q.after, q.top ?? null, q.since, q.limit],
-    );
+    const rows = await this.db(`${this.select} WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND time >= $3 ORDER BY id LIMIT $4`, [
+      q.after,
+      q.top ?? null,
+      q.since,
+      q.limit,
+    ]);
     return rows.map(fromRow);
   }
 
   async bounds(from: Date, to: Date): Promise<{ low: string; high: string } | undefined> {
-    const [row] = await this.db.query(`SELECT min(id) AS low, max(id) AS high FROM ${this.s}.audit_log WHERE time >= $1 AND time < $2`, [
+    const [row] = await this.db(`SELECT min(id) AS low, max(id) AS high FROM ${this.s}.audit_log WHERE time >= $1 AND time < $2`, [
       from,
       to,
     ]);
@@ -107,7 +116,7 @@ export class PostgresAuditBackend implements AuditBackend {
     after: string | undefined,
     limit: number,
   ): Promise<StoredAuditEntry[]> {
-    const rows = await this.db.query(
+    const rows = await this.db(
       `${this.select} WHERE id >= $1 AND ($2::bigint IS NULL OR id > $2) AND id <= $3 AND time >= $4 AND time < $5 ORDER BY id LIMIT $6`,
       [range.low, after ?? null, range.high, range.from, range.to, limit],
     );

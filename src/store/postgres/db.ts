@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, PoolConfig } from 'pg';
+import type { Pool, PoolConfig } from 'pg';
 import type { ConnectionEvents } from '../redis/client';
 
 /** One statement's rows. */
@@ -49,7 +49,8 @@ export function isConnectionError(err: unknown): boolean {
 
 /**
  * The pool behind the Postgres store, with what the store needs on top: a statement on any
- * connection, a transaction on one, and the outage seen once (down on the first connection error,
+ * connection (each one statement, one transaction: what belongs together is written by one statement),
+ * and the outage seen once (down on the first connection error,
  * up on the next success) for the log. The pool reconnects by itself: a broken connection is dropped
  * and the next statement opens a new one.
  */
@@ -70,7 +71,7 @@ export class Db {
   readonly query: Query = async (sql, params) => {
     this.gate();
     try {
-      const result = await this.pool.query(sql, params as unknown[] | undefined);
+      const result = await this.pool.query({ name: nameOf(sql), text: sql, values: params as unknown[] | undefined });
       this.worked();
       return result.rows as Row[];
     } catch (err) {
@@ -78,39 +79,6 @@ export class Db {
       throw err;
     }
   };
-
-  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  async tx<T>(work: (query: Query) => Promise<T>): Promise<T> {
-    this.gate();
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      this.failed(err);
-      throw err;
-    }
-    // An error of the connection between two statements would otherwise be an unhandled 'error' event.
-    const onError = (err: Error) => this.failed(err);
-    client.on('error', onError);
-    const query: Query = async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows as Row[];
-    let broken: unknown;
-    try {
-      await query('BEGIN');
-      const result = await work(query);
-      await query('COMMIT');
-      this.worked();
-      return result;
-    } catch (err) {
-      if (isConnectionError(err)) broken = err;
-      else await query('ROLLBACK').catch((rollback: unknown) => (broken = rollback));
-      this.failed(err);
-      throw err;
-    } finally {
-      client.off('error', onError);
-      // A connection whose state is unknown is closed, not given back.
-      client.release(broken instanceof Error ? broken : broken === undefined ? undefined : true);
-    }
-  }
 
   private worked(): void {
     if (this.up === false) this.events.onUp?.();
@@ -127,6 +95,17 @@ export class Db {
     await this.pool.end();
   }
 }
+
+/**
+ * Each statement's name, so that each connection prepares it once and then only binds and runs it
+ * (the store's statements are a fixed set, the schema's name in them).
+ */
+const names = new Map<string, string>();
+const nameOf = (sql: string) => {
+  let name = names.get(sql);
+  if (!name) names.set(sql, (name = `s${names.size}`));
+  return name;
+};
 
 /** Rows read at a time by a listing of everything. */
 const PAGE = 500;

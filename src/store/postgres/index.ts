@@ -109,7 +109,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     trackedRequests: new PostgresTrackedRequests(query, s),
     filingIntents: new PostgresFilingIntents(query, s),
     approvals: new PostgresApprovals(query, s),
-    audit: new PostgresAuditBackend(db, s),
+    audit: new PostgresAuditBackend(query, s, `pix-ops audit ${schema}`),
     pixEvents: new PostgresPixEvents(query, s),
     records: new PostgresRecords(query, s),
     rateWindow: new PostgresRateWindow(query, s, options.guard),

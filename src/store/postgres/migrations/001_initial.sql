@@ -45,8 +45,12 @@ CREATE TABLE account_apps (
 );
 CREATE INDEX account_apps_client ON account_apps (client_id, saved_at);
 
--- Short-lived exclusive claims: one holder until it releases or the claim expires (the database's clock).
-CREATE TABLE claims (
+-- Short-lived exclusive claims: one holder until it releases or the claim expires (the database's
+-- clock). Unlogged: one is taken for every Slack delivery before it is acknowledged, and a claim is a
+-- lease, not a record: a crash of the database server (not a restart, not an app's kill -9) or a
+-- failover empties the table, which is every lease lapsing at once. What they guard is recorded in
+-- the logged tables and read again under the claim before anything is done, as on Redis.
+CREATE UNLOGGED TABLE claims (
   key text COLLATE "C" PRIMARY KEY,
   holder text NOT NULL,
   expires_at timestamptz NOT NULL
@@ -109,16 +113,17 @@ CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON audi
   FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
 
 -- The Pix budget's window, one for every instance on this schema (the rules of MemoryRateWindow in
--- src/pix/budget.ts, on the database's clock): the admission times of the last window, when the next
--- evenly spaced turn is due, and the hold-off after a 429. One row, locked by each admission.
-CREATE TABLE pix_budget (
+-- src/pix/budget.ts, on the database's clock): the admission times of the last window (ascending),
+-- when the next evenly spaced turn is due, and the hold-off after a 429. One row, locked by each
+-- admission. Unlogged: it is asked before every Pix call, and what it holds lasts a second (a crash of
+-- the database empties it, and the window starts again).
+CREATE UNLOGGED TABLE pix_budget (
   one boolean PRIMARY KEY DEFAULT true CHECK (one),
   admitted bigint[] NOT NULL DEFAULT '{}',
   next_turn double precision NOT NULL DEFAULT 0,
   blocked_until bigint NOT NULL DEFAULT 0,
   slow_until bigint NOT NULL DEFAULT 0
 );
-INSERT INTO pix_budget DEFAULT VALUES;
 
 -- 0: admitted; else the milliseconds until it is worth asking again.
 CREATE FUNCTION pix_budget_admit(p_limit integer, p_reserve integer, p_window integer) RETURNS bigint
@@ -128,22 +133,28 @@ DECLARE
   now_ms bigint;
   lim integer := p_limit;
   cap integer;
-  kept bigint[];
+  first integer := 1;
   n integer;
   gap double precision;
 BEGIN
   SELECT * INTO b FROM pix_budget FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO pix_budget DEFAULT VALUES ON CONFLICT DO NOTHING;
+    SELECT * INTO b FROM pix_budget FOR UPDATE;
+  END IF;
   now_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
   IF b.blocked_until > now_ms THEN RETURN b.blocked_until - now_ms; END IF;
   IF b.slow_until > now_ms THEN lim := greatest(1, lim / 2); END IF;
   IF p_reserve > 0 AND now_ms < b.next_turn THEN RETURN greatest(1, ceil(b.next_turn - now_ms)); END IF;
   cap := greatest(1, lim - p_reserve);
-  kept := ARRAY(SELECT t FROM unnest(b.admitted) AS t WHERE t > now_ms - p_window ORDER BY t);
-  n := coalesce(array_length(kept, 1), 0);
-  IF n >= cap THEN RETURN greatest(1, kept[n - cap + 1] + p_window - now_ms); END IF;
+  n := coalesce(array_length(b.admitted, 1), 0);
+  -- The times that left the window are the first ones.
+  WHILE first <= n AND b.admitted[first] <= now_ms - p_window LOOP first := first + 1; END LOOP;
+  n := n - first + 1;
+  IF n >= cap THEN RETURN greatest(1, b.admitted[first + n - cap] + p_window - now_ms); END IF;
   gap := p_window::double precision / lim;
   UPDATE pix_budget SET
-    admitted = kept || now_ms,
+    admitted = b.admitted[first:] || now_ms,
     next_turn = (CASE WHEN now_ms - b.next_turn >= gap THEN now_ms ELSE b.next_turn END) + gap;
   RETURN 0;
 END
@@ -155,6 +166,7 @@ LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
   now_ms bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
 BEGIN
+  INSERT INTO pix_budget DEFAULT VALUES ON CONFLICT DO NOTHING;
   UPDATE pix_budget SET
     blocked_until = greatest(blocked_until, now_ms + p_ms),
     slow_until = greatest(slow_until, now_ms + p_ms + p_slow_ms);
