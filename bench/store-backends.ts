@@ -86,7 +86,12 @@ function timeQueries(): { times: number[]; restore(): void } {
     if (result instanceof Promise) void result.finally(done).catch(() => undefined);
     return result;
   } as typeof query;
-  return { times, restore: () => void (pg.Client.prototype.query = query) };
+  return {
+    times,
+    restore: () => {
+      pg.Client.prototype.query = query;
+    },
+  };
 }
 
 const ratioFigure = (name: string, values: Record<Kind, number>, unit: string, digits: number): Figure => {

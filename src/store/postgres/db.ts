@@ -103,7 +103,10 @@ export class Db {
 const names = new Map<string, string>();
 const nameOf = (sql: string) => {
   let name = names.get(sql);
-  if (!name) names.set(sql, (name = `s${names.size}`));
+  if (!name) {
+    name = `s${names.size}`;
+    names.set(sql, name);
+  }
   return name;
 };
 
