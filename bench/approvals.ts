@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { WebClient } from '@slack/web-api';
 import { APPROVAL_KINDS } from '../commands';
-import { runApprovalTick } from '../src/approvals/engine';
+import { runApprovalTick } from '../src/approvals/tick';
 import type { Deps } from '../src/entry/deps';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { type Figure, percentile, startBotInProcess } from './lib';

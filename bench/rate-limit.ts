@@ -109,7 +109,7 @@ async function trackWithRoot(
     source: 'filed' as const,
   };
   const root = limitRequestRootMessage('en', { ...draft, rootTs: '', createdAt: new Date().toISOString(), closed: false }, 'IN_REVIEW');
-  const posted = await app.deps.slack.chat.postMessage({ channel, text: root.text, blocks: root.blocks });
+  const posted = await app.deps.slack.retried.chat.postMessage({ channel, text: root.text, blocks: root.blocks });
   await app.deps.store.trackedRequests.track({ ...draft, rootTs: posted.ts! });
   return { channel, rootTs: posted.ts! };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import pg from 'pg';
 import { APPROVAL_KINDS } from '../commands';
-import { runApprovalTick } from '../src/approvals/engine';
+import { runApprovalTick } from '../src/approvals/tick';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { schemaOf } from '../src/store/postgres/db';
 import { type Child, type Figure, percentile, pinCpus, signedCommandRequest, startBotInProcess, startBotProcess } from './lib';

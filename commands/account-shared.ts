@@ -1,10 +1,8 @@
 import type { Deps } from '../src/entry/deps';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { errorText } from '../src/runtime/error-text';
-import { slackErrorCode } from '../src/slack/error-code';
-import { exactClient } from '../src/slack/exact-client';
-import { noticeMetadata, PostUnknownError, postOnce } from '../src/slack/post-once';
+import { noticeMetadata, postOnce } from '../src/slack/post-once';
 import type { AccountApp } from '../src/store/account-apps';
 import { escapeMrkdwn, presentMessage, type SlackMessage } from '../views/message';
 
@@ -21,8 +19,6 @@ export function isPending(app: AccountApp | undefined): boolean {
 /** What every message the bot posts itself carries (the SANDBOX badge in sandbox mode). */
 export const present = (deps: Deps, locale: Locale, message: SlackMessage): SlackMessage =>
   presentMessage(message, locale, deps.sandboxMode);
-
-const errText = (err: unknown) => slackErrorCode(err) ?? errorText(err instanceof PostUnknownError ? err.cause : err);
 
 /**
  * The audit trail: a message in the channel where the change was asked for (who did what, to which
@@ -42,12 +38,12 @@ export async function postAudit(
   try {
     const m = present(deps, locale, message);
     return await postOnce(
-      exactClient(deps),
+      deps.slack.exact,
       { channel, text: m.text, blocks: m.blocks, ...(threadTs ? { thread_ts: threadTs } : {}) },
       noticeMetadata(),
     );
   } catch (err) {
-    deps.logger.warn({ channel, error: errText(err) }, 'could not post an audit message');
+    deps.logger.warn({ channel, ...describeError(err) }, 'could not post an audit message');
     return undefined;
   }
 }
@@ -61,17 +57,17 @@ export function auditMissedText(locale: Locale, channel: string): string {
 export async function postEphemeral(deps: Deps, locale: Locale, channel: string, user: string, message: SlackMessage): Promise<boolean> {
   try {
     const m = present(deps, locale, message);
-    await deps.slack.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks });
+    await deps.slack.retried.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks });
     return true;
   } catch (err) {
-    deps.logger.warn({ channel, user, error: errText(err) }, 'could not post an ephemeral message');
+    deps.logger.warn({ channel, user, ...describeError(err) }, 'could not post an ephemeral message');
     return false;
   }
 }
 
 export function logFailure(deps: Deps, err: unknown, what: string): void {
-  if (err instanceof PixApiError) deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
-  else deps.logger.error({ err: errorText(err) }, `could not ${what}`);
+  if (err instanceof PixApiError) deps.logger.warn(describeError(err), 'Pix API call failed');
+  else deps.logger.error(describeError(err), `could not ${what}`);
 }
 
 /** How long work in progress holds its claim: past it, a holder that died no longer blocks a retry. */

@@ -1,14 +1,14 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { type ApprovalKind, type ApprovalResult, type ApprovalRun, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { ApprovalKind, ApprovalResult, ApprovalRun } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import type { Deps } from '../src/entry/deps';
 import type { ActionArgs, CommandRow, EntryContext, EntryRow } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { Account, Application } from '../src/pix/schemas';
-import { errorText } from '../src/runtime/error-text';
-import { exactClient } from '../src/slack/exact-client';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import {
   ACCOUNT_CREATE_CALLBACK,
@@ -76,7 +76,7 @@ async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
       return stored.uncertainSince ? { kind: 'uncertain', name: stored.name } : { kind: 'pending', name: stored.name };
     if (stored) return { kind: stored.staleSince ? 'stale' : 'stored', name: stored.name, clientId: stored.clientId };
   } catch (err) {
-    deps.logger.warn({ accountId: account.accountId, err: errorText(err) }, 'could not read a stored AppID');
+    deps.logger.warn({ accountId: account.accountId, ...describeError(err) }, 'could not read a stored AppID');
   }
   return account.isDefault === true ? { kind: 'main' } : { kind: 'none' };
 }
@@ -135,7 +135,7 @@ const createCommand: CommandRow = {
   async handler({ deps, triggerId, channelId, locale }) {
     const missing = messages(locale).accounts.masterMissing;
     if (!deps.masterAppId) return { text: missing, blocks: [section(missing)] };
-    await deps.slack.views.open({
+    await deps.slack.retried.views.open({
       trigger_id: triggerId,
       view: createAccountModal(locale, { privateMetadata: JSON.stringify({ c: channelId }), sandbox: deps.sandboxMode }),
     });
@@ -154,7 +154,7 @@ const linkCommand: CommandRow = {
   maxArgs: 1,
   async handler({ deps, args, triggerId, channelId, locale }) {
     const accountId = accountIdArg(locale, args[0]);
-    await deps.slack.views.open({
+    await deps.slack.retried.views.open({
       trigger_id: triggerId,
       view: linkModal(locale, { accountId, privateMetadata: JSON.stringify({ c: channelId, a: accountId }), sandbox: deps.sandboxMode }),
     });
@@ -191,7 +191,7 @@ async function saveAppId(deps: Deps, entry: { accountId: string; appId: string; 
       await deps.store.accountApps.save(entry);
       return true;
     } catch (err) {
-      deps.logger.error({ accountId: entry.accountId, attempt, err: errorText(err) }, 'could not store an AppID');
+      deps.logger.error({ accountId: entry.accountId, attempt, ...describeError(err) }, 'could not store an AppID');
       if (attempt < 3) await sleep(200 * attempt);
     }
   }
@@ -205,10 +205,10 @@ async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string |
     step.locale,
     accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }),
   );
-  await deps.slack.chat
+  await deps.slack.retried.chat
     .update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks })
     .catch((err: unknown) => {
-      deps.logger.info({ err: errorText(err) }, 'could not close the failure message');
+      deps.logger.info({ ...describeError(err) }, 'could not close the failure message');
     });
 }
 
@@ -221,7 +221,7 @@ async function showSecretOnce(deps: Deps, step: AppStep, blocks: KnownBlock[]): 
   deps.logger.warn({ accountId: step.accountId, user: step.userId }, 'could not show the new client secret');
   const fallback = m.secretNotShown(code(step.accountId));
   await postToUser(
-    exactClient(deps),
+    deps.slack.exact,
     step.userId,
     present(deps, step.locale, { text: fallback, blocks: [section(fallback)] }),
     noticeMetadata(),
@@ -307,7 +307,7 @@ async function createApplicationStep(deps: Deps, step: AppStep): Promise<Campaig
       uncertainSince: new Date().toISOString(),
     });
   } catch (err) {
-    deps.logger.error({ accountId: step.accountId, err: errorText(err) }, 'could not record an application creation before sending it');
+    deps.logger.error({ accountId: step.accountId, ...describeError(err) }, 'could not record an application creation before sending it');
     return reportAppFailure(deps, step, { refused: messages(locale).appCreation.notMarked });
   }
   let app: Application;
@@ -318,7 +318,7 @@ async function createApplicationStep(deps: Deps, step: AppStep): Promise<Campaig
     if (err instanceof PixApiError && !err.mayHaveWritten) {
       // The service's own refusal: nothing was created, and a retry is safe again.
       await deps.store.accountApps.save({ accountId: step.accountId, appId: PENDING_APP_ID, name: step.name }).catch((e: unknown) => {
-        deps.logger.warn({ accountId: step.accountId, err: errorText(e) }, 'could not clear the mark of an application creation');
+        deps.logger.warn({ accountId: step.accountId, ...describeError(e) }, 'could not clear the mark of an application creation');
       });
       return reportAppFailure(deps, step, { refused: failureText(locale, err, 'createApplication', { write: true }) });
     }
@@ -387,7 +387,7 @@ async function createCampaign(deps: Deps, locale: Locale, job: CampaignJob): Pro
 /** The second half: the account is ours and waits for its application (remembered before it is asked for). */
 async function createCampaignApplication(deps: Deps, locale: Locale, job: CampaignJob, accountId: string): Promise<CampaignResult> {
   await deps.store.accountApps.save({ accountId, appId: PENDING_APP_ID, name: job.name }).catch((err: unknown) => {
-    deps.logger.warn({ accountId, err: errorText(err) }, 'could not remember the new account');
+    deps.logger.warn({ accountId, ...describeError(err) }, 'could not remember the new account');
   });
   await job.progress?.(progressBlocks(locale, messages(locale).accounts.accountCreated(code(accountId))));
   await job.beforeWrite?.('application', accountId);
@@ -437,7 +437,7 @@ const createSubmitted: EntryRow = {
       return;
     }
     const show = (blocks: KnownBlock[]) =>
-      deps.slack.views.update({ view_id: view.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
+      deps.slack.retried.views.update({ view_id: view.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) }).then(
         () => true,
         () => false,
       );
@@ -581,7 +581,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
   const answer = async (blocks: KnownBlock[]): Promise<boolean> => {
     try {
       if (fromView) {
-        await deps.slack.views.update({ view_id: fromView.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) });
+        await deps.slack.retried.views.update({ view_id: fromView.id, view: infoModal(locale, m.createTitle, blocks, deps.sandboxMode) });
         return true;
       }
       if (body.response_url) {
@@ -593,7 +593,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
         return true;
       }
     } catch (err) {
-      deps.logger.info({ err: errorText(err) }, 'could not answer a retry');
+      deps.logger.info({ ...describeError(err) }, 'could not answer a retry');
     }
     return false;
   };
@@ -677,7 +677,7 @@ async function checkAndStore(deps: Deps, locale: Locale, accountId: string, appI
     const sameApp = existing?.appId === appId;
     await deps.store.accountApps.save({ accountId, appId, name: existing?.name, clientId: sameApp ? existing?.clientId : undefined });
   } catch (err) {
-    deps.logger.error({ accountId, err: errorText(err) }, 'could not store an AppID');
+    deps.logger.error({ accountId, ...describeError(err) }, 'could not store an AppID');
     return { ok: false, problem: m.appIdNotStored };
   }
   deps.logger.info({ accountId }, 'AppID registered for an account');
@@ -731,7 +731,7 @@ const linkSubmitted: EntryRow = {
             sandbox: deps.sandboxMode,
             problem: result.problem,
           });
-      await deps.slack.views.update({ view_id: view.id, view: next }).catch(() => undefined);
+      await deps.slack.retried.views.update({ view_id: view.id, view: next }).catch(() => undefined);
     }
     if (result.ok) await postAudit(deps, locale, meta.c, accountAudit(locale).linked({ userId: body.user.id, accountId: meta.a }));
   },

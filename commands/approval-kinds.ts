@@ -1,4 +1,4 @@
-import type { ApprovalKinds } from '../src/approvals/engine';
+import type { ApprovalKinds } from '../src/approvals/kinds';
 import { accountCreateApproval } from './accounts';
 import { rotateSecretApproval } from './applications';
 import { limitRequestApproval } from './limit-request';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { type Actor, approve, cancel, checkReject, reject, settleEnded } from '../src/approvals/engine';
+import { approve, cancel, checkReject, reject } from '../src/approvals/deciding';
+import { settleEnded } from '../src/approvals/running';
+import type { Actor } from '../src/approvals/who-may-decide';
 import { APPROVAL_ROW_ROLE } from '../src/domain/approvals';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { refreshHome } from '../src/home';
@@ -13,7 +15,7 @@ import { buttonValue } from './confirm';
 
 // The approval buttons of a pending root (or of the Home tab) and the reject form. Their rows need the
 // lowest role any approval needs; whether this user may decide this approval (its action's role,
-// ACCESS_APPROVERS, not their own) depends on the action, so the engine checks it.
+// ACCESS_APPROVERS, not their own) depends on the action: src/approvals/who-may-decide.ts answers it.
 
 const ApprovalIdSchema = z.string().regex(/^[0-9a-f]{16}$/);
 const RejectMetaSchema = z.object({ id: ApprovalIdSchema });
@@ -32,7 +34,7 @@ async function tell(args: ActionArgs, ctx: EntryContext, text: string): Promise<
     await args.respond({ response_type: 'ephemeral', replace_original: false, ...message });
     return;
   }
-  await ctx.deps.slack.chat.postMessage({ channel: ctx.userId, ...message }).catch((err: unknown) => {
+  await ctx.deps.slack.retried.chat.postMessage({ channel: ctx.userId, ...message }).catch((err: unknown) => {
     ctx.deps.logger.info({ user: ctx.userId, err: String(err) }, 'could not answer an approval button');
   });
 }
@@ -66,7 +68,7 @@ const rejectRow: EntryRow = {
     if (!id) return tell(args, ctx, messages(ctx.locale).approvals.notFound);
     const found = await checkReject(ctx.deps, id, actorOf(ctx));
     if ('answer' in found) return tell(args, ctx, found.answer);
-    await ctx.deps.slack.views.open({
+    await ctx.deps.slack.retried.views.open({
       trigger_id: args.body.trigger_id,
       view: rejectModal(ctx.locale, { record: found.record, sandbox: ctx.deps.sandboxMode }),
     });

@@ -12,8 +12,8 @@ import {
 } from '../src/domain/sao-paulo-date';
 import type { Deps } from '../src/entry/deps';
 import { type CommandRow, type EntryContext, type EntryRow, UsageError } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
-import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
 import { openDm } from '../src/slack/post-once';
 import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
@@ -137,8 +137,8 @@ function auditExportCommand(now: Clock): CommandRow {
         const filename = `pix-ops-audit-${fromIso}-to-${toIso}.csv`;
         try {
           // files.completeUploadExternal shares in a channel: the admin's direct message with the bot.
-          const channelId = await openDm(deps.slack, userId);
-          await uploadFile(deps.slack, {
+          const channelId = await openDm(deps.slack.retried, userId);
+          await uploadFile(deps.slack.retried, {
             channelId,
             filename,
             title: filename,
@@ -149,7 +149,7 @@ function auditExportCommand(now: Clock): CommandRow {
           });
         } catch (err) {
           const failure = uploadFailure(err);
-          deps.logger.warn({ error: failure ?? errorText(err) }, 'could not send the audit export');
+          deps.logger.warn(describeError(err), 'could not send the audit export');
           deps.audit.outcome('failed', failure ? `slack ${failure}` : undefined);
           return plain(m.audit.exportFailed(failure ? `\`${failure}\`` : m.common.noAnswer));
         }

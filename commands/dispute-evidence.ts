@@ -4,7 +4,6 @@ import type { EntryContext, EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { exactClient } from '../src/slack/exact-client';
 import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
@@ -42,7 +41,7 @@ export const disputeEvidenceCommand: CommandRow = {
     const disputeId = args[0] ?? '';
     if (!PixIdSchema.safeParse(disputeId).success) throw new UsageError(messages(locale).usage.notDisputeId);
     // Nothing to read first: the form opens at once, well inside the trigger's three seconds.
-    await deps.slack.views.open({ trigger_id: triggerId, view: evidenceModal(locale, { channelId, disputeId }, deps.sandboxMode) });
+    await deps.slack.retried.views.open({ trigger_id: triggerId, view: evidenceModal(locale, { channelId, disputeId }, deps.sandboxMode) });
     return null;
   },
 };
@@ -123,7 +122,7 @@ async function sendEvidence(
 ): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
-  const show = modalUpdater(deps.slack, job.viewId);
+  const show = modalUpdater(deps.slack.retried, job.viewId);
   const total = job.files.length;
   let stage: 'upload' | 'attach' = 'upload';
   const fileIds: string[] = [];
@@ -151,7 +150,7 @@ async function sendEvidence(
     );
     const text = evidenceFailureText(locale, err, stage, fileIds.length);
     if (!(await show(messageModal(locale, m.evidence.title, { text, blocks: [section(text)] })))) {
-      await deps.slack.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
+      await deps.slack.retried.chat.postMessage({ channel: job.userId, ...ctx.present(plain(text)) }).catch(() => undefined);
     }
     return;
   }
@@ -168,7 +167,7 @@ async function sendEvidence(
     }),
   );
   // Each post once: no blind resend of one whose answer was lost (post-once.ts).
-  const post = (channel: string) => postOnce(exactClient(deps), { channel, text: record.text, blocks: record.blocks }, noticeMetadata());
+  const post = (channel: string) => postOnce(deps.slack.exact, { channel, text: record.text, blocks: record.blocks }, noticeMetadata());
   let where = m.evidence.recordPosted;
   try {
     await post(job.meta.channelId);

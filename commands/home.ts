@@ -1,10 +1,10 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { ActionArgs, EntryContext, EntryRow, EventRow } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { refreshHome } from '../src/home';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { errorText } from '../src/runtime/error-text';
 import { pixErrorText } from '../views/errors';
 import { HOME_ACTIONS, keysModal } from '../views/home';
 import { plain } from '../views/message';
@@ -32,8 +32,8 @@ async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> 
     // A user ID as the channel: the request's thread root goes to the app's DM with them.
     await openForm(deps, locale, { triggerId: args.body.trigger_id, channelId: userId, attached: [] });
   } catch (err) {
-    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not open the limit-request form from Home');
-    await deps.slack.chat
+    deps.logger.warn({ user: userId, ...describeError(err) }, 'could not open the limit-request form from Home');
+    await deps.slack.retried.chat
       .postMessage({ channel: userId, ...ctx.present(plain(messages(locale).limitForm.homeFormFailed)) })
       .catch(() => undefined);
   }
@@ -50,7 +50,7 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
   } catch {
     return;
   }
-  const opened = await deps.slack.views.open({
+  const opened = await deps.slack.retried.views.open({
     trigger_id: args.body.trigger_id,
     view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }),
   });
@@ -78,7 +78,7 @@ async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
     const problem = err instanceof PixApiError ? pixErrorText(locale, err, 'readPixKeys') : m.common.wentWrong(m.actions.readPixKeys);
     view = keysModal(locale, { accountId: value.a, problem, sandbox: deps.sandboxMode });
   }
-  await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
+  await deps.slack.retried.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
 }
 
 export const homeRows: EntryRow[] = [

@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun, approvalsOn, askApproval } from '../src/approvals/engine';
+import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { splitLimits } from '../src/domain/limit-fields';
 import { BLOCK, type FormMeta, FormMetaSchema, readLimitForm } from '../src/domain/limit-form';
 import type { Deps } from '../src/entry/deps';
 import type { CommandRow, EntryContext, EntryRow } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
+import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/limit-requests/follow';
+import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/limit-requests/reconcile';
 import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
-import { describeError } from '../src/poller/errors';
-import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/poller/follow';
-import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/poller/reconcile';
-import { errorText } from '../src/runtime/error-text';
-import { exactClient } from '../src/slack/exact-client';
 import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
@@ -54,7 +53,7 @@ export async function openForm(
   input: { triggerId: string; channelId: string; accountId?: string; attached: FormMeta['attached'] },
 ) {
   const meta: FormMeta = { channelId: input.channelId, accountId: input.accountId, current: {}, attached: input.attached };
-  const opened = await deps.slack.views.open({ trigger_id: input.triggerId, view: loadingModal(locale, meta) });
+  const opened = await deps.slack.retried.views.open({ trigger_id: input.triggerId, view: loadingModal(locale, meta) });
   const viewId = opened.view?.id;
   if (!viewId) throw new Error('Slack opened no view');
   let view: ModalView;
@@ -67,7 +66,7 @@ export async function openForm(
       plain(failureText(locale, err, 'readAccountLimits', { afterwards: 'none' })),
     );
   }
-  await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view });
+  await deps.slack.retried.views.update({ view_id: viewId, hash: opened.view?.hash, view });
 }
 
 async function buildForm(
@@ -110,7 +109,7 @@ const accountChanged: EntryRow = {
   id: ACCOUNT_ACTION,
   role: 'operator',
   what: 'fileLimitRequest',
-  async handler({ body, action, client }, ctx) {
+  async handler({ body, action }, ctx) {
     const { locale } = ctx;
     const view = body.view;
     const meta = readMeta(view?.private_metadata);
@@ -130,8 +129,8 @@ const accountChanged: EntryRow = {
       );
     }
     // The hash makes Slack refuse this update if the user changed the form again meanwhile.
-    await client.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
-      ctx.deps.logger.info({ err: errorText(err) }, 'limit form not updated (changed meanwhile?)');
+    await ctx.deps.slack.retried.views.update({ view_id: view.id, hash: view.hash, view: next }).catch((err: unknown) => {
+      ctx.deps.logger.info({ ...describeError(err) }, 'limit form not updated (changed meanwhile?)');
     });
   },
 };
@@ -173,7 +172,7 @@ const submitted: EntryRow = {
       const m = messages(locale);
       await ack({ response_action: 'update', view: messageModal(locale, m.limitForm.title, plain(m.approvals.requesting)) });
       const told = await askApproval(ctx.deps, { maker: { userId: body.user.id, locale }, channel: meta.channelId, payload });
-      await modalUpdater(ctx.deps.slack, view.id)(messageModal(locale, m.limitForm.title, plain(told)));
+      await modalUpdater(ctx.deps.slack.retried, view.id)(messageModal(locale, m.limitForm.title, plain(told)));
       return;
     }
     await ack({
@@ -217,15 +216,15 @@ type FilingOutcome =
 /**
  * The write path of a limit request, with or without approval: records the filing intent, streams each
  * proof from Slack into the Pix API (upload first, always), records the intent again with the time the
- * request is sent, files the request in exact cents, then follows it (poller/follow.ts: tracked first,
- * then its thread root posted once and recorded).
+ * request is sent, files the request in exact cents, then follows it (limit-requests/follow.ts:
+ * tracked first, then its thread root posted once and recorded).
  *
  * The intent comes first because the uploads are writes to the Pix API too: a store that cannot
  * record it stops the filing before anything is sent. A process that dies during the uploads leaves
  * the intent, which the poller settles as not filed (its requester told).
  *
  * Once the request is filed, nothing that fails after it is reported as "not filed": whatever is left
- * (tracking it, its root) is finished by the poller from the intent (poller/reconcile.ts), which also
+ * (tracking it, its root) is finished by the poller from the intent (limit-requests/reconcile.ts), which also
  * settles a filing whose process died.
  */
 async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Promise<FilingOutcome> {
@@ -294,7 +293,7 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
       if (!maybeFiled) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
       return { ok: false, err, action: 'fileTheLimitRequest', maybeFiled };
     }
-    const followed = await followFiled(deps, exactClient(deps), { intent, request, locale, lookFirst: false });
+    const followed = await followFiled(deps, { intent, request, locale, lookFirst: false });
     deps.logger.info(
       { limitRequestId: request.id, user: job.userId, files: job.proofs.length, ...followed, root: Boolean(followed.root) },
       'limit request filed',
@@ -312,12 +311,12 @@ async function fileRequest(
 ): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
-  const show = modalUpdater(deps.slack, job.viewId);
+  const show = modalUpdater(deps.slack.retried, job.viewId);
   const total = job.proofs.length;
   /** In the modal; in a DM when the modal was closed and the news is not all good. */
   const tell = async (text: string, options: { dmIfClosed: boolean }) => {
     if (!(await show(messageModal(locale, m.limitForm.title, { text, blocks: [section(text)] }))) && options.dmIfClosed) {
-      await postToUser(exactClient(deps), job.userId, ctx.present(plain(text)), noticeMetadata()).catch(() => undefined);
+      await postToUser(deps.slack.exact, job.userId, ctx.present(plain(text)), noticeMetadata()).catch(() => undefined);
     }
   };
   const outcome = await fileLimitRequest(deps, locale, {
@@ -357,9 +356,9 @@ async function proofsNow(
   const files: SlackFile[] = [];
   for (const f of p.files) {
     try {
-      files.push(await resolveSlackFile(deps.slack, { id: f.id }));
+      files.push(await resolveSlackFile(deps.slack.retried, { id: f.id }));
     } catch (err) {
-      deps.logger.info({ file: f.id, err: errorText(err) }, 'an approved request’s proof cannot be read any more');
+      deps.logger.info({ file: f.id, ...describeError(err) }, 'an approved request’s proof cannot be read any more');
       return { ok: false, problem: m.proofsGone(m.fileGone(escapeMrkdwn(f.name))) };
     }
   }
@@ -420,7 +419,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
       documents: [],
     });
     if (request) {
-      if (filing) await followFiled(deps, exactClient(deps), { intent: filing, request, locale, lookFirst: true });
+      if (filing) await followFiled(deps, { intent: filing, request, locale, lookFirst: true });
       return { ok: true, limitRequestId: request.id };
     }
     if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new Error('the filing is not settled yet');

@@ -1,11 +1,10 @@
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
-import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
-import { exactClient } from '../src/slack/exact-client';
 import { PostUnknownError, postOnce } from '../src/slack/post-once';
 import { rootMetadata } from '../src/slack/thread-root';
 import type { TrackedRequest } from '../src/store/tracked-requests';
@@ -89,7 +88,7 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       try {
         await deps.store.trackedRequests.track(record);
       } catch (err) {
-        deps.logger.error({ err: errorText(err) }, 'could not track a watched request');
+        deps.logger.error({ ...describeError(err) }, 'could not track a watched request');
         return await say(answers.notSaved());
       }
       // For everyone in the channel, in the language of the person who asked to follow it.
@@ -97,22 +96,22 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       let postedIn = channel;
       try {
         // Once: a post whose answer was lost is looked for before it is sent again.
-        const posted = await postOnce(exactClient(deps), { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
+        const posted = await postOnce(deps.slack.exact, { channel, text: root.text, blocks: root.blocks }, rootMetadata(request.id));
         postedIn = posted.channel;
         await deps.store.trackedRequests.attachRoot(request.id, posted).catch((err: unknown) => {
           deps.logger.warn(
-            { limitRequestId: request.id, err: errorText(err) },
+            { limitRequestId: request.id, ...describeError(err) },
             'root of a watched request not recorded; the poller finds it by its metadata',
           );
         });
       } catch (err) {
         const code = slackErrorCode(err);
-        deps.logger.warn({ channel, error: code ?? errorText(err) }, 'could not post a watched request');
+        deps.logger.warn({ channel, ...describeError(err) }, 'could not post a watched request');
         // Maybe posted: it stays followed (see above).
         if (!(err instanceof PostUnknownError)) {
           await deps.store.trackedRequests.forget(request.id).catch((e: unknown) => {
             deps.logger.warn(
-              { limitRequestId: request.id, err: errorText(e) },
+              { limitRequestId: request.id, ...describeError(e) },
               'could not forget a watched request; its decision goes to the DM',
             );
           });
@@ -123,7 +122,7 @@ async function watch(args: ActionArgs, ctx: EntryContext): Promise<void> {
       deps.logger.info({ limitRequestId: request.id, channel }, 'following a limit request');
       await say(answers.followed(request.id, postedIn));
     } catch (err) {
-      deps.logger.error({ err: errorText(err) }, 'could not follow a limit request');
+      deps.logger.error({ ...describeError(err) }, 'could not follow a limit request');
       const m = messages(locale);
       await say(plain(m.common.wentWrongNothingMore(m.actions.followTheLimitRequest))).catch(() => undefined);
     }

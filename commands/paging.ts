@@ -1,7 +1,7 @@
 import type { ActionArgs, EntryContext } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { errorText } from '../src/runtime/error-text';
 import { isStoreUnavailable } from '../src/store/errors';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
@@ -40,10 +40,10 @@ export function pageTurner(
         deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
         await say(plain(pixErrorText(locale, err, what)));
       } else if (isStoreUnavailable(err)) {
-        deps.logger.warn({ err: errorText(err), action: what }, 'could not turn a page: the store is unavailable');
+        deps.logger.warn({ ...describeError(err), action: what }, 'could not turn a page: the store is unavailable');
         await say(plain(m.common.storeUnavailable));
       } else {
-        deps.logger.error({ err: errorText(err), action: what }, 'could not turn a page');
+        deps.logger.error({ ...describeError(err), action: what }, 'could not turn a page');
         await say(plain(m.common.wentWrongNothingMore(m.actions[what])));
       }
       return;

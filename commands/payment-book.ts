@@ -1,9 +1,9 @@
 import { type CalendarDate, type Clock, saoPauloToday, systemClock } from '../src/domain/sao-paulo-date';
 import type { EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { errorText } from '../src/runtime/error-text';
 import { slackErrorCode } from '../src/slack/error-code';
 import { apiText } from '../views/errors';
 import { escapeMrkdwn, plain, presentMessage } from '../views/message';
@@ -79,7 +79,7 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
       // For everyone in the channel, in the language of the person who issued it.
       const comment = bookletComment(locale, { ...book, userId });
       try {
-        await deps.slack.files.uploadV2({
+        await deps.slack.retried.files.uploadV2({
           channel_id: channelId,
           file: pdf,
           filename: fileName,
@@ -88,7 +88,7 @@ export function paymentBookCommand(options: { now?: Clock } = {}): CommandRow {
         });
       } catch (err) {
         const code = slackErrorCode(err);
-        deps.logger.warn({ channel: channelId, error: code ?? errorText(err) }, 'could not post the payment booklet');
+        deps.logger.warn({ channel: channelId, ...describeError(err) }, 'could not post the payment booklet');
         if (code === 'not_in_channel' || code === 'channel_not_found') return answers.notInChannel(book);
         return answers.postFailed(book, code ?? m.common.noAnswer);
       }

@@ -24,7 +24,7 @@ async function openEvidenceFromRoot(args: ActionArgs, ctx: EntryContext): Promis
   if (!disputeId && value) disputeId = (await deps.store.pixEvents.dispute(value.e2e).catch(() => undefined))?.id;
   const known = disputeId && PixIdSchema.safeParse(disputeId).success ? disputeId : undefined;
   const channelId = args.body.channel?.id ?? ctx.userId;
-  await deps.slack.views.open({
+  await deps.slack.retried.views.open({
     trigger_id: args.body.trigger_id,
     view: evidenceModal(locale, { channelId, ...(known ? { disputeId: known } : {}) }, deps.sandboxMode),
   });

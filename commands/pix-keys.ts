@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { type ApprovalKind, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { ApprovalKind } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
 import type { Deps } from '../src/entry/deps';
@@ -97,7 +98,7 @@ const turnKeysPage = pageTurner('listPixKeys', async ({ deps, locale }, value) =
 
 /** Opens the key form at once (before any Pix call), then makes sure the account's AppID is known. */
 async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: string; channel: string; accountId: string }): Promise<void> {
-  const opened = await deps.slack.views.open({
+  const opened = await deps.slack.retried.views.open({
     trigger_id: input.triggerId,
     view: keyAddModal(locale, {
       accountId: input.accountId,
@@ -116,7 +117,7 @@ async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: strin
   }
   if (problem && viewId) {
     const view = infoModal(locale, messages(locale).pixKeys.addTitle, [section(problem)], deps.sandboxMode);
-    await deps.slack.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
+    await deps.slack.retried.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
   }
 }
 
@@ -201,7 +202,9 @@ const addSubmitted: EntryRow = {
     }
     await ack({ response_action: 'update', view: infoModal(locale, title, progressBlocks(locale, m.pixKeys.adding), deps.sandboxMode) });
     const show = (blocks: KnownBlock[]) =>
-      deps.slack.views.update({ view_id: view.id, view: infoModal(locale, title, blocks, deps.sandboxMode) }).catch(() => undefined);
+      deps.slack.retried.views
+        .update({ view_id: view.id, view: infoModal(locale, title, blocks, deps.sandboxMode) })
+        .catch(() => undefined);
     const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.a, pixKey: checked.pixKey, type: checked.type };
     if (approvalsOn(deps, 'key-add')) {
       const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload });

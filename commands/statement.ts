@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Deps } from '../src/entry/deps';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { errorText } from '../src/runtime/error-text';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
 import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, transactionMessage } from '../views/statement';
@@ -113,7 +113,7 @@ async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
       await say(plain(pixErrorText(locale, err, 'readStatement')));
     } else {
-      deps.logger.error({ err: errorText(err) }, 'could not read the statement');
+      deps.logger.error({ ...describeError(err) }, 'could not read the statement');
       await say(plain(m.common.wentWrongNothingMore(m.actions.readStatement)));
     }
     return;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type ApprovalKind, approvalsOn, askApproval } from '../src/approvals/engine';
+import type { ApprovalKind } from '../src/approvals/kinds';
+import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { detectPixKey } from '../src/domain/pix-key-values';
 import type { Deps } from '../src/entry/deps';

@@ -1,29 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type BoltApp from '@slack/bolt/dist/App';
 import { LogLevel } from '@slack/web-api';
 import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
-import { runApprovalTick } from './approvals/engine';
+import { runApprovalTick } from './approvals/tick';
 import { AppAudit } from './audit/recorder';
 import { AccessControl } from './entry/access';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import type { Deps } from './entry/deps';
 import { EntryRouter } from './entry/router';
+import { ConfigError, describeError } from './errors';
+import { settleLeftFilings } from './limit-requests/reconcile';
+import { paceBudgetMs, type SweepReport, sweepLimitRequests } from './limit-requests/sweep';
 import { MemoryRateWindow, PixBudget } from './pix/budget';
 import { PixClient } from './pix/client';
 import type { PixEvents } from './pix-events';
-import { type Poller, startPoller } from './poller';
+import { type Poller, startPoller, type TickScope } from './poller';
 import type { Config } from './runtime/config';
 import { withDeadline } from './runtime/deadline';
-import { errorText } from './runtime/error-text';
 import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServer } from './runtime/health';
 import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
 import { createMetrics, disabledMetrics } from './runtime/metrics';
 import type { SandboxHandle } from './sandbox';
-import { loadBoltApp } from './slack/bolt-app';
+import { loadBoltApp, refuseBoltListeners } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
-import { SlackClients } from './slack/clients';
-import { quickClient } from './slack/quick-client';
-import { userLocale } from './slack/user-locale';
+import { slackClientOptions, slackClients } from './slack/clients';
+import { SlackPacer } from './slack/pacing';
 import { openStore, StoreLocationError, StoreRefusedError, StoreUnavailableError, storeKindOf } from './store';
 
 export interface RunningApp {
@@ -37,7 +39,7 @@ export interface RunningApp {
   deps: Deps;
   /** The Pix events receiver and outbox, when PIX_EVENTS_CHANNEL is set. */
   pixEvents?: PixEvents;
-  poller: Poller;
+  poller: Poller<SweepReport>;
   /** The Slack deliveries being handled. */
   inFlight: InFlight;
   stop(): Promise<void>;
@@ -52,6 +54,11 @@ export interface StartOptions {
   auditTrail?: boolean;
   /** False: count nothing, no /metrics (only the benchmark's baseline, to measure what metrics cost). */
   metrics?: boolean;
+  /**
+   * Only for tests: Bolt's App, just before its registration methods are refused, to register a
+   * listener the Bolt way (which no delivery must ever reach).
+   */
+  beforeSealing?: (app: BoltApp) => void;
 }
 
 /** At most one log line this often about the shared Pix budget being unreachable (Redis down). */
@@ -91,7 +98,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     secrets.add(masterAppId);
     logger.warn({ pixApiUrl: pixUrl }, 'SANDBOX mode: no PIX_API_URL, using the built-in sandbox Pix API');
   }
-  if (!pixUrl || !mainAppId) throw new Error('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
+  if (!pixUrl || !mainAppId) throw new ConfigError('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
 
   const storeKind = storeKindOf(config.store.url);
   const store = await openStore({
@@ -112,11 +119,11 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     },
   }).catch((err: unknown) => {
     // A path that cannot hold the sqlite file, a schema or a Redis that must not be used: say which variable to look at.
-    throw err instanceof StoreLocationError || err instanceof StoreRefusedError ? new Error(`STORE_URL: ${err.message}`) : err;
+    throw err instanceof StoreLocationError || err instanceof StoreRefusedError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
   });
   const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
-  // One budget for every Pix call of this instance, counted with the other instances on Redis; while
-  // Redis is down, counted in this process so that the Pix API stays usable.
+  // One budget for every Pix call of this instance, counted with the other instances on a shared store
+  // (Redis, Postgres); while it is down, counted in this process so that the Pix API stays usable.
   let budgetWarnedAt = 0;
   const budget = new PixBudget({
     limit: config.pix.rateLimit,
@@ -125,7 +132,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     onWindowError: (err) => {
       if (Date.now() - budgetWarnedAt < BUDGET_WARN_EVERY_MS) return;
       budgetWarnedAt = Date.now();
-      logger.warn({ err: errorText(err) }, 'the shared Pix budget is unreachable: this instance counts its own calls meanwhile');
+      logger.warn({ ...describeError(err) }, 'the shared Pix budget is unreachable: this instance counts its own calls meanwhile');
     },
   });
   const pix = new PixClient({
@@ -146,7 +153,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
 
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
   const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode, budget });
-  const slackClients = new SlackClients({ token: config.slack.botToken, slackApiUrl: config.slack.apiUrl, logger, metrics });
+  const slackOptions = slackClientOptions({ slackApiUrl: config.slack.apiUrl, metrics });
   let slackUp = false;
   const readiness = new Readiness(health, () => slackUp);
 
@@ -169,7 +176,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     signingSecret: config.slack.signingSecret,
     appToken: config.slack.appToken,
     socketMode: Boolean(config.slack.appToken),
-    clientOptions: slackClients.appOptions(),
+    clientOptions: slackOptions,
     logger: boltLogger(logger),
     logLevel: LogLevel.INFO,
     // Bolt's conversation context is unused here, and its store rejects with a new Error (a stack
@@ -182,14 +189,15 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       : {}),
   });
 
-  slackClients.register(app.client);
+  // Every way to reach Slack, from here on: Bolt's own client and the ones made beside it (slack/clients.ts).
+  const slack = slackClients(app.client, { token: config.slack.botToken, logger }, slackOptions);
 
   const access = new AccessControl({
     lists: config.access,
     approvers: config.approvals.approvers,
     sandboxMode: config.sandboxMode,
-    groupMembers: async (usergroup) => (await quickClient(app.client).usergroups.users.list({ usergroup })).users ?? [],
-    onGroupError: (usergroup, err) => logger.warn({ usergroup, err: errorText(err) }, 'could not resolve a user group'),
+    groupMembers: async (usergroup) => (await slack.quick.usergroups.users.list({ usergroup })).users ?? [],
+    onGroupError: (usergroup, err) => logger.warn({ usergroup, ...describeError(err) }, 'could not resolve a user group'),
   });
 
   const deps: Deps = {
@@ -202,7 +210,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     secrets,
     sandboxMode: config.sandboxMode,
     ...(config.pixEvents.channel ? { pixEventsChannel: config.pixEvents.channel } : {}),
-    slack: app.client,
+    slack,
     botToken: config.slack.botToken,
     metrics,
     approvals: {
@@ -225,11 +233,13 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const inFlight = new InFlight();
   const router = new EntryRouter(ENTRY_TABLE, deps);
   const dedupe = { claims: store, waitMs: store.shared ? DEDUPE_WAIT_MS : undefined };
-  const localeOf = (userId: string | undefined) => userLocale({ slack: app.client }, userId);
+  const localeOf = (userId: string | undefined) => slack.locales.localeOf(userId);
   app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
   app.error(async (err) => {
-    logger.error({ err: err.message, code: err.code }, 'unhandled error in a Slack listener');
+    logger.error(describeError(err), 'unhandled error in a Slack listener');
   });
+  options.beforeSealing?.(app);
+  refuseBoltListeners(app);
 
   // Pix events: the receiver (a route of Bolt's server in HTTP mode; a listener of its own on PORT in
   // Socket Mode) and the outbox that posts what it records.
@@ -252,7 +262,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     slackUp = true;
     logger.info({ mode: 'socket' }, 'Pix Ops is running (Socket Mode)');
   } else {
-    const server = await app.start(config.slack.port);
+    const server = await app.start(config.slack.host ? { port: config.slack.port, host: config.slack.host } : config.slack.port);
     port = (server.address() as AddressInfo).port;
     slackUp = true;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
@@ -266,15 +276,26 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   let healthServer: HealthServer | undefined;
   if (config.health.port !== undefined)
     healthServer = await startHealthServer(config.health.port, config.health.host, { check: health, readiness, metrics }, logger);
-  const poller = startPoller(deps, {
-    ...config.poll,
-    claimTtlMs: config.pollClaimTtlMs,
-    distributed: store.shared,
-    // Four-eyes approvals: each tick also expires those past APPROVAL_TTL and resumes those left half done.
-    // Through the poller's paced Slack client, and its lane of the Pix budget.
-    alsoOnTick: (slack, stopping, pix) =>
-      Promise.all([runApprovalTick({ ...deps, pix, slack }, APPROVAL_KINDS, { stopping }), pixEvents?.outbox.drain()]),
-  });
+  // The poller's jobs work on its own terms: their Pix calls queue behind people's in the budget
+  // (pix/budget.ts), and a read still waiting for its place when it stops is not sent; their Slack calls
+  // keep Slack's pace (slack/pacing.ts), through a pacer that survives ticks (a Retry-After still
+  // running holds the next tick's calls back too).
+  const claimTtlMs = config.pollClaimTtlMs;
+  const pacedSlack = slack.paced(new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
+  const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal), slack: pacedSlack });
+  const poller = startPoller(
+    { schedule: config.poll.schedule, distributed: store.shared, claims: store, logger, metrics },
+    {
+      // Filings a previous run left cut short are settled at once, not at the first tick.
+      atStart: (scope) => settleLeftFilings(onTick(scope)),
+      main: (scope) => sweepLimitRequests(onTick(scope), { concurrency: config.poll.concurrency, claimTtlMs, stopping: scope.stopping }),
+      also: [
+        // Four-eyes approvals: expired past APPROVAL_TTL, reminded, resumed when left half done.
+        (scope) => runApprovalTick(onTick(scope), APPROVAL_KINDS, scope),
+        async () => pixEvents?.outbox.drain(),
+      ],
+    },
+  );
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }
@@ -293,7 +314,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     const pollerStopped = poller.stop();
     await Promise.all([
       withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) =>
-        logger.warn({ err: errorText(err) }, 'the Slack receiver did not stop cleanly'),
+        logger.warn({ ...describeError(err) }, 'the Slack receiver did not stop cleanly'),
       ),
       pixEvents &&
         withDeadline(pixEvents.close(), STOP_DRAIN_MS).catch(() =>

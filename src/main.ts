@@ -1,8 +1,8 @@
 import './runtime/zod-without-locales';
 import { config as loadDotenv } from 'dotenv';
 import { startPixOps } from './app';
+import { errorText } from './errors';
 import { loadConfig, loadPlaygroundConfig, playgroundHelp, SETUP_HELP, wantsPlayground } from './runtime/config';
-import { errorText } from './runtime/error-text';
 
 async function main(): Promise<void> {
   loadDotenv({ quiet: true });
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** No Slack token and no Pix API URL: the playground, until stopped. */
+/** Nothing of a deployment set (wantsPlayground): the playground, until stopped. */
 async function playground(): Promise<void> {
   const result = loadPlaygroundConfig(process.env);
   if (!result.ok) {

@@ -1,5 +1,5 @@
+import { describeError } from '../errors';
 import type { PixCallEvent } from '../pix/client';
-import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import { type AuditEntry, type AuditOutcome, type AuditTarget, buildEntry, maskedPixPath, targetText } from './entry';
 
@@ -108,7 +108,7 @@ async function write(setup: Setup, input: AuditInput & AuditActor): Promise<void
     await setup.sink.append(entry);
   } catch (err) {
     // The entry (masked, no secret) goes to the log instead: it is not lost.
-    setup.logger.error({ err: errorText(err), audit: entry }, 'could not store an audit entry');
+    setup.logger.error({ ...describeError(err), audit: entry }, 'could not store an audit entry');
   }
 }
 

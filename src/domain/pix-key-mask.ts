@@ -3,7 +3,9 @@
 //
 // - CPF, a person's tax id: `***.982.247-**`, the form the central bank's Pix rules prescribe for
 //   showing a payee's CPF (first three and last two digits hidden).
-// - Phone: country and area code and the last four digits: `+5511*****4321`.
+// - Phone: country and area code and the last four digits, `+5511*****4321`, however it is written
+//   (`+55…`, `55…`, `11…`, `(11) 98765-4321`): a number without its country is taken as Brazil's, so
+//   no form of it shows more digits than another.
 // - E-mail: the mailbox's first character and the domain: `f***@example.com`.
 // - CNPJ: `**.222.333/****-**`, the company's root kept in the middle. Most CNPJs are companies'
 //   public registrations, but the contract counts a person's CNPJ (a sole trader's, MEI) as personal
@@ -24,12 +26,23 @@ function formOf(key: string, type: string | undefined): Form {
   if (given === 'RANDOM') return 'EVP';
   if (given === 'CPF' || given === 'CNPJ' || given === 'PHONE' || given === 'EMAIL' || given === 'EVP') return given;
   if (key.includes('@')) return 'EMAIL';
-  if (key.startsWith('+')) return 'PHONE';
+  // A CPF is never written with parentheses; a phone's area code often is.
+  if (key.startsWith('+') || /[()]/.test(key)) return 'PHONE';
   if (UUID.test(key)) return 'EVP';
   const compact = stripPunctuation(key);
   if (/^\d{11}$/.test(compact)) return 'CPF';
   if (CNPJ.test(compact)) return 'CNPJ';
   return 'UNKNOWN';
+}
+
+/** A phone's digits, its country code first: Brazil's (55) when it is written without one. */
+function phoneDigits(key: string): string {
+  const digits = key.replace(/\D/g, '');
+  if (key.startsWith('+')) return digits;
+  // A trunk prefix (0) or an international one (00) says nothing of the number.
+  const rest = digits.replace(/^0+/, '');
+  // An area code and 8 or 9 digits: a Brazilian number written without its country.
+  return rest.length === 10 || rest.length === 11 ? `55${rest}` : rest;
 }
 
 const stars = (n: number) => '*'.repeat(Math.max(0, n));
@@ -45,9 +58,9 @@ export function maskPixKey(key: string, type?: string): string {
       return /^\d{11}$/.test(digits) ? `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**` : hideAllButLastTwo(digits);
     }
     case 'PHONE': {
-      const phone = trimmed.replace(/[\s().-]/g, '');
-      // +CC DD: five characters kept at the front; the last four at the end.
-      return phone.length > 9 ? `${phone.slice(0, 5)}${stars(phone.length - 9)}${phone.slice(-4)}` : hideAllButLastTwo(phone);
+      const digits = phoneDigits(trimmed);
+      // Country and area code (four digits) at the front; the last four at the end.
+      return digits.length >= 10 ? `+${digits.slice(0, 4)}${stars(digits.length - 8)}${digits.slice(-4)}` : hideAllButLastTwo(digits);
     }
     case 'EMAIL': {
       const at = trimmed.lastIndexOf('@');

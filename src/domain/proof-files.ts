@@ -1,4 +1,5 @@
 import FileType from 'file-type/core';
+import { PixOpsError } from '../errors';
 
 /** What the Pix API accepts as a file (section 8): judged by the bytes, never by the name. */
 export const ACCEPTED_TYPES = {
@@ -11,7 +12,9 @@ export const ACCEPTED_TYPES = {
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** A file found larger than MAX_FILE_BYTES while it was being sent (or by its Content-Length). */
-export class FileOverCapError extends Error {
+export class FileOverCapError extends PixOpsError {
+  readonly code = 'pixops_file_over_cap';
+
   constructor(readonly fileName: string) {
     super('file larger than 10 MiB');
   }

@@ -1,9 +1,9 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { plain, presentMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { withDeadline } from '../runtime/deadline';
-import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
 import { isStoreUnavailable } from '../store/errors';
@@ -51,7 +51,7 @@ async function isRepeat(args: MiddlewareArgs, dedupe: DedupeOptions, logger: Log
     const claimed = dedupe.claims.claim(`delivery:${key}`, dedupe.ttlMs ?? DELIVERY_TTL_MS);
     first = await (dedupe.waitMs === undefined ? claimed : withDeadline(claimed, dedupe.waitMs));
   } catch (err) {
-    logger.warn({ delivery: key, err: errorText(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
+    logger.warn({ delivery: key, ...describeError(err) }, 'could not check for a repeated Slack delivery; handling it anyway');
     return false;
   }
   if (first) return false;
@@ -111,10 +111,11 @@ export class InFlight {
 }
 
 /**
- * The one global middleware, before every listener (one, not several: Bolt spreads the whole
- * argument object at every step, which shows in the acknowledgement time under load):
+ * The one global middleware, and the last stop of every delivery (one, not several: Bolt spreads the
+ * whole argument object at every step, which shows in the acknowledgement time under load):
  * - drops Slack's repeats of a delivery (see isRepeat);
- * - routes the delivery to its entry point through the table, when it has one;
+ * - routes the delivery to its entry point through the table, or answers it as unknown: it never
+ *   hands a delivery on (`next()`), so a listener registered the Bolt way is never reached;
  * - counts the delivery in flight while its listeners run, so a shutdown can wait for it;
  * - when a listener fails because the store is unavailable, tells the person so plainly (nothing was
  *   done; try again) instead of leaving them with silence or a generic error.
@@ -124,8 +125,8 @@ export function deliveryMiddleware(options: {
   dedupe: DedupeOptions;
   logger: Logger;
   sandboxMode: boolean;
-  /** The entry table's router (see router.ts); what it does not route goes on to Bolt. */
-  router: { route(args: MiddlewareArgs): Promise<boolean> };
+  /** The entry table's router (see router.ts): every delivery ends there. */
+  router: { route(args: MiddlewareArgs): Promise<void> };
   /** The language a user reads (their Slack locale). */
   localeOf: (userId: string | undefined) => Promise<Locale>;
 }): Middleware<AnyMiddlewareArgs> {
@@ -135,13 +136,12 @@ export function deliveryMiddleware(options: {
     inFlight.enter();
     try {
       if (await isRepeat(args, dedupe, logger)) return;
-      if (await router.route(args)) return;
-      await args.next();
+      await router.route(args);
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;
-      logger.warn({ err: err.message }, 'a Slack action needed the store, which is unavailable');
+      logger.warn(describeError(err), 'a Slack action needed the store, which is unavailable');
       await tellStoreUnavailable(args, sandboxMode, localeOf).catch((e: unknown) => {
-        logger.warn({ err: errorText(e) }, 'could not tell the user the store is unavailable');
+        logger.warn({ ...describeError(e) }, 'could not tell the user the store is unavailable');
       });
     } finally {
       inFlight.leave();

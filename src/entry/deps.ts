@@ -1,9 +1,9 @@
-import type { WebClient } from '@slack/web-api';
 import type { AuditLog } from '../audit/recorder';
 import type { ApprovalAction } from '../domain/approvals';
 import type { PixClient } from '../pix/client';
 import type { Logger, SecretRegistry } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
+import type { SlackClients } from '../slack/clients';
 import type { Store } from '../store';
 import type { AccessControl } from './access';
 
@@ -28,8 +28,8 @@ export interface Deps {
   logger: Logger;
   /** AppID of the company's main application (PIX_APP_ID, or the sandbox's). */
   mainAppId: string;
-  /** The bot's Web API client (through SLACK_API_URL when set). */
-  slack: WebClient;
+  /** Every way to reach Slack (through SLACK_API_URL when set), each client named for what it promises. */
+  slack: SlackClients;
   /** For downloading files users share (url_private_download needs it as a Bearer token). */
   botToken: string;
   /** The app's Prometheus series (runtime/metrics.ts): served on the health listener. */

@@ -7,12 +7,11 @@ import { messageModal } from '../../views/modal';
 import type { AuditOutcome } from '../audit/entry';
 import type { DeliveryAudit } from '../audit/recorder';
 import { type Role, roleAllows } from '../domain/roles';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { NoDefaultAccountError } from '../pix/default-account';
 import { PixApiError } from '../pix/errors';
 import { withDeadline } from '../runtime/deadline';
-import { errorText } from '../runtime/error-text';
-import { userLocale } from '../slack/user-locale';
 import { isStoreUnavailable } from '../store/errors';
 import { matchCommand, tokenize } from './command-words';
 import { RECEIVED_AT } from './delivery';
@@ -46,10 +45,13 @@ const MAX_OPTIONS = 100;
 /** The slash command the app answers (the manifest declares it). */
 export const SLASH_COMMAND = '/pix';
 
-/** Which kind of row a delivery is for, and the id it is looked up by. */
-function kindAndId(args: Args): [Kind, unknown] | undefined {
+/**
+ * Which kind of row a delivery is for, and the id it is looked up by; for a delivery of a kind no row
+ * has, Slack's own type of it.
+ */
+function kindAndId(args: Args): [string, unknown] {
   const body = args.body as { type?: unknown; command?: unknown };
-  if (typeof body.command === 'string') return body.command === SLASH_COMMAND ? ['command', body.command] : undefined;
+  if (typeof body.command === 'string') return ['command', body.command];
   switch (body.type) {
     case 'block_actions':
       return ['action', (args as { action?: { action_id?: unknown } }).action?.action_id];
@@ -62,10 +64,14 @@ function kindAndId(args: Args): [Kind, unknown] | undefined {
       return ['options', (body as { action_id?: unknown }).action_id];
     case 'event_callback':
       return ['event', (args as { event?: { type?: unknown } }).event?.type];
+    case 'view_closed':
+      return ['view_closed', (args as { view?: { callback_id?: unknown } }).view?.callback_id];
     default:
-      return undefined;
+      return [typeof body.type === 'string' ? body.type : 'unknown', undefined];
   }
 }
+
+const ROW_KINDS: ReadonlySet<string> = new Set<Exclude<Kind, 'command'>>(['action', 'view', 'shortcut', 'options', 'event']);
 
 /**
  * Every entry point of the app, routed from one table by one check. For each delivery the router
@@ -100,17 +106,22 @@ export class EntryRouter {
     this.help = help;
   }
 
-  /** Handles the delivery when a row answers to it; resolves false otherwise (Bolt then goes on). */
-  async route(args: Args): Promise<boolean> {
-    const found = kindAndId(args);
-    if (!found || typeof found[1] !== 'string') return false;
-    const [kind, id] = found as [Kind, string];
-    if (kind === 'command') {
+  /**
+   * Handles the delivery through the row that answers to it; one no row answers to is acknowledged
+   * and logged as unknown, and goes no further: nothing else of the app (a listener registered the
+   * Bolt way) ever sees a delivery without the check and the audit trail.
+   */
+  async route(args: Args): Promise<void> {
+    const [kind, id] = kindAndId(args);
+    if (kind === 'command' && id === SLASH_COMMAND) {
       await this.command(args as unknown as CommandArgs);
-      return true;
+      return;
     }
-    const row = this.byId[kind].get(id);
-    if (!row) return false;
+    const row = ROW_KINDS.has(kind) && typeof id === 'string' ? this.byId[kind as Exclude<Kind, 'command'>].get(id) : undefined;
+    if (!row) {
+      await this.unknown(args, kind, id);
+      return;
+    }
     switch (row.kind) {
       case 'action':
         await this.action(row, args as unknown as ActionArgs);
@@ -128,7 +139,16 @@ export class EntryRouter {
         await this.event(row, args as unknown as HomeOpenedArgs);
         break;
     }
-    return true;
+  }
+
+  /**
+   * Answered so that Slack stops waiting (events were acknowledged by Bolt already; options with none,
+   * as Slack requires a list), and one line logged with its kind and id.
+   */
+  private async unknown(args: Args, kind: string, id: unknown): Promise<void> {
+    this.deps.logger.warn({ delivery: { kind, ...(typeof id === 'string' ? { id } : {}) } }, 'unknown delivery: acknowledged, not handled');
+    const { ack } = args as { ack?: (response?: unknown) => Promise<void> };
+    if (typeof ack === 'function') await ack(kind === 'options' ? { options: [] } : undefined);
   }
 
   private present(locale: Locale) {
@@ -137,7 +157,7 @@ export class EntryRouter {
 
   /** The one check: the user's role and language, and whether the role is enough for the row. */
   private async check(userId: string, row: EntryRow) {
-    const [role, locale] = await Promise.all([this.deps.access.roleOf(userId), userLocale(this.deps, userId)]);
+    const [role, locale] = await Promise.all([this.deps.access.roleOf(userId), this.deps.slack.locales.localeOf(userId)]);
     const allowed = roleAllows(role, row.role);
     if (!allowed) this.deps.logger.info({ user: userId, entry: row.kind, id: row.id, role: role ?? 'none' }, 'refused');
     return { role, locale, allowed, present: this.present(locale) };
@@ -256,7 +276,7 @@ export class EntryRouter {
       if (left <= 0) throw new Error('no time left to search before Slack stops waiting');
       options = await withDeadline(row.handler(args, { deps, userId, role: role!, locale, present }), left);
     }).catch((err: unknown) => {
-      this.deps.logger.warn({ id: row.id, err: errorText(err) }, 'could not list options');
+      this.deps.logger.warn({ id: row.id, ...describeError(err) }, 'could not list options');
     });
     await args.ack({ options: options.slice(0, MAX_OPTIONS) });
   }
@@ -327,7 +347,7 @@ export class EntryRouter {
     const { answer, outcome } = await this.answerOf(row, () => row.handler(ctx), locale);
     if (answer) {
       await reply(answer).catch((err: unknown) => {
-        deps.logger.error({ err: errorText(err) }, 'could not answer through response_url');
+        deps.logger.error({ ...describeError(err) }, 'could not answer through response_url');
       });
     }
     await audit.finish({ outcome });
@@ -346,15 +366,15 @@ export class EntryRouter {
       const outcome = outcomeOf(err);
       if (err instanceof UsageError) return { answer: usageMessage(locale, usageOf(cmd), err.message), outcome };
       if (err instanceof PixApiError) {
-        logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');
+        logger.warn(describeError(err), 'Pix API call failed');
         return { answer: pixErrorMessage(locale, err, cmd.what), outcome };
       }
       if (err instanceof NoDefaultAccountError) return { answer: plain(m.common.noDefaultAccount), outcome };
       if (isStoreUnavailable(err)) {
-        logger.warn({ err: err.message, command: usageOf(cmd) }, 'a command needed the store, which is unavailable');
+        logger.warn({ ...describeError(err), command: usageOf(cmd) }, 'a command needed the store, which is unavailable');
         return { answer: plain(m.common.storeUnavailable), outcome };
       }
-      logger.error({ err, command: usageOf(cmd) }, 'command failed');
+      logger.error({ ...describeError(err), command: usageOf(cmd) }, 'command failed');
       return { answer: plain(m.common.wentWrongNothingMore(m.actions[cmd.what])), outcome };
     }
   }

@@ -12,6 +12,7 @@ import type {
 import type { PlainTextOption } from '@slack/types';
 import type { SlackMessage } from '../../views/message';
 import type { Role } from '../domain/roles';
+import { PixOpsError } from '../errors';
 import type { ActionKey, Locale, SummaryKey } from '../i18n';
 import type { Deps } from './deps';
 
@@ -134,6 +135,8 @@ export interface EventRow extends RowBase {
 export type EntryRow = CommandRow | ActionRow | ViewRow | ShortcutRow | OptionsRow | EventRow;
 
 /** Wrong arguments: its message (already in the caller's language) goes before the usage line. */
-export class UsageError extends Error {}
+export class UsageError extends PixOpsError {
+  readonly code = 'pixops_usage';
+}
 
 export const usageOf = (cmd: CommandRow) => [cmd.id, cmd.argsUsage].filter(Boolean).join(' ');

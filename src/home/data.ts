@@ -1,8 +1,8 @@
 import { type Decision, HOME_MAX, type HomeData, type Part } from '../../views/home';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import type { ActionKey } from '../i18n';
 import { PixApiError } from '../pix/errors';
-import { errorText } from '../runtime/error-text';
 import type { ApprovalRecord } from '../store/approvals';
 import type { DisputeRecord } from '../store/pix-events';
 import type { TrackedRequest } from '../store/tracked-requests';
@@ -19,16 +19,17 @@ const workspaceUrls = new WeakMap<object, Promise<string | undefined>>();
  * base of message permalinks (`<url>archives/<channel>/p<ts without the dot>`).
  */
 function workspaceUrl(deps: Deps): Promise<string | undefined> {
-  let url = workspaceUrls.get(deps.slack);
+  const slack = deps.slack.retried;
+  let url = workspaceUrls.get(slack);
   if (!url) {
-    url = deps.slack.auth
+    url = slack.auth
       .test()
       .then((r) => (typeof r.url === 'string' && /^https?:\/\//.test(r.url) ? r.url.replace(/\/?$/, '/') : undefined))
       .catch(() => {
-        workspaceUrls.delete(deps.slack); // asked again next time
+        workspaceUrls.delete(slack); // asked again next time
         return undefined;
       });
-    workspaceUrls.set(deps.slack, url);
+    workspaceUrls.set(slack, url);
   }
   return url;
 }
@@ -42,7 +43,7 @@ async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): P
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed (Home tab)');
       return { ok: false, action, error: err };
     }
-    deps.logger.warn({ err: errorText(err) }, 'Home tab part failed');
+    deps.logger.warn({ ...describeError(err) }, 'Home tab part failed');
     return { ok: false, action };
   }
 }

@@ -6,9 +6,8 @@ import type { Role } from '../domain/roles';
 import { roleAllows } from '../domain/roles';
 import { type Clock, systemClock } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import type { Locale } from '../i18n';
-import { errorText } from '../runtime/error-text';
-import { userLocale } from '../slack/user-locale';
 import type { ApprovalRecord } from '../store/approvals';
 import type { DisputeRecord } from '../store/pix-events';
 import type { TrackedRequest } from '../store/tracked-requests';
@@ -81,10 +80,10 @@ async function viewFor(
 
 async function publish(deps: Deps, userId: string, view: HomeView): Promise<boolean> {
   try {
-    await deps.slack.views.publish({ user_id: userId, view });
+    await deps.slack.retried.views.publish({ user_id: userId, view });
     return true;
   } catch (err) {
-    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not publish the Home tab');
+    deps.logger.warn({ user: userId, ...describeError(err) }, 'could not publish the Home tab');
     return false;
   }
 }
@@ -101,12 +100,12 @@ export async function refreshHome(
   try {
     const now = (options.now ?? systemClock)();
     const role = options.role === undefined ? await deps.access.roleOf(userId) : (options.role ?? undefined);
-    const locale = options.locale ?? (await userLocale(deps, userId));
+    const locale = options.locale ?? (await deps.slack.locales.localeOf(userId));
     if (role) remember(deps, userId, now.getTime());
     const data = role ? await readShared(deps, now) : undefined;
     return await publish(deps, userId, await viewFor(deps, locale, userId, role, data));
   } catch (err) {
-    deps.logger.warn({ user: userId, err: errorText(err) }, 'could not refresh the Home tab');
+    deps.logger.warn({ user: userId, ...describeError(err) }, 'could not refresh the Home tab');
     return false;
   }
 }
@@ -127,7 +126,9 @@ export async function refreshHomesAfterDecision(
     const users = [...viewers(deps)].filter(([, at]) => at >= since).map(([id]) => id);
     if (decided && !users.includes(decided.requesterId)) users.push(decided.requesterId);
     if (users.length === 0) return 0;
-    const roles = await Promise.all(users.map(async (id) => [id, await deps.access.roleOf(id), await userLocale(deps, id)] as const));
+    const roles = await Promise.all(
+      users.map(async (id) => [id, await deps.access.roleOf(id), await deps.slack.locales.localeOf(id)] as const),
+    );
     const data = roles.some(([, role]) => role) ? await readShared(deps, now) : undefined;
     const limit = pLimit(4);
     const done = await Promise.all(
@@ -135,7 +136,7 @@ export async function refreshHomesAfterDecision(
     );
     return done.filter(Boolean).length;
   } catch (err) {
-    deps.logger.warn({ err: errorText(err) }, 'could not refresh the Home tabs');
+    deps.logger.warn({ ...describeError(err) }, 'could not refresh the Home tabs');
     return 0;
   }
 }

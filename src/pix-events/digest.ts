@@ -64,6 +64,12 @@ export const EventBodySchema = z.looseObject({
 });
 export type EventBody = z.infer<typeof EventBodySchema>;
 
+/**
+ * The service's test delivery, sent when a webhook is registered or tested from its dashboard:
+ * `{"evento":"teste_webhook"}`, with no `event`. Not an event: nothing to record or post.
+ */
+export const TestDeliverySchema = z.looseObject({ evento: z.string().trim().min(1).max(200), event: z.undefined().optional() });
+
 const taxIdText = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' ? (v as { taxID?: string }).taxID : undefined);
 const masked = (value: string | undefined, type?: string) => (value ? maskPixKey(value, type) : undefined);
 const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
 import type { PixBudget } from '../pix/budget';
-import { SlackPacer } from '../poller/pacing';
-import { pollerSlackClient } from '../poller/slack-client';
+import { SlackPacer } from '../slack/pacing';
 import { EventOutbox } from './outbox';
 import { PublicKeys } from './public-keys';
 import { webhookHandler } from './receiver';
@@ -43,13 +42,13 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
   const keys = new PublicKeys({
     baseUrl: settings.pixBaseUrl,
     logger: deps.logger,
-    ...(budget ? { acquire: () => budget.acquire('people') } : {}),
+    ...(budget ? { acquire: (signal: AbortSignal) => budget.acquire('people', signal) } : {}),
   });
   let homesDirty = false;
   const outbox = new EventOutbox({
     events: deps.store.pixEvents,
     claims: deps.store,
-    slack: pollerSlackClient(deps, new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger })),
+    slack: deps.slack.paced(new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger })).exact,
     channel: settings.channel,
     sandboxMode: deps.sandboxMode,
     audit: deps.audit,

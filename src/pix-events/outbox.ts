@@ -1,12 +1,12 @@
-import type { WebClient } from '@slack/web-api';
 import { presentMessage, type SlackMessage } from '../../views/message';
 import { disputeReplyMessage, disputeRootMessage, otherEventMessage } from '../../views/pix-events';
 import type { AuditLog } from '../audit/recorder';
+import { describeError } from '../errors';
 import { DEFAULT_LOCALE } from '../i18n';
-import { SerialRunner } from '../poller/schedule';
-import { errorText } from '../runtime/error-text';
 import type { Logger } from '../runtime/logger';
+import { SerialRunner } from '../runtime/serial-runner';
 import { slackErrorCode } from '../slack/error-code';
+import type { ExactWebClient } from '../slack/exact-client';
 import { type OnceMetadata, postOnce } from '../slack/post-once';
 import type { Claims } from '../store/claims';
 import type { DisputeRecord, PixEventRecord, PixEventsRepo } from '../store/pix-events';
@@ -41,8 +41,8 @@ const HELD_RETRY_MS = 1_000;
 export interface OutboxOptions {
   events: PixEventsRepo;
   claims: Claims;
-  /** A client without retries, paced to Slack's limits (the poller's kind: poller/slack-client.ts). */
-  slack: WebClient;
+  /** A client that makes each call once, paced to Slack's limits (slack/clients.ts). */
+  slack: ExactWebClient;
   channel: string;
   sandboxMode: boolean;
   audit: AuditLog;
@@ -85,7 +85,7 @@ export class EventOutbox {
   /** A drain that starts after the one running, if any (it sees every event recorded before the call). */
   drain(): Promise<DrainReport> {
     return this.runner.fresh().catch((err: unknown) => {
-      this.o.logger.warn({ err: errorText(err) }, 'could not list the Pix events to post; a later drain tries again');
+      this.o.logger.warn({ ...describeError(err) }, 'could not list the Pix events to post; a later drain tries again');
       this.later();
       return { posted: 0, skipped: 0, held: 0, failed: 1 };
     });
@@ -117,7 +117,10 @@ export class EventOutbox {
         report[await this.postOne(hash)]++;
       } catch (err) {
         report.failed++;
-        this.o.logger.warn({ event: hash.slice(0, 12), err: errorText(err) }, 'a Pix event could not be posted; a later drain tries again');
+        this.o.logger.warn(
+          { event: hash.slice(0, 12), ...describeError(err) },
+          'a Pix event could not be posted; a later drain tries again',
+        );
       }
     }
     if (report.failed > 0) this.later();

@@ -1,6 +1,6 @@
 import { createPublicKey, createVerify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 
 /** `GET {PIX_API_URL}/api/v1/webhook/public-keys` (the contract): every listed key is valid. */
@@ -13,13 +13,23 @@ export const KEYS_TTL_MS = 60 * 60 * 1000;
 /** At most one refresh for an unknown signature this often (the contract). */
 export const REFRESH_FLOOR_MS = 60 * 1000;
 const FETCH_TIMEOUT_MS = 5_000;
+/**
+ * The longest a webhook waits for a refresh of the keys (its place in the Pix budget, then the fetch)
+ * before it is checked against the keys already cached; and the longest the refresh waits for its
+ * place. Under a 429 the budget holds every call for up to a minute: a refresh must not hold every
+ * webhook's answer that long (the service gives up at 100 s, and retries what got no 2xx).
+ */
+export const REFRESH_WAIT_MS = 2_000;
 
 export interface PublicKeysOptions {
   /** The Pix API's base URL, before `/api/v1`. */
   baseUrl: string;
   logger: Logger;
-  /** Takes this fetch's place in the Pix budget (PIX_RATE_LIMIT counts every call to the service). */
-  acquire?: () => Promise<void>;
+  /**
+   * Takes this fetch's place in the Pix budget (PIX_RATE_LIMIT counts every call to the service);
+   * rejects when `signal` aborts first.
+   */
+  acquire?: (signal: AbortSignal) => Promise<void>;
   now?: () => number;
 }
 
@@ -44,18 +54,32 @@ export class PublicKeys {
 
   /**
    * True when `signature` (base64 RSA-SHA256 of `body`) is made by a listed key. Checked against the
-   * cached keys first; on no match (or with none cached, or stale ones), one refresh, then again.
+   * cached keys first; on no match (or with none cached, or stale ones), one refresh, then again. A
+   * refresh is waited for at most REFRESH_WAIT_MS; then the cached keys decide (it goes on, for the
+   * next webhook).
    */
   async verify(body: Buffer, signature: string): Promise<boolean> {
     const sig = Buffer.from(signature, 'base64');
     if (sig.length === 0) return false;
     const stale = this.now() - this.fetchedAt >= KEYS_TTL_MS;
-    if (stale) await this.refresh();
+    if (stale) await this.refreshWithin(REFRESH_WAIT_MS);
     if (this.matches(body, sig)) return true;
     if (stale || this.now() - this.lastMissRefresh < REFRESH_FLOOR_MS) return false;
     this.lastMissRefresh = this.now();
-    await this.refresh();
+    await this.refreshWithin(REFRESH_WAIT_MS);
     return this.matches(body, sig);
+  }
+
+  private async refreshWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+    try {
+      await Promise.race([this.refresh(), bound]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private matches(body: Buffer, sig: Buffer): boolean {
@@ -81,7 +105,7 @@ export class PublicKeys {
   private async fetchKeys(): Promise<void> {
     this.lastAttempt = this.now();
     try {
-      await this.options.acquire?.();
+      await this.options.acquire?.(AbortSignal.timeout(REFRESH_WAIT_MS));
       const res = await fetch(`${this.options.baseUrl}/api/v1/webhook/public-keys`, {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),

@@ -1,19 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditLog } from '../audit/recorder';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';
-import { disputeDigest, EventBodySchema, otherDigest } from './digest';
+import { disputeDigest, EventBodySchema, otherDigest, TestDeliverySchema } from './digest';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
+import { RefusalLog } from './refusal-log';
 
 /** Bodies over this are refused with 413 (the contract). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 /** Who the audit trail says acted: the service, not a Slack user. */
 export const WEBHOOK_ACTOR = 'pix-service';
+/** The kind the audit trail and the metrics give the service's test delivery. */
+const TEST_KIND = 'TEST';
 
 export interface ReceiverOptions {
   keys: PublicKeys;
@@ -25,6 +28,7 @@ export interface ReceiverOptions {
   logger: Logger;
   /** A new event is recorded: post it now (outbox.ts). */
   nudge: () => void;
+  now?: () => number;
 }
 
 type Answer = { status: number; body: Record<string, unknown> };
@@ -33,11 +37,13 @@ type Answer = { status: number; body: Record<string, unknown> };
  * The webhook receiver: a plain Node handler (Bolt's custom route in HTTP mode, a server of its own in
  * Socket Mode). Before it answers it only reads the bytes (at most 1 MiB), checks the signature over
  * them, parses, and records the event under the SHA-256 of the bytes; posting is the outbox's job,
- * after the answer. The body is never logged, nor put in the audit trail.
+ * after the answer. The body is never logged, nor put in the audit trail. The service's test delivery
+ * (signed, `evento` and no `event`) is answered 200 and recorded nowhere but the audit trail.
  */
 export function webhookHandler(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const refusals = new RefusalLog(options.logger, options.now);
   return (req, res) => {
-    void receive(options, req).then(
+    void receive(options, refusals, req).then(
       (answer) => reply(res, answer),
       (err: unknown) => {
         options.logger.error({ err: errorText(err) }, 'the webhook receiver failed');
@@ -54,7 +60,7 @@ function reply(res: ServerResponse, answer: Answer): void {
   res.end(payload);
 }
 
-async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer> {
+async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMessage): Promise<Answer> {
   if (req.method !== 'POST') {
     req.resume();
     return { status: 405, body: { error: 'POST only' } };
@@ -66,9 +72,11 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
     return { status: 413, body: { error: 'body too large' } };
   }
   const signature = req.headers[SIGNATURE_HEADER];
-  if (typeof signature !== 'string' || !signature.trim() || !(await o.keys.verify(raw, signature.trim()))) {
-    o.logger.warn({ signed: typeof signature === 'string' }, 'webhook refused: missing or invalid signature');
-    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'refused', detail: 'bad signature' });
+  const signed = typeof signature === 'string' && signature.trim() !== '';
+  if (!signed || !(await o.keys.verify(raw, signature.trim()))) {
+    // Anyone can send these: counted, logged at most once a minute, never in the audit trail (which
+    // would grow with every forged request and credit them to the service).
+    refusals.refused(signed);
     o.metrics.webhookEvent('none', 'bad_signature');
     return { status: 401, body: { error: 'invalid signature' } };
   }
@@ -79,6 +87,13 @@ async function receive(o: ReceiverOptions, req: IncomingMessage): Promise<Answer
     json = undefined;
   }
   const parsed = EventBodySchema.safeParse(json);
+  if (!parsed.success && TestDeliverySchema.safeParse(json).success) {
+    // The service checking the receiver from its dashboard: answered as it expects, nothing to post.
+    o.logger.info('webhook test delivery from the service: answered 200, nothing posted');
+    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: `webhook:${TEST_KIND}`, outcome: 'ok', detail: 'test delivery' });
+    o.metrics.webhookEvent(TEST_KIND, 'test_delivery');
+    return { status: 200, body: { ok: true } };
+  }
   if (!parsed.success) {
     o.logger.warn('webhook refused: not a JSON event');
     void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'usage', detail: 'not JSON' });

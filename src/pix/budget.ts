@@ -1,3 +1,5 @@
+import { PixOpsError } from '../errors';
+
 /**
  * Who a Pix call waits for: a person (a command, a modal, a button) or the poller (its sweep, the
  * reconciliation of filings, the approvals resumed on the tick). People go first.
@@ -89,7 +91,9 @@ interface Waiter {
 }
 
 /** A call given up while it waited for its place (its caller stopping): it was never sent. */
-export class BudgetWaitAborted extends Error {
+export class BudgetWaitAborted extends PixOpsError {
+  readonly code = 'pixops_pix_budget_wait_aborted';
+
   constructor() {
     super('given up while waiting for the Pix budget: not sent');
   }

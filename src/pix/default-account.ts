@@ -1,3 +1,4 @@
+import { PixOpsError } from '../errors';
 import type { PixClient } from './client';
 import type { Account } from './schemas';
 
@@ -5,7 +6,9 @@ import type { Account } from './schemas';
  * The Pix API marks no account as the default. Its message is for the logs; people are told with
  * `messages(locale).common.noDefaultAccount`.
  */
-export class NoDefaultAccountError extends Error {
+export class NoDefaultAccountError extends PixOpsError {
+  readonly code = 'pixops_no_default_account';
+
   constructor() {
     super('The Pix API lists no default account for this company; name the account id.');
   }

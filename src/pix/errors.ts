@@ -1,10 +1,13 @@
+import { PixOpsError } from '../errors';
+
 /**
  * The one error the Pix client throws. `kind` tells apart an answer from the API (`http`), no answer
  * at all (`network`, `timeout`: the caller cannot know whether a write happened) and an answer that
  * does not match the interface (`invalid_response`).
  */
-export class PixApiError extends Error {
+export class PixApiError extends PixOpsError {
   override readonly name = 'PixApiError';
+  readonly code = 'pixops_pix_api';
 
   constructor(
     readonly kind: 'http' | 'network' | 'timeout' | 'invalid_response',
@@ -67,6 +70,11 @@ export class PixApiError extends Error {
         // Every kind is answered above; the compiler says so if one is added.
         return this.kind satisfies never;
     }
+  }
+
+  /** Which call, how it failed, and the API's own words: never the body or the request. */
+  override describe(): Record<string, unknown> {
+    return { pix: { operation: this.operation, kind: this.kind, status: this.status, ...(this.error ? { error: this.error } : {}) } };
   }
 
   get unreachable(): boolean {

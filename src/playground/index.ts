@@ -34,7 +34,7 @@ export const PLAYGROUND_CHANNEL = { id: 'C0FINANCE', name: 'finance' };
 /**
  * The whole app without a workspace: the sandbox Pix API, the Slack stand-in (Web API, uploads,
  * deliveries), the bot as in production (HTTP mode on a loopback port of its own, pointed at both),
- * and the page on 127.0.0.1.
+ * and the page on 127.0.0.1, answering its own origin alone (server.ts).
  *
  * The bot runs in its own sandbox mode (no PIX_API_URL: it starts the sandbox, its messages say
  * SANDBOX); the access lists are set, so the personas' roles hold as they would in production.
@@ -70,7 +70,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       ...PLAYGROUND_ACCESS,
     });
     if (!config.ok) throw new Error(`the playground's own configuration is refused: ${config.problems.join('; ')}`);
-    app = await startPixOps(config.config);
+    // Its Slack is the stand-in on this machine: the bot's listener on loopback, like everything else here.
+    app = await startPixOps({ ...config.config, slack: { ...config.config.slack, host: '127.0.0.1' } });
   } catch (err) {
     await cleanUp();
     throw err;
@@ -81,7 +82,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const workspace = new SlackWorkspace({ slack, uploads, deliveries, channel: PLAYGROUND_CHANNEL });
   let page: PageServer;
   try {
-    page = await startPageServer({ port: options.port, workspace, slack, sandbox, tick: () => app.poller.tick() });
+    page = await startPageServer({ port: options.port, workspace, slack, sandbox, tick: () => app.poller.tick(), logger: app.deps.logger });
   } catch (err) {
     await app.stop();
     await cleanUp();

@@ -3,6 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { ACCEPTED_TYPES } from '../domain/proof-files';
+import { errorText } from '../errors';
+import type { Logger } from '../runtime/logger';
 import type { SandboxHandle } from '../sandbox';
 import type { SlackStandIn } from '../slack-standin/web-api';
 import type { SlackWorkspace } from '../slack-standin/workspace';
@@ -20,6 +23,8 @@ export interface PageServerOptions {
   sandbox: SandboxHandle;
   /** Asks the bot's poller for a tick now (after a decision in the sandbox panel). */
   tick: () => Promise<unknown>;
+  /** Where a failure is told (the page is answered a fixed text). */
+  logger?: Logger;
 }
 
 /**
@@ -47,6 +52,19 @@ function pageHtml(): Buffer {
 /** The files a person shares from the page (Slack's own limit is 1 GB; the playground keeps to 20 MB). */
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 const MAX_JSON_BYTES = 1024 * 1024;
+/** The shared files' bytes kept in memory: past it the oldest are dropped (a playground runs for days). */
+export const MAX_KEPT_UPLOAD_BYTES = 64 * 1024 * 1024;
+/** Live-update streams open at once (a person's tabs); one more is refused until one closes. */
+export const MAX_PAGE_CLIENTS = 32;
+
+/**
+ * The types a cross-site form, or a fetch that is not asked first (CORS-safelisted), can send: the page
+ * never sends them, so no other web page can reach a route that acts.
+ */
+const CROSS_SITE_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+/** The types a shared file is kept and served with: what the Pix API takes, and the bot's CSV exports. */
+const UPLOAD_TYPES = new Set<string>(Object.values(ACCEPTED_TYPES));
+const SERVED_TYPES = new Set<string>([...UPLOAD_TYPES, 'text/csv']);
 
 /** The sandbox control routes the panel may reach (decisions, the withdraw key, disputes once they exist). */
 const SANDBOX_CONTROL = [
@@ -170,10 +188,39 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     },
   };
 
+  /** Shared files, oldest first: past MAX_KEPT_UPLOAD_BYTES the oldest are forgotten. */
+  const kept: Array<{ id: string; size: number }> = [];
+  let keptBytes = 0;
+  const keep = (id: string, size: number) => {
+    kept.push({ id, size });
+    keptBytes += size;
+    while (keptBytes > MAX_KEPT_UPLOAD_BYTES) {
+      const oldest = kept.shift()!;
+      keptBytes -= oldest.size;
+      slack.files.delete(oldest.id);
+    }
+  };
+
+  /** The addresses the page answers at, once its port is known. */
+  let ownHosts = new Set<string>();
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const refused = foreign(req, ownHosts);
+    if (refused) {
+      req.resume();
+      return json(res, 403, { error: refused });
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(page);
+      // Never inside another site's frame (a click there would be a click here).
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-frame-options': 'DENY',
+          'content-security-policy': "frame-ancestors 'none'",
+        })
+        .end(page);
       return;
     }
     if (req.method === 'GET' && (url.pathname === '/api/events' || url.pathname === '/api/state')) {
@@ -183,6 +230,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
         res.writeHead(200, { 'content-type': 'application/json' }).end(stateOf(user.data));
         return;
       }
+      if (clients.size >= MAX_PAGE_CLIENTS) return json(res, 503, { error: 'too many pages open: close one' });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       res.write(`data: ${stateOf(user.data)}\n\n`);
       clients.set(res, user.data);
@@ -193,16 +241,29 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     if (req.method === 'GET' && file) {
       const f = slack.files.get(decodeURIComponent(file[1]!));
       if (!f) return json(res, 404, { error: 'no such file' });
-      res.writeHead(200, { 'content-type': f.mimetype, 'content-length': f.bytes.length }).end(f.bytes);
+      // A download, never a page of this origin: whatever the bytes are, no browser renders them here.
+      res
+        .writeHead(200, {
+          'content-type': SERVED_TYPES.has(f.mimetype) ? f.mimetype : 'application/octet-stream',
+          'content-length': f.bytes.length,
+          'content-disposition': attachment(f.name),
+          'x-content-type-options': 'nosniff',
+        })
+        .end(f.bytes);
       return;
     }
     if (req.method === 'POST' && url.pathname === '/api/upload') {
+      // The file's bytes as they are, with its own type (or application/octet-stream).
+      const type = mediaType(req);
+      if (!type || CROSS_SITE_TYPES.has(type))
+        return json(res, 415, { error: 'expected the file itself, with its type or application/octet-stream' });
       const bytes = await readBody(req, MAX_UPLOAD_BYTES);
       const name = (url.searchParams.get('name') ?? 'file').slice(0, 255);
-      const type = url.searchParams.get('type') || 'application/octet-stream';
-      const id = workspace.addFile(name, type, bytes);
+      const id = workspace.addFile(name, UPLOAD_TYPES.has(type) ? type : 'application/octet-stream', bytes);
+      keep(id, bytes.length);
       return json(res, 200, { id, file: slack.fileObject(id) });
     }
+    if (req.method === 'POST' && mediaType(req) !== 'application/json') return json(res, 415, { error: 'expected application/json' });
     if (req.method === 'GET' && url.pathname === '/api/sandbox') {
       const [requests, accounts] = await Promise.all([pix('/api/v1/limits/request?limit=20&skip=0'), pix('/api/v1/account')]);
       return json(res, 200, { limitRequests: requests.limitRequests ?? [], accounts: accounts.accounts ?? [] });
@@ -239,7 +300,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof Error ? err.message : String(err) });
+      if (!(err instanceof TooLarge))
+        options.logger?.error({ err: errorText(err), path: req.url?.split('?')[0] }, 'the playground page server failed');
+      if (!res.headersSent)
+        json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof TooLarge ? err.message : 'internal error' });
       else res.end();
     });
   });
@@ -254,8 +318,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     // Loopback only: the page drives a bot that holds AppIDs.
     server.listen(options.port, '127.0.0.1', resolve);
   });
+  const { port } = server.address() as AddressInfo;
+  ownHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url: `http://127.0.0.1:${port}/`,
     async close() {
       workspace.events.off('change', onChange);
       for (const res of clients.keys()) res.end();
@@ -267,6 +333,44 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
 
 /** The app's message shortcuts, from manifest.yml (what Slack lists in a message's "More actions"). */
 const SHORTCUTS = [{ callbackId: 'limit_request_with_files', name: 'Request limit increase' }];
+
+/**
+ * Why a request is not the page's own, or undefined when it is. The Host must be the page's address
+ * (another name resolved to 127.0.0.1 is DNS rebinding: a foreign page reading this one); a browser's
+ * request from another page says so in Origin or Sec-Fetch-Site (requests without them are not a
+ * browser's: a script on this machine, which may reach the bot anyway).
+ */
+function foreign(req: http.IncomingMessage, ownHosts: ReadonlySet<string>): string | undefined {
+  const host = req.headers.host?.toLowerCase();
+  if (!host || !ownHosts.has(host)) return 'this page answers only at its own address (127.0.0.1 or localhost, on its port)';
+  // A link followed to the page from anywhere (a README, a terminal) opens it: it reads and does nothing.
+  if (isTopLevelVisit(req)) return undefined;
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  if (
+    (origin !== undefined && origin.toLowerCase() !== `http://${host}`) ||
+    (site !== undefined && site !== 'same-origin' && site !== 'none')
+  )
+    return 'requests from another site are refused';
+  return undefined;
+}
+
+/** The page itself, opened in a tab (not in a frame, nor fetched by a script). */
+const isTopLevelVisit = (req: http.IncomingMessage) =>
+  req.method === 'GET' &&
+  (req.url ?? '').split('?')[0] === '/' &&
+  req.headers['sec-fetch-mode'] === 'navigate' &&
+  req.headers['sec-fetch-dest'] === 'document';
+
+/** The request body's media type, lower case, without parameters ('' when none is given). */
+const mediaType = (req: http.IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Content-Disposition of a download: an ASCII fallback name, and the name itself (RFC 6266, RFC 8187). */
+function attachment(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
 
 function json(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

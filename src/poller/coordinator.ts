@@ -1,5 +1,5 @@
 import type { RunCoordinator } from 'node-cron';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Claims } from '../store/claims';
 
@@ -17,7 +17,7 @@ export const POLL_LEASE_KEY = 'poll-lease';
  *
  * The lease is short (`leaseMs`, shorter than the schedule's interval where it can be) and only
  * renewed by a live holder: when the instance polling dies, the lease lapses and the next tick goes to
- * another instance. Requests its tick was delivering are protected by their own claims (tick.ts).
+ * another instance. Requests its tick was delivering are protected by their own claims (limit-requests/sweep.ts).
  */
 export class StoreRunCoordinator implements RunCoordinator {
   private renewal: NodeJS.Timeout | undefined;
@@ -59,7 +59,7 @@ export class StoreRunCoordinator implements RunCoordinator {
           this.logger.warn('the poll lease lapsed during a tick; another instance may start polling');
           this.stopRenewal();
         },
-        (err: unknown) => this.logger.warn({ err: errorText(err) }, 'could not renew the poll lease'),
+        (err: unknown) => this.logger.warn({ ...describeError(err) }, 'could not renew the poll lease'),
       );
     }, every);
     this.renewal.unref();

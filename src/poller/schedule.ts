@@ -1,5 +1,5 @@
 import { type Logger as CronLogger, createTask, type ScheduledTask } from 'node-cron';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import { isStoreUnavailable } from '../store/errors';
 import { leaseMsFor, type StoreRunCoordinator } from './coordinator';
@@ -7,48 +7,6 @@ import { leaseMsFor, type StoreRunCoordinator } from './coordinator';
 export const POLL_TASK_NAME = 'pix-ops:limit-request-poll';
 /** How long the claim on one tick's slot lives: longer than any clock skew between instances. */
 const SLOT_CLAIM_MS = 60_000;
-
-/**
- * Runs one job at a time. `join()` returns the run in progress, or starts one (what a scheduled tick
- * wants: when one is running, there is nothing more to do). `fresh()` returns a run that starts now or,
- * when one is in progress, right after it, shared by every caller that asks meanwhile: what an
- * on-demand tick wants, since a run that started earlier may have read the state before the caller's
- * change. Runs never overlap either way.
- */
-export class SerialRunner<T> {
-  private current: Promise<T> | undefined;
-  private queued: Promise<T> | undefined;
-
-  constructor(private readonly job: () => Promise<T>) {}
-
-  join(): Promise<T> {
-    return this.current ?? this.queued ?? this.start();
-  }
-
-  fresh(): Promise<T> {
-    if (!this.current) return this.start();
-    this.queued ??= this.current
-      .catch(() => undefined)
-      .then(() => {
-        this.queued = undefined;
-        return this.start();
-      });
-    return this.queued;
-  }
-
-  /** Resolves when nothing is running or queued (whatever the runs' outcomes). */
-  async idle(): Promise<void> {
-    while (this.current || this.queued) await (this.queued ?? this.current)!.catch(() => undefined);
-  }
-
-  private start(): Promise<T> {
-    const run: Promise<T> = this.job().finally(() => {
-      if (this.current === run) this.current = undefined;
-    });
-    this.current = run;
-    return run;
-  }
-}
 
 /**
  * The cron task: `noOverlap`, so a slow tick makes the schedule skip rather than pile up; node-cron's
@@ -68,7 +26,7 @@ export function scheduleTicks(
     ...(coordinator ? { distributed: true, runCoordinator: coordinator, distributedLease: SLOT_CLAIM_MS } : {}),
   });
   if (coordinator) coordinator.leaseMs = leaseMsFor(intervalOf(task));
-  void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ err: errorText(err) }, 'the poll schedule did not start'));
+  void Promise.resolve(task.start()).catch((err: unknown) => logger.error({ ...describeError(err) }, 'the poll schedule did not start'));
   return task;
 }
 
@@ -83,8 +41,8 @@ function cronLogger(logger: Logger): CronLogger {
     error: (m, err) =>
       // The coordinator fails closed while the store is down: the tick is skipped, a later one catches up.
       isStoreUnavailable(err)
-        ? logger.warn({ cron: text(m), err: err.message }, 'poll tick skipped: the store is unavailable')
-        : logger.error({ cron: text(m), ...(err ? { err: err.message } : {}) }, 'node-cron'),
+        ? logger.warn({ cron: text(m), ...describeError(err) }, 'poll tick skipped: the store is unavailable')
+        : logger.error({ cron: text(m), ...(err ? describeError(err) : {}) }, 'node-cron'),
   };
 }
 

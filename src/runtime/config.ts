@@ -159,7 +159,7 @@ const ConfigSchema = z.object({
       })
       .pipe(z.number().max(90 * 86_400_000, 'expected at most 90d')),
   ),
-  // Approval reminders and the limit requests' threshold (issue 19).
+  // Approval reminders and the limit requests' threshold.
   APPROVAL_REMIND_AFTER: z.preprocess(
     (v) => blankToUndefined(v) ?? '4h',
     z.string().transform((s, ctx) => {
@@ -210,12 +210,12 @@ const ConfigSchema = z.object({
       )
       .pipe(z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)'))),
   ),
-  // Pix API budget (issue 18): calls a second, shared by the instances on one Redis.
+  // Pix API budget: calls a second, shared by the instances on one Redis.
   PIX_RATE_LIMIT: positiveInt(5, 1_000),
   LOG_LEVEL: z.preprocess((v) => blankToUndefined(v) ?? 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
 
-/** Every variable the bot reads (the README's tables must name each: test/unit/readme.test.ts). */
+/** Every variable the bot reads (docs/configuration.md must name each: test/unit/docs.test.ts). */
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
 
 /**
@@ -316,6 +316,11 @@ export interface Config {
     signingSecret?: string;
     apiUrl?: string;
     port: number;
+    /**
+     * The address the HTTP listener binds; unset: every interface (Slack must reach it). Not a
+     * variable: the playground sets loopback, since its Slack is on this machine.
+     */
+    host?: string;
   };
   /**
    * `GET /healthz` on a port of its own (Socket Mode has no other HTTP port); unset: none. It listens
@@ -452,13 +457,19 @@ export const SETUP_HELP = `Pix Ops for Slack is not set up yet: SLACK_BOT_TOKEN 
   3. Give yourself a role: ACCESS_ADMINS=U… (your Slack member ID).
   4. Run npm start again. With no PIX_API_URL the bot uses its built-in sandbox Pix API.
 
-See README.md for every variable.`;
+See docs/configuration.md for every variable.`;
 
-// The playground (`npm start` with neither a Slack bot token nor a Pix API URL): see src/playground/.
+// The playground (`npm start` with nothing of a deployment set): see src/playground/.
 
-/** Never a playground when either is set: a deployment missing the rest is told what is missing. */
+/** What only a deployment sets: any one of them set, and a secret mount that failed is not hidden by a playground. */
+const PRODUCTION_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'PIX_API_URL'] as const;
+
+/** Never a playground when a production variable is set: a deployment missing the rest is told what is missing. */
 export function wantsPlayground(env: NodeJS.ProcessEnv): boolean {
-  return !blankToUndefined(env.SLACK_BOT_TOKEN) && !blankToUndefined(env.PIX_API_URL);
+  if (PRODUCTION_VARIABLES.some((name) => env[name]?.trim())) return false;
+  // A shared store (Redis, Postgres, or any but the playground's own kind) is a deployment's.
+  const store = env.STORE_URL?.trim();
+  return !store || /^sqlite:/i.test(store);
 }
 
 export type PlaygroundConfigResult = { ok: true; port: number; logLevel?: string } | { ok: false; problems: string[] };

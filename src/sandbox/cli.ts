@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import { DEFAULT_SEED, type SandboxCompany, startSandbox } from './index';
 
 // `npm run sandbox`: the sandbox Pix API alone, on SANDBOX_PORT (default 4010), its ids derived from

@@ -9,7 +9,7 @@ import type { SandboxCompany } from './seed';
 import { FEATURES, type LimitRequest, type SandboxState, WITHDRAW_KEY_TYPES } from './state';
 import { parseWith } from './validate';
 import { accountView, fileView, limitRequestView } from './views';
-import { endToEndId, type SandboxWebhooks } from './webhooks';
+import { endToEndId, KEY_BITS, type SandboxWebhooks } from './webhooks';
 
 /** `/sandbox/*`: unauthenticated routes that play the service's back office in tests and demos. */
 
@@ -187,9 +187,17 @@ export function controlRouter(): Router<ControlHandler> {
         return jsonReply(200, { target: url });
       })
 
-      .add('POST', '/sandbox/webhooks/rotate-key', async ({ webhooks }) => {
-        await webhooks.rotate();
+      // `bits`: 2048 (the default) or 1024, the size of the service's published key.
+      .add('POST', '/sandbox/webhooks/rotate-key', async ({ webhooks, body }) => {
+        const { bits } = parseWith(z.object({ bits: z.union(KEY_BITS.map((b) => z.literal(b))).optional() }), body() ?? {});
+        await webhooks.rotate(bits);
         return jsonReply(200, await webhooks.publicKeys());
+      })
+
+      // What the service's dashboard does when a webhook is registered or tested: one signed test delivery.
+      .add('POST', '/sandbox/webhooks/test', async ({ webhooks }) => {
+        if (!webhooks.targetUrl) throw fail(409, 'No webhook target: set one with POST /sandbox/webhooks/target');
+        return jsonReply(200, { target: webhooks.targetUrl, status: await webhooks.testDelivery() });
       })
 
       .add('GET', '/sandbox/webhooks/deliveries', ({ webhooks }) =>

@@ -3,7 +3,7 @@ import type { SandboxCall } from './context';
 import { Faults } from './faults';
 import { type SandboxCompany, seedState } from './seed';
 import { createSandboxServer, DEFAULT_MAX_LOGGED_CALLS } from './server';
-import { SandboxWebhooks } from './webhooks';
+import { type KeyBits, SandboxWebhooks } from './webhooks';
 
 export type { SandboxCall } from './context';
 export type { SandboxCompany } from './seed';
@@ -33,7 +33,14 @@ export const DEFAULT_WEBHOOK_RETRY_UNIT_MS = 100;
  * bounded (`maxLoggedCalls`, default 5,000): the bot's in-process sandbox runs as long as the bot.
  */
 export async function startSandbox(
-  opts: { port?: number; host?: string; seed?: string; maxLoggedCalls?: number; webhookRetryUnitMs?: number } = {},
+  opts: {
+    port?: number;
+    host?: string;
+    seed?: string;
+    maxLoggedCalls?: number;
+    webhookRetryUnitMs?: number;
+    webhookKeyBits?: KeyBits;
+  } = {},
 ): Promise<SandboxHandle> {
   const host = opts.host ?? '127.0.0.1';
   const { state, companies } = seedState(opts.seed);
@@ -41,7 +48,10 @@ export async function startSandbox(
   let url = '';
   const maxLoggedCalls = opts.maxLoggedCalls ?? DEFAULT_MAX_LOGGED_CALLS;
   // Retries 10·2ⁿ units apart: the service's unit is 10 s; the sandbox's a tenth of a second unless told.
-  const webhooks = new SandboxWebhooks({ retryUnitMs: opts.webhookRetryUnitMs ?? DEFAULT_WEBHOOK_RETRY_UNIT_MS });
+  const webhooks = new SandboxWebhooks({
+    retryUnitMs: opts.webhookRetryUnitMs ?? DEFAULT_WEBHOOK_RETRY_UNIT_MS,
+    ...(opts.webhookKeyBits ? { keyBits: opts.webhookKeyBits } : {}),
+  });
   const server = createSandboxServer({ state, companies, calls, maxLoggedCalls, faults: new Faults(), webhooks, baseUrl: () => url });
 
   await new Promise<void>((resolve, reject) => {

@@ -33,9 +33,18 @@ export const SERVICE_RETRY_UNIT_MS = 10_000;
 const SERVICE_ANSWER_TIMEOUT_MS = 100_000;
 const MAX_LOGGED = 1_000;
 
+/** RSA key sizes the sandbox signs with: the service's published key is 1024-bit; new keys are 2048. */
+export const KEY_BITS = [1024, 2048] as const;
+export type KeyBits = (typeof KEY_BITS)[number];
+
+/** The body of the service's test delivery (a webhook registered or tested from its dashboard). */
+export const TEST_DELIVERY = { evento: 'teste_webhook' } as const;
+
 export interface WebhookOptions {
   /** The n-th retry comes `retryUnitMs`·2ⁿ after the previous attempt (the service's: 10,000). */
   retryUnitMs?: number;
+  /** The size of the first signing key (default 2048). */
+  keyBits?: KeyBits;
 }
 
 export class SandboxWebhooks {
@@ -49,7 +58,7 @@ export class SandboxWebhooks {
   constructor(options: WebhookOptions = {}) {
     this.retryUnitMs = options.retryUnitMs ?? SERVICE_RETRY_UNIT_MS;
     // Generated off the main thread, so the sandbox's start does not wait for it.
-    this.keys = newKey().then((k) => [k]);
+    this.keys = newKey(options.keyBits).then((k) => [k]);
     this.keys.catch(() => undefined);
   }
 
@@ -63,8 +72,8 @@ export class SandboxWebhooks {
   }
 
   /** A new current key; the previous ones stay listed (and valid), as during the service's rotation. */
-  async rotate(): Promise<void> {
-    const key = await newKey();
+  async rotate(bits: KeyBits = 2048): Promise<void> {
+    const key = await newKey(bits);
     const keys = await this.keys;
     this.keys = Promise.resolve([...keys, key]);
   }
@@ -110,6 +119,20 @@ export class SandboxWebhooks {
     }
   }
 
+  /**
+   * The service's test delivery, once and signed (no retry: the dashboard shows the answer): the
+   * receiver's status, or 0 when there is no target or no answer.
+   */
+  async testDelivery(): Promise<number> {
+    const url = this.target;
+    if (!url) return 0;
+    const body = Buffer.from(JSON.stringify(TEST_DELIVERY));
+    const status = await post(url, body, await this.sign(body), Math.max(1_000, this.retryUnitMs * 10));
+    this.deliveries.push({ event: TEST_DELIVERY.evento, attempt: 0, status, at: Date.now() });
+    if (this.deliveries.length > MAX_LOGGED) this.deliveries.splice(0, this.deliveries.length - MAX_LOGGED);
+    return status;
+  }
+
   close(): void {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
@@ -128,9 +151,9 @@ export class SandboxWebhooks {
   }
 }
 
-async function newKey(): Promise<SigningKey> {
+async function newKey(bits: KeyBits = 2048): Promise<SigningKey> {
   const { privateKey, publicKey } = await generate('rsa', {
-    modulusLength: 2048,
+    modulusLength: bits,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });

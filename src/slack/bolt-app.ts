@@ -1,4 +1,5 @@
 import type BoltApp from '@slack/bolt/dist/App';
+import { PixOpsError } from '../errors';
 import { standIn } from '../runtime/stand-in';
 
 /**
@@ -37,4 +38,30 @@ function refusing(exportName: string, why: string): object {
       }
     },
   };
+}
+
+/** Bolt's ways to register a listener (or a middleware that would run before the entry table's). */
+const LISTENER_METHODS = ['use', 'event', 'message', 'shortcut', 'action', 'command', 'options', 'view', 'function', 'assistant'] as const;
+
+/** A listener registered the Bolt way, once the app's one middleware is in place. */
+export class BoltListenerRefused extends PixOpsError {
+  readonly code = 'pixops_slack_listener_refused';
+
+  constructor(method: string) {
+    super(`app.${method}() is refused: every delivery goes through the entry table (src/entry/table.ts); add a row there`);
+  }
+}
+
+/**
+ * Makes Bolt's registration methods throw from now on: a listener added the Bolt way would never be
+ * reached (the one middleware answers every delivery itself), so adding one fails loudly instead.
+ */
+export function refuseBoltListeners(app: BoltApp): void {
+  for (const method of LISTENER_METHODS) {
+    Object.defineProperty(app, method, {
+      value: () => {
+        throw new BoltListenerRefused(method);
+      },
+    });
+  }
 }

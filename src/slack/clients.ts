@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type FetchFunction, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
-import { PacedWebClient, type SlackPacer } from '../poller/pacing';
 import type { Logger } from '../runtime/logger';
 import type { Metrics, SlackCallResult } from '../runtime/metrics';
 import { boltLogger } from './bolt-logger';
+import { ExactWebClient } from './exact-client';
+import { PacedWebClient, type SlackPacer } from './pacing';
+import { LocaleResolver, slackLocaleLookup } from './user-locale';
 
 /** Time limit of each call of the exact client: a hung call must not hold a tick (and a stop) forever. */
 export const SLACK_CALL_TIMEOUT_MS = 10_000;
@@ -11,114 +12,78 @@ export const SLACK_CALL_TIMEOUT_MS = 10_000;
 const QUICK_TIMEOUT_MS = 3_000;
 const SLACK_API_URL = 'https://slack.com/api/';
 
+/**
+ * Every way the app reaches Slack's Web API, named for what each client promises; built once in the
+ * composition root (src/app.ts) and carried in `deps.slack`. Every call of every one is counted
+ * (`pixops_slack_calls_total{method,result}`).
+ */
+export interface SlackClients {
+  /**
+   * Bolt's own client, for the calls a repeat does no harm (views, ephemeral answers, updates): it
+   * retries a failed call up to 10 times over about 30 minutes and, on a 429, pauses every call of
+   * the app for Retry-After. On the poller's tick (`paced`), the paced client.
+   */
+  readonly retried: WebClient;
+  /**
+   * For the posts that must happen once (thread roots, decisions, announcements, DMs): each call made
+   * once, failing at once; the caller decides, after looking for the message first (post-once.ts).
+   * On the poller's tick (`paced`), the paced client, which is one too.
+   */
+  readonly exact: ExactWebClient;
+  /**
+   * For the look-ups that stand before an answer (a user's locale, a group's members, a file's
+   * metadata): no retries, no waiting out a rate limit, a short time limit, since Slack waits three
+   * seconds for an acknowledgement.
+   */
+  readonly quick: WebClient;
+  /** Each user's language, asked of Slack through the quick client once and cached (shared by every set). */
+  readonly locales: LocaleResolver;
+  /**
+   * The same clients for the background work (the poller's jobs, the events outbox): ordinary and
+   * must-once calls alike through a client of the exact client's settings whose every call takes its
+   * turn per method and channel (pacing.ts): it makes again only what Slack did not perform (a 429).
+   */
+  paced(pacer: SlackPacer): SlackClients;
+}
+
 export interface SlackClientSettings {
   token: string;
   /** SLACK_API_URL; Slack's own when unset. */
   slackApiUrl?: string;
   logger?: Logger;
-  /** Every call of every client made here is counted (`pixops_slack_calls_total{method,result}`). */
+  /** Every call of every client made with these settings is counted. */
   metrics?: Metrics;
 }
 
-/** The clients made without retries: a call through them fails once, and the caller decides. */
-const withoutRetries = new WeakSet<WebClient>();
-const byAppClient = new WeakMap<WebClient, SlackClients>();
-/** By bot (API URL and token, the token only hashed): Bolt makes more clients of the same bot. */
-const byBot = new Map<string, SlackClients>();
-const botKey = (apiUrl: string, token: string) => createHash('sha256').update(`${apiUrl}\0${token}`).digest('hex');
-
-/**
- * Every Slack Web API client of the app comes from here, on one set of settings (token, URL, the
- * counting of calls):
- * - `appOptions()`: for Bolt's own client, which keeps its retries (Socket Mode reconnects through it);
- * - `exact()`: for the posts that must happen once (thread roots, decisions, announcements). The app's
- *   client retries a failed call up to 10 times over about 30 minutes and, on a 429, pauses every call
- *   of the app for Retry-After; worse, it repeats a `chat.postMessage` whose answer was lost, and Slack
- *   has no idempotency key to stop a second message. Here a failed call fails at once, and the caller
- *   decides, after looking for the message first (post-once.ts);
- * - `quick()`: for the look-ups that stand before an answer (a user's locale, a group's members, a
- *   file's metadata): no retries, no waiting out a rate limit, a short time limit, since Slack waits
- *   three seconds for an acknowledgement;
- * - `paced(pacer)`: the poller's, the exact client's settings with each call taking its turn per
- *   method and channel (../poller/pacing.ts).
- */
-export class SlackClients {
-  private exactClient: WebClient | undefined;
-  private quickClient: WebClient | undefined;
-  private readonly fetch: FetchFunction | undefined;
-
-  constructor(private readonly settings: SlackClientSettings) {
-    this.fetch = settings.metrics ? countingFetch(settings.metrics, settings.slackApiUrl ?? SLACK_API_URL) : undefined;
-  }
-
-  /** Bolt's client options: the URL, and the calls counted. */
-  appOptions(): WebClientOptions {
-    return {
-      ...(this.settings.slackApiUrl ? { slackApiUrl: this.settings.slackApiUrl } : {}),
-      ...(this.fetch ? { fetch: this.fetch } : {}),
-    };
-  }
-
-  /** Lets `exactClient`, `quickClient` and the poller find these settings from the app's client. */
-  register(appClient: WebClient): void {
-    byAppClient.set(appClient, this);
-    byBot.set(botKey(appClient.slackApiUrl, this.settings.token), this);
-  }
-
-  exact(): WebClient {
-    this.exactClient ??= this.make({
-      timeout: SLACK_CALL_TIMEOUT_MS,
-      ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}),
-    });
-    return this.exactClient;
-  }
-
-  quick(): WebClient {
-    this.quickClient ??= this.make({ timeout: QUICK_TIMEOUT_MS, logLevel: LogLevel.ERROR });
-    return this.quickClient;
-  }
-
-  paced(pacer: SlackPacer): WebClient {
-    const client = new PacedWebClient(
-      this.settings.token,
-      this.options({ timeout: SLACK_CALL_TIMEOUT_MS, ...(this.settings.logger ? { logger: boltLogger(this.settings.logger) } : {}) }),
-      pacer,
-    );
-    withoutRetries.add(client);
-    return client;
-  }
-
-  private make(extra: WebClientOptions): WebClient {
-    const client = new WebClient(this.settings.token, this.options(extra));
-    withoutRetries.add(client);
-    return client;
-  }
-
-  private options(extra: WebClientOptions): WebClientOptions {
-    return { ...this.appOptions(), retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, ...extra };
-  }
+/** Bolt's client options: the URL, and the calls counted. Given to Bolt's App, then to `slackClients` with its client. */
+export function slackClientOptions(settings: Omit<SlackClientSettings, 'token' | 'logger'>): WebClientOptions {
+  return {
+    ...(settings.slackApiUrl ? { slackApiUrl: settings.slackApiUrl } : {}),
+    ...(settings.metrics ? { fetch: countingFetch(settings.metrics, settings.slackApiUrl ?? SLACK_API_URL) } : {}),
+  };
 }
 
-/**
- * The settings behind an app client: those it was registered with, else (a client made elsewhere)
- * its own token and URL. Undefined for a client that is not a real WebClient (a test double).
- */
-export function slackClientsOf(client: WebClient, fallback?: { botToken?: string; logger?: Logger }): SlackClients | undefined {
-  if (!(client instanceof WebClient)) return undefined;
-  let clients = byAppClient.get(client);
-  if (!clients) {
-    const token = client.token ?? fallback?.botToken;
-    if (!token) return undefined;
-    clients = byBot.get(botKey(client.slackApiUrl, token));
-    clients ??= new SlackClients({ token, slackApiUrl: client.slackApiUrl, ...(fallback?.logger ? { logger: fallback.logger } : {}) });
-    byAppClient.set(client, clients);
-  }
-  return clients;
-}
-
-/** Whether `client` already fails at once (an exact, quick or paced client): used as it is. */
-export function isWithoutRetries(client: WebClient): boolean {
-  return withoutRetries.has(client);
+/** The app's clients, around Bolt's own (made with `appOptions`, from slackClientOptions). */
+export function slackClients(
+  retried: WebClient,
+  settings: Pick<SlackClientSettings, 'token' | 'logger'>,
+  appOptions: WebClientOptions,
+): SlackClients {
+  const logger = settings.logger ? { logger: boltLogger(settings.logger) } : {};
+  const exactOptions: WebClientOptions = { ...appOptions, timeout: SLACK_CALL_TIMEOUT_MS, ...logger };
+  const quick = new WebClient(settings.token, {
+    ...appOptions,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: QUICK_TIMEOUT_MS,
+    logLevel: LogLevel.ERROR,
+  });
+  const locales = new LocaleResolver({ lookup: slackLocaleLookup(quick) });
+  const paced = (pacer: SlackPacer): SlackClients => {
+    const client = new PacedWebClient(settings.token, exactOptions, pacer);
+    return { retried: client, exact: client, quick, locales, paced };
+  };
+  return { retried, exact: new ExactWebClient(settings.token, exactOptions), quick, locales, paced };
 }
 
 /**

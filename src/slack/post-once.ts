@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import { PixOpsError } from '../errors';
 import { ownBotId } from './bot-identity';
 import { slackErrorCode } from './error-code';
+import { assertExact, type ExactWebClient } from './exact-client';
 
 /** Metadata that names what a message is (the app's event type, and a payload with its ids). */
 export interface OnceMetadata {
@@ -25,7 +27,9 @@ export interface FoundMessage extends PostedMessage {
 }
 
 /** The post may or may not have happened, and the look-up that would tell could not be made. */
-export class PostUnknownError extends Error {
+export class PostUnknownError extends PixOpsError {
+  readonly code = 'pixops_slack_post_unknown';
+
   constructor(override readonly cause: unknown) {
     super('chat.postMessage failed without an answer, and the channel could not be read to tell whether it was posted');
   }
@@ -64,7 +68,7 @@ function failureKind(err: unknown): FailureKind {
 }
 
 /**
- * `chat.postMessage` made once, through a client without retries of its own (exact-client.ts): a
+ * `chat.postMessage` made once, through a client that makes each call once (exact-client.ts): a
  * refusal is thrown at once; a rate limit is waited out (a 429 posts nothing); a failure that leaves
  * the post in doubt (no answer, a 5xx, `internal_error`) is followed by a look-up of the channel or
  * thread for a message of this bot with the same metadata, and the post is sent again only when it is
@@ -73,11 +77,12 @@ function failureKind(err: unknown): FailureKind {
  * nothing is sent blind.
  */
 export async function postOnce(
-  slack: WebClient,
+  slack: ExactWebClient,
   message: { channel: string; thread_ts?: string; text: string; blocks?: unknown[] },
   metadata: OnceMetadata,
   options: { lookFirst?: boolean; since?: number } = {},
 ): Promise<PostedMessage> {
+  assertExact(slack, 'A post made once');
   const since = options.since ?? Date.now();
   const where = { channel: message.channel, thread_ts: message.thread_ts };
   const look = async (cause: unknown) => {
@@ -130,12 +135,13 @@ export async function openDm(slack: WebClient, userId: string): Promise<string> 
  * cannot be opened.
  */
 export async function postToUser(
-  slack: WebClient,
+  slack: ExactWebClient,
   userId: string,
   message: { text: string; blocks?: unknown[] },
   metadata: OnceMetadata,
   options: { lookFirst?: boolean; since?: number } = {},
 ): Promise<PostedMessage> {
+  assertExact(slack, 'A post made once');
   const channel = await openDm(slack, userId);
   return postOnce(slack, { channel, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) }, metadata, options);
 }

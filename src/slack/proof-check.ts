@@ -1,11 +1,10 @@
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { detectProofType, FileOverCapError, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
-import type { Deps } from '../entry/deps';
 import { type Locale, messages } from '../i18n';
-import type { FilePurpose } from '../pix/client';
+import type { FilePurpose, PixClient } from '../pix/client';
 import { streamedBytes } from '../runtime/young-garbage';
+import type { SlackClients } from './clients';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
-import { quickClient } from './quick-client';
 
 // Every file the app sends to `POST /api/v1/files` (limit proofs, dispute evidence) is judged and
 // carried the same way: checked from its metadata and first bytes, then streamed from Slack.
@@ -29,7 +28,7 @@ export type FileCheck = { ok: true; files: CheckedFile[] } | { ok: false; proble
  */
 export async function checkProofFiles(
   locale: Locale,
-  deps: Pick<Deps, 'slack' | 'botToken'>,
+  deps: { slack: Pick<SlackClients, 'quick'>; botToken: string },
   files: Array<{ id: string } & Record<string, unknown>>,
   budgetMs = FILE_CHECK_BUDGET_MS,
 ): Promise<FileCheck> {
@@ -37,7 +36,7 @@ export async function checkProofFiles(
   const checkOne = async (given: { id: string } & Record<string, unknown>): Promise<CheckedFile | string> => {
     let file: SlackFile;
     try {
-      file = await resolveSlackFile(quickClient(deps.slack), given);
+      file = await resolveSlackFile(deps.slack.quick, given);
     } catch {
       return m.cannotRead(given.id);
     }
@@ -98,7 +97,7 @@ function capped(source: Readable, max: number): { stream: Readable; exceeded: ()
  * Content-Length or by the bytes counted on the way, stops there with a FileOverCapError.
  */
 export async function uploadCheckedFiles(
-  deps: Pick<Deps, 'pix' | 'mainAppId' | 'botToken'>,
+  deps: { pix: PixClient; mainAppId: string; botToken: string },
   files: CheckedFile[],
   purpose: FilePurpose,
   onFile: (index: number, file: CheckedFile) => Promise<unknown>,

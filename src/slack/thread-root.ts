@@ -1,8 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../views/message';
-import { errorText } from '../runtime/error-text';
+import { describeError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from './error-code';
+import { assertExact, type ExactWebClient } from './exact-client';
 import { findOwnMessage, type OnceMetadata, openDm, type PostedMessage, PostUnknownError, postOnce, postToUser } from './post-once';
 
 export const ROOT_EVENT_TYPE = 'pix_limit_request';
@@ -27,32 +28,34 @@ export interface ThreadRootInput {
 /**
  * Posts a message that starts a thread (a limit request's root, an approval's) in the channel, or,
  * when the bot cannot post there (not a member, archived, a DM it is not in…), in a direct message to
- * `userId`. Each post is made once (post-once.ts, through `slack`, a client without retries). The
+ * `userId`. Each post is made once (post-once.ts, through `slack`, an exact client). The
  * metadata names what the thread is about, so it can be recognized later. Undefined when neither post
  * worked, or when whether one did cannot be told; `dm` says where it went.
  */
 export async function postRootMessage(
-  slack: WebClient,
+  slack: ExactWebClient,
   logger: Logger,
   input: { channel: string; userId: string; message: SlackMessage; metadata: OnceMetadata; lookFirst?: { since: number } },
 ): Promise<(PostedMessage & { dm: boolean }) | undefined> {
+  // Before the post's own failures are caught below: a client that may repeat the post is a defect, not a refusal.
+  assertExact(slack, 'A thread root');
   const once = input.lookFirst ? { lookFirst: true, since: input.lookFirst.since } : {};
   try {
     return { ...(await postOnce(slack, { channel: input.channel, ...input.message }, input.metadata, once)), dm: false };
   } catch (err) {
     if (err instanceof PostUnknownError) {
       logger.warn(
-        { channel: input.channel, err: errorText(err.cause) },
+        { channel: input.channel, ...describeError(err.cause) },
         'the thread root may have been posted; it will be looked for again',
       );
       return undefined;
     }
-    logger.info({ channel: input.channel, err: errorText(err) }, 'cannot post in the channel; trying a DM');
+    logger.info({ channel: input.channel, ...describeError(err) }, 'cannot post in the channel; trying a DM');
   }
   try {
     return { ...(await postToUser(slack, input.userId, input.message, input.metadata, once)), dm: true };
   } catch (err) {
-    logger.warn({ user: input.userId, err: errorText(err instanceof PostUnknownError ? err.cause : err) }, 'cannot post the thread root');
+    logger.warn({ user: input.userId, ...describeError(err) }, 'cannot post the thread root');
     return undefined;
   }
 }
@@ -62,7 +65,7 @@ export async function postRootMessage(
  * roots for one request. Undefined when neither post worked, or when whether one did cannot be told
  * (then a later look-up finds it: findThreadRoot).
  */
-export async function postThreadRoot(slack: WebClient, logger: Logger, input: ThreadRootInput): Promise<PostedMessage | undefined> {
+export async function postThreadRoot(slack: ExactWebClient, logger: Logger, input: ThreadRootInput): Promise<PostedMessage | undefined> {
   const root = await postRootMessage(slack, logger, { ...input, metadata: rootMetadata(input.limitRequestId) });
   return root && { channel: root.channel, ts: root.ts };
 }
@@ -100,3 +103,10 @@ export function isUnreachable(err: unknown): boolean {
   const code = slackErrorCode(err);
   return code !== undefined && UNREACHABLE_CODES.has(code);
 }
+
+/**
+ * Answers of `chat.update` that no later attempt can change (the root was deleted, the channel
+ * archived, the bot removed…): a root that answers so is left as it is, and what it belongs to is
+ * closed anyway rather than retried on every tick forever.
+ */
+export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', ...UNREACHABLE_CODES]);

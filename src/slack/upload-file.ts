@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { WebClient } from '@slack/web-api';
+import { PixOpsError } from '../errors';
 
 export interface FileUpload {
   /** A channel id (a direct message: `conversations.open` first). */
@@ -17,7 +18,9 @@ export interface FileUpload {
 }
 
 /** The upload URL answered something else than 200. */
-export class UploadRefusedError extends Error {
+export class UploadRefusedError extends PixOpsError {
+  readonly code = 'pixops_slack_upload_refused';
+
   constructor(readonly status: number | undefined) {
     super(`Slack's upload URL answered HTTP ${status ?? '?'}`);
   }

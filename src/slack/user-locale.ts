@@ -1,6 +1,5 @@
 import type { WebClient } from '@slack/web-api';
 import { DEFAULT_LOCALE, type Locale, localeFromSlack } from '../i18n/index';
-import { quickClient } from './quick-client';
 
 export interface LocaleResolverOptions {
   /** The user's Slack locale tag (`en-US`, `pt-BR`, …), or undefined when Slack gives none. */
@@ -89,31 +88,10 @@ export class LocaleResolver {
   }
 }
 
-const resolvers = new WeakMap<object, LocaleResolver>();
-
-/**
- * The one resolver of a Slack bot: every client with the same token and API URL (the app's own, the
- * poller's) shares it, so a user's locale is asked once for commands, buttons and decision replies.
- * Slack is asked through the bot's quick client (no retries, a short time limit).
- */
-export function localeResolverFor(client: WebClient, options: Partial<Omit<LocaleResolverOptions, 'lookup'>> = {}): LocaleResolver {
-  const quick = quickClient(client);
-  let resolver = resolvers.get(quick);
-  if (!resolver) {
-    resolver = new LocaleResolver({ ...options, lookup: usersInfoLookup(quick) });
-    resolvers.set(quick, resolver);
-  }
-  return resolver;
-}
-
-function usersInfoLookup(client: WebClient): (userId: string) => Promise<string | undefined> {
+/** A user's Slack locale tag, from `users.info` with `include_locale` (through the quick client: clients.ts). */
+export function slackLocaleLookup(client: WebClient): (userId: string) => Promise<string | undefined> {
   return async (user) => {
     const res = await client.users.info({ user, include_locale: true });
     return res.user?.locale;
   };
-}
-
-/** The language of a Slack user, through the bot's shared resolver; pt-BR when it cannot be known. */
-export function userLocale(deps: { slack: WebClient }, userId: string | undefined): Promise<Locale> {
-  return localeResolverFor(deps.slack).localeOf(userId);
 }

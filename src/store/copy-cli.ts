@@ -2,7 +2,7 @@ import '../runtime/zod-without-locales';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { errorText } from '../runtime/error-text';
+import { errorText } from '../errors';
 import { copyStore, countLine } from './copy';
 import { DEFAULT_NAMESPACE, type OpenBackend, openBackend, storeKindOf } from './index';
 import { isPostgresUrl, resolveStoreSecret, sqlitePathOf } from './store-secret';

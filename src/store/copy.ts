@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AuditEntry, StoredAuditEntry } from '../audit/entry';
+import { PixOpsError } from '../errors';
 import { StoredAccountAppSchema } from './account-apps';
 import { StoredApprovalSchema } from './approvals';
 import { FilingIntentSchema } from './filing-intents';
@@ -39,8 +40,9 @@ const entryOf = ({ id: _, ...entry }: StoredAuditEntry): AuditEntry => entry;
 const fingerprint = (entry: StoredAuditEntry) => canonicalJson(entryOf(entry));
 
 /** A sealed value the source's secret cannot open: the copy is made with the wrong STORE_SECRET. */
-export class WrongSecretError extends Error {
+export class WrongSecretError extends PixOpsError {
   override readonly name = 'WrongSecretError';
+  readonly code = 'pixops_store_wrong_secret';
   constructor(what: string) {
     super(`STORE_SECRET does not open the source's ${what}: copy with the secret the source was written with`);
   }

@@ -1,13 +1,13 @@
-import { errorText } from '../runtime/error-text';
-
+import { errorText, PixOpsError } from '../errors';
 /**
  * The store could not be reached or did not answer in time (Redis down, restarting or hung; a sqlite
  * file that cannot be opened). Every store operation fails with this error rather than hanging, so a
  * handler can tell the person clearly (`messages(locale).common.storeUnavailable`), and the poller
  * leaves the request for a later tick.
  */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends PixOpsError {
   override readonly name = 'StoreUnavailableError';
+  readonly code = 'pixops_store_unavailable';
 
   constructor(
     readonly operation: string,
@@ -25,14 +25,16 @@ export function isStoreUnavailable(err: unknown): err is StoreUnavailableError {
  * The sqlite file cannot be used: its folder cannot be made, or the file cannot be opened as a
  * database. The message says why in words and never quotes the path (start-up names STORE_URL).
  */
-export class StoreLocationError extends Error {
+export class StoreLocationError extends PixOpsError {
   override readonly name = 'StoreLocationError';
+  readonly code = 'pixops_store_location';
 }
 
 /**
  * The store is reachable but must not be used as it is: a Postgres schema migrated by a newer app, a
  * Redis that may evict keys. The app does not start on it; the message says why and what to change.
  */
-export class StoreRefusedError extends Error {
+export class StoreRefusedError extends PixOpsError {
   override readonly name = 'StoreRefusedError';
+  readonly code = 'pixops_store_refused';
 }

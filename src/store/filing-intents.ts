@@ -6,7 +6,7 @@ const CentsRecord = z.record(z.string(), z.number().int());
 /**
  * A limit request about to be filed, recorded before `POST /limits/request` is sent: if the process
  * dies anywhere between that call and the request being tracked with its thread root, the intent is
- * still there, and the poller reconciles it against the company's requests (poller/reconcile.ts).
+ * still there, and the poller reconciles it against the company's requests (limit-requests/reconcile.ts).
  */
 export const FilingIntentSchema = z.object({
   intentId: z.string(),

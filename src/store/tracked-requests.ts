@@ -38,13 +38,13 @@ export const TrackedRequestSchema = z.object({
     .optional(),
   /**
    * Consecutive reads the Pix API answered 404 or 403 (since: the first of them). Past a bound the
-   * request is closed with a message to its requester (see poller/tick.ts); any other answer resets it.
+   * request is closed with a message to its requester (see limit-requests/sweep.ts); any other answer resets it.
    */
   unreadable: z.object({ count: z.number().int(), since: z.string(), status: z.number().int(), error: z.string().optional() }).optional(),
   /**
    * Consecutive ticks on which the decision could reach neither its thread (gone) nor the requester's
    * DM (Slack refused it), since the first of them, with Slack's last answer. Past a bound the request
-   * is closed undelivered (poller/deliver.ts) instead of being tried on every tick for ever.
+   * is closed undelivered (limit-requests/deliver.ts) instead of being tried on every tick for ever.
    */
   undeliverable: z.object({ count: z.number().int(), since: z.string(), error: z.string() }).optional(),
   /** Closed without its decision reaching anyone: which decision, when, and Slack's last answer. */

@@ -1,6 +1,6 @@
 import { APPROVAL_KINDS } from '../../commands';
 import { type RunningApp, startPixOps } from '../../src/app';
-import { runApprovalTick } from '../../src/approvals/engine';
+import { runApprovalTick } from '../../src/approvals/tick';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';

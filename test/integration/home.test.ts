@@ -75,7 +75,7 @@ describe('the Home tab, through the real app', () => {
       accountId: reviewAccount,
       limits: { pixDayLimit: 654_321, pixNightLimit: 100_000 },
     });
-    const posted = await h.app.deps.slack.chat.postMessage({ channel: CHANNEL, text: 'root' });
+    const posted = await h.app.deps.slack.retried.chat.postMessage({ channel: CHANNEL, text: 'root' });
     await h.app.deps.store.trackedRequests.track({
       limitRequestId: request.id,
       accountId: reviewAccount,

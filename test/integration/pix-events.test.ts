@@ -1,3 +1,4 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,8 @@ const control = async <T = unknown>(h: Harness, method: string, path: string, bo
   return { status: res.status, json: (await res.json()) as T };
 };
 
+/** The sandbox's public keys (GET /api/v1/webhook/public-keys, or a rotation's answer). */
+type PublicKeysAnswer = { public_keys: Array<{ key_identifier: string; is_current: boolean; key: string }> };
 /** The sandbox's answer to opening a dispute, as far as these tests read it. */
 type OpenedDispute = { dispute: { id: string; endToEndId: string } };
 
@@ -207,14 +210,15 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       const entries = await h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 });
       return (
         entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'recorded') &&
-        entries.some((e) => e.action === 'webhook' && e.outcome === 'refused')
+        entries.some((e) => e.action === 'webhook:CHARGE_EXPIRED' && e.detail === 'not listed')
       );
     });
     await h.app.deps.store.audit.flush();
     const entries = await h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 });
     const text = JSON.stringify(entries);
-    expect(entries.some((e) => e.action === 'webhook:CHARGE_EXPIRED' && e.detail === 'not listed')).toBe(true);
     expect(entries.some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'redelivery')).toBe(true);
+    // A refused signature is not an event received (anyone can send one): counted, never an entry.
+    expect(entries.some((e) => e.action.startsWith('webhook') && e.outcome === 'refused')).toBe(false);
     expect(text).not.toContain('Seu Jorge');
     expect(text).not.toContain('39053344705');
   });
@@ -327,6 +331,73 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
   });
 });
 
+describe('Pix events: forged floods, the service’s test delivery, 1024-bit keys', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ PIX_EVENTS_CHANNEL: CHANNEL });
+  });
+  afterAll(() => h.close());
+
+  const auditEntries = async () => {
+    await h.app.deps.store.audit.flush();
+    return h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 1000 });
+  };
+  const refusedCount = async () => {
+    const text = (await h.app.deps.metrics.scrape())!.body;
+    return Number(/^pixops_webhook_events_total\{kind="none",result="bad_signature"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+  };
+  const refusalLines = () => h.logs.filter((l) => l.includes('signature'));
+  const TEST_DELIVERY = '{"evento":"teste_webhook"}';
+
+  // First: a forged signature makes the one refresh of the minute, and the rotation is to be seen by it.
+  test('the service’s keys may be 1024-bit RSA: an event signed with one is verified and posted; a forged 1024-bit signature is refused', async () => {
+    expect((await control(h, 'POST', '/sandbox/webhooks/rotate-key', { bits: 512 })).status).toBe(400);
+    const rotated = await control<PublicKeysAnswer>(h, 'POST', '/sandbox/webhooks/rotate-key', { bits: 1024 });
+    expect(rotated.status).toBe(200);
+    const current = rotated.json.public_keys.find((k) => k.is_current)!;
+    expect(createPublicKey(current.key).asymmetricKeyDetails?.modulusLength).toBe(1024);
+    const id = e2e();
+    const body = disputeBody('DISPUTE_CREATED', id);
+    expect((await sendSigned(h, body)).status).toBe(200);
+    await waitFor('the root', () => rootsOf(h, CHANNEL, id).length === 1);
+    const forger = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const forged = disputeBody('DISPUTE_CREATED', e2e());
+    expect((await sendWebhook(receiverUrl(h), forged, signWith(forger, forged))).status).toBe(401);
+  });
+
+  test('a flood of forged and unsigned deliveries: 401 each, no audit entry, counted in the metrics, one log line', async () => {
+    const before = (await auditEntries()).length;
+    const counted = await refusedCount();
+    const body = disputeBody('DISPUTE_CREATED', e2e());
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => sendWebhook(receiverUrl(h), body, i % 2 ? undefined : signWith(FOREIGN_KEY, body))),
+    );
+    expect(answers.every((a) => a.status === 401)).toBe(true);
+    await h.app.deps.store.audit.flush();
+    expect(await auditEntries()).toHaveLength(before);
+    expect((await refusedCount()) - counted).toBe(60);
+    // At most one line a minute (the first refusal's, in the test above): the flood is in the count of the next.
+    expect(refusalLines()).toHaveLength(1);
+    expect(await h.app.deps.store.pixEvents.pending()).toEqual([]);
+  });
+
+  test('the service’s signed test delivery ({"evento":"teste_webhook"}): 200, nothing recorded or posted; unsigned: 401', async () => {
+    const posts = h.slack.callsOf('chat.postMessage').length;
+    const res = await sendSigned(h, TEST_DELIVERY);
+    expect(res.status).toBe(200);
+    expect((await sendSigned(h, '{"data_criacao":"2024-01-23T20:32:14.429Z","evento":"teste_webhook"}')).status).toBe(200);
+    expect((await sendWebhook(receiverUrl(h), TEST_DELIVERY, undefined)).status).toBe(401);
+    expect((await sendWebhook(receiverUrl(h), TEST_DELIVERY, signWith(FOREIGN_KEY, TEST_DELIVERY))).status).toBe(401);
+    // Neither `event` nor `evento`: not an event.
+    expect((await sendSigned(h, '{}')).status).toBe(400);
+    expect((await sendSigned(h, '{"data_criacao":"2024-01-23T20:32:14.429Z"}')).status).toBe(400);
+    expect(await h.app.deps.store.pixEvents.pending()).toEqual([]);
+    await h.app.pixEvents!.outbox.drain();
+    expect(h.slack.callsOf('chat.postMessage').length).toBe(posts);
+    await waitFor('the test delivery in the audit trail', async () => (await auditEntries()).some((e) => e.action === 'webhook:TEST'));
+  });
+});
+
 describe('Pix events when the Pix API cannot give its keys', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -362,6 +433,12 @@ describe('Pix events in sandbox mode: the sandbox and the bot wired together wit
       ['OPENPIX:DISPUTE_CREATED', 200],
       ['OPENPIX:DISPUTE_REJECTED', 200],
     ]);
+  });
+
+  test('the sandbox’s test delivery, as the service’s dashboard sends it, is answered 200', async () => {
+    const tested = await control<{ status: number }>(h, 'POST', '/sandbox/webhooks/test');
+    expect(tested.json.status).toBe(200);
+    expect(h.sandbox.webhooks.deliveries.at(-1)).toMatchObject({ event: 'teste_webhook', status: 200 });
   });
 
   test('a receiver that does not answer gets the event again, with the service’s retry rule (shortened)', async () => {

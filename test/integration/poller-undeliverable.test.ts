@@ -1,4 +1,4 @@
-import { UNDELIVERABLE_MS, UNDELIVERABLE_TICKS } from '../../src/poller/deliver';
+import { UNDELIVERABLE_MS, UNDELIVERABLE_TICKS } from '../../src/limit-requests/deliver';
 import { type Harness, startHarness } from '../support/harness';
 import { approve, fileTrackedRequest } from '../support/limit-requests';
 

@@ -56,7 +56,7 @@ describe('poller: decisions that cannot reach their thread', () => {
 
   test('the root deleted (thread_not_found): the decision goes to the requester’s DM and the request is closed', async () => {
     const r = await fileTrackedRequest(h, { channel: 'C0DELETED1' });
-    await h.app.deps.slack.chat.delete({ channel: r.channel, ts: r.rootTs });
+    await h.app.deps.slack.retried.chat.delete({ channel: r.channel, ts: r.rootTs });
     await approve(h.sandbox, r.id);
     await expectDeliveredByDm(r, 'APPROVED');
   });

@@ -186,14 +186,14 @@ describe('poller: decisions in the thread, exactly once', () => {
   test('a crash after Slack took the reply but before it was recorded: no second reply, root updated, closed', async () => {
     const r = await fileTrackedRequest(h);
     // What the thread looks like when the process died right after chat.postMessage succeeded.
-    const earlier = await h.app.deps.slack.chat.postMessage({
+    const earlier = await h.app.deps.slack.retried.chat.postMessage({
       channel: r.channel,
       thread_ts: r.rootTs,
       text: 'Limit request was approved',
       metadata: { event_type: 'pix_limit_decision', event_payload: { limit_request_id: r.id, status: 'APPROVED' } },
     });
     // …and a decision reply of another request in the same thread is not mistaken for it.
-    await h.app.deps.slack.chat.postMessage({
+    await h.app.deps.slack.retried.chat.postMessage({
       channel: r.channel,
       thread_ts: r.rootTs,
       text: 'unrelated',

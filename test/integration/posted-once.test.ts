@@ -1,4 +1,5 @@
 import { postAudit } from '../../commands/account-shared';
+import { ExactWebClient } from '../../src/slack/exact-client';
 import { section } from '../../views/message';
 import { control } from '../sandbox/helpers';
 import { type Harness, messageText, startHarness } from '../support/harness';
@@ -54,6 +55,18 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     expect(inChannel).toHaveLength(1);
     expect(posted).toEqual({ channel, ts: inChannel[0]!.ts });
     expect(inChannel[0]!.metadata?.event_type).toBe('pix_ops_notice');
+  });
+
+  test('every must-once post of the app goes through a client that makes each call once: handed the retried one, nothing is posted', async () => {
+    const { slack } = h.app.deps;
+    expect(ExactWebClient.isExact(slack.exact)).toBe(true);
+    expect(ExactWebClient.isExact(slack.retried)).toBe(false);
+    const channel = 'C0ONCE0007';
+    const before = h.slack.callsOf('chat.postMessage').length;
+    // Bolt's client wired in where the exact one belongs (past the type, by a cast): refused, not posted.
+    const wired = { ...h.app.deps, slack: { ...slack, exact: slack.retried as ExactWebClient } };
+    expect(await postAudit(wired, 'en', channel, audit)).toBeUndefined();
+    expect(h.slack.callsOf('chat.postMessage').length).toBe(before);
   });
 
   test('an announcement Slack refuses is not sent again', async () => {
@@ -117,7 +130,7 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
 
   test('a decision sent to the requester’s DM: one message', async () => {
     const r = await fileTrackedRequest(h, { channel: 'C0ONCE0005' });
-    await h.app.deps.slack.chat.delete({ channel: r.channel, ts: r.rootTs });
+    await h.app.deps.slack.retried.chat.delete({ channel: r.channel, ts: r.rootTs });
     await approve(h.sandbox, r.id);
     h.slack.loseAnswers('chat.postMessage');
     const report = await h.app.poller.tick();

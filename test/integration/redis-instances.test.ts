@@ -84,7 +84,7 @@ describe('several instances on one Redis (127.0.0.1:6379)', () => {
   const file = (i: number) => {
     const client = new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl });
     return fileTrackedRequest(
-      { sandbox, app: { deps: { slack: client, store } } as unknown as RunningApp },
+      { sandbox, app: { deps: { slack: { retried: client }, store } } as unknown as RunningApp },
       { channel: `C0SHARED${i % 10}` },
     );
   };

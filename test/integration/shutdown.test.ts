@@ -63,7 +63,7 @@ describe('graceful shutdown', () => {
   const file = () =>
     fileTrackedRequest({
       sandbox,
-      app: { deps: { slack: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }), store } } as unknown as RunningApp,
+      app: { deps: { slack: { retried: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }) }, store } } as unknown as RunningApp,
     });
   const reads = (since: number) => sandbox.calls.slice(since).filter((c) => c.path.startsWith('/api/v1/limits/request/'));
 

@@ -99,7 +99,11 @@ test('a payload Slack would refuse is listed as an error on the page, and not sh
 });
 
 test('a file shared in the channel, then the message shortcut on it: the form opens with that file as proof', async () => {
-  const up = await fetch(new URL('/api/upload?name=proof.pdf&type=application%2Fpdf', pg.url), { method: 'POST', body: PDF });
+  const up = await fetch(new URL('/api/upload?name=proof.pdf', pg.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/pdf' },
+    body: PDF,
+  });
   const { id } = (await up.json()) as { id: string };
   await post('/api/say', { user: 'U0OPERATOR', channel: 'C0FINANCE', text: 'the proofs', files: [id] });
   const message = (await state('U0OPERATOR')).channel.messages.find((m) => m.text === 'the proofs')!;

@@ -8,9 +8,10 @@ import { MAIN } from '../support/app-process';
 import { waitFor } from '../support/wait';
 
 /**
- * `npm start` (node dist/src/main.js) as a newcomer runs it: with neither a Slack token nor a Pix API
- * URL it serves the playground on loopback until stopped; with either, the configuration is checked
- * as before and a missing variable is an error (never a playground in production).
+ * `npm start` (node dist/src/main.js) as a newcomer runs it: with nothing of a deployment set it serves
+ * the playground on loopback until stopped; with any production variable (a Slack token or signing
+ * secret, a Pix API URL, a Redis or Postgres store), the configuration is checked as before and a
+ * missing variable is an error (never a playground in production).
  */
 
 let cwd: string;
@@ -58,11 +59,22 @@ test.each([
     { PIX_API_URL: 'https://pix.example.com' },
     /SLACK_BOT_TOKEN: required[\s\S]*PIX_APP_ID: required when PIX_API_URL is set/,
   ],
+  // A secret mount that failed leaves the rest of a deployment set: never a playground in production.
+  ['an app-level token', { SLACK_APP_TOKEN: 'xapp-1-2-3' }, /SLACK_BOT_TOKEN: required/],
+  ['a signing secret', { SLACK_SIGNING_SECRET: '0123456789abcdef0123456789abcdef' }, /SLACK_BOT_TOKEN: required/],
+  ['a Redis store', { STORE_URL: 'redis://127.0.0.1:6379' }, /SLACK_BOT_TOKEN: required/],
+  ['a Postgres store', { STORE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' }, /SLACK_BOT_TOKEN: required/],
+  ['a PostgreSQL store', { STORE_URL: 'postgresql://postgres@127.0.0.1:5432/postgres' }, /SLACK_BOT_TOKEN: required/],
 ])('with %s and the rest missing: exit 1 listing every problem, no playground', async (_what, env, problems) => {
-  const p = run(env);
-  expect(await p.exited).toBe(1);
-  expect(p.err()).toMatch(problems);
-  expect(p.out()).not.toContain('playground');
+  // Any free port, should a playground start after all; killed whatever happens.
+  const p = run({ PLAYGROUND_PORT: '0', ...env });
+  try {
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(problems);
+    expect(p.out()).not.toContain('playground');
+  } finally {
+    p.child.kill('SIGKILL');
+  }
 });
 
 test('a bad PLAYGROUND_PORT is named, without its value', async () => {

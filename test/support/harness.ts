@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type RunningApp, startPixOps } from '../../src/app';
+import { type RunningApp, type StartOptions, startPixOps } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
@@ -39,11 +39,14 @@ let counter = 0;
  * The real app in HTTP mode on an ephemeral port, a fake Slack on 127.0.0.1, and the sandbox Pix API
  * on 127.0.0.1 (as an external service, through PIX_API_URL, unless `sandboxMode`).
  */
-export async function startHarness(env: Record<string, string> = {}, options: { sandboxMode?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { sandboxMode?: boolean; beforeSealing?: StartOptions['beforeSealing'] } = {},
+): Promise<Harness> {
   const slack = await new SlackStandIn().start();
   const sandbox = options.sandboxMode ? undefined : await startSandbox({ port: 0 });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-ops-test-'));
-  const { app, logs } = await startLoggedApp(harnessEnv({ slack, sandbox, dataDir }, env));
+  const { app, logs } = await startLoggedApp(harnessEnv({ slack, sandbox, dataDir }, env), options);
   const eventsUrl = `http://127.0.0.1:${app.port}/slack/events`;
 
   const post = poster(eventsUrl, slack);
@@ -91,13 +94,16 @@ export function harnessEnv(
 }
 
 /** The app in this process on a test environment, its log lines kept (at debug). Stop it yourself. */
-export async function startLoggedApp(env: Record<string, string>): Promise<{ app: RunningApp; logs: string[] }> {
+export async function startLoggedApp(
+  env: Record<string, string>,
+  options: Pick<StartOptions, 'beforeSealing'> = {},
+): Promise<{ app: RunningApp; logs: string[] }> {
   const result = loadConfig(env);
   if (!result.ok) throw new Error(`bad test config: ${result.problems.join('; ')}`);
   const logs: string[] = [];
   const secrets = new SecretRegistry();
   const logger = createLogger({ level: 'debug', secrets, destination: { write: (line: string) => void logs.push(line) } });
-  return { app: await startPixOps(result.config, { logger, secrets }), logs };
+  return { app: await startPixOps(result.config, { logger, secrets, ...options }), logs };
 }
 
 /** All the text of a message (its `text` and every text in its blocks), for assertions. */

@@ -68,7 +68,7 @@ export async function trackWithRoot(
   draft: Omit<TrackedRequest, 'rootTs' | 'closed' | 'reply' | 'createdAt'>,
 ): Promise<{ rootTs: string; tracked: TrackedRequest }> {
   const root = limitRequestRootMessage('en', { ...draft, rootTs: '', createdAt: new Date().toISOString(), closed: false }, 'IN_REVIEW');
-  const posted = await app.deps.slack.chat.postMessage({
+  const posted = await app.deps.slack.retried.chat.postMessage({
     channel: draft.channel,
     text: root.text,
     blocks: root.blocks,

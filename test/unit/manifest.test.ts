@@ -115,9 +115,12 @@ const METHOD_SCOPES: Record<string, { any?: string[]; all?: string[] }> = {
   'views.publish': {},
 };
 
-/** The Web API namespaces, to find calls like `deps.slack.chat.postMessage(`, `client.views.open(` or `quickClient(app.client).usergroups.users.list(` (not `messages(locale).files.…(`). */
+/**
+ * The Web API namespaces, to find calls like `deps.slack.retried.chat.postMessage(`, `client.views.open(` or
+ * `slack.quick.usergroups.users.list(` (not `messages(locale).files.…(`).
+ */
 const CALL =
-  /(?:\bslack|\bclient|Client\([^()]*\))\.((?:admin|apps|auth|bookmarks|bots|calls|canvases|chat|conversations|dnd|emoji|files|oauth|pins|reactions|reminders|search|team|usergroups|users|views|workflows)\.[A-Za-z][\w.]*?)\s*\(/g;
+  /(?:\bslack|\bclient|Client\([^()]*\))(?:\.(?:retried|exact|quick))?\.((?:admin|apps|auth|bookmarks|bots|calls|canvases|chat|conversations|dnd|emoji|files|oauth|pins|reactions|reminders|search|team|usergroups|users|views|workflows)\.[A-Za-z][\w.]*?)\s*\(/g;
 
 /** Every Web API method the app's code calls (the sandbox is a separate service and calls none). */
 function methodsUsed(): Map<string, string[]> {

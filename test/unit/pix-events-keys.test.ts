@@ -1,6 +1,7 @@
-import { createSign } from 'node:crypto';
+import { createPublicKey, createSign, generateKeyPairSync } from 'node:crypto';
+import { MemoryRateWindow, PixBudget } from '../../src/pix/budget';
 import { isListed, kindOf, mergedStatus } from '../../src/pix-events/kinds';
-import { KEYS_TTL_MS, PublicKeys, REFRESH_FLOOR_MS } from '../../src/pix-events/public-keys';
+import { KEYS_TTL_MS, PublicKeys, REFRESH_FLOOR_MS, REFRESH_WAIT_MS } from '../../src/pix-events/public-keys';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 
@@ -68,9 +69,68 @@ describe('the webhook public keys', () => {
     expect(fetches()).toBe(2);
   });
 
+  test('the Pix budget held back by a 429: a refresh waits at most REFRESH_WAIT_MS, then the cached keys decide', async () => {
+    // The budget's own timers unref'd: its minute-long hold must not keep the test run open.
+    const budget = new PixBudget({
+      limit: 5,
+      window: new MemoryRateWindow(),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
+    });
+    keys = new PublicKeys({ baseUrl: sandbox.url, logger: quiet, now: () => now, acquire: (signal) => budget.acquire('people', signal) });
+    const pem = await sandbox.webhooks.currentPrivateKey();
+    expect(await keys.verify(body, sign(pem, body))).toBe(true);
+    expect(fetches()).toBe(1);
+    await budget.holdOff(65_000);
+    // The hour is over: a refresh is due, but the budget has no place for it.
+    now += KEYS_TTL_MS;
+    let started = Date.now();
+    expect(await keys.verify(body, sign(pem, body))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(REFRESH_WAIT_MS + 1_500);
+    // A key the cache does not know (a rotation): refused at once, no refresh within the minute.
+    await sandbox.webhooks.rotate();
+    const fresh = await sandbox.webhooks.currentPrivateKey();
+    now += REFRESH_FLOOR_MS - 1;
+    started = Date.now();
+    expect(await keys.verify(body, sign(fresh, body))).toBe(false);
+    expect(Date.now() - started).toBeLessThan(REFRESH_WAIT_MS + 1_500);
+    // The refreshes gave up their place: nothing was sent while the budget held.
+    expect(fetches()).toBe(1);
+  }, 15_000);
+
   test('garbage signatures are refused without throwing', async () => {
     expect(await keys.verify(body, '')).toBe(false);
     expect(await keys.verify(body, '!!!not base64!!!')).toBe(false);
+  });
+});
+
+describe('1024-bit RSA keys (the size of the service’s published key)', () => {
+  let sandbox: SandboxHandle;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, webhookKeyBits: 1024 });
+  });
+  afterAll(() => sandbox.close());
+
+  const body = Buffer.from('{"event":"OPENPIX:DISPUTE_ACCEPTED"}');
+
+  test('the sandbox lists and signs with a 1024-bit key when asked; its signatures verify, a forger’s do not', async () => {
+    const listed = await (await fetch(`${sandbox.url}/api/v1/webhook/public-keys`)).json();
+    const { public_keys } = listed as { public_keys: Array<{ key: string }> };
+    expect(public_keys.map((k) => createPublicKey(k.key).asymmetricKeyDetails?.modulusLength)).toEqual([1024]);
+    const keys = new PublicKeys({ baseUrl: sandbox.url, logger: quiet });
+    expect(await keys.verify(body, sign(await sandbox.webhooks.currentPrivateKey(), body))).toBe(true);
+    const forger = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(await keys.verify(body, sign(forger, body))).toBe(false);
+    expect(
+      await keys.verify(Buffer.from('{"event":"OPENPIX:DISPUTE_REJECTED"}'), sign(await sandbox.webhooks.currentPrivateKey(), body)),
+    ).toBe(false);
+  });
+
+  test('a 1024-bit key and a 2048-bit one listed together, as during a rotation: both verify', async () => {
+    const old = await sandbox.webhooks.currentPrivateKey();
+    await sandbox.webhooks.rotate(2048);
+    const keys = new PublicKeys({ baseUrl: sandbox.url, logger: quiet });
+    expect(await keys.verify(body, sign(old, body))).toBe(true);
+    expect(await keys.verify(body, sign(await sandbox.webhooks.currentPrivateKey(), body))).toBe(true);
   });
 });
 

@@ -28,6 +28,28 @@ describe('maskPixKey: personal data in a Pix key, masked once for everyone but w
     expect(maskPixKey(key, type)).toBe(masked);
   });
 
+  // Every way a phone is written shows the same few digits: country and area code, the last four.
+  test.each([
+    ['+5511987654321', 'PHONE'],
+    ['5511987654321', 'PHONE'],
+    ['11987654321', 'PHONE'],
+    ['(11) 98765-4321', 'PHONE'],
+    ['(11) 98765-4321', undefined],
+    ['+55 (11) 98765-4321', undefined],
+    ['+55 11 98765 4321', 'PHONE'],
+    ['011987654321', 'PHONE'],
+    ['11 98765-4321', 'PHONE'],
+  ])('the phone %p (%p) → +5511*****4321', (key, type) => {
+    expect(maskPixKey(key, type)).toBe('+5511*****4321');
+  });
+
+  test('a landline and a number of another country keep the same rule; a short one shows its last two digits', () => {
+    expect(maskPixKey('(11) 3265-4321', 'PHONE')).toBe('+5511****4321');
+    expect(maskPixKey('+1 415 555 0123', 'PHONE')).toBe('+1415***0123');
+    expect(maskPixKey('4321', 'PHONE')).toBe('***21');
+    expect(maskPixKey('call me', 'PHONE')).toBe('***');
+  });
+
   test('the type the API gives wins over the form (a CPF-typed value is never shown whole)', () => {
     expect(maskPixKey('finance@example.com', 'CPF')).toBe('***om');
   });

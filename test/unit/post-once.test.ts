@@ -1,8 +1,10 @@
 import { WebClient } from '@slack/web-api';
-import { SlackPaceError } from '../../src/poller/pacing';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
-import { exactClient } from '../../src/slack/exact-client';
-import { noticeMetadata, postOnce } from '../../src/slack/post-once';
+import { type SlackClients, slackClients } from '../../src/slack/clients';
+import { ExactWebClient, NotExactClientError } from '../../src/slack/exact-client';
+import { SlackPaceError, SlackPacer } from '../../src/slack/pacing';
+import { noticeMetadata, postOnce, postToUser } from '../../src/slack/post-once';
+import { postRootMessage, postThreadRoot } from '../../src/slack/thread-root';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN } from '../support/harness';
 
@@ -11,12 +13,19 @@ import { BOT_TOKEN } from '../support/harness';
  * reached Slack is read from the stand-in's calls, and what the channel holds from its messages.
  */
 describe('postOnce', () => {
+  const logger = createLogger({ level: 'silent', secrets: new SecretRegistry() });
   let slack: SlackStandIn;
-  let client: WebClient;
+  let clients: SlackClients;
+  let client: ExactWebClient;
   beforeAll(async () => {
     slack = await new SlackStandIn().start();
-    const logger = createLogger({ level: 'silent', secrets: new SecretRegistry() });
-    client = exactClient({ slack: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }), botToken: BOT_TOKEN, logger });
+    // As the app makes them (src/app.ts): around a client with the default retries, as Bolt's is.
+    clients = slackClients(
+      new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }),
+      { token: BOT_TOKEN, logger },
+      { slackApiUrl: slack.apiUrl },
+    );
+    client = clients.exact;
   });
   afterAll(() => slack.close());
   afterEach(() => slack.off('chat.postMessage'));
@@ -31,7 +40,7 @@ describe('postOnce', () => {
   test('a post the pacer held back was never sent: it fails at once, nothing looked up or sent again', async () => {
     const held = new SlackPaceError('chat.postMessage', 'C0BUSY', 20_000);
     // The pacer throws before the call leaves; every other call goes to Slack.
-    const paced = Object.create(client) as WebClient;
+    const paced = Object.create(client) as ExactWebClient;
     Object.defineProperty(paced, 'chat', { value: { ...client.chat, postMessage: () => Promise.reject(held) } });
     const from = slack.calls.length;
     await expect(postOnce(paced, { channel: 'C0BUSY', text: 'hi' }, noticeMetadata())).rejects.toBe(held);
@@ -72,5 +81,37 @@ describe('postOnce', () => {
       'conversations.history',
     ]);
     expect(postsIn('C0DOWN')).toEqual([]);
+  });
+
+  describe('only through a client that makes each call once', () => {
+    const where = { channel: 'C0RETRIED', text: 'hi' };
+    const retried = () => clients.retried as ExactWebClient;
+
+    test('the app’s clients: the exact and the paced ones make each call once; the retried one does not', () => {
+      expect(ExactWebClient.isExact(clients.exact)).toBe(true);
+      expect(ExactWebClient.isExact(clients.paced(new SlackPacer({ maxWaitMs: 1_000 })).exact)).toBe(true);
+      expect(ExactWebClient.isExact(clients.retried)).toBe(false);
+      expect(ExactWebClient.isExact(clients.quick)).toBe(false);
+    });
+
+    test('a retried client handed to a must-once post (past the type, by a cast): refused before anything reaches Slack', async () => {
+      const from = slack.calls.length;
+      await expect(postOnce(retried(), where, noticeMetadata())).rejects.toBeInstanceOf(NotExactClientError);
+      await expect(postToUser(retried(), 'U0SOMEONE', where, noticeMetadata())).rejects.toBeInstanceOf(NotExactClientError);
+      const root = { channel: 'C0RETRIED', userId: 'U0SOMEONE', message: { text: 'hi', blocks: [] } };
+      await expect(postRootMessage(retried(), logger, { ...root, metadata: noticeMetadata() })).rejects.toBeInstanceOf(NotExactClientError);
+      await expect(postThreadRoot(retried(), logger, { ...root, limitRequestId: 'lr-1' })).rejects.toBeInstanceOf(NotExactClientError);
+      expect(slack.calls.slice(from)).toEqual([]);
+    });
+
+    test('the type: a client that retries does not compile as a must-once post’s client', () => {
+      const typeOnly = () => {
+        // @ts-expect-error: Bolt's client (or any WebClient) is not an ExactWebClient
+        void postOnce(clients.retried, where, noticeMetadata());
+        // @ts-expect-error: nor is the quick client
+        void postToUser(clients.quick, 'U0SOMEONE', where, noticeMetadata());
+      };
+      expect(typeOnly).toBeInstanceOf(Function);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { WebClient } from '@slack/web-api';
+import { ExactWebClient } from '../../src/slack/exact-client';
 import { postToUser } from '../../src/slack/post-once';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 
@@ -7,10 +7,10 @@ import { SlackStandIn } from '../../src/slack-standin/web-api';
 
 describe('postToUser', () => {
   const slack = new SlackStandIn();
-  let client: WebClient;
+  let client: ExactWebClient;
   beforeAll(async () => {
     await slack.start();
-    client = new WebClient('xoxb-test-bot-token-0123456789', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    client = new ExactWebClient('xoxb-test-bot-token-0123456789', { slackApiUrl: slack.apiUrl });
   });
   afterAll(() => slack.close());
 

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { PacedWebClient, type PaceRule, SlackPaceError, SlackPacer } from '../../src/poller/pacing';
+import { PacedWebClient, type PaceRule, SlackPaceError, SlackPacer } from '../../src/slack/pacing';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { waitFor } from '../support/wait';
 

@@ -610,9 +610,14 @@
     if (list) list.textContent = ids.length ? `${ids.length} file(s) uploaded` : '';
   }
 
+  /** The types the server refuses (what a cross-site form can send): such a file goes as application/octet-stream. */
+  const FORM_TYPES = /^(text\/plain|application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
   function upload(file) {
-    return fetch(`/api/upload?name=${encodeURIComponent(file.name)}&type=${encodeURIComponent(file.type || 'application/octet-stream')}`, {
+    const type = file.type && !FORM_TYPES.test(file.type) ? file.type : 'application/octet-stream';
+    return fetch(`/api/upload?name=${encodeURIComponent(file.name)}`, {
       method: 'POST',
+      headers: { 'content-type': type },
       body: file,
     }).then((r) => r.json());
   }

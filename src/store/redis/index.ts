@@ -1,4 +1,4 @@
-import { errorText } from '../../runtime/error-text';
+import { errorText } from '../../errors';
 import type { Backend } from '../backend';
 import { StoreRefusedError } from '../errors';
 import type { Guard } from '../guard';

@@ -1,5 +1,5 @@
 import type { RedisClientType } from '@keyv/redis';
-import { errorText } from '../../runtime/error-text';
+import { errorText } from '../../errors';
 import { StoreRefusedError } from '../errors';
 
 /** What the check found worth a line in the log (the store is used anyway). */

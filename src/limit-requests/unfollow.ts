@@ -4,7 +4,6 @@ import { escapeMrkdwn, presentMessage, section } from '../../views/message';
 import { messages } from '../i18n';
 import { type PostedMessage, postOnce, postToUser } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
-import { localeResolverFor } from '../slack/user-locale';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { type DeliveryContext, DeliveryError, updateRoot } from './deliver';
 
@@ -35,7 +34,7 @@ export async function unfollow(
   unreadable: NonNullable<TrackedRequest['unreadable']>,
 ): Promise<TrackedRequest> {
   const id = record.limitRequestId;
-  const locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
+  const locale = await ctx.locales.localeOf(record.requesterId);
   const m = messages(locale).tracking;
   const minutes = Math.floor((Date.now() - Date.parse(unreadable.since)) / 60_000);
   const notice = m.unfollowedNotice({

@@ -1,25 +1,20 @@
 import type { WebClient } from '@slack/web-api';
 import { decisionReplyMessage, limitRequestRootMessage } from '../../views/limit-request';
 import { context, presentMessage, type SlackMessage } from '../../views/message';
+import { describeError, PixOpsError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import type { DecisionStatus } from '../pix/schemas';
 import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from '../slack/error-code';
+import { assertExact, type ExactWebClient } from '../slack/exact-client';
 import { findOwnMessage, postToUser } from '../slack/post-once';
-import { findThreadRoot, isUnreachable, UNREACHABLE_CODES } from '../slack/thread-root';
-import { localeResolverFor } from '../slack/user-locale';
+import { findThreadRoot, isUnreachable, ROOT_GONE } from '../slack/thread-root';
+import type { LocaleResolver } from '../slack/user-locale';
 import type { TrackedRequest, TrackedRequestsRepo } from '../store/tracked-requests';
 import { type Decision, isDecisionStatus } from './decision';
 
 /** `event_type` of the metadata of a decision reply: how a reply is recognized in its thread. */
 export const DECISION_EVENT_TYPE = 'pix_limit_decision';
-
-/**
- * Answers of `chat.update` that no later attempt can change (the root was deleted, the channel
- * archived, the bot removed…). The decision is posted by then (in the thread or the requester's DM),
- * so the request is closed anyway rather than retried on every tick forever.
- */
-export const ROOT_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', ...UNREACHABLE_CODES]);
 
 /**
  * A decision that reaches neither its thread (gone) nor the requester's DM (Slack refuses it: the
@@ -33,8 +28,9 @@ export const UNDELIVERABLE_MS = 15 * 60_000;
 const MAX_THREAD_PAGES = 25;
 
 export interface DeliveryContext {
-  /** A client without retries (exact-client.ts). */
-  slack: WebClient;
+  /** A client that makes each call once (on the tick, the paced one: slack/clients.ts). */
+  slack: ExactWebClient;
+  locales: LocaleResolver;
   requests: TrackedRequestsRepo;
   sandboxMode: boolean;
   logger: Logger;
@@ -43,12 +39,19 @@ export interface DeliveryContext {
 /** Which step of a delivery failed: the one a later tick resumes at (for the logs). */
 export type DeliveryStep = 'find-root' | 'find-reply' | 'post-reply' | 'post-dm' | 'record-reply' | 'update-root' | 'close';
 
-export class DeliveryError extends Error {
+export class DeliveryError extends PixOpsError {
+  readonly code = 'pixops_limit_request_delivery';
+
   constructor(
     readonly step: DeliveryStep,
     override readonly cause: unknown,
   ) {
     super(`${step} failed`);
+  }
+
+  /** The step, and what failed in it. */
+  override describe(): Record<string, unknown> {
+    return { step: this.step, ...describeError(this.cause) };
   }
 }
 
@@ -67,12 +70,13 @@ export async function deliverDecision(
   tracked: TrackedRequest,
   decision: Decision & { decidedAt?: string },
 ): Promise<TrackedRequest> {
+  assertExact(ctx.slack, 'A decision reply');
   const id = tracked.limitRequestId;
   let record = tracked;
   // The reply and the root are read by the whole channel, in the language of the person who filed the
   // request (as its root was posted): their Slack locale, through the bot's cached resolver. It never
   // fails (pt-BR when Slack cannot tell), so the delivery never waits on it.
-  const locale: Locale = await localeResolverFor(ctx.slack).localeOf(record.requesterId);
+  const locale: Locale = await ctx.locales.localeOf(record.requesterId);
   if (!record.reply) {
     if (!record.rootTs) record = await step('find-root', () => attachFoundRoot(ctx, record));
     const posted =

@@ -1,9 +1,8 @@
-import type { WebClient } from '@slack/web-api';
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage } from '../../views/message';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import type { Locale } from '../i18n';
-import { errorText } from '../runtime/error-text';
 import type { PostedMessage } from '../slack/post-once';
 import { postThreadRoot } from '../slack/thread-root';
 import type { FilingIntent } from '../store/filing-intents';
@@ -37,7 +36,6 @@ export interface FollowOutcome {
  */
 export async function followFiled(
   deps: Deps,
-  slack: WebClient,
   input: { intent: FilingIntent; request: { id: string; createdAt?: string }; locale: Locale; lookFirst: boolean },
 ): Promise<FollowOutcome> {
   const { intent, request, locale } = input;
@@ -61,7 +59,7 @@ export async function followFiled(
     record = (await deps.store.trackedRequests.get(id)) ?? (await deps.store.trackedRequests.track(fields));
   } catch (err) {
     deps.logger.error(
-      { limitRequestId: id, err: errorText(err) },
+      { limitRequestId: id, ...describeError(err) },
       'a filed limit request could not be tracked yet; its filing intent stays for a later tick',
     );
   }
@@ -74,13 +72,13 @@ export async function followFiled(
       record = await deps.store.trackedRequests.attachRoot(id, intent.approval.root);
       root = intent.approval.root;
     } catch (err) {
-      deps.logger.warn({ limitRequestId: id, err: errorText(err) }, 'the approval’s root could not be recorded as the request’s');
+      deps.logger.warn({ limitRequestId: id, ...describeError(err) }, 'the approval’s root could not be recorded as the request’s');
     }
   }
   if (!root && !intent.approval) {
     // For everyone in the channel, in the language of the requester (the decision reply follows it).
     const message = presentMessage(limitRequestRootMessage(locale, { ...fields, closed: false }, 'IN_REVIEW'), locale, deps.sandboxMode);
-    root = await postThreadRoot(slack, deps.logger, {
+    root = await postThreadRoot(deps.slack.exact, deps.logger, {
       channel: intent.channel,
       userId: intent.requesterId,
       limitRequestId: id,
@@ -92,7 +90,7 @@ export async function followFiled(
         record = await deps.store.trackedRequests.attachRoot(id, root);
       } catch (err) {
         // The poller finds the root again before it delivers the decision (deliver.ts).
-        deps.logger.warn({ limitRequestId: id, err: errorText(err) }, 'the thread root is posted but could not be recorded');
+        deps.logger.warn({ limitRequestId: id, ...describeError(err) }, 'the thread root is posted but could not be recorded');
       }
     }
   }
@@ -100,7 +98,7 @@ export async function followFiled(
   if (record && (root || !intent.approval)) {
     await deps.store.filingIntents.delete(intent.intentId).catch((err: unknown) => {
       deps.logger.warn(
-        { intentId: intent.intentId, err: errorText(err) },
+        { intentId: intent.intentId, ...describeError(err) },
         'a settled filing intent could not be deleted; a later tick does it',
       );
     });

@@ -1,6 +1,8 @@
 import { setTimeout } from 'node:timers/promises';
-import { ErrorCode, type WebAPICallResult, WebClient, type WebClientOptions } from '@slack/web-api';
+import { ErrorCode, type WebAPICallResult, type WebClientOptions } from '@slack/web-api';
+import { PixOpsError } from '../errors';
 import type { Logger } from '../runtime/logger';
+import { ExactWebClient } from './exact-client';
 
 /** A token bucket: `perSecond` on average, up to `burst` at once. */
 export interface PaceRule {
@@ -31,7 +33,8 @@ export const SLACK_PACE: Readonly<Record<string, PaceRule>> = {
 };
 
 /** A call that would have to wait longer than its budget for its turn. */
-export class SlackPaceError extends Error {
+export class SlackPaceError extends PixOpsError {
+  readonly code = 'pixops_slack_pace';
   /** The call never left: nothing was posted (see post-once.ts). */
   readonly notSent = true;
 
@@ -164,13 +167,14 @@ function refill(gate: Gate, now: number): PaceRule | undefined {
 }
 
 /**
- * The poller's Web API client, every call taking its turn from the pacer first. A call Slack refuses
- * with 429 was not performed (https://docs.slack.dev/apis/web-api/rate-limits), so it is made again
- * once its Retry-After has passed; unlike the shared client, which pauses every call of the app, only
- * that method in that channel waits. A call that would wait longer than the pacer's budget fails with
+ * The background's Web API client (the poller's jobs, the events outbox): an exact client
+ * (exact-client.ts) whose every call takes its turn from the pacer first. A call Slack refuses with
+ * 429 was not performed (https://docs.slack.dev/apis/web-api/rate-limits), so it is made again once
+ * its Retry-After has passed; unlike Bolt's client, which pauses every call of the app, only that
+ * method in that channel waits. A call that would wait longer than the pacer's budget fails with
  * SlackPaceError, and the request's turn with it: a later tick resumes it.
  */
-export class PacedWebClient extends WebClient {
+export class PacedWebClient extends ExactWebClient {
   constructor(
     token: string,
     options: WebClientOptions,

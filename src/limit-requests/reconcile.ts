@@ -1,13 +1,11 @@
-import type { WebClient } from '@slack/web-api';
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
 import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import type { LimitRequest } from '../pix/schemas';
 import { postToUser } from '../slack/post-once';
-import { localeResolverFor } from '../slack/user-locale';
 import type { FilingIntent } from '../store/filing-intents';
-import { describeError } from './errors';
 import { FILING_CLAIM_MS, filingClaimKey, followFiled } from './follow';
 
 /**
@@ -34,7 +32,7 @@ export const NOT_FILED_EVENT_TYPE = 'pix_limit_not_filed';
  * starts and at the start of every tick; each intent is claimed while it is settled, so a filing in
  * progress, or another instance, is left alone. Failures are logged and the intent stays for later.
  */
-export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<number> {
+export async function reconcileIntents(deps: Deps): Promise<number> {
   const intents = await deps.store.filingIntents.list();
   if (intents.length === 0) return 0;
   let listed: LimitRequest[] | undefined;
@@ -55,16 +53,16 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
         }
       }
       const request = matchIntent(listed, intent);
-      const locale = await localeResolverFor(slack).localeOf(intent.requesterId);
+      const locale = await deps.slack.locales.localeOf(intent.requesterId);
       if (request) {
-        const outcome = await followFiled(deps, slack, { intent, request, locale, lookFirst: true });
+        const outcome = await followFiled(deps, { intent, request, locale, lookFirst: true });
         if (outcome.tracked) settled++;
         deps.logger.info(
           { intentId: intent.intentId, limitRequestId: request.id, tracked: outcome.tracked, root: Boolean(outcome.root) },
           'filing intent reconciled: the request is followed',
         );
       } else if (Date.now() - Date.parse(intent.createdAt) >= INTENT_SETTLE_MS) {
-        await tellNotFiled(deps, slack, intent, locale);
+        await tellNotFiled(deps, intent, locale);
         await deps.store.filingIntents.delete(intent.intentId);
         settled++;
         deps.logger.warn(
@@ -82,6 +80,21 @@ export async function reconcileIntents(deps: Deps, slack: WebClient): Promise<nu
     }
   }
   return settled;
+}
+
+/**
+ * At start, before the first tick: intents an older version recorded without indexing them are
+ * indexed first, once (filing-intents.ts); then the filings a previous run left cut short are settled.
+ * Never rejects: a failure is logged, and the next tick tries again.
+ */
+export async function settleLeftFilings(deps: Deps): Promise<void> {
+  try {
+    const adopted = await deps.store.filingIntents.adoptUnindexed();
+    if (adopted > 0) deps.logger.info({ adopted }, 'filing intents recorded before their index: indexed');
+    await reconcileIntents(deps);
+  } catch (err) {
+    deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');
+  }
 }
 
 /** The company's requests created since `sinceMs` (by their `createdAt`; all of a page without one). */
@@ -113,7 +126,7 @@ export function matchIntent(listed: LimitRequest[], intent: FilingIntent): Limit
   return candidates.at(-1);
 }
 
-async function tellNotFiled(deps: Deps, slack: WebClient, intent: FilingIntent, locale: Locale): Promise<void> {
+async function tellNotFiled(deps: Deps, intent: FilingIntent, locale: Locale): Promise<void> {
   const m = messages(locale).tracking;
   const text = m.notFiled({
     account: `\`${escapeMrkdwn(intent.accountId)}\``,
@@ -121,7 +134,7 @@ async function tellNotFiled(deps: Deps, slack: WebClient, intent: FilingIntent, 
   });
   const message = presentMessage({ text: m.notFiledText, blocks: [section(text)] }, locale, deps.sandboxMode);
   await postToUser(
-    slack,
+    deps.slack.exact,
     intent.requesterId,
     message,
     { event_type: NOT_FILED_EVENT_TYPE, event_payload: { intent_id: intent.intentId } },

@@ -1,18 +1,17 @@
-import type { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
 import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
 import type { LimitRequest } from '../pix/schemas';
 import type { TrackedRequest } from '../store/tracked-requests';
 import { type Decision, decisionOf } from './decision';
-import { type DeliveryContext, DeliveryError, deliverDecision } from './deliver';
-import { describeError } from './errors';
+import { type DeliveryContext, deliverDecision } from './deliver';
 import { ChannelLanes } from './lanes';
 import { reconcileIntents } from './reconcile';
 import { shouldGiveUp, unfollow } from './unfollow';
 
-export interface TickReport {
+export interface SweepReport {
   /** Tracked requests looked at in this tick. */
   polled: number;
   /** Decisions delivered (reply in the thread, root updated, request closed) in this tick. */
@@ -38,7 +37,7 @@ interface ToDeliver {
   decision: Decision & { decidedAt?: string };
 }
 
-export interface TickOptions {
+export interface SweepOptions {
   concurrency: number;
   /** How long a request is held while its decision is delivered (see Config.pollClaimTtlMs). */
   claimTtlMs: number;
@@ -46,21 +45,29 @@ export interface TickOptions {
 }
 
 /**
- * One pass over the open requests, `concurrency` read at a time, after settling the filings cut short
- * (reconcile.ts). Each request is handled on its own: its failure is logged and counted, and never
- * stops the others. The decisions found are delivered in their channel's lane (lanes.ts), paced to
- * Slack's rate limits (pacing.ts), without holding up the reads or the other channels. Rejects only
- * when the open requests cannot even be listed.
+ * The sweep of the tracked limit requests, on each of the poller's ticks: one pass over the open
+ * requests, `concurrency` read at a time, after settling the filings cut short (reconcile.ts). Each
+ * request is handled on its own: its failure is logged and counted, and never stops the others. The
+ * decisions found are delivered in their channel's lane (lanes.ts), paced to Slack's rate limits
+ * (slack/pacing.ts), without holding up the reads or the other channels. Rejects only when the open
+ * requests cannot even be listed. `deps` are the poller's (src/app.ts): its lane of the Pix budget,
+ * the paced Slack clients.
  */
-export async function runTick(deps: Deps, slack: WebClient, options: TickOptions): Promise<TickReport> {
+export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Promise<SweepReport> {
   const { stopping } = options;
   const started = Date.now();
-  await reconcileIntents(deps, slack).catch((err: unknown) => {
+  await reconcileIntents(deps).catch((err: unknown) => {
     deps.logger.warn(describeError(err), 'could not list the filing intents; a later tick tries again');
   });
   const ids = [...new Set(await deps.store.trackedRequests.openIds())];
-  const report: TickReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
-  const ctx: DeliveryContext = { slack, requests: deps.store.trackedRequests, sandboxMode: deps.sandboxMode, logger: deps.logger };
+  const report: SweepReport = { polled: 0, decided: 0, failed: 0, pending: 0, skipped: 0, unfollowed: 0 };
+  const ctx: DeliveryContext = {
+    slack: deps.slack.exact,
+    locales: deps.slack.locales,
+    requests: deps.store.trackedRequests,
+    sandboxMode: deps.sandboxMode,
+    logger: deps.logger,
+  };
   const limit = pLimit(options.concurrency);
   // As many channels delivering in full at once as requests are read at once.
   const lanes = new ChannelLanes(options.concurrency);
@@ -85,12 +92,8 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
         report[outcome]++;
       } catch (err) {
         report.failed++;
-        // 'read': the record or the Pix API; the delivery steps name themselves.
-        const step = err instanceof DeliveryError ? err.step : 'read';
-        deps.logger.warn(
-          { limitRequestId: id, step, ...describeError(err instanceof DeliveryError ? err.cause : err) },
-          'limit request poll failed; a later tick retries it',
-        );
+        // 'read': the record or the Pix API; the delivery steps name themselves (DeliveryError).
+        deps.logger.warn({ limitRequestId: id, step: 'read', ...describeError(err) }, 'limit request poll failed; a later tick retries it');
       }
     }),
   );
@@ -102,6 +105,15 @@ export async function runTick(deps: Deps, slack: WebClient, options: TickOptions
   const level = ids.length > 0 ? 'info' : 'debug';
   deps.logger[level]({ poll: { open: ids.length, ...report, ms: Date.now() - started } }, 'limit request poll tick');
   return report;
+}
+
+/**
+ * How long one Slack call of a delivery may wait for its turn (pace and Retry-After together): an
+ * eighth of the delivery claim, between 1 and 10 s, so that the claim outlasts a delivery's three
+ * calls with their waits. A longer Retry-After fails the request's turn; a later tick resumes it.
+ */
+export function paceBudgetMs(claimTtlMs: number): number {
+  return Math.min(10_000, Math.max(1_000, Math.floor(claimTtlMs / 8)));
 }
 
 /** The request's record and, when there is one to deliver, its decision (from the Pix API). */
@@ -168,8 +180,8 @@ async function deliverOne(deps: Deps, ctx: DeliveryContext, { tracked, decision 
     });
   }
   deps.logger.info({ limitRequestId: id, status: closed.reply?.status, replyTs: closed.reply?.ts }, 'limit request decision delivered');
-  // Through the poller's client (no retries, a time limit), and awaited, so stop() waits for it.
-  await refreshHomesAfterDecision({ ...deps, slack: ctx.slack }, closed);
+  // Through the poller's clients (paced, no retries, a time limit), and awaited, so stop() waits for it.
+  await refreshHomesAfterDecision(deps, closed);
   return 'decided';
 }
 
