@@ -100,7 +100,10 @@ describe('several instances on one Postgres (127.0.0.1:5432)', () => {
   /** A request filed in the sandbox, its root posted and tracked in the shared store; in one of ten channels (Slack's pace per channel). */
   const file = (i: number) =>
     fileTrackedRequest(
-      { sandbox, app: { deps: { slack: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }), store } } as unknown as RunningApp },
+      {
+        sandbox,
+        app: { deps: { slack: { retried: new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }) }, store } } as unknown as RunningApp,
+      },
       { channel: `C0PGSHRD${i % 10}` },
     );
   const decisionPosts = (calls: SlackApiCall[]) =>
