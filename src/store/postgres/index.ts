@@ -15,12 +15,10 @@ import { PostgresRateWindow } from './rate-window';
 import { PostgresRecords } from './records';
 import { PostgresTrackedRequests } from './tracked-requests';
 
-export { schemaOf } from './db';
-
 /** Connections per instance at most (STORE_POOL_MAX). */
-export const DEFAULT_POOL_MAX = 10;
+const DEFAULT_POOL_MAX = 10;
 /** Time limit of one query, of a connection, and of a wait for a place in the pool (STORE_TIMEOUT_MS). */
-export const DEFAULT_TIMEOUT_MS = 2_000;
+const DEFAULT_TIMEOUT_MS = 2_000;
 /** How long opening waits for an unreachable database before going on without it (it keeps trying). */
 const START_WAIT_MS = 3_000;
 /** How often the migrations are tried again while the database could not be reached at start. */
