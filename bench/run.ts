@@ -12,6 +12,7 @@ import { pollCycle } from './poll-cycle';
 import { proofStreaming } from './proof-streaming';
 import { rateLimit } from './rate-limit';
 import { startup } from './startup';
+import { storeBackends } from './store-backends';
 
 /** `npm run bench`: every benchmark, one table, each figure beside its bound. */
 async function main(): Promise<void> {
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     ['pix events (60 dispute webhooks in one second)', pixEvents],
     ['pix budget (2,000 reads at PIX_RATE_LIMIT=50, sqlite then Redis with 2 instances)', pixBudget],
     ['metrics on vs off: slash-command acknowledgement', metricsAck],
+    ['stores side by side: sqlite, Redis and Postgres (ack under load, a poll tick, approvals raced by 2 instances)', storeBackends],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

@@ -8,6 +8,7 @@ import { fileLabel } from '../src/slack/files';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
 import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
+import { isStoreUnavailable } from '../src/store/errors';
 import {
   EVIDENCE_BLOCK,
   EVIDENCE_CALLBACK,
@@ -189,7 +190,8 @@ function evidenceFailureText(locale: Locale, err: unknown, stage: 'upload' | 'at
   const m = messages(locale).evidence;
   if (err instanceof PixApiError && err.status === 403 && err.errorCode === FEATURE_ERROR_CODE)
     return evidenceFeatureText(locale, err.error);
-  if (err instanceof FileOverCapError) return `${failureText(locale, err, 'uploadEvidenceFiles')}\n${m.nothingAttached}`;
+  if (err instanceof FileOverCapError || isStoreUnavailable(err))
+    return `${failureText(locale, err, 'uploadEvidenceFiles')}\n${m.nothingAttached}`;
   const refused = err instanceof PixApiError && err.kind === 'http' && err.status < 500;
   const after = stage === 'upload' ? m.nothingAttached : refused ? m.uploadedNotAttached(uploaded) : m.uploadedMaybeAttached(uploaded);
   if (err instanceof PixApiError) {

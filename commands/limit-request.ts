@@ -19,6 +19,7 @@ import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files'
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
+import { isStoreUnavailable } from '../src/store/errors';
 import type { FilingIntent } from '../src/store/filing-intents';
 import { failureText } from '../views/errors';
 import { limitRequestRootMessage } from '../views/limit-request';
@@ -203,7 +204,7 @@ interface FilingJob {
   approval?: NonNullable<FilingIntent['approval']>;
   /** Before each upload (`index` from 0) and before the filing itself. */
   progress?(stage: 'upload' | 'file', index: number, proof?: CheckedFile): Promise<unknown>;
-  /** Just before the filing intent is recorded and the request sent (an approval records its own intent there). */
+  /** Just before the filing intent is first recorded, before anything is sent (an approval records its own intent there). */
   beforeWrite?(intent: FilingIntent): Promise<void>;
 }
 
@@ -213,9 +214,14 @@ type FilingOutcome =
   | { ok: false; err: unknown; action: 'uploadProofFiles' | 'fileTheLimitRequest'; maybeFiled: boolean };
 
 /**
- * The write path of a limit request, with or without approval: streams each proof from Slack into the
- * Pix API (upload first, always), records the filing intent, files the request in exact cents, then
- * follows it (limit-requests/follow.ts: tracked first, then its thread root posted once and recorded).
+ * The write path of a limit request, with or without approval: records the filing intent, streams each
+ * proof from Slack into the Pix API (upload first, always), records the intent again with the time the
+ * request is sent, files the request in exact cents, then follows it (limit-requests/follow.ts:
+ * tracked first, then its thread root posted once and recorded).
+ *
+ * The intent comes first because the uploads are writes to the Pix API too: a store that cannot
+ * record it stops the filing before anything is sent. A process that dies during the uploads leaves
+ * the intent, which the poller settles as not filed (its requester told).
  *
  * Once the request is filed, nothing that fails after it is reported as "not filed": whatever is left
  * (tracking it, its root) is finished by the poller from the intent (limit-requests/reconcile.ts), which also
@@ -223,8 +229,32 @@ type FilingOutcome =
  */
 async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Promise<FilingOutcome> {
   const { payload } = job;
-  let stage: 'upload' | 'file' = 'upload';
-  let intent: FilingIntent | undefined;
+  const recorded: FilingIntent = {
+    intentId: randomUUID(),
+    requesterId: job.userId,
+    channel: job.channel,
+    accountId: payload.accountId,
+    current: payload.current,
+    requested: payload.limits,
+    documents: job.proofs.map((p) => ({ fileName: fileLabel(p.file), contentType: p.type.mime })),
+    createdAt: new Date().toISOString(),
+    ...(job.approval ? { approval: job.approval } : {}),
+  };
+  const claim = filingClaimKey(recorded.intentId);
+  const notFiled = async (err: unknown, action: 'uploadProofFiles' | 'fileTheLimitRequest'): Promise<FilingOutcome> => {
+    deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
+    await deps.store.filingIntents.delete(recorded.intentId).catch(() => undefined);
+    await deps.store.release(claim).catch(() => undefined);
+    return { ok: false, err, action, maybeFiled: false };
+  };
+  try {
+    // Held until the filing is done, so that reconciliation leaves it alone meanwhile.
+    await deps.store.claim(claim, FILING_CLAIM_MS);
+    await job.beforeWrite?.(recorded);
+    await deps.store.filingIntents.record(recorded);
+  } catch (err) {
+    return notFiled(err, 'fileTheLimitRequest');
+  }
   let fileIds: string[];
   try {
     fileIds = await uploadCheckedFiles(
@@ -233,27 +263,16 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
       'ACCOUNT_LIMIT_REQUEST',
       (i, proof) => job.progress?.('upload', i, proof) ?? Promise.resolve(),
     );
-    stage = 'file';
+  } catch (err) {
+    return notFiled(err, 'uploadProofFiles');
+  }
+  // Its time is when the request is sent: a request filed is recognized from then on (poller/reconcile.ts).
+  const intent: FilingIntent = { ...recorded, createdAt: new Date().toISOString() };
+  try {
     await job.progress?.('file', job.proofs.length);
-    intent = {
-      intentId: randomUUID(),
-      requesterId: job.userId,
-      channel: job.channel,
-      accountId: payload.accountId,
-      current: payload.current,
-      requested: payload.limits,
-      documents: job.proofs.map((p) => ({ fileName: fileLabel(p.file), contentType: p.type.mime })),
-      createdAt: new Date().toISOString(),
-      ...(job.approval ? { approval: job.approval } : {}),
-    };
-    // Held until the filing is done, so that reconciliation leaves it alone meanwhile.
-    await deps.store.claim(filingClaimKey(intent.intentId), FILING_CLAIM_MS);
-    await job.beforeWrite?.(intent);
     await deps.store.filingIntents.record(intent);
   } catch (err) {
-    deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
-    if (intent) await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
-    return { ok: false, err, action: stage === 'upload' ? 'uploadProofFiles' : 'fileTheLimitRequest', maybeFiled: false };
+    return notFiled(err, 'fileTheLimitRequest');
   }
 
   try {
@@ -270,7 +289,7 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
       deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
       // Without an answer the request may exist: its intent stays, and the poller finds it (or, when it
       // is not in the company's list, tells the requester it was not filed).
-      const maybeFiled = !(err instanceof PixApiError) || err.mayHaveWritten;
+      const maybeFiled = !isStoreUnavailable(err) && (!(err instanceof PixApiError) || err.mayHaveWritten);
       if (!maybeFiled) await deps.store.filingIntents.delete(intent.intentId).catch(() => undefined);
       return { ok: false, err, action: 'fileTheLimitRequest', maybeFiled };
     }

@@ -26,7 +26,7 @@ import { loadBoltApp, refuseBoltListeners } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { slackClientOptions, slackClients } from './slack/clients';
 import { SlackPacer } from './slack/pacing';
-import { openStore, StoreLocationError } from './store';
+import { openStore, StoreLocationError, StoreRefusedError, StoreUnavailableError, storeKindOf } from './store';
 
 export interface RunningApp {
   /** The HTTP port in HTTP mode (useful with PORT=0). */
@@ -100,26 +100,30 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   }
   if (!pixUrl || !mainAppId) throw new ConfigError('PIX_API_URL and PIX_APP_ID are required outside sandbox mode');
 
+  const storeKind = storeKindOf(config.store.url);
   const store = await openStore({
     url: config.store.url,
     secret: config.store.secret,
     namespace: options.storeNamespace ?? config.store.namespace,
+    poolMax: config.store.poolMax,
+    commandTimeoutMs: config.store.timeoutMs,
     onSecret: (v) => secrets.add(v),
+    onWarning: (warning) => logger.warn({ store: storeKind }, warning),
     events: {
       onDown: (reason) =>
         logger.warn(
-          { store: 'redis', reason },
+          { store: storeKind, reason },
           'the store is unavailable: actions that need it are answered with a clear message until it is back',
         ),
-      onUp: () => logger.info({ store: 'redis' }, 'the store is back'),
+      onUp: () => logger.info({ store: storeKind }, 'the store is back'),
     },
   }).catch((err: unknown) => {
-    // A path that cannot hold the sqlite file: say which variable to fix.
-    throw err instanceof StoreLocationError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
+    // A path that cannot hold the sqlite file, a schema or a Redis that must not be used: say which variable to look at.
+    throw err instanceof StoreLocationError || err instanceof StoreRefusedError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
   });
   const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
-  // One budget for every Pix call of this instance, counted with the other instances on Redis; while
-  // Redis is down, counted in this process so that the Pix API stays usable.
+  // One budget for every Pix call of this instance, counted with the other instances on a shared store
+  // (Redis, Postgres); while it is down, counted in this process so that the Pix API stays usable.
   let budgetWarnedAt = 0;
   const budget = new PixBudget({
     limit: config.pix.rateLimit,
@@ -135,6 +139,10 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     baseUrl: pixUrl,
     timeoutMs: config.pix.timeoutMs,
     budget,
+    // Nothing is written to the Pix API while the store cannot record what was done.
+    beforeWrite: async () => {
+      if (!(await store.ping())) throw new StoreUnavailableError('a Pix write', new Error('the store does not answer'));
+    },
     // Not the path or what the call is about: they may hold a Pix key, personal data.
     onCall: (e) => {
       logger.debug({ pix: { operation: e.operation, status: e.status, ms: e.ms, attempt: e.attempt } }, 'Pix API call');
@@ -228,7 +236,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   // time limit of their own.
   const inFlight = new InFlight();
   const router = new EntryRouter(ENTRY_TABLE, deps);
-  const dedupe = { claims: store, waitMs: store.kind === 'redis' ? DEDUPE_WAIT_MS : undefined };
+  const dedupe = { claims: store, waitMs: store.shared ? DEDUPE_WAIT_MS : undefined };
   const localeOf = (userId: string | undefined) => slack.locales.localeOf(userId);
   app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
   app.error(async (err) => {
@@ -280,7 +288,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const pacedSlack = slack.paced(new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
   const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal), slack: pacedSlack });
   const poller = startPoller(
-    { schedule: config.poll.schedule, distributed: store.kind === 'redis', claims: store, logger, metrics },
+    { schedule: config.poll.schedule, distributed: store.shared, claims: store, logger, metrics },
     {
       // Filings a previous run left cut short are settled at once, not at the first tick.
       atStart: (scope) => settleLeftFilings(onTick(scope)),

@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'pixops_usage'
   | 'pixops_store_unavailable'
   | 'pixops_store_location'
+  | 'pixops_store_refused'
+  | 'pixops_store_wrong_secret'
   | 'pixops_slack_post_unknown'
   | 'pixops_slack_pace'
   | 'pixops_slack_not_exact_client'

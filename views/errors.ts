@@ -1,4 +1,5 @@
 import { FileOverCapError } from '../src/domain/proof-files';
+import type { ErrorCode } from '../src/errors';
 import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { NoDefaultAccountError } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
@@ -40,8 +41,11 @@ export function pixErrorText(locale: Locale, err: PixApiError, actionKey: Action
   return e.httpStatus({ action, status: err.status });
 }
 
+/** The store's failure, told by its code: views/ reads no module that does I/O. */
+const STORE_UNAVAILABLE: ErrorCode = 'pixops_store_unavailable';
+
 /**
- * Any failure in words: a Pix API failure (above), no default account, or "something went wrong"
+ * Any failure in words: a Pix API failure (above), the store unavailable, no default account, or "something went wrong"
  * followed by what it means: nothing more was done (a read), check before trying again (a write
  * that may have happened), or nothing when the caller says what follows (`afterwards: 'none'`).
  */
@@ -53,6 +57,8 @@ export function failureText(
 ): string {
   if (err instanceof PixApiError) return pixErrorText(locale, err, actionKey, options);
   const m = messages(locale).common;
+  // Nothing could be recorded, so nothing was sent: the person is told so, not that something went wrong somewhere.
+  if ((err as { code?: unknown } | undefined)?.code === STORE_UNAVAILABLE) return m.storeUnavailable;
   if (err instanceof NoDefaultAccountError) return m.noDefaultAccount;
   if (err instanceof FileOverCapError) return messages(locale).files.overCap(escapeMrkdwn(err.fileName));
   const action = messages(locale).actions[actionKey];

@@ -38,6 +38,12 @@ export interface PixClientOptions {
   lane?: Lane;
   /** Once aborted, a call still waiting for its place in the budget is given up, never sent. */
   stop?: AbortSignal;
+  /**
+   * Run before each write (any method but GET) is sent; when it throws, the write is not sent and its
+   * error is the call's. The app checks there that its store answers: a write whose outcome could not
+   * be recorded is not made.
+   */
+  beforeWrite?: () => Promise<void>;
 }
 
 /** The longest every lane is held back after a 429, whatever its Retry-After says. */
@@ -491,6 +497,8 @@ export class PixClient {
     // A write answered 429 was not performed: it is sent once more after the wait (a streamed body,
     // an upload, cannot be sent twice).
     let resendWrite = !spec.idempotent && !isStream(spec.data);
+    // Not sent when it throws (a streamed body is let go by whoever opened it, as on any failure).
+    if (spec.method !== 'GET') await this.options.beforeWrite?.();
     for (let attempt = 1; ; attempt++) {
       try {
         await this.options.budget?.acquire(this.options.lane ?? 'people', this.options.stop);

@@ -85,8 +85,8 @@ export function isLoopbackUrl(url: string): boolean {
   return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** The Redis client parses the URL itself; one it cannot parse would fail at start without naming STORE_URL. */
-function isRedisUrl(url: string): boolean {
+/** The Redis and Postgres clients parse the URL themselves; one they cannot parse would fail at start without naming STORE_URL. */
+function isHostUrl(url: string): boolean {
   try {
     return new URL(url).hostname !== '';
   } catch {
@@ -122,10 +122,17 @@ const ConfigSchema = z.object({
     (v) => blankToUndefined(v) ?? 'sqlite://data/pix-ops.sqlite',
     z
       .string()
-      .regex(/^(sqlite:\/\/.+|rediss?:\/\/.+)$/, 'expected sqlite://PATH, redis://HOST:PORT or rediss://HOST:PORT (Redis over TLS)')
+      .regex(
+        /^(sqlite:\/\/.+|rediss?:\/\/.+|postgres(ql)?:\/\/.+)$/,
+        'expected sqlite://PATH, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, redis://HOST:PORT or rediss://HOST:PORT (Redis over TLS)',
+      )
       .refine(
-        (u) => !/^rediss?:/.test(u) || isRedisUrl(u),
+        (u) => !/^rediss?:/.test(u) || isHostUrl(u),
         'expected redis://HOST:PORT or rediss://HOST:PORT (user and password allowed: redis://:PASSWORD@HOST:PORT)',
+      )
+      .refine(
+        (u) => !/^postgres(ql)?:/.test(u) || (isHostUrl(u) && new URL(u).pathname.length > 1),
+        'expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (postgresql:// too; ?sslmode=require or verify-full for TLS)',
       ),
   ),
   STORE_SECRET: optionalText,
@@ -136,6 +143,9 @@ const ConfigSchema = z.object({
       .trim()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected letters, digits, dots, dashes or underscores (at most 64)'),
   ),
+  // Postgres: connections per instance at most, and the time limit of every query (and of the wait for a connection).
+  STORE_POOL_MAX: positiveInt(10, 1_000),
+  STORE_TIMEOUT_MS: positiveInt(2_000, 120_000),
   HEALTH_PORT: z.preprocess(
     blankToUndefined,
     z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
@@ -234,6 +244,11 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   if (v('PIX_API_URL') && !v('PIX_APP_ID')) problems.push('PIX_APP_ID: required when PIX_API_URL is set');
   if (/^rediss?:/.test(v('STORE_URL') ?? '') && !storeSecret)
     problems.push('STORE_SECRET: required when STORE_URL is redis:// or rediss://');
+  if (/^postgres(ql)?:/.test(v('STORE_URL') ?? '')) {
+    if (!storeSecret) problems.push('STORE_SECRET: required when STORE_URL is postgres:// or postgresql://');
+    // Postgres cuts a longer name to its first 63 bytes: two namespaces alike that far would share a schema.
+    if ((v('STORE_NAMESPACE') ?? '').length > 63) problems.push('STORE_NAMESPACE: at most 63 characters with Postgres (the schema name)');
+  }
   if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
   problems.push(...approvalRuleProblems(v));
   return problems;
@@ -355,8 +370,12 @@ export interface Config {
     /** PIX_RATE_LIMIT: never more calls than this in any one-second window, all instances together. */
     rateLimit: number;
   };
-  /** `namespace`: prefix of every key, so several deployments can share one Redis. */
-  store: { url: string; secret?: string; namespace: string };
+  /**
+   * `namespace`: prefix of every key, so several deployments can share one Redis; on Postgres, the
+   * schema (`-` read as `_`). `poolMax` and `timeoutMs`: Postgres's connections per instance, and the
+   * time limit of every query and of the wait for a connection.
+   */
+  store: { url: string; secret?: string; namespace: string; poolMax: number; timeoutMs: number };
   poll: { schedule: string; concurrency: number };
   /**
    * How long a poller holds a request while it delivers its decision; another instance may take it
@@ -435,7 +454,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         timeoutMs: c.PIX_TIMEOUT_MS,
         rateLimit: c.PIX_RATE_LIMIT,
       },
-      store: { url: c.STORE_URL, secret: c.STORE_SECRET, namespace: c.STORE_NAMESPACE },
+      store: {
+        url: c.STORE_URL,
+        secret: c.STORE_SECRET,
+        namespace: c.STORE_NAMESPACE,
+        poolMax: c.STORE_POOL_MAX,
+        timeoutMs: c.STORE_TIMEOUT_MS,
+      },
       poll: { schedule: c.POLL_SCHEDULE, concurrency: c.POLL_CONCURRENCY },
       pollClaimTtlMs: c.POLL_CLAIM_TTL_MS,
       access: { viewer: c.ACCESS_VIEWERS, operator: c.ACCESS_OPERATORS, admin: c.ACCESS_ADMINS },

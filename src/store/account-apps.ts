@@ -34,6 +34,8 @@ export interface AccountAppsStorage {
   put(record: StoredAccountApp): Promise<void>;
   /** The account last saved with the application `clientId`, if any. */
   accountOf(clientId: string): Promise<string | undefined>;
+  /** Every record, in no particular order (what a copy of the store reads). */
+  all(): AsyncGenerator<unknown>;
 }
 
 /** The AppID of each campaign account, encrypted at rest and bound to its account id. */

@@ -121,6 +121,8 @@ export interface ApprovalsStorage {
    * once) and dropped from there as it is walked. Absent: nothing of the kind on this backend.
    */
   adoptFormer?(): AsyncGenerator<string>;
+  /** Every record, with its place in the index (undefined: not listed), in no particular order (what a copy of the store reads). */
+  all(): AsyncGenerator<{ record: unknown; due: number | undefined }>;
 }
 
 /** Pending approvals and their outcome. */

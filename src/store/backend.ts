@@ -8,16 +8,18 @@ import type { PixEventsRepo } from './pix-events';
 import type { RecordsStorage } from './records';
 import type { TrackedRequestsStorage } from './tracked-requests';
 
-export type StoreKind = 'sqlite' | 'redis';
+export type StoreKind = 'sqlite' | 'redis' | 'postgres';
 
 /**
- * What one backend (a folder of its own: sqlite/, redis/) gives the store: its part of every
+ * What one backend (a folder of its own: sqlite/, redis/, postgres/) gives the store: its part of every
  * repository, behind the repository's own interface. `openStore` chooses one, guards every part, and
  * puts the repositories' common logic (parsing, sealing, due times) on top. A new backend implements
  * this and passes the contract suite (test/store/contract).
  */
 export interface Backend {
   readonly kind: StoreKind;
+  /** Its state is shared by several instances (Redis, Postgres): claims and the Pix budget's window are theirs together. */
+  readonly shared: boolean;
   /** Time limit of one operation; undefined when the backend bounds its own waits (sqlite's busy timeout). */
   readonly timeoutMs: number | undefined;
   readonly claims: Claims;

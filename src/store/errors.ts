@@ -29,3 +29,12 @@ export class StoreLocationError extends PixOpsError {
   override readonly name = 'StoreLocationError';
   readonly code = 'pixops_store_location';
 }
+
+/**
+ * The store is reachable but must not be used as it is: a Postgres schema migrated by a newer app, a
+ * Redis that may evict keys. The app does not start on it; the message says why and what to change.
+ */
+export class StoreRefusedError extends PixOpsError {
+  override readonly name = 'StoreRefusedError';
+  readonly code = 'pixops_store_refused';
+}

@@ -20,7 +20,7 @@ export const FilingIntentSchema = z.object({
   /** What is asked, in cents: with the account, how the filed request is recognized in the list. */
   requested: CentsRecord,
   documents: z.array(z.object({ fileName: z.string().optional(), contentType: z.string().optional() })),
-  /** Just before the request was sent. */
+  /** Just before the request was sent (until then: when its filing began, before its proofs were uploaded). */
   createdAt: z.string(),
   /**
    * Filed by a four-eyes approval: who approved it, and the approval's root, which becomes the

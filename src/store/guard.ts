@@ -8,6 +8,8 @@ export interface GuardState {
   closed: boolean;
   /** Time limit of one operation; none for sqlite (its own busy timeout bounds it). */
   timeoutMs: number | undefined;
+  /** Why the store may not be used (found after start): every operation fails with it. */
+  refused?: Error;
 }
 
 /**
@@ -17,6 +19,7 @@ export interface GuardState {
 export function guardOf(state: GuardState): Guard {
   return async (operation, run) => {
     if (state.closed) throw new StoreUnavailableError(operation, new Error('the store is closed'));
+    if (state.refused) throw new StoreUnavailableError(operation, state.refused);
     try {
       const work = run();
       return await (state.timeoutMs === undefined ? work : withDeadline(work, state.timeoutMs));

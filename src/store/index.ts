@@ -11,14 +11,16 @@ import type { PixEventsRepo } from './pix-events';
 import { RecordsRepo } from './records';
 import type { ConnectionEvents } from './redis/client';
 import { SecretBox } from './secret-box';
-import { resolveStoreSecret, sqlitePathOf } from './store-secret';
+import { isPostgresUrl, resolveStoreSecret, sqlitePathOf } from './store-secret';
 import { TrackedRequestsRepo } from './tracked-requests';
 
 export type { Backend, StoreKind } from './backend';
-export { isStoreUnavailable, StoreLocationError, StoreUnavailableError } from './errors';
+export { isStoreUnavailable, StoreLocationError, StoreRefusedError, StoreUnavailableError } from './errors';
 
 export interface Store extends Claims {
   readonly kind: StoreKind;
+  /** Several instances share its state (Redis, Postgres): its claims and the Pix budget's window are theirs together. */
+  readonly shared: boolean;
   /** Who this store's claims belong to (one per open store: an app instance). */
   readonly holder: string;
   accountApps: AccountAppsRepo;
@@ -41,19 +43,28 @@ export interface Store extends Claims {
 export interface StoreOptions {
   url: string;
   secret?: string;
-  /** Prefix of every key: lets several deployments (or test runs) share one Redis. */
+  /** Prefix of every key: lets several deployments (or test runs) share one Redis; on Postgres, the schema (`-` read as `_`). */
   namespace?: string;
   /** Called with every secret the store reveals, so the logger can keep it out of the logs. */
   onSecret?: (value: string) => void;
-  /** Redis connection lost / back (for the log). */
+  /** Redis or Postgres connection lost / back (for the log). */
   events?: ConnectionEvents;
-  /** Time limit of one Redis command (default 2 s). */
+  /** Time limit of one Redis command or Postgres query (default 2 s). */
   commandTimeoutMs?: number;
-  /** How long opening waits for an unreachable Redis before going on without it (default 3 s). */
+  /** How long opening waits for an unreachable Redis or Postgres before going on without it (default 3 s). */
   connectWaitMs?: number;
+  /** Connections to Postgres at most (default 10). */
+  poolMax?: number;
+  /** What the operators should know about the store, though it is used (a Redis that keeps nothing on disk). */
+  onWarning?: (message: string) => void;
 }
 
 export const DEFAULT_NAMESPACE = 'pix-ops';
+
+/** Which backend a STORE_URL names. */
+export function storeKindOf(url: string): StoreKind {
+  return sqlitePathOf(url) !== undefined ? 'sqlite' : isPostgresUrl(url) ? 'postgres' : 'redis';
+}
 
 /** A backend opened and guarded, with the secret box its repositories seal with and how to close it. */
 export interface OpenBackend {
@@ -64,7 +75,7 @@ export interface OpenBackend {
 }
 
 /**
- * Opens the configured backend (sqlite for one process, Redis for several instances) with every part
+ * Opens the configured backend (sqlite for one process, Postgres or Redis for several instances) with every part
  * guarded: each operation either succeeds or fails with StoreUnavailableError, none hangs and none
  * fails silently. What `openStore` builds on; the contract tests reach a backend's parts through it.
  */
@@ -86,24 +97,36 @@ export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
     backend = sqlite.openSqliteBackend({ file: sqliteFile, namespace, holder });
   } else {
     box = new SecretBox(resolveStoreSecret(options));
-    const { openRedisBackend } = require('./redis/index') as typeof import('./redis/index');
     const events: ConnectionEvents = {
       onDown: (reason) => !state.closed && options.events?.onDown?.(reason),
       onUp: () => !state.closed && options.events?.onUp?.(),
     };
-    backend = await openRedisBackend({
+    // Found unusable after start (it could not be reached then): nothing runs on it from now on.
+    const onRefused = (err: Error) => {
+      state.refused = err;
+      events.onDown?.(err.message);
+    };
+    const shared = {
       url: options.url,
       namespace,
       holder,
       events,
-      commandTimeoutMs: options.commandTimeoutMs,
       connectWaitMs: options.connectWaitMs,
       guard,
-    });
+      onRefused,
+    };
+    if (isPostgresUrl(options.url)) {
+      const { openPostgresBackend } = require('./postgres/index') as typeof import('./postgres/index');
+      backend = await openPostgresBackend({ ...shared, poolMax: options.poolMax, timeoutMs: options.commandTimeoutMs });
+    } else {
+      const { openRedisBackend } = require('./redis/index') as typeof import('./redis/index');
+      backend = await openRedisBackend({ ...shared, commandTimeoutMs: options.commandTimeoutMs, onWarning: options.onWarning });
+    }
   }
   state.timeoutMs = backend.timeoutMs;
   const guarded: Backend = {
     kind: backend.kind,
+    shared: backend.shared,
     timeoutMs: backend.timeoutMs,
     claims: guardAll('claims', backend.claims, guard),
     accountApps: guardAll('accountApps', backend.accountApps, guard),
@@ -137,6 +160,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const audit = new AuditTrail(backend.audit);
   return {
     kind: backend.kind,
+    shared: backend.shared,
     holder: opened.holder,
     accountApps: new AccountAppsRepo(backend.accountApps, box, options.onSecret),
     trackedRequests: new TrackedRequestsRepo(backend.trackedRequests),

@@ -88,6 +88,10 @@ export interface PixEventsRepo {
   saveDispute(record: DisputeRecord): Promise<void>;
   /** The disputes not closed, most recently updated first. */
   openDisputes(): Promise<DisputeRecord[]>;
+  /** Every event kept, posted or not, in no particular order (what a copy of the store reads). */
+  events(): AsyncGenerator<PixEventRecord>;
+  /** Every dispute kept, closed or not, in no particular order. */
+  disputes(): AsyncGenerator<DisputeRecord>;
 }
 
 /** A stored text read with its schema: anything else is no record. */

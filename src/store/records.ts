@@ -14,6 +14,17 @@ export interface RecordsStorage {
   delete(kind: string, key: string): Promise<void>;
   /** The live records of a kind, by key (ascending), at most `limit`. */
   list(kind: string, limit: number): Promise<Array<{ key: string; text: string }>>;
+  /** Every live record of every kind, with the lifetime it has left (none: for good), in no particular order (what a copy of the store reads). */
+  all(): AsyncGenerator<StoredRecord>;
+}
+
+/** A keyed record as a backend keeps it. */
+export interface StoredRecord {
+  kind: string;
+  key: string;
+  text: string;
+  /** Milliseconds it has left; absent: kept for good. */
+  ttlMs?: number;
 }
 
 /** A kind names what a record is (`delegation`, `digest-slot`); it never holds the separator of keys. */

@@ -22,6 +22,11 @@ export function resolveStoreSecret(store: { url: string; secret?: string }): str
   return secret;
 }
 
+/** `postgres://…` or `postgresql://…`: the Postgres store (anything else but sqlite is Redis). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
 export function sqlitePathOf(url: string): string | undefined {
   return url.startsWith('sqlite://') ? url.slice('sqlite://'.length) : undefined;
 }

@@ -74,6 +74,8 @@ export interface TrackedRequestsStorage {
   unpoll(limitRequestId: string): Promise<void>;
   /** The ids to poll, in no particular order. */
   polled(): AsyncGenerator<string>;
+  /** Every record, and whether it is polled, in no particular order (what a copy of the store reads). */
+  all(): AsyncGenerator<{ record: unknown; polled: boolean }>;
 }
 
 /** The limit requests the app follows. */

@@ -1,9 +1,11 @@
 import { type Harness, messageText, startHarness } from '../support/harness';
+import { addProof, modalTexts, openLimitForm, submitLimitForm } from '../support/limit-form';
 import { approve, decisionReplies, type FiledRequest, fileTrackedRequest, readsOf, threadPosts } from '../support/limit-requests';
 import { OwnRedis } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER9';
+const OPERATOR = 'U0OPERAT9';
 
 /**
  * The app on a Redis of the test's own (with persistence, so a restart keeps the data), which the
@@ -22,6 +24,7 @@ describe('Redis outages (a redis-server of our own)', () => {
       STORE_NAMESPACE: 'outage-test',
       POLL_SCHEDULE: '* * * * * *',
       ACCESS_VIEWERS: VIEWER,
+      ACCESS_OPERATORS: OPERATOR,
     });
   });
   afterAll(async () => {
@@ -96,6 +99,27 @@ describe('Redis outages (a redis-server of our own)', () => {
 
     expect(h.logs.some((l) => l.includes('the store is unavailable'))).toBe(true);
     expect(h.logs.some((l) => l.includes('the store is back'))).toBe(true);
+  });
+
+  test('a limit request submitted while Redis is down: the person is told it could not be recorded, and not even a proof reaches the Pix API', async () => {
+    const account = h.sandbox.companies.main.defaultAccountId;
+    const form = await openLimitForm(h, { userId: OPERATOR, accountId: account, channelId: 'C0OUTAGE1' });
+    await redis.stop();
+    try {
+      const since = h.sandbox.calls.length;
+      const slackSince = h.slack.calls.length;
+      const submitted = await submitLimitForm(h, form, { userId: OPERATOR, dayLimit: '7000', files: [addProof(h.slack)] });
+      expect(submitted.status).toBe(200);
+      const told = await waitFor('the outcome in the modal', () =>
+        modalTexts(h.slack, form.viewId, slackSince).find((t) => t.includes('storage is unavailable')),
+      );
+      expect(told).toContain('nothing was done');
+      const writes = h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET');
+      expect(writes).toEqual([]);
+    } finally {
+      await redis.resume();
+      await waitFor('the store back', () => h.app.deps.store.ping(), 10_000);
+    }
   });
 
   test('Redis frozen (SIGSTOP): the answer comes within the time limit instead of hanging; all caught up after', async () => {

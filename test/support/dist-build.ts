@@ -1,27 +1,31 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** What tsconfig.build.json compiles into dist/ (the process-based suites run dist/src/main.js). */
 const COMPILED = ['src', 'commands', 'views', 'bench'];
+/** What the build copies into dist/ as it is (package.json's `build`): the Postgres migrations. */
+const COPIED = ['src/store/postgres/migrations'];
 
-function sources(dir: string): string[] {
+function files(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
+    if (e.isDirectory()) return files(full, keep);
+    return keep(e.name) ? [full] : [];
   });
 }
 
-/** The first source file whose compiled file in dist/ is missing or older than it, if any (relative to the repository). */
+/** The first source file whose compiled (or copied) file in dist/ is missing or older than it, if any (relative to the repository). */
 export function staleSource(): string | undefined {
-  for (const dir of COMPILED) {
-    for (const source of sources(path.join(ROOT, dir))) {
-      const rel = path.relative(ROOT, source);
-      const out = path.join(ROOT, 'dist', rel.replace(/\.ts$/, '.js'));
-      if (!existsSync(out) || statSync(out).mtimeMs < statSync(source).mtimeMs) return rel;
-    }
+  const built = [
+    ...COMPILED.flatMap((dir) => files(path.join(ROOT, dir), (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))),
+    ...COPIED.flatMap((dir) => files(path.join(ROOT, dir), () => true)),
+  ];
+  for (const source of built) {
+    const rel = path.relative(ROOT, source);
+    const out = path.join(ROOT, 'dist', rel.replace(/\.ts$/, '.js'));
+    if (!existsSync(out) || statSync(out).mtimeMs < statSync(source).mtimeMs) return rel;
   }
   return undefined;
 }
@@ -48,4 +52,5 @@ export function rebuildIfStale(): void {
     // those that do judge what was written (the errors are above, and `pretest` stops on them).
     process.stdout.write('npm run build reported type errors (see above)\n');
   }
+  for (const dir of COPIED) cpSync(path.join(ROOT, dir), path.join(ROOT, 'dist', dir), { recursive: true });
 }

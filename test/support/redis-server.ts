@@ -58,10 +58,14 @@ export class OwnRedis {
   private child: ChildProcess | undefined;
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-redis-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly settings: string[],
+  ) {}
 
-  static async start(): Promise<OwnRedis> {
-    const redis = new OwnRedis(await freePort());
+  /** `settings`: more of redis-server's arguments, after (and over) the defaults (`--maxmemory-policy allkeys-lru`). */
+  static async start(settings: string[] = []): Promise<OwnRedis> {
+    const redis = new OwnRedis(await freePort(), settings);
     await redis.resume();
     return redis;
   }
@@ -89,6 +93,7 @@ export class OwnRedis {
         '',
         '--daemonize',
         'no',
+        ...this.settings,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -4,12 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient, type RedisClientType } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
+import { Pool } from 'pg';
 import type { Store } from '../../src/store';
+import { poolConfig, schemaOf } from '../../src/store/postgres/db';
+import { loadMigrations, migrate } from '../../src/store/postgres/migrate';
+import { PostgresSortedIndex } from '../../src/store/postgres/sorted-index';
 import { RedisSortedIndex } from '../../src/store/redis/sorted-index';
 import type { SecretBox } from '../../src/store/secret-box';
 import { queryOf } from '../../src/store/sqlite/query';
 import { SqliteSortedIndex } from '../../src/store/sqlite/sorted-index';
 import { type BackendUnderTest, spaceOf } from '../store/contract';
+import { dropSchema, PG_URL, pgNamespace } from './postgres';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from './redis-server';
 
 /** The namespace every sqlite space uses (each space is a file of its own). */
@@ -48,6 +53,27 @@ export const redisBackend: BackendUnderTest = {
         return { index: new RedisSortedIndex(client, `${namespace}:${name}`), close: async () => void (await client.close()) };
       },
       async () => void (await deleteKeys(SHARED_REDIS_URL, namespace)),
+    );
+  },
+};
+
+/** Postgres (the shared server on 127.0.0.1:5432, database test): each space a schema of its own, dropped after. */
+export const postgresBackend: BackendUnderTest = {
+  name: 'Postgres',
+  sharesRateWindow: true,
+  async space() {
+    const namespace = pgNamespace('contract');
+    const schema = schemaOf(namespace);
+    return spaceOf(
+      { url: PG_URL, namespace, poolMax: 4 },
+      async (name) => {
+        const config = poolConfig(PG_URL, { poolMax: 2, timeoutMs: 2_000 });
+        await migrate(config, schema, loadMigrations());
+        const pool = new Pool(config);
+        const query = async (sql: string, params?: readonly unknown[]) => (await pool.query(sql, params as unknown[])).rows;
+        return { index: new PostgresSortedIndex(query, `"${schema}"`, name), close: () => pool.end() };
+      },
+      () => dropSchema(namespace),
     );
   },
 };

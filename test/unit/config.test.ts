@@ -279,11 +279,45 @@ describe('first run: what a new user leaves or copies by mistake is refused with
     expect(loadConfig({ ...base, STORE_URL: url }).ok).toBe(false); // a store secret is required, as for redis://
     const bad = loadConfig({ ...base, STORE_URL: 'mongodb://db', STORE_SECRET: 's'.repeat(32) });
     expect(!bad.ok && bad.problems).toEqual([
-      expect.stringMatching(/^STORE_URL: expected sqlite:\/\/PATH, redis:\/\/HOST:PORT or rediss:\/\/HOST:PORT/),
+      expect.stringMatching(/^STORE_URL: expected sqlite:\/\/PATH, postgres:\/\/USER.*, redis:\/\/HOST:PORT or rediss:\/\/HOST:PORT/),
     ]);
     const unparsable = loadConfig({ ...base, STORE_URL: 'redis://:::SUPERSECRET', STORE_SECRET: 's'.repeat(32) });
     expect(!unparsable.ok && unparsable.problems).toEqual([expect.stringMatching(/^STORE_URL: expected redis:\/\/HOST:PORT/)]);
     expect(!unparsable.ok && unparsable.problems.join('\n')).not.toContain('SUPERSECRET');
+  });
+
+  test('postgres:// and postgresql:// (password optional, sslmode kept) with STORE_SECRET; the pool and the time limit have defaults', () => {
+    for (const url of [
+      'postgres://pixops@db.acme.test/pixops',
+      'postgresql://pixops:pw-SUPERSECRET@db.acme.test:5433/pixops?sslmode=require',
+    ]) {
+      const r = loadConfig({ ...base, STORE_URL: url, STORE_SECRET: 's'.repeat(32) });
+      expect(r.ok && r.config.store).toEqual({ url, secret: 's'.repeat(32), namespace: 'pix-ops', poolMax: 10, timeoutMs: 2000 });
+      const secretless = loadConfig({ ...base, STORE_URL: url });
+      expect(!secretless.ok && secretless.problems).toEqual(['STORE_SECRET: required when STORE_URL is postgres:// or postgresql://']);
+    }
+    const tuned = loadConfig({
+      ...base,
+      STORE_URL: 'postgres://db/x',
+      STORE_SECRET: 's'.repeat(32),
+      STORE_POOL_MAX: '3',
+      STORE_TIMEOUT_MS: '500',
+    });
+    expect(tuned.ok && [tuned.config.store.poolMax, tuned.config.store.timeoutMs]).toEqual([3, 500]);
+    const bad = loadConfig({
+      ...base,
+      STORE_URL: 'postgres://db.acme.test',
+      STORE_SECRET: 's'.repeat(32),
+      STORE_NAMESPACE: 'n'.repeat(64),
+      STORE_POOL_MAX: '0',
+      STORE_TIMEOUT_MS: 'soon',
+    });
+    expect(!bad.ok && bad.problems.map((p) => p.split(':')[0])).toEqual([
+      'STORE_URL',
+      'STORE_POOL_MAX',
+      'STORE_TIMEOUT_MS',
+      'STORE_NAMESPACE',
+    ]);
   });
 });
 

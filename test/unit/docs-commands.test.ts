@@ -25,6 +25,7 @@ const RUN_BY: Record<string, { file: string; runs: string }> = {
   'node dist/src/main.js': { file: 'test/integration/startup.test.ts', runs: 'dist/src/main.js' },
   'npm run sandbox': { file: 'test/sandbox/cli.test.ts', runs: 'dist/src/sandbox/cli.js' },
   'npm run bench': { file: 'test/bench/run.test.ts', runs: 'dist/bench/run.js' },
+  'npm run store:copy': { file: 'test/integration/store-move.test.ts', runs: 'dist/src/store/copy-cli.js' },
   'npx jest': { file: 'package.json', runs: '"test": "jest"' },
   'npx tsc --noEmit -p tsconfig.json': { file: 'package.json', runs: 'tsc --noEmit -p tsconfig.json' },
 };

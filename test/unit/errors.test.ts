@@ -14,7 +14,8 @@ import { SlackPaceError } from '../../src/slack/pacing';
 import { PostUnknownError } from '../../src/slack/post-once';
 import { UploadRefusedError } from '../../src/slack/upload-file';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { StoreLocationError, StoreUnavailableError } from '../../src/store/errors';
+import { WrongSecretError } from '../../src/store/copy';
+import { StoreLocationError, StoreRefusedError, StoreUnavailableError } from '../../src/store/errors';
 
 const TOKEN = 'xoxb-secret-token-that-must-never-be-logged';
 const APP_ID = 'app-id-that-must-never-be-logged-0123456789';
@@ -29,6 +30,8 @@ describe('one family of errors, each with a code', () => {
     new UsageError('one account id'),
     new StoreUnavailableError('get', new Error('The client is offline')),
     new StoreLocationError('the folder cannot be made'),
+    new StoreRefusedError('Redis’s maxmemory-policy is allkeys-lru'),
+    new WrongSecretError('AppIDs'),
     new PostUnknownError(new Error('socket hang up')),
     new SlackPaceError('chat.postMessage', 'C0BUSY', 20_000),
     new NotExactClientError('A post made once'),

@@ -342,6 +342,31 @@ describe('PixClient', () => {
       await s.close();
     }
   });
+
+  test('beforeWrite: a write is not sent when it throws, and its error is the call’s; a read never asks it', async () => {
+    const s = await scriptedServer([json(200, { limits: { pixDayLimit: 100, pixNightLimit: 50 } })]);
+    const refusal = new Error('the store does not answer');
+    let asked = 0;
+    const guarded = client(s.url, {
+      beforeWrite: async () => {
+        asked++;
+        throw refusal;
+      },
+    });
+    try {
+      await expect(guarded.deletePixKey('APP', 'a@b.c')).rejects.toBe(refusal);
+      const stream = new Readable({ read() {} });
+      await expect(
+        guarded.uploadFile('APP', { stream, fileName: 'p.pdf', contentType: 'application/pdf', purpose: 'ACCOUNT_LIMIT_REQUEST' }),
+      ).rejects.toBe(refusal);
+      expect(s.seen).toEqual([]);
+      expect(asked).toBe(2);
+      await expect(guarded.getLimits('APP', '6840aeca23c0d1fe48c856a3')).resolves.toEqual({ pixDayLimit: 100, pixNightLimit: 50 });
+      expect(asked).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('retryAfterMs', () => {

@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { AccountAppsStorage, StoredAccountApp } from '../account-apps';
+import { prefixedRecords } from './open';
 
 /** Records under `account-app:<account>` in the main namespace, and `account-app-client:<client id>` → account. */
 export class KeyvAccountApps implements AccountAppsStorage {
@@ -17,5 +18,9 @@ export class KeyvAccountApps implements AccountAppsStorage {
   async accountOf(clientId: string): Promise<string | undefined> {
     const accountId = await this.records.get(`account-app-client:${clientId}`);
     return typeof accountId === 'string' ? accountId : undefined;
+  }
+
+  async *all(): AsyncGenerator<unknown> {
+    for await (const { value } of prefixedRecords(this.records, 'account-app:')) yield value;
   }
 }

@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
 import type { ApprovalsStorage, StoredApproval } from '../approvals';
 import type { SortedIndex } from '../sorted-index';
-import { keysOf } from './open';
+import { keysOf, prefixedRecords } from './open';
 
 /** Records under `approval:<id>` in the main namespace, and the backend's index of the ones with something left to do. */
 export class KeyvApprovals implements ApprovalsStorage {
@@ -51,7 +51,13 @@ export class KeyvApprovals implements ApprovalsStorage {
       }
     }
   }
+
+  async *all(): AsyncGenerator<{ record: unknown; due: number | undefined }> {
+    const due = new Map((await this.index.all()).map((e) => [e.id, e.score]));
+    for await (const { id, value } of prefixedRecords(this.records, PREFIX)) yield { record: value, due: due.get(id) };
+  }
 }
 
-const key = (id: string) => `approval:${id}`;
+const PREFIX = 'approval:';
+const key = (id: string) => `${PREFIX}${id}`;
 const ids = (entries: Array<{ id: string }>) => entries.map((e) => e.id);

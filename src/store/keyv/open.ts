@@ -18,3 +18,12 @@ export async function* keysOf(keyv: Keyv): AsyncGenerator<string> {
   if (!keyv.iterator) throw new Error('This store cannot list keys');
   for await (const [key] of keyv.iterator(undefined)) yield String(key);
 }
+
+/** The records of a keyv namespace whose keys begin with `prefix`: the rest of the key, and the value. */
+export async function* prefixedRecords(keyv: Keyv, prefix: string): AsyncGenerator<{ id: string; value: unknown }> {
+  if (!keyv.iterator) throw new Error('This store cannot list keys');
+  for await (const [key, value] of keyv.iterator(undefined)) {
+    const text = String(key);
+    if (text.startsWith(prefix)) yield { id: text.slice(prefix.length), value: value as unknown };
+  }
+}

@@ -1,6 +1,6 @@
 import type Keyv from 'keyv';
 import type { TrackedRequest, TrackedRequestsStorage } from '../tracked-requests';
-import { keysOf } from './open';
+import { keysOf, prefixedRecords } from './open';
 
 /**
  * Records under `tracked:<id>` in the main namespace; the ids to poll as keys of a namespace of their
@@ -34,6 +34,13 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
   async *polled(): AsyncGenerator<string> {
     yield* keysOf(this.pollSet);
   }
+
+  async *all(): AsyncGenerator<{ record: unknown; polled: boolean }> {
+    const polled = new Set<string>();
+    for await (const id of keysOf(this.pollSet)) polled.add(id);
+    for await (const { id, value } of prefixedRecords(this.records, PREFIX)) yield { record: value, polled: polled.has(id) };
+  }
 }
 
-const key = (limitRequestId: string) => `tracked:${limitRequestId}`;
+const PREFIX = 'tracked:';
+const key = (limitRequestId: string) => `${PREFIX}${limitRequestId}`;

@@ -62,6 +62,21 @@ export async function connectRedis(client: RedisClientType, events?: ConnectionE
   if (!ready) events?.onDown?.('Redis is not reachable yet; the app keeps trying in the background');
 }
 
+/**
+ * The keys matching `pattern` with their string values, a SCAN page at a time (each page one step of
+ * a guarded listing). A key gone between the two commands is left out.
+ */
+export async function* scanStrings(client: RedisClientType, pattern: string): AsyncGenerator<{ key: string; text: string }> {
+  for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+    if (keys.length === 0) continue;
+    const texts = await client.mGet(keys);
+    for (let i = 0; i < keys.length; i++) {
+      const text = texts[i];
+      if (typeof text === 'string') yield { key: String(keys[i]), text };
+    }
+  }
+}
+
 /** Closes gracefully when connected (pending replies are read), at once otherwise. */
 export async function closeRedis(client: RedisClientType): Promise<void> {
   if (!client.isOpen) return;

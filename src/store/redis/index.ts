@@ -1,4 +1,6 @@
+import { errorText } from '../../errors';
 import type { Backend } from '../backend';
+import { StoreRefusedError } from '../errors';
 import type { Guard } from '../guard';
 import { KeyvAccountApps } from '../keyv/account-apps';
 import { KeyvApprovals } from '../keyv/approvals';
@@ -11,6 +13,7 @@ import { type ConnectionEvents, closeRedis, connectRedis, createRedisClient, RED
 import { RedisPixEvents } from './pix-events';
 import { RedisRateWindow } from './rate-window';
 import { RedisRecords } from './records';
+import { checkRedisSafety } from './safety';
 import { RedisSortedIndex } from './sorted-index';
 
 export interface RedisBackendOptions {
@@ -24,6 +27,10 @@ export interface RedisBackendOptions {
   connectWaitMs?: number;
   /** The store's guard, for the Pix budget's window (it is handed to the budget, not kept behind the store). */
   guard: Guard;
+  /** What the operators should know about this Redis (no persistence; its settings unreadable). */
+  onWarning?(message: string): void;
+  /** This Redis, reached only after start, may evict keys: the store refuses every operation from then on. */
+  onRefused?(err: Error): void;
 }
 
 /**
@@ -35,12 +42,30 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ba
   const { namespace } = options;
   const client = createRedisClient(options.url, { commandTimeoutMs: options.commandTimeoutMs, events: options.events });
   await connectRedis(client, options.events, options.connectWaitMs);
+  // Checked once, when it is first reached: a Redis that may evict keys is not used.
+  const check = async () => {
+    for (const warning of (await checkRedisSafety(client)).warnings) options.onWarning?.(warning);
+  };
+  if (client.isReady) {
+    await check().catch(async (err: unknown) => {
+      await closeRedis(client);
+      throw err;
+    });
+  } else {
+    client.once('ready', () => {
+      check().catch((err: unknown) => {
+        if (err instanceof StoreRefusedError) options.onRefused?.(err);
+        else options.onWarning?.(`the Redis settings could not be checked: ${errorText(err)}`);
+      });
+    });
+  }
   const keyv = openKeyv(redisAdapter(client), namespace);
   const pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`);
   const intents = openKeyv(redisAdapter(client), `${namespace}-intents`);
   const formerApprovals = openKeyv(redisAdapter(client), `${namespace}-approvals`);
   return {
     kind: 'redis',
+    shared: true,
     timeoutMs: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
     claims: new RedisClaims(client, `${namespace}:claim:`, options.holder),
     accountApps: new KeyvAccountApps(keyv),

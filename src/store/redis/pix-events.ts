@@ -10,6 +10,7 @@ import {
   type PixEventsRepo,
   parseStored,
 } from '../pix-events';
+import { scanStrings } from './client';
 
 /**
  * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`), one script,
@@ -115,5 +116,19 @@ export class RedisPixEvents implements PixEventsRepo {
       .map((t) => parseStored(DisputeRecordSchema, t))
       .filter((d): d is DisputeRecord => d !== undefined && !d.closed)
       .sort(byUpdate);
+  }
+
+  async *events(): AsyncGenerator<PixEventRecord> {
+    for await (const { text } of scanStrings(this.client, this.key('*'))) {
+      const record = parseStored(PixEventRecordSchema, text);
+      if (record) yield record;
+    }
+  }
+
+  async *disputes(): AsyncGenerator<DisputeRecord> {
+    for await (const { text } of scanStrings(this.client, this.disputeKey('*'))) {
+      const record = parseStored(DisputeRecordSchema, text);
+      if (record) yield record;
+    }
   }
 }

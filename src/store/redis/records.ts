@@ -1,5 +1,6 @@
 import type { RedisClientType } from '@keyv/redis';
-import type { RecordsStorage } from '../records';
+import type { RecordsStorage, StoredRecord } from '../records';
+import { scanStrings } from './client';
 
 /**
  * Each record a string (`<namespace>:record:<kind>:<key>`, its lifetime Redis's own), and each kind's
@@ -93,6 +94,19 @@ export class RedisRecords implements RecordsStorage {
     const out: Array<{ key: string; text: string }> = [];
     for (let i = 0; i < reply.length; i += 2) out.push({ key: String(reply[i]), text: String(reply[i + 1]) });
     return out;
+  }
+
+  async *all(): AsyncGenerator<StoredRecord> {
+    const prefix = this.key('', '').slice(0, -1);
+    for await (const { key, text } of scanStrings(this.client, `${prefix}*`)) {
+      // `<kind>:<key>`: a kind never holds the colon, a key may.
+      const rest = key.slice(prefix.length);
+      const colon = rest.indexOf(':');
+      if (colon < 1) continue;
+      const ttlMs = await this.client.pTTL(key);
+      if (ttlMs === -2 || ttlMs === 0) continue;
+      yield { kind: rest.slice(0, colon), key: rest.slice(colon + 1), text, ...(ttlMs > 0 ? { ttlMs } : {}) };
+    }
   }
 
   private async write(kind: string, key: string, text: string, ttlMs: number | undefined, condition: 'NX' | ''): Promise<boolean> {

@@ -41,6 +41,7 @@ export function openSqliteBackend(options: { file: string; namespace: string; ho
   const mainQuery = queryOf(main);
   return {
     kind: 'sqlite',
+    shared: false,
     timeoutMs: undefined,
     claims: new MemoryClaims(`${path.resolve(file)}\n${namespace}`, holder),
     accountApps: new KeyvAccountApps(keyv),

@@ -137,4 +137,40 @@ export class SqlitePixEvents implements PixEventsRepo {
       .filter((d): d is DisputeRecord => d !== undefined)
       .sort(byUpdate);
   }
+
+  async *events(): AsyncGenerator<PixEventRecord> {
+    await this.ready();
+    for await (const text of pages(
+      this.query,
+      'SELECT hash AS k, json FROM pix_events WHERE ns = ? AND hash > ? ORDER BY hash LIMIT ?',
+      this.ns,
+    )) {
+      const record = parseStored(PixEventRecordSchema, text);
+      if (record) yield record;
+    }
+  }
+
+  async *disputes(): AsyncGenerator<DisputeRecord> {
+    await this.ready();
+    for await (const text of pages(
+      this.query,
+      'SELECT e2e AS k, json FROM pix_disputes WHERE ns = ? AND e2e > ? ORDER BY e2e LIMIT ?',
+      this.ns,
+    )) {
+      const record = parseStored(DisputeRecordSchema, text);
+      if (record) yield record;
+    }
+  }
+}
+
+const PAGE = 500;
+
+/** The `json` of every row of a keyed listing, a page at a time, each page after the last key of the one before. */
+async function* pages(query: Query, sql: string, ns: string): AsyncGenerator<unknown> {
+  for (let after = ''; ; ) {
+    const rows = await query(sql, [ns, after, PAGE]);
+    for (const row of rows) yield row.json;
+    if (rows.length < PAGE) return;
+    after = String(rows[rows.length - 1]!.k);
+  }
 }

@@ -1,9 +1,12 @@
-import type { RecordsStorage } from '../records';
+import type { RecordsStorage, StoredRecord } from '../records';
 import { madeAtFirstUse, type Query } from './query';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS records (namespace TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires INTEGER, PRIMARY KEY (namespace, kind, key))`,
 ];
+
+/** Rows read at a time by a listing of everything. */
+const PAGE = 500;
 
 /** Lapsed records go in passing, at most this often (a delete is a commit). */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -73,6 +76,28 @@ export class SqliteRecords implements RecordsStorage {
       [this.namespace, kind, this.now(), limit],
     );
     return rows.map((r) => ({ key: String(r.key), text: String(r.value) }));
+  }
+
+  async *all(): AsyncGenerator<StoredRecord> {
+    await this.ready();
+    for (let after: [string, string] = ['', '']; ; ) {
+      const now = this.now();
+      const rows = await this.query(
+        'SELECT kind, key, value, expires FROM records WHERE namespace = ? AND (kind, key) > (?, ?) AND (expires IS NULL OR expires > ?) ORDER BY kind, key LIMIT ?',
+        [this.namespace, ...after, now, PAGE],
+      );
+      for (const r of rows) {
+        yield {
+          kind: String(r.kind),
+          key: String(r.key),
+          text: String(r.value),
+          ...(r.expires === null ? {} : { ttlMs: Math.max(1, Number(r.expires) - now) }),
+        };
+      }
+      if (rows.length < PAGE) return;
+      const last = rows[rows.length - 1]!;
+      after = [String(last.kind), String(last.key)];
+    }
   }
 
   private expiry(ttlMs: number | undefined): number | null {

@@ -6,6 +6,7 @@ import { claimsContract } from './claims';
 import { delegationsContract } from './delegations';
 import { filingIntentsContract } from './filing-intents';
 import { lifecycleContract } from './lifecycle';
+import { listingsContract } from './listings';
 import { pixEventsContract } from './pix-events';
 import { rateWindowContract } from './rate-window';
 import { recordsContract } from './records';
@@ -17,7 +18,7 @@ export { SECRET, spaceOf } from './backend';
 
 /**
  * The store's contract, one block per repository, run on a backend: every backend's test file calls
- * this with its own factory (test/store/sqlite.test.ts, test/store/redis.test.ts), and a new backend
+ * this with its own factory (test/store/sqlite.test.ts, test/store/redis.test.ts, test/store/postgres.test.ts), and a new backend
  * is proven by one more such file.
  */
 export function storeContract(backend: BackendUnderTest): void {
@@ -33,4 +34,5 @@ export function storeContract(backend: BackendUnderTest): void {
   recordsContract(backend);
   delegationsContract(backend);
   rateWindowContract(backend);
+  listingsContract(backend);
 }
