@@ -65,7 +65,7 @@ export interface StartOptions {
 const BUDGET_WARN_EVERY_MS = 30_000;
 
 /** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */
-const STOP_DRAIN_MS = 7_000;
+export const STOP_DRAIN_MS = 7_000;
 
 /** Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. */
 export async function startPixOps(config: Config, options: StartOptions = {}): Promise<RunningApp> {
