@@ -75,10 +75,20 @@ async function personLimits(app: RunningApp, slack: SlackStandIn, n: number): Pr
   return answer.at - started;
 }
 
-/** The person's commands one after another, as during the sweep. */
+/**
+ * The person's next command, a window of the budget after the last one: one person's interaction at a
+ * time, as people work (the places of a window left to people stay taken for that window), the same
+ * idle and during the sweep.
+ */
+async function personSample(app: RunningApp, slack: SlackStandIn, n: number): Promise<number> {
+  const ms = await personLimits(app, slack, n);
+  await pause(WINDOW_MS);
+  return ms;
+}
+
 async function personSamples(app: RunningApp, slack: SlackStandIn, count: number): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < count; i++) out.push(await personLimits(app, slack, i));
+  for (let i = 0; i < count; i++) out.push(await personSample(app, slack, i));
   return out;
 }
 
@@ -90,9 +100,8 @@ async function personSamples(app: RunningApp, slack: SlackStandIn, count: number
 async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: SlackStandIn, reads: number): Promise<Figure[]> {
   const [first] = apps;
   // Warm: connections, the HTTP client loaded, the JIT; then the person's idle time.
+  // The budget's window is empty of the idle commands' calls when the sweep starts.
   const idle = await personSamples(first!, slack, PERSON_SAMPLES);
-  // The budget's window empties of the idle commands' calls: the sweep starts with all of it.
-  await pause(WINDOW_MS);
   await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'DELETE');
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', { rateLimit: { perSecond: SERVICE_RATE, retryAfter: 1 } });
   const started = Date.now();
@@ -107,7 +116,7 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
     WAIT_MARGIN * idealMs(reads),
   );
   const busy: number[] = [];
-  while (!done && busy.length < PERSON_SAMPLES) busy.push(await personLimits(first!, slack, 100 + busy.length));
+  while (!done && busy.length < PERSON_SAMPLES) busy.push(await personSample(first!, slack, PERSON_SAMPLES + busy.length));
   const reports = await ticks;
   const seconds = (Date.now() - started) / 1000;
   if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length))
@@ -201,7 +210,7 @@ async function redisSweep(fx: Fixture): Promise<Figure[]> {
 export const pixBudget = benchmark(
   // The fixture; each sweep's requests tracked, the person's idle commands and the sweep at its bound.
   WAIT_MARGIN *
-    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + PERSON_SAMPLES * PERSON_CALLS * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
+    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + PERSON_SAMPLES * (PERSON_CALLS + 1) * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
   async (): Promise<Figure[]> => {
     const fx = await limitRequestsInReview(REQUESTS);
     try {
