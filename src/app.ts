@@ -117,7 +117,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // A path that cannot hold the sqlite file: say which variable to fix.
     throw err instanceof StoreLocationError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
   });
-  const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
+  // Counted only where they can be read (/metrics is served on the health listener alone): without one,
+  // start-up does not pay for prom-client.
+  const metrics = options.metrics === false || config.health.port === undefined ? disabledMetrics() : createMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on Redis; while
   // Redis is down, counted in this process so that the Pix API stays usable.
   let budgetWarnedAt = 0;
