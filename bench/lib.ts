@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,9 +62,9 @@ const PROBE_EVERY_MS = 10;
 
 /**
  * A benchmark: its run, and how long it may take at most, derived from what it does: its phases at
- * the paces and bounds they are held to (a process's start at START_BOUND_MS, a Slack answer within
- * SLACK_ACK_MS, N posts at Slack's pace…), times WAIT_MARGIN; a phase held to no bound counts at the
- * longest the app itself allows it (PIX_CALL_MS a Pix call). Past it the benchmark is stopped and
+ * the paces and bounds they are held to, times WAIT_MARGIN (a process's start at START_BOUND_MS, N
+ * posts at Slack's pace…), or, for a phase held to none, the longest the app or Slack itself allows
+ * it (PIX_CALL_MS a Pix call, SLACK_ACK_MS an acknowledgement). Past it the benchmark is stopped and
  * reported as failed.
  */
 export interface Benchmark {
@@ -86,6 +87,8 @@ const children = new Set<Child>();
  */
 export async function runBenchmark(run: Benchmark): Promise<Figure[]> {
   const controller = new AbortController();
+  // Every wait of the benchmark listens to it, as many at once as it runs (a burst's): not a leak.
+  setMaxListeners(0, controller.signal);
   running = controller.signal;
   const outcome = run();
   try {
