@@ -36,10 +36,10 @@ const REDIS_TICKS = 2;
 export const SETUP_CONCURRENCY = 16;
 
 /**
- * What setting up `calls` calls takes, SETUP_CONCURRENCY at once, each counted at the cycle's own
- * latency per call (LATENCY_MS, far above a local call's): set-up is held to no bound of its own.
+ * What setting up `calls` calls takes (`concurrency` at once), each counted at the cycle's own latency
+ * per call (LATENCY_MS, far above a local call's): set-up is held to no bound of its own.
  */
-export const setupMs = (calls: number) => (calls * LATENCY_MS) / SETUP_CONCURRENCY;
+export const setupMs = (calls: number, concurrency = SETUP_CONCURRENCY) => (calls * LATENCY_MS) / concurrency;
 /** limitRequestsInReview(count): the sandbox's start, then an account and a request for each. */
 export const fixtureMs = (count: number) => START_BOUND_MS + setupMs(2 * count);
 
