@@ -2,7 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { BARE_BOLT, type Figure, pairedAckRounds, pinCpus, startBotProcess, startSandboxProcess } from './lib';
+import {
+  BARE_BOLT,
+  benchmark,
+  type Figure,
+  pairedAckRounds,
+  pairedAckRoundsMs,
+  pinCpus,
+  START_BOUND_MS,
+  startBotProcess,
+  startSandboxProcess,
+  WAIT_MARGIN,
+} from './lib';
 
 const CONCURRENT = 200;
 const ROUNDS = 30;
@@ -12,53 +23,57 @@ const BOUND = 1.2;
  * `/pix help` under load: 200 signed commands at once, against the bot and against a bare Bolt app
  * (bench/bare-bolt.ts), both in child processes, in paired rounds (see pairedAckRounds).
  */
-export async function ackLatency(): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-ack-'));
-  const slack = await new SlackStandIn().start();
-  const sandbox = await startSandboxProcess();
-  const common = { SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
-  // The apps on one CPU, this process (the client) on the other, when the machine allows it.
-  const pinning = pinCpus();
-  const bot = await startBotProcess(
-    {
-      ...common,
-      PIX_API_URL: sandbox.url,
-      PIX_APP_ID: sandbox.main.mainAppId,
-      STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
-      ACCESS_VIEWERS: 'U0BENCH01',
-      POLL_SCHEDULE: '0 0 1 1 *',
-    },
-    'src/main.js',
-    pinning?.apps,
-  );
-  const bare = await startBotProcess(common, BARE_BOLT, pinning?.apps);
-  try {
-    const result = await pairedAckRounds({
-      ours: bot,
-      theirs: bare,
-      userId: 'U0BENCH01',
-      text: 'help',
-      slack,
-      rounds: ROUNDS,
-      concurrent: CONCURRENT,
-    });
-    const figure = (p: 50 | 99, label: string): Figure => {
-      const ratio = result.ratio(p);
-      const pooled = result.pooled(p);
-      return {
-        name: `slash ack under load (${CONCURRENT} at once, ${ROUNDS} paired rounds): ${label} vs bare Bolt`,
-        value: `${ratio.toFixed(2)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
-        bound: `≤ ${BOUND}`,
-        ok: ratio <= BOUND,
+export const ackLatency = benchmark(
+  // Three processes started (the sandbox, the bot, the bare app), then the rounds.
+  WAIT_MARGIN * 3 * START_BOUND_MS + pairedAckRoundsMs(ROUNDS),
+  async (): Promise<Figure[]> => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-ack-'));
+    const slack = await new SlackStandIn().start();
+    const sandbox = await startSandboxProcess();
+    const common = { SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
+    // The apps on one CPU, this process (the client) on the other, when the machine allows it.
+    const pinning = pinCpus();
+    const bot = await startBotProcess(
+      {
+        ...common,
+        PIX_API_URL: sandbox.url,
+        PIX_APP_ID: sandbox.main.mainAppId,
+        STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}`,
+        ACCESS_VIEWERS: 'U0BENCH01',
+        POLL_SCHEDULE: '0 0 1 1 *',
+      },
+      'src/main.js',
+      pinning?.apps,
+    );
+    const bare = await startBotProcess(common, BARE_BOLT, pinning?.apps);
+    try {
+      const result = await pairedAckRounds({
+        ours: bot,
+        theirs: bare,
+        userId: 'U0BENCH01',
+        text: 'help',
+        slack,
+        rounds: ROUNDS,
+        concurrent: CONCURRENT,
+      });
+      const figure = (p: 50 | 99, label: string): Figure => {
+        const ratio = result.ratio(p);
+        const pooled = result.pooled(p);
+        return {
+          name: `slash ack under load (${CONCURRENT} at once, ${ROUNDS} paired rounds): ${label} vs bare Bolt`,
+          value: `${ratio.toFixed(2)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
+          bound: `≤ ${BOUND}`,
+          ok: ratio <= BOUND,
+        };
       };
-    };
-    return [figure(50, 'median'), figure(99, 'p99')];
-  } finally {
-    pinning?.restore();
-    await bot.stop();
-    await bare.stop();
-    await sandbox.stop();
-    await slack.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+      return [figure(50, 'median'), figure(99, 'p99')];
+    } finally {
+      pinning?.restore();
+      await bot.stop();
+      await bare.stop();
+      await sandbox.stop();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -5,19 +5,27 @@ import type { AuditEntry } from '../src/audit/entry';
 import { SlackStandInUploads } from '../src/slack-standin/uploads';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { openStore } from '../src/store';
+import { EXPORT_BATCH, MAX_BATCH } from '../src/store/audit-trail';
 import {
+  ACK_WARM_UPS,
+  benchmark,
   type Figure,
   MiB,
   memoryFromNow,
   pairedAckRounds,
+  pairedAckRoundsMs,
   percentile,
   pinCpus,
   residentMemory,
+  SLACK_ACK_MS,
+  START_BOUND_MS,
   signedCommand,
   startBotProcess,
   startSandboxProcess,
   until,
+  WAIT_MARGIN,
 } from './lib';
+import { setupMs } from './poll-cycle';
 
 const CONCURRENT = 200;
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 20);
@@ -25,15 +33,19 @@ const ACK_BOUND = 1.05;
 const EXPORT_ENTRIES = 100_000;
 const EXPORT_ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 3);
 const EXPORT_GROWTH_BOUND_MIB = 32;
+/** Entries appended at once while seeding. */
+const SEED_BATCH = 10_000;
 const VIEWER = 'U0BENCH01';
 const ADMIN = 'U0BENCHADM';
+/** A trail read whole: every entry written up to now, and a day past it, so that no clock step hides one. */
+const A_DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How many entries a trail holds, read in batches (as the export does). */
 async function countEntries(url: string): Promise<number> {
   const store = await openStore({ url });
   try {
     let n = 0;
-    for await (const batch of (await store.audit.snapshot(new Date(0), new Date(Date.now() + 86_400_000))).batches()) n += batch.length;
+    for await (const batch of (await store.audit.snapshot(new Date(0), new Date(Date.now() + A_DAY_MS))).batches()) n += batch.length;
     return n;
   } finally {
     await store.close();
@@ -45,66 +57,70 @@ async function countEntries(url: string): Promise<number> {
  * the same bot recording nothing (bench/bot-no-audit.ts), both in child processes on sqlite, in
  * paired rounds (see pairedAckRounds). The bound: at most 5 % slower.
  */
-export async function auditAck(): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-audit-'));
-  const slack = await new SlackStandIn().start();
-  const sandbox = await startSandboxProcess();
-  const pinning = pinCpus();
-  const env = (file: string) => ({
-    SLACK_API_URL: slack.apiUrl,
-    LOG_LEVEL: 'info',
-    PIX_API_URL: sandbox.url,
-    PIX_APP_ID: sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, file)}`,
-    ACCESS_VIEWERS: VIEWER,
-    POLL_SCHEDULE: '0 0 1 1 *',
-  });
-  const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
-  const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-audit.js', pinning?.apps);
-  let stopped = false;
-  try {
-    const result = await pairedAckRounds({
-      ours: on,
-      theirs: off,
-      userId: VIEWER,
-      text: 'help',
-      slack,
-      rounds: ROUNDS,
-      concurrent: CONCURRENT,
+export const auditAck = benchmark(
+  // Three processes started (the sandbox, the two bots), then the rounds.
+  WAIT_MARGIN * 3 * START_BOUND_MS + pairedAckRoundsMs(ROUNDS),
+  async (): Promise<Figure[]> => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-audit-'));
+    const slack = await new SlackStandIn().start();
+    const sandbox = await startSandboxProcess();
+    const pinning = pinCpus();
+    const env = (file: string) => ({
+      SLACK_API_URL: slack.apiUrl,
+      LOG_LEVEL: 'info',
+      PIX_API_URL: sandbox.url,
+      PIX_APP_ID: sandbox.main.mainAppId,
+      STORE_URL: `sqlite://${path.join(dir, file)}`,
+      ACCESS_VIEWERS: VIEWER,
+      POLL_SCHEDULE: '0 0 1 1 *',
     });
-    await Promise.all([on.stop(), off.stop()]);
-    stopped = true;
-    // Warm-up (20 + one burst) and the rounds: every command one entry with the trail on, none off.
-    const sent = 20 + CONCURRENT + ROUNDS * CONCURRENT;
-    const [recorded, baseline] = [await countEntries(env('on.sqlite').STORE_URL), await countEntries(env('off.sqlite').STORE_URL)];
-    const figure = (p: 50 | 99, label: string): Figure => {
-      const ratio = result.ratio(p);
-      const pooled = result.pooled(p);
-      return {
-        name: `audit trail on vs off: slash ack ${label} (${CONCURRENT} at once, ${ROUNDS} paired rounds)`,
-        value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
-        bound: `≤ ${ACK_BOUND}`,
-        ok: ratio <= ACK_BOUND,
+    const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
+    const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-audit.js', pinning?.apps);
+    let stopped = false;
+    try {
+      const result = await pairedAckRounds({
+        ours: on,
+        theirs: off,
+        userId: VIEWER,
+        text: 'help',
+        slack,
+        rounds: ROUNDS,
+        concurrent: CONCURRENT,
+      });
+      await Promise.all([on.stop(), off.stop()]);
+      stopped = true;
+      // Warm-up (20 + one burst) and the rounds: every command one entry with the trail on, none off.
+      const sent = ACK_WARM_UPS + CONCURRENT + ROUNDS * CONCURRENT;
+      const [recorded, baseline] = [await countEntries(env('on.sqlite').STORE_URL), await countEntries(env('off.sqlite').STORE_URL)];
+      const figure = (p: 50 | 99, label: string): Figure => {
+        const ratio = result.ratio(p);
+        const pooled = result.pooled(p);
+        return {
+          name: `audit trail on vs off: slash ack ${label} (${CONCURRENT} at once, ${ROUNDS} paired rounds)`,
+          value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
+          bound: `≤ ${ACK_BOUND}`,
+          ok: ratio <= ACK_BOUND,
+        };
       };
-    };
-    return [
-      figure(50, 'median'),
-      figure(99, 'p99'),
-      {
-        name: 'audit trail on vs off: entries recorded (one per command)',
-        value: `${recorded} of ${sent} (off: ${baseline})`,
-        bound: `${sent} (off: 0)`,
-        ok: recorded === sent && baseline === 0,
-      },
-    ];
-  } finally {
-    pinning?.restore();
-    if (!stopped) await Promise.all([on.stop(), off.stop()]);
-    await sandbox.stop();
-    await slack.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+      return [
+        figure(50, 'median'),
+        figure(99, 'p99'),
+        {
+          name: 'audit trail on vs off: entries recorded (one per command)',
+          value: `${recorded} of ${sent} (off: ${baseline})`,
+          bound: `${sent} (off: 0)`,
+          ok: recorded === sent && baseline === 0,
+        },
+      ];
+    } finally {
+      pinning?.restore();
+      if (!stopped) await Promise.all([on.stop(), off.stop()]);
+      await sandbox.stop();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 /** Entries of one São Paulo day (2026-03-05), every field used, a key masked as the app masks it. */
 function sampleEntry(i: number): AuditEntry {
@@ -130,77 +146,93 @@ function sampleEntry(i: number): AuditEntry {
  * less than 32 MiB whatever the export's size (the CSV itself is about 20 MiB). Its peak is reset
  * just before the command (`/proc/<pid>/clear_refs`); the median of three rounds, each a fresh bot.
  */
-export async function auditExport(): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-export-'));
-  const url = `sqlite://${path.join(dir, 'store.sqlite')}`;
-  const slack = await new SlackStandIn().start();
-  const uploads = await new SlackStandInUploads(slack).start();
-  const sandbox = await startSandboxProcess();
-  try {
-    const seeding = await openStore({ url });
-    for (let from = 0; from < EXPORT_ENTRIES; from += 10_000) {
-      await Promise.all(Array.from({ length: 10_000 }, (_, i) => seeding.audit.append(sampleEntry(from + i))));
-    }
-    await seeding.close();
-
-    const rounds: Array<{ seconds: number; growth: number; intact: boolean; bytes: number }> = [];
-    for (let r = 0; r < EXPORT_ROUNDS; r++) {
-      const bot = await startBotProcess({
-        SLACK_API_URL: slack.apiUrl,
-        PIX_API_URL: sandbox.url,
-        PIX_APP_ID: sandbox.main.mainAppId,
-        STORE_URL: url,
-        ACCESS_ADMINS: ADMIN,
-        POLL_SCHEDULE: '0 0 1 1 *',
-      });
-      try {
-        // Warm: the command path, the store's connections, Slack's client.
-        await signedCommand(bot.port, ADMIN, 'audit 1', slack.responseUrl(`warm-${r}`));
-        await until('the warm-up answer', () => slack.responsesTo(`warm-${r}`)[0]);
-        const completes = slack.callsOf('files.completeUploadExternal').length;
-        const before = memoryFromNow(bot.pid);
-        const started = Date.now();
-        await signedCommand(bot.port, ADMIN, 'audit export 2026-03-05 2026-03-05', slack.responseUrl(`export-${r}`));
-        const complete = await until('the upload completed', () => slack.callsOf('files.completeUploadExternal')[completes], 300_000);
-        const seconds = (Date.now() - started) / 1000;
-        const after = residentMemory(bot.pid);
-        const fileId = (complete.args.files as Array<{ id: string }>)[0]!.id;
-        const upload = uploads.uploads.get(fileId)!;
-        const lines = upload.bytes!.toString('utf8').split('\r\n').length - 2;
-        rounds.push({
-          seconds,
-          growth: (after.peak - before) / MiB,
-          intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES,
-          bytes: upload.bytes!.length,
-        });
-        uploads.uploads.delete(fileId);
-      } finally {
-        await bot.stop();
+export const auditExport = benchmark(
+  // The sandbox's start and the seeding (the trail's writes, one after another); each round, a bot's
+  // start, its warm-up answer and the export (the trail's reads, one after another), each write or
+  // read counted as a set-up call.
+  WAIT_MARGIN *
+    (START_BOUND_MS +
+      setupMs(EXPORT_ENTRIES / MAX_BATCH, 1) +
+      EXPORT_ROUNDS * (START_BOUND_MS + SLACK_ACK_MS + setupMs(EXPORT_ENTRIES / EXPORT_BATCH, 1))),
+  async (): Promise<Figure[]> => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-export-'));
+    const url = `sqlite://${path.join(dir, 'store.sqlite')}`;
+    const slack = await new SlackStandIn().start();
+    const uploads = await new SlackStandInUploads(slack).start();
+    const sandbox = await startSandboxProcess();
+    try {
+      const seedingStarted = Date.now();
+      const seeding = await openStore({ url });
+      for (let from = 0; from < EXPORT_ENTRIES; from += SEED_BATCH) {
+        await Promise.all(Array.from({ length: SEED_BATCH }, (_, i) => seeding.audit.append(sampleEntry(from + i))));
       }
+      await seeding.close();
+      // The export reads back what the seeding wrote, and streams it: given the margin over what writing took.
+      const exportWaitMs = WAIT_MARGIN * (Date.now() - seedingStarted);
+
+      const rounds: Array<{ seconds: number; growth: number; intact: boolean; bytes: number }> = [];
+      for (let r = 0; r < EXPORT_ROUNDS; r++) {
+        const bot = await startBotProcess({
+          SLACK_API_URL: slack.apiUrl,
+          PIX_API_URL: sandbox.url,
+          PIX_APP_ID: sandbox.main.mainAppId,
+          STORE_URL: url,
+          ACCESS_ADMINS: ADMIN,
+          POLL_SCHEDULE: '0 0 1 1 *',
+        });
+        try {
+          // Warm: the command path, the store's connections, Slack's client.
+          await signedCommand(bot.port, ADMIN, 'audit 1', slack.responseUrl(`warm-${r}`));
+          await until('the warm-up answer', () => slack.responsesTo(`warm-${r}`)[0], WAIT_MARGIN * SLACK_ACK_MS);
+          const completes = slack.callsOf('files.completeUploadExternal').length;
+          const before = memoryFromNow(bot.pid);
+          const started = Date.now();
+          await signedCommand(bot.port, ADMIN, 'audit export 2026-03-05 2026-03-05', slack.responseUrl(`export-${r}`));
+          const complete = await until(
+            'the upload completed',
+            () => slack.callsOf('files.completeUploadExternal')[completes],
+            exportWaitMs,
+          );
+          const seconds = (Date.now() - started) / 1000;
+          const after = residentMemory(bot.pid);
+          const fileId = (complete.args.files as Array<{ id: string }>)[0]!.id;
+          const upload = uploads.uploads.get(fileId)!;
+          const lines = upload.bytes!.toString('utf8').split('\r\n').length - 2;
+          rounds.push({
+            seconds,
+            growth: (after.peak - before) / MiB,
+            intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES,
+            bytes: upload.bytes!.length,
+          });
+          uploads.uploads.delete(fileId);
+        } finally {
+          await bot.stop();
+        }
+      }
+      const growths = rounds.map((r) => r.growth);
+      const median = percentile(growths, 50);
+      return [
+        {
+          name: `audit export: ${EXPORT_ENTRIES.toLocaleString('en')} entries as CSV to the admin's DM (median of ${EXPORT_ROUNDS})`,
+          value: `${percentile(
+            rounds.map((r) => r.seconds),
+            50,
+          ).toFixed(1)} s, ${(rounds[0]!.bytes / MiB).toFixed(1)} MiB`,
+          bound: 'every entry, intact',
+          ok: rounds.every((r) => r.intact),
+        },
+        {
+          name: `audit export: bot peak RSS growth (median of ${EXPORT_ROUNDS}; largest ${Math.max(...growths).toFixed(1)} MiB)`,
+          value: `${median.toFixed(1)} MiB`,
+          bound: `< ${EXPORT_GROWTH_BOUND_MIB} MiB`,
+          ok: median < EXPORT_GROWTH_BOUND_MIB,
+        },
+      ];
+    } finally {
+      await sandbox.stop();
+      await uploads.close();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-    const growths = rounds.map((r) => r.growth);
-    const median = percentile(growths, 50);
-    return [
-      {
-        name: `audit export: ${EXPORT_ENTRIES.toLocaleString('en')} entries as CSV to the admin's DM (median of ${EXPORT_ROUNDS})`,
-        value: `${percentile(
-          rounds.map((r) => r.seconds),
-          50,
-        ).toFixed(1)} s, ${(rounds[0]!.bytes / MiB).toFixed(1)} MiB`,
-        bound: 'every entry, intact',
-        ok: rounds.every((r) => r.intact),
-      },
-      {
-        name: `audit export: bot peak RSS growth (median of ${EXPORT_ROUNDS}; largest ${Math.max(...growths).toFixed(1)} MiB)`,
-        value: `${median.toFixed(1)} MiB`,
-        bound: `< ${EXPORT_GROWTH_BOUND_MIB} MiB`,
-        ok: median < EXPORT_GROWTH_BOUND_MIB,
-      },
-    ];
-  } finally {
-    await sandbox.stop();
-    await uploads.close();
-    await slack.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+  },
+);

@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type RunningApp, startPixOps } from '../src/app';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type RunningApp, STOP_DRAIN_MS, startPixOps } from '../src/app';
 import { loadConfig } from '../src/runtime/config';
 import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';
+import { SLACK_PACE } from '../src/slack/pacing';
 import { interactionBody, slashCommandBody } from '../src/slack-standin/deliveries';
 import { slackSignatureHeaders } from '../src/slack-standin/signing';
 import { SlackStandIn } from '../src/slack-standin/web-api';
@@ -14,10 +17,119 @@ export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
 const DIST = path.resolve(__dirname, '..');
 
+/** The app's own configuration when nothing is set: its defaults, as it reads them. */
+const APP_DEFAULTS = (() => {
+  const result = loadConfig({ SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.config;
+})();
+/** The longest the bot gives one Pix call (PIX_TIMEOUT_MS's default): past it, the bot has given up. */
+export const PIX_CALL_MS = APP_DEFAULTS.pix.timeoutMs;
+/** How long a pending approval waits before it expires (APPROVAL_TTL's default). */
+export const APPROVAL_TTL_MS = APP_DEFAULTS.approvals.ttlMs;
+
 export interface Child {
   process: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
+}
+
+/**
+ * How much longer than the pace or bound it waits for a wait allows before it gives up: a wait that
+ * runs out is a benchmark that failed (the figure itself is judged against its bound, not this).
+ */
+export const WAIT_MARGIN = 3;
+/** The start-up benchmark's bound: a process of ours answers within this of its spawn. */
+export const START_BOUND_MS = 2_000;
+/** How long a wait for a process of ours to be up allows (START_BOUND_MS, with the margin). */
+export const START_WAIT_MS = WAIT_MARGIN * START_BOUND_MS;
+/** The usual rig's processes to start (the sandbox, the bot), at START_BOUND_MS each. */
+export const RIG_START_MS = 2 * START_BOUND_MS;
+/** How long `n` posts in one channel take at the bot's own pace for chat.postMessage (src/slack/pacing.ts). */
+export const botPaceMs = (n: number) => {
+  const pace = SLACK_PACE['chat.postMessage']!;
+  return (Math.max(0, n - pace.burst) / pace.perSecond) * 1000;
+};
+/**
+ * Slack's deadlines: a delivery acknowledged within 3 s (or Slack tells the person it failed), a
+ * trigger_id usable for 3 s (https://docs.slack.dev/interactivity/handling-user-interaction).
+ */
+export const SLACK_ACK_MS = 3_000;
+/**
+ * After SIGTERM, how long a child has before SIGKILL: the bot drains for STOP_DRAIN_MS and then
+ * closes; the margin covers the rest of its stop.
+ */
+const EXIT_GRACE_MS = WAIT_MARGIN * STOP_DRAIN_MS;
+/**
+ * How often a wait looks at its condition. Figures are read from the stand-ins' own timestamps
+ * (a call's `at`), never from when a wait notices: this only sets how late the bench moves on.
+ */
+const PROBE_EVERY_MS = 10;
+
+/**
+ * A benchmark: its run, and how long it may take at most, derived from what it does: its phases at
+ * the paces and bounds they are held to, times WAIT_MARGIN (a process's start at START_BOUND_MS, N
+ * posts at Slack's pace…), or, for a phase held to none, the longest the app or Slack itself allows
+ * it (PIX_CALL_MS a Pix call, SLACK_ACK_MS an acknowledgement). Past it the benchmark is stopped and
+ * reported as failed.
+ */
+export interface Benchmark {
+  (): Promise<Figure[]>;
+  timeLimitMs: number;
+}
+
+export function benchmark(timeLimitMs: number, run: () => Promise<Figure[]>): Benchmark {
+  return Object.assign(run, { timeLimitMs });
+}
+
+/** Aborted when the running benchmark is out of time: every wait (until, pause) then gives up. */
+let running: AbortSignal | undefined;
+/** Children spawned by the running benchmark and not yet exited. */
+const children = new Set<Child>();
+
+/**
+ * Runs one benchmark within its time limit. Out of time, its waits give up (so its own clean-up
+ * runs) and it is given up on; either way, any child it left running is stopped.
+ */
+export async function runBenchmark(run: Benchmark): Promise<Figure[]> {
+  const controller = new AbortController();
+  // Every wait of the benchmark listens to it, as many at once as it runs (a burst's): not a leak.
+  setMaxListeners(0, controller.signal);
+  running = controller.signal;
+  const outcome = run();
+  try {
+    return await within(outcome, run.timeLimitMs, () => new Error(`out of its time limit (${(run.timeLimitMs / 1000).toFixed(0)} s)`));
+  } catch (err) {
+    controller.abort(err);
+    // Its waits now throw and its `finally` blocks stop what it started; a child's stop is the longest.
+    await within(outcome, EXIT_GRACE_MS, () => undefined).catch(() => undefined);
+    throw err;
+  } finally {
+    running = undefined;
+    await Promise.all([...children].map((c) => c.stop()));
+  }
+}
+
+/** `promise`, or the rejection `late()` makes if it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, late: () => unknown): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const outOfTime = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([promise, outOfTime]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits `ms`, or gives up when the running benchmark is out of time. */
+export async function pause(ms: number): Promise<void> {
+  const signal = running;
+  signal?.throwIfAborted();
+  await delay(ms, undefined, signal ? { signal } : {}).catch((err: unknown) => {
+    throw signal?.reason ?? err;
+  });
 }
 
 /**
@@ -40,33 +152,40 @@ export function spawnNode(script: string, env: Record<string, string>, execArgv:
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  return {
+  const handle: Child = {
     process: child,
     output: () => out,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+        setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
       }),
   };
+  children.add(handle);
+  child.once('exit', () => children.delete(handle));
+  return handle;
 }
 
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+/**
+ * Waits until `probe` answers something, for at most `timeoutMs` (derived by the caller from the pace
+ * or bound it waits for), or until the running benchmark is out of time.
+ */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
     if (v !== undefined && v !== null && v !== false) return v as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${(timeoutMs / 1000).toFixed(1)} s)`);
+    await pause(PROBE_EVERY_MS);
   }
 }
 
 /** The sandbox Pix API in a process of its own, so that it weighs nothing on the bot's figures. */
 export async function startSandboxProcess(): Promise<Child & { url: string; main: SandboxCompany }> {
   const child = spawnNode('src/sandbox/cli.js', { SANDBOX_PORT: '0' });
-  const url = await until('the sandbox', () => /PIX_API_URL=(\S+)\)/.exec(child.output())?.[1]);
+  const url = await until('the sandbox', () => /PIX_API_URL=(\S+)\)/.exec(child.output())?.[1], START_WAIT_MS);
   const info = (await (await fetch(`${url}/sandbox/info`)).json()) as { companies: { main: SandboxCompany } };
   return { ...child, url, main: info.companies.main };
 }
@@ -109,7 +228,7 @@ export async function startBotProcess(
         .output()
         .split('\n')
         .find((l) => l.includes('Pix Ops is running')),
-    30_000,
+    START_WAIT_MS,
   ).catch((err) => {
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });
@@ -243,6 +362,15 @@ export async function startRig(operator: string) {
   };
 }
 
+/** Single commands that warm each app up before pairedAckRounds' bursts. */
+export const ACK_WARM_UPS = 20;
+
+/**
+ * What pairedAckRounds takes at most: each of its bursts (the warm-ups, then two a round) acknowledged
+ * within Slack's deadline, SLACK_ACK_MS.
+ */
+export const pairedAckRoundsMs = (rounds: number) => 2 * (ACK_WARM_UPS + 1 + rounds) * SLACK_ACK_MS;
+
 /**
  * Slash commands under load, two apps compared: in each of `rounds` paired rounds, `concurrent`
  * signed commands at once to each app, back to back, in alternating order, so that both meet the
@@ -278,7 +406,7 @@ export async function pairedAckRounds(input: {
   };
   // Warm-up: auth.test, connections, JIT.
   for (const port of [ours.port, theirs.port]) {
-    for (let i = 0; i < 20; i++) await burst(port, 1);
+    for (let i = 0; i < ACK_WARM_UPS; i++) await burst(port, 1);
     await burst(port, concurrent);
   }
   const ratios = { 50: [] as number[], 99: [] as number[] };

@@ -2,22 +2,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningApp } from '../src/app';
+import { WINDOW_MS } from '../src/pix/budget';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { openStore } from '../src/store';
 import {
   BOT_TOKEN,
+  benchmark,
   type Figure,
   pairedAckRounds,
+  pairedAckRoundsMs,
+  pause,
   percentile,
   pinCpus,
+  START_BOUND_MS,
   sandboxControl,
   signedCommand,
   startBotInProcess,
   startBotProcess,
   startSandboxProcess,
   until,
+  WAIT_MARGIN,
 } from './lib';
-import { limitRequestsInReview, trackAll } from './poll-cycle';
+import { fixtureMs, limitRequestsInReview, setupMs, trackAll } from './poll-cycle';
 
 const REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 2_000);
 const RATE = 50;
@@ -28,6 +34,14 @@ const PEAK_BOUND = RATE + 1;
 const PERSON_BOUND = 1.5;
 const PERSON = 'U0BENCHPER';
 const PERSON_SAMPLES = 7;
+/** The Pix calls of a person's `/pix limits`, one after the other: the accounts (for the default one), then its limits. */
+const PERSON_CALLS = 2;
+/** A person's answer: each of their calls admitted within one window of the budget, with the margin. */
+const PERSON_WAIT_MS = WAIT_MARGIN * PERSON_CALLS * WINDOW_MS;
+/** What the API's allowance counts: calls in any one second. */
+const SECOND_MS = 1000;
+/** A sweep's ideal time: its reads at the budget's rate. */
+const idealMs = (reads: number) => (reads / RATE) * SECOND_MS;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ACK_ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 20);
 const ACK_CONCURRENT = 200;
@@ -45,7 +59,7 @@ function peakPerSecond(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
   let best = 0;
   for (let i = 0, j = 0; j < sorted.length; j++) {
-    while (sorted[j]! - sorted[i]! >= 1_000) i++;
+    while (sorted[j]! - sorted[i]! >= SECOND_MS) i++;
     best = Math.max(best, j - i + 1);
   }
   return best;
@@ -57,16 +71,24 @@ async function personLimits(app: RunningApp, slack: SlackStandIn, n: number): Pr
   const started = Date.now();
   const res = await signedCommand(app.port!, PERSON, 'limits', slack.responseUrl(id));
   await res.text();
-  const answer = await until('the person’s answer', () => slack.responsesTo(id)[0], 30_000);
+  const answer = await until('the person’s answer', () => slack.responsesTo(id)[0], PERSON_WAIT_MS);
   return answer.at - started;
 }
 
-async function personSamples(app: RunningApp, slack: SlackStandIn, count: number, gapMs: number): Promise<number[]> {
+/**
+ * The person's next command, a window of the budget after the last one: one person's interaction at a
+ * time, as people work (the places of a window left to people stay taken for that window), the same
+ * idle and during the sweep.
+ */
+async function personSample(app: RunningApp, slack: SlackStandIn, n: number): Promise<number> {
+  const ms = await personLimits(app, slack, n);
+  await pause(WINDOW_MS);
+  return ms;
+}
+
+async function personSamples(app: RunningApp, slack: SlackStandIn, count: number): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < count; i++) {
-    out.push(await personLimits(app, slack, i));
-    await new Promise((r) => setTimeout(r, gapMs));
-  }
+  for (let i = 0; i < count; i++) out.push(await personSample(app, slack, i));
   return out;
 }
 
@@ -78,17 +100,23 @@ async function personSamples(app: RunningApp, slack: SlackStandIn, count: number
 async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: SlackStandIn, reads: number): Promise<Figure[]> {
   const [first] = apps;
   // Warm: connections, the HTTP client loaded, the JIT; then the person's idle time.
-  const idle = await personSamples(first!, slack, PERSON_SAMPLES, 100);
-  await new Promise((r) => setTimeout(r, 1_100));
+  // The budget's window is empty of the idle commands' calls when the sweep starts.
+  const idle = await personSamples(first!, slack, PERSON_SAMPLES);
   await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'DELETE');
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', { rateLimit: { perSecond: SERVICE_RATE, retryAfter: 1 } });
   const started = Date.now();
   let done = false;
   const ticks = Promise.all(apps.map((a) => a.poller.tick())).finally(() => (done = true));
-  // The person asks once the sweep is well under way, a few times while it lasts.
-  await new Promise((r) => setTimeout(r, 3_000));
+  // The person asks once the sweep is at its pace (a window's worth of its reads at the API), a few
+  // times while it lasts.
+  await until(
+    'the sweep at its pace',
+    async () =>
+      ((await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'GET')) as { calls: LoggedCall[] }).calls.length >= RATE,
+    WAIT_MARGIN * idealMs(reads),
+  );
   const busy: number[] = [];
-  while (!done && busy.length < PERSON_SAMPLES) busy.push(await personLimits(first!, slack, 100 + busy.length));
+  while (!done && busy.length < PERSON_SAMPLES) busy.push(await personSample(first!, slack, PERSON_SAMPLES + busy.length));
   const reports = await ticks;
   const seconds = (Date.now() - started) / 1000;
   if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length))
@@ -98,7 +126,7 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
   const readCalls = logged.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'));
   const peak = peakPerSecond(logged.calls.map((c) => c.at));
-  const ideal = reads / RATE;
+  const ideal = idealMs(reads) / SECOND_MS;
   const idleMs = percentile(idle, 50);
   const busyMs = percentile(busy, 50);
   return [
@@ -178,64 +206,73 @@ async function redisSweep(fx: Fixture): Promise<Figure[]> {
   }
 }
 
-/** Issue 18's sweeps: one instance on sqlite, then two on Redis, against one Pix stand-in limited to 60/s. */
-export async function pixBudget(): Promise<Figure[]> {
-  const fx = await limitRequestsInReview(REQUESTS);
-  try {
-    return [...(await sqliteSweep(fx)), ...(await redisSweep(fx))];
-  } finally {
-    await fx.sandbox.stop();
-  }
-}
+/** The sweeps: one instance on sqlite, then two on Redis, against one Pix stand-in limited to SERVICE_RATE a second. */
+export const pixBudget = benchmark(
+  // The fixture; each sweep's requests tracked, the person's idle commands and the sweep at its bound.
+  WAIT_MARGIN *
+    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + PERSON_SAMPLES * (PERSON_CALLS + 1) * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
+  async (): Promise<Figure[]> => {
+    const fx = await limitRequestsInReview(REQUESTS);
+    try {
+      return [...(await sqliteSweep(fx)), ...(await redisSweep(fx))];
+    } finally {
+      await fx.sandbox.stop();
+    }
+  },
+);
 
 /**
  * What metrics cost an acknowledgement: 200 signed `/pix help` at once against the bot with metrics
  * (and /metrics served on HEALTH_PORT) and the same bot counting nothing
  * (bench/bot-no-metrics.ts), both in child processes, in paired rounds (see pairedAckRounds).
  */
-export async function metricsAck(): Promise<Figure[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-metrics-'));
-  const slack = await new SlackStandIn().start();
-  const sandbox = await startSandboxProcess();
-  const pinning = pinCpus();
-  const env = (file: string) => ({
-    SLACK_API_URL: slack.apiUrl,
-    LOG_LEVEL: 'info',
-    PIX_API_URL: sandbox.url,
-    PIX_APP_ID: sandbox.main.mainAppId,
-    STORE_URL: `sqlite://${path.join(dir, file)}`,
-    ACCESS_VIEWERS: PERSON,
-    POLL_SCHEDULE: '0 0 1 1 *',
-    HEALTH_PORT: '0',
-  });
-  const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
-  const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-metrics.js', pinning?.apps);
-  try {
-    const result = await pairedAckRounds({
-      ours: on,
-      theirs: off,
-      userId: PERSON,
-      text: 'help',
-      slack,
-      rounds: ACK_ROUNDS,
-      concurrent: ACK_CONCURRENT,
+export const metricsAck = benchmark(
+  // Three processes started (the sandbox, the two bots), then the rounds.
+  WAIT_MARGIN * 3 * START_BOUND_MS + pairedAckRoundsMs(ACK_ROUNDS),
+  async (): Promise<Figure[]> => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-metrics-'));
+    const slack = await new SlackStandIn().start();
+    const sandbox = await startSandboxProcess();
+    const pinning = pinCpus();
+    const env = (file: string) => ({
+      SLACK_API_URL: slack.apiUrl,
+      LOG_LEVEL: 'info',
+      PIX_API_URL: sandbox.url,
+      PIX_APP_ID: sandbox.main.mainAppId,
+      STORE_URL: `sqlite://${path.join(dir, file)}`,
+      ACCESS_VIEWERS: PERSON,
+      POLL_SCHEDULE: '0 0 1 1 *',
+      HEALTH_PORT: '0',
     });
-    const figure = (p: 50 | 99, label: string): Figure => {
-      const ratio = result.ratio(p);
-      const pooled = result.pooled(p);
-      return {
-        name: `metrics on vs off: slash ack ${label} (${ACK_CONCURRENT} at once, ${ACK_ROUNDS} paired rounds)`,
-        value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
-        bound: `≤ ${ACK_BOUND}`,
-        ok: ratio <= ACK_BOUND,
+    const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
+    const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-metrics.js', pinning?.apps);
+    try {
+      const result = await pairedAckRounds({
+        ours: on,
+        theirs: off,
+        userId: PERSON,
+        text: 'help',
+        slack,
+        rounds: ACK_ROUNDS,
+        concurrent: ACK_CONCURRENT,
+      });
+      const figure = (p: 50 | 99, label: string): Figure => {
+        const ratio = result.ratio(p);
+        const pooled = result.pooled(p);
+        return {
+          name: `metrics on vs off: slash ack ${label} (${ACK_CONCURRENT} at once, ${ACK_ROUNDS} paired rounds)`,
+          value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
+          bound: `≤ ${ACK_BOUND}`,
+          ok: ratio <= ACK_BOUND,
+        };
       };
-    };
-    return [figure(50, 'median'), figure(99, 'p99')];
-  } finally {
-    pinning?.restore();
-    await Promise.all([on.stop(), off.stop()]);
-    await sandbox.stop();
-    await slack.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+      return [figure(50, 'median'), figure(99, 'p99')];
+    } finally {
+      pinning?.restore();
+      await Promise.all([on.stop(), off.stop()]);
+      await sandbox.stop();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

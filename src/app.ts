@@ -65,7 +65,7 @@ export interface StartOptions {
 const BUDGET_WARN_EVERY_MS = 30_000;
 
 /** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */
-const STOP_DRAIN_MS = 7_000;
+export const STOP_DRAIN_MS = 7_000;
 
 /** Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. */
 export async function startPixOps(config: Config, options: StartOptions = {}): Promise<RunningApp> {
@@ -121,7 +121,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // A path that cannot hold the sqlite file, a schema or a Redis that must not be used: say which variable to look at.
     throw err instanceof StoreLocationError || err instanceof StoreRefusedError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
   });
-  const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
+  // Counted only where they can be read (/metrics is served on the health listener alone): without one,
+  // start-up does not pay for prom-client.
+  const metrics = options.metrics === false || config.health.port === undefined ? disabledMetrics() : createMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on a shared store
   // (Redis, Postgres); while it is down, counted in this process so that the Pix API stays usable.
   let budgetWarnedAt = 0;

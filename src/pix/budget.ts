@@ -13,7 +13,7 @@ export type Lane = 'people' | 'poller';
  * depth 1), so that a second's calls do not leave in one burst, and the network's jitter cannot
  * crowd two bursts into one second at the API. A turn taken late (a timer's lateness) is made up by
  * the next one, so the pace does not drift below the limit. `admit` takes a place and answers 0, or
- * answers how long to wait before asking again. The poller's lane (`reserve` > 0) keeps that pace and
+ * answers how long to wait before asking again. The poller's lane (`reserve` > 0: PEOPLE_PLACES) keeps that pace and
  * leaves `reserve` places of each window to people, so a person on another instance is not starved by
  * this one's sweep; people take a free place of the window at once (a person waits, the sweep does
  * not), and their turn pushes the poller's next one back.
@@ -70,6 +70,13 @@ export const WINDOW_MS = 1_020;
 const SLOW_AFTER_429_MS = 60_000;
 
 const slowed = (limit: number) => Math.max(1, Math.floor(limit / 2));
+/**
+ * The places of each window the poller leaves to people: as many as one person's interaction takes one
+ * after another before its answer (a `/pix limits`: the accounts, for the default one, then its
+ * limits), so that it waits for none of the sweep's reads. A place stays taken for a window: a
+ * person's next interaction within that window may wait for a call of the sweep to leave it.
+ */
+export const PEOPLE_PLACES = 2;
 /** The poller's share: all but `reserve` places, but never nothing. */
 const capOf = (limit: number, reserve: number) => Math.max(1, limit - reserve);
 
@@ -180,7 +187,7 @@ export class PixBudget {
   }
 
   private async admit(lane: Lane): Promise<number> {
-    const reserve = lane === 'poller' ? 1 : 0;
+    const reserve = lane === 'poller' ? PEOPLE_PLACES : 0;
     try {
       return await this.options.window.admit(this.options.limit, reserve);
     } catch (err) {

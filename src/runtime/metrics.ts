@@ -91,7 +91,7 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** Metrics off: every call is a no-op, and there is nothing to scrape. */
+/** Metrics off (or nowhere to serve them): every call is a no-op, and there is nothing to scrape. */
 export function disabledMetrics(): Metrics {
   const nothing = () => undefined;
   return {

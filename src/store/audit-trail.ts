@@ -5,9 +5,9 @@ import type { AuditEntry, StoredAuditEntry } from '../audit/entry';
  * fewer survive, the less the collector lets the heap grow (bench/audit.ts: 100 measured best
  * against 20, 50, 200 and 1,000, with a round trip per batch still cheap on Redis).
  */
-const EXPORT_BATCH = 100;
+export const EXPORT_BATCH = 100;
 /** Entries per write at most (sqlite: 13 parameters each, far under its limit of 32,766). */
-const MAX_BATCH = 200;
+export const MAX_BATCH = 200;
 
 /** A page of `/pix audit`: newest first, from `since` on. */
 export interface AuditPageQuery {

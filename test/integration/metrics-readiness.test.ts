@@ -138,3 +138,19 @@ describe('/metrics and /readyz on the health listener', () => {
     await expect(fetch(`${health}/readyz`)).rejects.toThrow();
   });
 });
+
+describe('no health listener', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ ACCESS_VIEWERS: VIEWER });
+  });
+  afterAll(() => h.close());
+
+  test('nothing is counted where nothing can read it (no prom-client at start-up); the app answers as ever', async () => {
+    const res = await h.slash(VIEWER, 'limits');
+    expect(res.status).toBe(200);
+    await waitFor('the answer', () => h.slack.responsesTo(res.responseId)[0]);
+    expect(h.app.healthPort).toBeUndefined();
+    expect(await h.app.deps.metrics.scrape()).toBeUndefined();
+  });
+});

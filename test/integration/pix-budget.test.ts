@@ -113,8 +113,8 @@ describe('people before the poller', () => {
       'GET /api/v1/account',
       'GET /api/v1/limits/:id',
     ]);
-    // At most one read of the sweep slipped in before the person was answered (the budget's one
-    // place a window left to people); queued behind the sweep, they would have waited for all of it.
+    // At most one read of the sweep slipped in before the person was answered (the budget's
+    // places of a window left to people); queued behind the sweep, they would have waited for all of it.
     const readsBefore = after.slice(0, personal.at(-1)!.i).filter(isRead).length;
     expect(readsBefore).toBeLessThanOrEqual(2);
     expect(after.slice(personal.at(-1)!.i).filter(isRead).length).toBeGreaterThanOrEqual(2);

@@ -334,7 +334,8 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
 describe('Pix events: forged floods, the service’s test delivery, 1024-bit keys', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ PIX_EVENTS_CHANNEL: CHANNEL });
+    // A health listener: the refusals are counted in the metrics it serves.
+    h = await startHarness({ PIX_EVENTS_CHANNEL: CHANNEL, HEALTH_PORT: '0' });
   });
   afterAll(() => h.close());
 

@@ -18,7 +18,8 @@ describe('poller under Slack rate limits', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ POLL_CONCURRENCY: '4', ACCESS_OPERATORS: OPERATOR });
+    // A Pix budget that does not pace the sweep's reads: Slack's limits are what the deliveries meet.
+    h = await startHarness({ POLL_CONCURRENCY: '4', PIX_RATE_LIMIT: '20', ACCESS_OPERATORS: OPERATOR });
   });
   afterAll(() => h.close());
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createClient } from '@keyv/redis';
-import { type Lane, MemoryRateWindow, PixBudget, type RateWindow, WINDOW_MS } from '../../src/pix/budget';
+import { type Lane, MemoryRateWindow, PEOPLE_PLACES, PixBudget, type RateWindow, WINDOW_MS } from '../../src/pix/budget';
 import { PixClient } from '../../src/pix/client';
 import { RedisRateWindow } from '../../src/store/redis/rate-window';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
@@ -60,6 +60,36 @@ describe('the Pix budget', () => {
     const take = (lane: Lane, name: string) => budget.acquire(lane).then(() => void order.push(name));
     await Promise.all([take('poller', 'read 1'), take('poller', 'read 2'), take('poller', 'read 3'), take('people', 'person')]);
     expect(order).toEqual(['read 1', 'person', 'read 2', 'read 3']);
+  });
+
+  test('the sweep leaves PEOPLE_PLACES places of each window to people: a person’s calls one after another, amid a sweep at its pace, wait for none of its reads', async () => {
+    let now = 1_000_000;
+    // The pump's waits end only when the test moves the clock to them.
+    const sleeping: Array<{ until: number; resolve: () => void }> = [];
+    const sleep = (ms: number) => new Promise<void>((resolve) => sleeping.push({ until: now + ms, resolve }));
+    const settle = () => new Promise((r) => setImmediate(r));
+    const limit = 5;
+    const budget = new PixBudget({ limit, window: new MemoryRateWindow(() => now), sleep });
+    const reads: number[] = [];
+    for (let i = 0; i < 40; i++) void budget.acquire('poller').then(() => void reads.push(now));
+    // The sweep runs for three windows: its share of each is taken, turn after turn.
+    await settle();
+    while (now < 1_000_000 + 3 * WINDOW_MS) {
+      sleeping.sort((a, b) => a.until - b.until);
+      const next = sleeping.shift()!;
+      now = Math.max(now, next.until);
+      next.resolve();
+      await settle();
+    }
+    expect(reads.filter((at) => at > now - WINDOW_MS)).toHaveLength(limit - PEOPLE_PLACES);
+    // The person's calls, one after the other, the clock still: each is admitted at once.
+    for (let call = 1; call <= PEOPLE_PLACES; call++) {
+      let admitted = false;
+      void budget.acquire('people').then(() => (admitted = true));
+      await settle();
+      expect({ call, admitted }).toEqual({ call, admitted: true });
+    }
+    expect(PEOPLE_PLACES).toBeGreaterThanOrEqual(2);
   });
 
   test('after a 429 nobody is admitted until the hold-off ends, then at half the limit for a while', async () => {
@@ -196,11 +226,11 @@ describe('the Pix client and the budget on a 429', () => {
 describe('the budget shared on Redis', () => {
   const prefix = testNamespace('budget');
   const clients: Array<{ close(): Promise<void> }> = [];
-  const windowOn = async (holder: string) => {
+  const windowOn = async (holder: string, budget = 'pix-budget') => {
     const client = createClient({ url: SHARED_REDIS_URL });
     await client.connect();
     clients.push(client);
-    return new RedisRateWindow(client as never, `${prefix}:pix-budget`, holder, (_op, run) => run());
+    return new RedisRateWindow(client as never, `${prefix}:${budget}`, holder, (_op, run) => run());
   };
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
@@ -238,8 +268,33 @@ describe('the budget shared on Redis', () => {
         admitted.filter((x) => x.who !== 'person').map((x) => x.at),
         WINDOW_MS - 50,
       ),
-    ).toBeLessThanOrEqual(limit - 1);
+    ).toBeLessThanOrEqual(limit - PEOPLE_PLACES);
     expect(new Set(admitted.map((x) => x.who))).toEqual(new Set(['a', 'b', 'person']));
+  });
+
+  test('the sweep’s lane takes all but PEOPLE_PLACES places of a window, on Redis as in one process; people take the rest at once', async () => {
+    const limit = 5;
+    const turn = WINDOW_MS / limit;
+    for (const [where, window] of [
+      ['one process', new MemoryRateWindow()],
+      ['Redis', await windowOn('instance-e', 'places')],
+    ] as const) {
+      let swept = 0;
+      // The sweep takes its evenly spaced turns until it is told to wait longer than a turn: its share is full.
+      while (swept < limit) {
+        const wait = await window.admit(limit, PEOPLE_PLACES);
+        if (wait === 0) swept++;
+        else if (wait > turn) break;
+        else await new Promise((r) => setTimeout(r, wait));
+      }
+      const people: number[] = [];
+      for (let call = 0; call <= PEOPLE_PLACES; call++) people.push(await window.admit(limit, 0));
+      expect({ where, swept, people: people.map((wait) => wait === 0) }).toEqual({
+        where,
+        swept: limit - PEOPLE_PLACES,
+        people: [...Array.from({ length: PEOPLE_PLACES }, () => true), false],
+      });
+    }
   });
 
   test('a 429 seen by one instance holds the other off too', async () => {

@@ -7,7 +7,7 @@ import { type RateWindow, WINDOW_MS } from '../../pix/budget';
  * own clock, `TIME`, so instances' clocks do not matter), the time the next evenly spaced turn is due,
  * a key that holds everyone off after a 429, and one that halves the limit for a while after it.
  * Answers 0 (admitted) or the milliseconds until it is worth asking again.
- * KEYS: window, blocked, slow, next turn. ARGV: limit, reserve (places left to people), member
+ * KEYS: window, blocked, slow, next turn. ARGV: limit, reserve (places left to people: PEOPLE_PLACES for the poller), member
  * (unique), window ms.
  */
 const ADMIT = `
