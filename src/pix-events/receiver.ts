@@ -4,11 +4,11 @@ import type { AuditLog } from '../audit/recorder';
 import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
+import { ThrottledWarning } from '../runtime/throttled-warning';
 import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';
 import { disputeDigest, EventBodySchema, otherDigest, TestDeliverySchema } from './digest';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
-import { RefusalLog } from './refusal-log';
 
 /** Bodies over this are refused with 413 (the contract). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -32,6 +32,8 @@ export interface ReceiverOptions {
 }
 
 type Answer = { status: number; body: Record<string, unknown> };
+/** Deliveries refused for their signature: anyone can send them. */
+type Refusals = ThrottledWarning<'unsigned' | 'invalid'>;
 
 /**
  * The webhook receiver: a plain Node handler (Bolt's custom route in HTTP mode, a server of its own in
@@ -41,7 +43,13 @@ type Answer = { status: number; body: Record<string, unknown> };
  * (signed, `evento` and no `event`) is answered 200 and recorded nowhere but the audit trail.
  */
 export function webhookHandler(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const refusals = new RefusalLog(options.logger, options.now);
+  const refusals = new ThrottledWarning({
+    logger: options.logger,
+    message: 'webhooks refused: missing or invalid signature (at most one line a minute; the count is since the last line)',
+    total: 'refused',
+    kinds: ['unsigned', 'invalid'],
+    ...(options.now ? { now: options.now } : {}),
+  });
   return (req, res) => {
     void receive(options, refusals, req).then(
       (answer) => reply(res, answer),
@@ -60,7 +68,7 @@ function reply(res: ServerResponse, answer: Answer): void {
   res.end(payload);
 }
 
-async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMessage): Promise<Answer> {
+async function receive(o: ReceiverOptions, refusals: Refusals, req: IncomingMessage): Promise<Answer> {
   if (req.method !== 'POST') {
     req.resume();
     return { status: 405, body: { error: 'POST only' } };
@@ -76,7 +84,7 @@ async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMe
   if (!signed || !(await o.keys.verify(raw, signature.trim()))) {
     // Anyone can send these: counted, logged at most once a minute, never in the audit trail (which
     // would grow with every forged request and credit them to the service).
-    refusals.refused(signed);
+    refusals.note(signed ? 'invalid' : 'unsigned');
     o.metrics.webhookEvent('none', 'bad_signature');
     return { status: 401, body: { error: 'invalid signature' } };
   }
