@@ -18,6 +18,7 @@ import type { PixEvents } from './pix-events';
 import { type Poller, startPoller, type TickScope } from './poller';
 import type { Config } from './runtime/config';
 import { withDeadline } from './runtime/deadline';
+import { type DrainGate, drainGate } from './runtime/drain-gate';
 import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServer } from './runtime/health';
 import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
 import { createMetrics, disabledMetrics } from './runtime/metrics';
@@ -248,6 +249,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   webhookRoute = pixEvents?.handler;
 
   let port: number | undefined;
+  /** HTTP mode: what stops Slack's deliveries (and webhooks, /healthz) on connections kept alive from before the stop. */
+  let slackGate: DrainGate | undefined;
   if (config.slack.appToken) {
     followSocket(app, (up) => (slackUp = up));
     await app.start();
@@ -256,6 +259,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   } else {
     const server = await app.start(config.slack.host ? { port: config.slack.port, host: config.slack.host } : config.slack.port);
     port = (server.address() as AddressInfo).port;
+    slackGate = drainGate(server);
     slackUp = true;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
@@ -302,6 +306,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const stopInOrder = async () => {
     const started = Date.now();
     readiness.stop();
+    slackGate?.close();
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
     const pollerStopped = poller.stop();
     await Promise.all([
