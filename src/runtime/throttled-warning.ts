@@ -8,8 +8,8 @@ export interface ThrottledWarningOptions<Kind extends string> {
   message: string;
   /** The field of the line that counts them all (`refused`). */
   total: string;
-  /** The kinds counted apart, each a field of the line. */
-  kinds: readonly Kind[];
+  /** The kinds counted apart, each a field of the line (none: only the total). */
+  kinds?: readonly Kind[];
   now?: () => number;
 }
 
@@ -20,6 +20,7 @@ export interface ThrottledWarningOptions<Kind extends string> {
  */
 export class ThrottledWarning<Kind extends string> {
   private lastLine = Number.NEGATIVE_INFINITY;
+  private total = 0;
   private readonly counts = new Map<Kind, number>();
   private readonly now: () => number;
 
@@ -27,15 +28,16 @@ export class ThrottledWarning<Kind extends string> {
     this.now = options.now ?? Date.now;
   }
 
-  /** One more of `kind`. */
-  note(kind: Kind): void {
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+  /** One more (of `kind`). */
+  note(kind?: Kind): void {
+    this.total++;
+    if (kind !== undefined) this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
     const now = this.now();
     if (now - this.lastLine < THROTTLED_WARNING_INTERVAL_MS) return;
-    const byKind = Object.fromEntries(this.options.kinds.map((k) => [k, this.counts.get(k) ?? 0]));
-    const total = [...this.counts.values()].reduce((a, b) => a + b, 0);
-    this.options.logger.warn({ [this.options.total]: total, ...byKind }, this.options.message);
+    const byKind = Object.fromEntries((this.options.kinds ?? []).map((k) => [k, this.counts.get(k) ?? 0]));
+    this.options.logger.warn({ [this.options.total]: this.total, ...byKind }, this.options.message);
     this.lastLine = now;
+    this.total = 0;
     this.counts.clear();
   }
 }
