@@ -120,7 +120,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   });
   const metrics = options.metrics === false ? disabledMetrics() : createMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on Redis; while
-  // Redis is down, counted in this process so that the Pix API stays usable.
+  // Redis is down or does not answer, counted in this process so that the Pix API stays usable (and
+  // no call waits on Redis for long: pix/budget.ts).
   let budgetWarnedAt = 0;
   const budget = new PixBudget({
     limit: config.pix.rateLimit,
