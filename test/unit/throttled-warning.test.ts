@@ -34,4 +34,19 @@ describe('a throttled warning', () => {
     log.note('invalid');
     expect(lines).toHaveLength(2);
   });
+
+  test('with no kinds: the total alone', () => {
+    let now = 0;
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+    const log = new ThrottledWarning({ logger, message: 'events too old', total: 'tooOld', now: () => now });
+    log.note();
+    log.note();
+    now += THROTTLED_WARNING_INTERVAL_MS;
+    log.note();
+    expect(lines.map(({ tooOld, msg }) => ({ tooOld, msg }))).toEqual([
+      { tooOld: 1, msg: 'events too old' },
+      { tooOld: 2, msg: 'events too old' },
+    ]);
+  });
 });
