@@ -205,7 +205,7 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.preprocess((v) => blankToUndefined(v) ?? 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
 
-/** Every variable the bot reads (the README's tables must name each: test/unit/readme.test.ts). */
+/** Every variable the bot reads (docs/configuration.md must name each: test/unit/docs.test.ts). */
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
 
 /**
@@ -432,7 +432,7 @@ export const SETUP_HELP = `Pix Ops for Slack is not set up yet: SLACK_BOT_TOKEN 
   3. Give yourself a role: ACCESS_ADMINS=U… (your Slack member ID).
   4. Run npm start again. With no PIX_API_URL the bot uses its built-in sandbox Pix API.
 
-See README.md for every variable.`;
+See docs/configuration.md for every variable.`;
 
 // The playground (`npm start` with nothing of a deployment set): see src/playground/.
 

@@ -12,7 +12,7 @@ import { waitFor } from '../support/wait';
  * The playground driven in a real browser (the system's Chromium, headless), as a newcomer would:
  * a whole limit request, its four-eyes approval by a second persona, the decision from the sandbox
  * panel, and a refusal for the persona with no role. Each step's screenshot goes to docs/screenshots
- * (README's walkthrough) when UPDATE_SCREENSHOTS=1; otherwise nothing is written.
+ * (docs/playground.md's walkthrough) when UPDATE_SCREENSHOTS=1; otherwise nothing is written.
  */
 
 const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
