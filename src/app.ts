@@ -18,6 +18,7 @@ import type { PixEvents } from './pix-events';
 import { type Poller, startPoller, type TickScope } from './poller';
 import type { Config } from './runtime/config';
 import { withDeadline } from './runtime/deadline';
+import { type DrainGate, drainGate } from './runtime/drain-gate';
 import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServer } from './runtime/health';
 import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
 import { createMetrics, disabledMetrics } from './runtime/metrics';
@@ -125,7 +126,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   // start-up does not pay for prom-client.
   const metrics = options.metrics === false || config.health.port === undefined ? disabledMetrics() : createMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on a shared store
-  // (Redis, Postgres); while it is down, counted in this process so that the Pix API stays usable.
+  // (Redis, Postgres); while it is down or does not answer, counted in this process so that the Pix API
+  // stays usable (and no call waits on the store for long: pix/budget.ts).
   let budgetWarnedAt = 0;
   const budget = new PixBudget({
     limit: config.pix.rateLimit,
@@ -262,6 +264,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   webhookRoute = pixEvents?.handler;
 
   let port: number | undefined;
+  /** HTTP mode: what stops Slack's deliveries (and webhooks, /healthz) on connections kept alive from before the stop. */
+  let slackGate: DrainGate | undefined;
   if (config.slack.appToken) {
     followSocket(app, (up) => (slackUp = up));
     await app.start();
@@ -270,6 +274,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   } else {
     const server = await app.start(config.slack.host ? { port: config.slack.port, host: config.slack.host } : config.slack.port);
     port = (server.address() as AddressInfo).port;
+    slackGate = drainGate(server);
     slackUp = true;
     logger.info({ mode: 'http', port }, 'Pix Ops is running (HTTP, /slack/events)');
   }
@@ -316,6 +321,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   const stopInOrder = async () => {
     const started = Date.now();
     readiness.stop();
+    slackGate?.close();
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
     const pollerStopped = poller.stop();
     await Promise.all([

@@ -14,6 +14,8 @@ import { disputeStatusOf } from './kinds';
 const someText = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().trim().min(1).max(500));
 const text = someText.optional().catch(undefined);
 const cents = z.number().int().safe().optional().catch(undefined);
+/** An ISO 8601 time, as epoch milliseconds. */
+const instant = z.string().trim().max(64).transform(Date.parse).pipe(z.number()).optional().catch(undefined);
 
 const CustomerSchema = z
   .looseObject({
@@ -47,7 +49,7 @@ const DisputeSchema = z.looseObject({
 });
 
 const ChargeSchema = z
-  .looseObject({ value: cents, correlationID: text, status: text, customer: CustomerSchema })
+  .looseObject({ value: cents, correlationID: text, status: text, customer: CustomerSchema, updatedAt: instant, paidAt: instant })
   .optional()
   .catch(undefined);
 
@@ -55,9 +57,10 @@ export const EventBodySchema = z.looseObject({
   event: z.string().trim().min(1).max(200),
   dispute: z.unknown().optional(),
   charge: ChargeSchema,
-  pix: z.looseObject({ value: cents, charge: ChargeSchema }).optional().catch(undefined),
+  pix: z.looseObject({ value: cents, charge: ChargeSchema, time: instant }).optional().catch(undefined),
   transaction: z.looseObject({ value: cents, correlationID: text }).optional().catch(undefined),
   refund: z.looseObject({ value: cents, correlationID: text, status: text }).optional().catch(undefined),
+  refundTransaction: z.looseObject({ time: instant }).optional().catch(undefined),
   account: z.looseObject({ name: text, taxID: text }).optional().catch(undefined),
   correlationID: text,
   value: cents,
@@ -107,4 +110,19 @@ export function otherDigest(body: EventBody): OtherDigest {
     name: customer?.name ?? body.account?.name,
     taxId: masked(taxId),
   });
+}
+
+/**
+ * When the event happened, by its own fields, or undefined when it carries none. The service's
+ * published payloads date a charge's change (`charge.updatedAt`, `charge.paidAt`, also under `pix`),
+ * a received Pix (`pix.time`) and a refund (`refundTransaction.time`); its dispute payloads carry no
+ * time. The newest counts: an event is sent after all it tells, and an old charge paid today is news.
+ * A charge's `createdAt` does not count (a charge created last month may be paid today).
+ */
+export function eventTime(body: EventBody): number | undefined {
+  const charges = [body.charge, body.pix?.charge];
+  const times = [...charges.flatMap((c) => [c?.updatedAt, c?.paidAt]), body.pix?.time, body.refundTransaction?.time].filter(
+    (t): t is number => t !== undefined,
+  );
+  return times.length > 0 ? Math.max(...times) : undefined;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Deps } from '../entry/deps';
 import { refreshHomesAfterDecision } from '../home';
 import type { PixBudget } from '../pix/budget';
+import { type DrainGate, drainGate } from '../runtime/drain-gate';
 import { SlackPacer } from '../slack/pacing';
 import { EventOutbox } from './outbox';
 import { PublicKeys } from './public-keys';
@@ -74,6 +75,7 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
 
   let server: Server | undefined;
   let port: number | undefined;
+  let gate: DrainGate | undefined;
   if (settings.ownPort !== undefined) {
     server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://receiver').pathname;
@@ -89,6 +91,7 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
       });
     });
     port = (server.address() as AddressInfo).port;
+    gate = drainGate(server);
     deps.logger.info({ port, path: settings.webhookPath }, 'Pix webhook receiver listening (Socket Mode: a listener of its own)');
   }
   void outbox.drain();
@@ -100,9 +103,8 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
     ...(port !== undefined ? { port } : {}),
     async close() {
       if (server) {
-        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
-        await closed;
+        gate?.close();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await outbox.stop();
     },

@@ -185,6 +185,7 @@ export class EventOutbox {
       ...(status ? { status } : {}),
       closed: isFinalStatus(status),
       updatedAt: new Date().toISOString(),
+      events: [...new Set([...(known?.events ?? []), record.hash])],
     } as DisputeRecord;
     const root = this.present(disputeRootMessage(DEFAULT_LOCALE, dispute));
     if (!dispute.rootTs) {

@@ -4,11 +4,11 @@ import type { AuditLog } from '../audit/recorder';
 import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
-import type { PixEventRecord, PixEventsRepo } from '../store/pix-events';
-import { disputeDigest, EventBodySchema, otherDigest, TestDeliverySchema } from './digest';
+import { ThrottledWarning } from '../runtime/throttled-warning';
+import { EVENT_KEEP_MS, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
+import { disputeDigest, EventBodySchema, eventTime, otherDigest, TestDeliverySchema } from './digest';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
-import { RefusalLog } from './refusal-log';
 
 /** Bodies over this are refused with 413 (the contract). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -17,6 +17,13 @@ export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const WEBHOOK_ACTOR = 'pix-service';
 /** The kind the audit trail and the metrics give the service's test delivery. */
 const TEST_KIND = 'TEST';
+/**
+ * An event whose own time (digest.ts, eventTime) is older than this is not recorded: its key may be
+ * gone (EVENT_KEEP_MS), so a replay of it could not be told from a new event. A day less than the
+ * keys are kept, for the service's clock running ahead of ours; a genuine delivery is never near it
+ * (the service stops retrying after about 85 minutes).
+ */
+export const EVENT_MAX_AGE_MS = EVENT_KEEP_MS - 24 * 60 * 60 * 1000;
 
 export interface ReceiverOptions {
   keys: PublicKeys;
@@ -32,18 +39,42 @@ export interface ReceiverOptions {
 }
 
 type Answer = { status: number; body: Record<string, unknown> };
+/** What the receiver says at most once a minute: deliveries refused for their signature, events too old to post. */
+interface Warnings {
+  refusals: ThrottledWarning<'unsigned' | 'invalid'>;
+  tooOld: ThrottledWarning<never>;
+}
 
 /**
  * The webhook receiver: a plain Node handler (Bolt's custom route in HTTP mode, a server of its own in
  * Socket Mode). Before it answers it only reads the bytes (at most 1 MiB), checks the signature over
  * them, parses, and records the event under the SHA-256 of the bytes; posting is the outbox's job,
  * after the answer. The body is never logged, nor put in the audit trail. The service's test delivery
- * (signed, `evento` and no `event`) is answered 200 and recorded nowhere but the audit trail.
+ * (signed, `evento` and no `event`) is answered 200 and recorded nowhere but the audit trail. A replay
+ * is answered as a repeat while the event is remembered (its key; a dispute's events as long as the
+ * dispute), and an event whose own time is past that is answered 200 and not recorded.
  */
 export function webhookHandler(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const refusals = new RefusalLog(options.logger, options.now);
+  const now = options.now ? { now: options.now } : {};
+  const warnings: Warnings = {
+    refusals: new ThrottledWarning({
+      logger: options.logger,
+      message: 'webhooks refused: missing or invalid signature (at most one line a minute; the count is since the last line)',
+      total: 'refused',
+      kinds: ['unsigned', 'invalid'],
+      ...now,
+    }),
+    // Signed, but anyone who kept a copy can send one again.
+    tooOld: new ThrottledWarning({
+      logger: options.logger,
+      message:
+        'webhook events too old to tell from a replay: answered 200, not posted (at most one line a minute; the count is since the last line)',
+      total: 'tooOld',
+      ...now,
+    }),
+  };
   return (req, res) => {
-    void receive(options, refusals, req).then(
+    void receive(options, warnings, req).then(
       (answer) => reply(res, answer),
       (err: unknown) => {
         options.logger.error({ err: errorText(err) }, 'the webhook receiver failed');
@@ -60,7 +91,7 @@ function reply(res: ServerResponse, answer: Answer): void {
   res.end(payload);
 }
 
-async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMessage): Promise<Answer> {
+async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMessage): Promise<Answer> {
   if (req.method !== 'POST') {
     req.resume();
     return { status: 405, body: { error: 'POST only' } };
@@ -76,7 +107,7 @@ async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMe
   if (!signed || !(await o.keys.verify(raw, signature.trim()))) {
     // Anyone can send these: counted, logged at most once a minute, never in the audit trail (which
     // would grow with every forged request and credit them to the service).
-    refusals.refused(signed);
+    warnings.refusals.note(signed ? 'invalid' : 'unsigned');
     o.metrics.webhookEvent('none', 'bad_signature');
     return { status: 401, body: { error: 'invalid signature' } };
   }
@@ -108,6 +139,15 @@ async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMe
     o.metrics.webhookEvent(kind, 'dropped');
     return { status: 200, body: { ok: true } };
   }
+  const at = eventTime(parsed.data);
+  if (at !== undefined && (o.now ?? Date.now)() - at > EVENT_MAX_AGE_MS) {
+    // Answered 2xx all the same: the service would send it again on any other answer, and a replay
+    // by someone else learns nothing from it.
+    warnings.tooOld.note();
+    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: 'too old: not posted' });
+    o.metrics.webhookEvent(kind, 'too_old');
+    return { status: 200, body: { ok: true } };
+  }
   const hash = createHash('sha256').update(raw).digest('hex');
   const dispute = disputeStatusOf(kind) ? disputeDigest(kind, parsed.data) : undefined;
   const record: PixEventRecord = {
@@ -118,7 +158,8 @@ async function receive(o: ReceiverOptions, refusals: RefusalLog, req: IncomingMe
   };
   let added: boolean;
   try {
-    added = await o.events.add(record);
+    // One of a dispute's events is a repeat for as long as the dispute is kept, not only while its own key is.
+    added = !(dispute && (await o.events.dispute(dispute.endToEndId))?.events?.includes(hash)) && (await o.events.add(record));
   } catch (err) {
     // Not recorded: not answered 2xx, so the service delivers it again.
     o.logger.warn({ kind, err: errorText(err) }, 'webhook event not recorded (the store failed); the service will retry');

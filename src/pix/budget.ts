@@ -68,6 +68,20 @@ export class MemoryRateWindow implements RateWindow {
 export const WINDOW_MS = 1_020;
 /** How long the bot goes at half its budget after a 429. */
 const SLOW_AFTER_429_MS = 60_000;
+/**
+ * After the shared window failed (its store down, or hung past the store's time limit), calls are
+ * counted in this process for this long before the shared window is asked again: a hung store then
+ * costs one wait every few seconds instead of one per call, and the instances share one count again
+ * within seconds of the store coming back.
+ */
+export const SHARED_RETRY_AFTER_MS = 5_000;
+/**
+ * How long an admission waits for the shared window's answer before it is admitted by this process's
+ * count instead: a healthy store answers in a round trip (milliseconds), and a hung one would hold every
+ * caller, a person or the health probe, for the store's whole time limit. The answer still decides
+ * when it comes: an error pauses the shared window (SHARED_RETRY_AFTER_MS), a late answer resumes it.
+ */
+export const SHARED_PATIENCE_MS = 250;
 
 const slowed = (limit: number) => Math.max(1, Math.floor(limit / 2));
 /**
@@ -85,12 +99,14 @@ export interface PixBudgetOptions {
   limit: number;
   window: RateWindow;
   /**
-   * Used when `window` fails (Redis down): the calls go on, counted in this process only, rather than
-   * the Pix API becoming unusable with the store.
+   * Used when `window` (a shared one) fails or is slow to answer (its store down or hung): the calls go
+   * on, counted in this process only, rather than the Pix API becoming unusable, or slow, with the store.
    */
   fallback?: RateWindow;
   sleep?: (ms: number) => Promise<void>;
   onWindowError?: (err: unknown) => void;
+  /** The clock of the shared window's pause (tests move it by hand). */
+  now?: () => number;
 }
 
 interface Waiter {
@@ -117,9 +133,17 @@ export class PixBudget {
   /** Ends the pump's wait early: set while it waits for a place for the poller's lane. */
   private wake: (() => void) | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  /** Until when the shared window is not asked (it failed): the calls are counted here meanwhile. */
+  private sharedPausedUntil = 0;
+  /** A question to the shared window still unanswered past SHARED_PATIENCE_MS: none other is asked. */
+  private sharedBusy = false;
+  /** Until when calls admitted by this process alone are in the last window: the shared one knows nothing of them. */
+  private countedHereUntil = 0;
 
   constructor(private readonly options: PixBudgetOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = options.now ?? Date.now;
   }
 
   get limit(): number {
@@ -156,10 +180,14 @@ export class PixBudget {
 
   /** A 429: every lane waits `ms`, then goes at half the budget for a while (SLOW_AFTER_429_MS). */
   async holdOff(ms: number): Promise<void> {
-    await this.options.window.holdOff(ms, SLOW_AFTER_429_MS).catch(async (err: unknown) => {
-      this.options.onWindowError?.(err);
-      await this.options.fallback?.holdOff(ms, SLOW_AFTER_429_MS);
-    });
+    const { window, fallback } = this.options;
+    if (!fallback) {
+      await window.holdOff(ms, SLOW_AFTER_429_MS).catch((err: unknown) => this.options.onWindowError?.(err));
+      return;
+    }
+    // This process's count honours it too, whatever becomes of the shared window.
+    await fallback.holdOff(ms, SLOW_AFTER_429_MS);
+    await this.askShared(() => window.holdOff(ms, SLOW_AFTER_429_MS));
   }
 
   private async pump(): Promise<void> {
@@ -186,14 +214,70 @@ export class PixBudget {
     }
   }
 
+  /**
+   * 0 (admitted) or how long to wait. The shared window decides, unless it is paused or slow to
+   * answer: then this process's count (the fallback) does, so that a hung store costs no caller more
+   * than SHARED_PATIENCE_MS. The fallback also counts the calls the shared window admits, so that it
+   * knows this instance's last window when it takes over; and for a window after calls it admitted
+   * alone, it is asked first, the shared window knowing nothing of them.
+   */
   private async admit(lane: Lane): Promise<number> {
     const reserve = lane === 'poller' ? PEOPLE_PLACES : 0;
+    const { limit, window, fallback } = this.options;
+    if (!fallback) {
+      try {
+        return await window.admit(limit, reserve);
+      } catch (err) {
+        this.options.onWindowError?.(err);
+        return 0;
+      }
+    }
+    const countedHere = this.now() < this.countedHereUntil;
+    if (countedHere) {
+      const wait = await fallback.admit(limit, reserve);
+      if (wait > 0) return wait;
+    }
+    const shared = await this.askShared(() => window.admit(limit, reserve));
+    if (shared !== undefined) {
+      if (shared.answer === 0 && !countedHere) await fallback.admit(limit, 0);
+      return shared.answer;
+    }
+    const wait = countedHere ? 0 : await fallback.admit(limit, reserve);
+    if (wait === 0) this.countedHereUntil = this.now() + WINDOW_MS;
+    return wait;
+  }
+
+  /**
+   * The shared window's answer, or undefined when it is not asked (paused after a failure, or a
+   * question still unanswered), fails, or does not answer within SHARED_PATIENCE_MS. A question left
+   * unanswered keeps its effect when it ends: a failure pauses the shared window, an answer resumes it
+   * (a place it took meanwhile goes unused: the count errs on the safe side).
+   */
+  private async askShared<T>(ask: () => Promise<T>): Promise<{ answer: T } | undefined> {
+    if (this.sharedBusy || this.now() < this.sharedPausedUntil) return undefined;
+    this.sharedBusy = true;
+    const answered = ask().then(
+      (answer) => {
+        this.sharedBusy = false;
+        return { answer };
+      },
+      (err: unknown) => {
+        this.sharedBusy = false;
+        this.sharedPausedUntil = this.now() + SHARED_RETRY_AFTER_MS;
+        this.options.onWindowError?.(err);
+        return undefined;
+      },
+    );
+    let timer: NodeJS.Timeout | undefined;
+    // Given up only after the I/O already arrived is read (setImmediate runs after it): a busy process
+    // whose timers run late does not take a store that did answer for a slow one.
+    const patience = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => setImmediate(() => resolve(undefined)), SHARED_PATIENCE_MS);
+    });
     try {
-      return await this.options.window.admit(this.options.limit, reserve);
-    } catch (err) {
-      this.options.onWindowError?.(err);
-      if (!this.options.fallback) return 0;
-      return this.options.fallback.admit(this.options.limit, reserve);
+      return await Promise.race([answered, patience]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

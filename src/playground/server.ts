@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ACCEPTED_TYPES } from '../domain/proof-files';
 import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
+import { ThrottledWarning } from '../runtime/throttled-warning';
 import type { SandboxHandle } from '../sandbox';
 import type { SlackStandIn } from '../slack-standin/web-api';
 import type { SlackWorkspace } from '../slack-standin/workspace';
@@ -257,7 +258,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       const type = mediaType(req);
       if (!type || CROSS_SITE_TYPES.has(type))
         return json(res, 415, { error: 'expected the file itself, with its type or application/octet-stream' });
-      const bytes = await readBody(req, MAX_UPLOAD_BYTES);
+      const bytes = await readBody(req, MAX_UPLOAD_BYTES, 'upload');
       const name = (url.searchParams.get('name') ?? 'file').slice(0, 255);
       const id = workspace.addFile(name, UPLOAD_TYPES.has(type) ? type : 'application/octet-stream', bytes);
       keep(id, bytes.length);
@@ -270,7 +271,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     }
     const control = url.pathname.replace(/^\/api/, '');
     if (req.method === 'POST' && SANDBOX_CONTROL.some((r) => r.test(control))) {
-      const body = (await readBody(req, MAX_JSON_BYTES)).toString('utf8');
+      const body = (await readBody(req, MAX_JSON_BYTES, 'json')).toString('utf8');
       const answer = await fetch(`${sandbox.url}${control}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -288,7 +289,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     const action = req.method === 'POST' ? /^\/api\/(\w+)$/.exec(url.pathname)?.[1] : undefined;
     const run = action ? api[action] : undefined;
     if (!run) return json(res, 404, { error: 'not found' });
-    const body = parseJson((await readBody(req, MAX_JSON_BYTES)).toString('utf8'));
+    const body = parseJson((await readBody(req, MAX_JSON_BYTES, 'json')).toString('utf8'));
     try {
       return json(res, 200, await run(body));
     } catch (err) {
@@ -298,10 +299,19 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     }
   };
 
+  // Any page on this machine can send them: said at most once a minute, with how many.
+  const oversized =
+    options.logger &&
+    new ThrottledWarning({
+      logger: options.logger,
+      message: 'playground requests refused (413): body over its limit (at most one line a minute; the count is since the last line)',
+      total: 'tooLarge',
+      kinds: ['json', 'upload'],
+    });
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!(err instanceof TooLarge))
-        options.logger?.error({ err: errorText(err), path: req.url?.split('?')[0] }, 'the playground page server failed');
+      if (err instanceof TooLarge) oversized?.note(err.kind);
+      else options.logger?.error({ err: errorText(err), path: req.url?.split('?')[0] }, 'the playground page server failed');
       if (!res.headersSent)
         json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof TooLarge ? err.message : 'internal error' });
       else res.end();
@@ -385,17 +395,20 @@ function parseJson(text: string): unknown {
 }
 
 class TooLarge extends Error {
-  constructor(max: number) {
+  constructor(
+    max: number,
+    readonly kind: 'json' | 'upload',
+  ) {
     super(`the body is over ${max} bytes`);
   }
 }
 
-async function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+async function readBody(req: http.IncomingMessage, max: number, kind: TooLarge['kind']): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > max) throw new TooLarge(max);
+    if (size > max) throw new TooLarge(max, kind);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

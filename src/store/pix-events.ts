@@ -58,6 +58,11 @@ export const DisputeRecordSchema = DisputeDigestSchema.extend({
   /** When its first event arrived (where a look-up for a root lost in a crash starts). */
   firstAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * The hashes of its events posted so far: kept with the dispute, for as long as it is kept, so that
+   * one of its events sent again after its own key is gone (EVENT_KEEP_MS) is still a repeat.
+   */
+  events: z.array(z.string()).optional(),
 });
 export type DisputeRecord = z.infer<typeof DisputeRecordSchema>;
 

@@ -1,4 +1,5 @@
 import { type RunningApp, startPixOps } from '../../src/app';
+import { SHARED_PATIENCE_MS, WINDOW_MS } from '../../src/pix/budget';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
@@ -6,7 +7,7 @@ import type { SandboxCall } from '../../src/sandbox/context';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness } from '../support/harness';
 import { fileTrackedRequest } from '../support/limit-requests';
-import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+import { deleteKeys, OwnRedis, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
 const VIEWER = 'U0VIEWER1';
@@ -143,5 +144,54 @@ describe('a 429 whose Retry-After is long', () => {
     expect(await health.json()).toMatchObject({ store: 'ok', pixApi: 'down' });
     // The probe gave up waiting for the budget: it never reached the Pix API.
     expect(h.sandbox.calls.slice(since)).toHaveLength(1);
+  });
+});
+
+describe('a hung Redis (a redis-server of our own, SIGSTOPped)', () => {
+  let redis: OwnRedis;
+  let h: Harness;
+  const limit = 5;
+
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    h = await startHarness({
+      STORE_URL: redis.url,
+      STORE_SECRET: 'h'.repeat(40),
+      STORE_NAMESPACE: 'hung-budget-test',
+      PIX_RATE_LIMIT: String(limit),
+    });
+  });
+  afterAll(async () => {
+    redis.unpause();
+    await h.close();
+    await redis.close();
+  });
+
+  test('the health probe does not wait behind the budget’s store, and N Pix calls take about N / PIX_RATE_LIMIT seconds, not a store time limit each', async () => {
+    // Each instance's first call loads its HTTP client and opens its connection: done before.
+    await h.app.deps.pix.listScopes(h.app.deps.mainAppId);
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+    redis.pause();
+    try {
+      const health = await fetch(`http://127.0.0.1:${h.app.port}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ store: 'down', pixApi: 'ok' });
+
+      const n = 4 * limit;
+      const since = h.sandbox.calls.length;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: n }, () => h.app.deps.pix.listScopes(h.app.deps.mainAppId)));
+      const took = Date.now() - started;
+      // At the limit: the first window's places at once, one window for each further `limit` calls. Twice
+      // that is the bound (a busy machine); a store's time limit (2 s) for each would be 40 s.
+      const atTheLimit = (n / limit - 1) * WINDOW_MS;
+      expect(took).toBeLessThan(2 * atTheLimit + SHARED_PATIENCE_MS);
+      const calls = h.sandbox.calls.slice(since);
+      expect(calls).toHaveLength(n);
+      // Counted in this process meanwhile, still within the limit.
+      expect(peak(calls)).toBeLessThanOrEqual(limit);
+    } finally {
+      redis.unpause();
+    }
   });
 });

@@ -1,13 +1,15 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
 import { type RunningApp, startPixOps } from '../../src/app';
 import { loadConfig } from '../../src/runtime/config';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { startSandbox } from '../../src/sandbox';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { queryOf } from '../../src/store/sqlite/query';
 import { type Harness, messageText, startHarness } from '../support/harness';
 import { blockAction } from '../support/interactions';
 import { disputeBody, e2e, FOREIGN_KEY, receiverUrl, repliesOf, rootsOf, sendSigned, sendWebhook, signWith } from '../support/pix-events';
@@ -151,6 +153,62 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
     await h.app.pixEvents!.outbox.drain();
     expect(rootsOf(h, CHANNEL, id)).toHaveLength(1);
     expect(h.slack.callsOf('chat.postMessage').filter((c) => JSON.stringify(c.args.metadata ?? {}).includes(id))).toHaveLength(1);
+  });
+
+  test('a dispute’s events sent again after their own keys are gone (past EVENT_KEEP_MS): still repeats while the dispute is kept, nothing posted', async () => {
+    const id = e2e();
+    const created = disputeBody('DISPUTE_CREATED', id);
+    const accepted = disputeBody('DISPUTE_ACCEPTED', id);
+    expect((await sendSigned(h, created)).status).toBe(200);
+    const [root] = await waitFor('the root', () => (rootsOf(h, CHANNEL, id).length ? rootsOf(h, CHANNEL, id) : undefined));
+    expect((await sendSigned(h, accepted)).status).toBe(200);
+    await waitFor('the reply', () => repliesOf(h, root!).length === 1);
+    await waitFor('the dispute closed', async () => (await h.app.deps.store.pixEvents.dispute(id))?.closed);
+    // What the store's pruning does to events posted more than EVENT_KEEP_MS ago.
+    const hashes = [created, accepted].map((b) => createHash('sha256').update(b).digest('hex'));
+    const file = new KeyvSqlite({ uri: `sqlite://${path.join(h.dataDir, 'pix-ops.sqlite')}`, busyTimeout: 5_000 });
+    try {
+      await queryOf(file)('DELETE FROM pix_events WHERE hash IN (?, ?)', hashes);
+    } finally {
+      await file.disconnect();
+    }
+    for (const hash of hashes) expect(await h.app.deps.store.pixEvents.get(hash)).toBeUndefined();
+
+    expect((await sendSigned(h, created)).status).toBe(200);
+    expect((await sendSigned(h, accepted)).status).toBe(200);
+    await h.app.pixEvents!.outbox.drain();
+    for (const hash of hashes) expect(await h.app.deps.store.pixEvents.get(hash)).toBeUndefined();
+    expect(rootsOf(h, CHANNEL, id)).toHaveLength(1);
+    expect(repliesOf(h, root!)).toHaveLength(1);
+  });
+
+  test('an event whose own time is older than the receiver remembers (a replay): 200, neither recorded nor posted; a recent one, or one with no time, is posted', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const charge = (correlationID: string, times: Record<string, string>) =>
+      JSON.stringify({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { value: 1000, correlationID, status: 'COMPLETED', ...times } });
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const old = charge('order-old', { createdAt: ago(9 * day), updatedAt: ago(8 * day), paidAt: ago(8 * day) });
+    const oldPix = JSON.stringify({
+      event: 'OPENPIX:CHARGE_COMPLETED',
+      pix: { value: 2000, time: ago(30 * day), charge: { correlationID: 'order-old-pix' } },
+    });
+    // Created long ago, paid now: the newest of its times counts.
+    const recent = charge('order-recent', { createdAt: ago(40 * day), updatedAt: ago(60_000), paidAt: ago(60_000) });
+    const timeless = charge('order-timeless', {});
+    for (const body of [old, oldPix]) {
+      expect(await sendSigned(h, body)).toMatchObject({ status: 200 });
+      expect(await h.app.deps.store.pixEvents.get(createHash('sha256').update(body).digest('hex'))).toBeUndefined();
+    }
+    for (const body of [recent, timeless]) expect((await sendSigned(h, body)).status).toBe(200);
+    for (const order of ['order-recent', 'order-timeless'])
+      await waitFor(`${order} posted`, () => h.slack.messages.some((m) => m.channel === CHANNEL && messageText(m).includes(order)));
+    await h.app.pixEvents!.outbox.drain();
+    expect(h.slack.messages.some((m) => messageText(m).includes('order-old'))).toBe(false);
+    await h.app.deps.store.audit.flush();
+    const entries = await h.app.deps.store.audit.page({ since: new Date(Date.now() - 3_600_000), limit: 500 });
+    expect(entries.filter((e) => e.detail === 'too old: not posted')).toHaveLength(2);
+    // Anyone who kept a copy can send one again: one line a minute at most, with the count.
+    expect(h.logs.filter((l) => l.includes('too old to tell from a replay'))).toHaveLength(1);
   });
 
   test('out of order: ACCEPTED before CREATED makes one root, which stays accepted', async () => {

@@ -9,7 +9,7 @@ import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
 import { api } from '../sandbox/helpers';
 import { type AppProcess, startAppProcess } from '../support/app-process';
-import { BOT_TOKEN, poster, sendSlash } from '../support/harness';
+import { BOT_TOKEN, poster, sendSlash, signedForm, slashBody } from '../support/harness';
 import { approve, decisionReplies, type FiledRequest, fileTrackedRequest } from '../support/limit-requests';
 import { waitFor } from '../support/wait';
 
@@ -122,7 +122,52 @@ describe('graceful shutdown', () => {
     // The work acknowledged before the signal was finished, not dropped.
     expect(slack.responsesTo(responseId)).toHaveLength(1);
   });
+
+  test('SIGTERM while a request is answered on a kept-alive connection: its answer closes the connection, and a Slack delivery sent after on it is not served', async () => {
+    const app = await start();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // A request that takes a while (/healthz asks the Pix API, slowed) holds the connection when the signal lands.
+      await api(sandbox, 'POST', '/sandbox/faults', { body: { latencyMs: 1_000 } });
+      const since = sandbox.calls.length;
+      const health = onAgent(agent, `http://127.0.0.1:${app.port}/healthz`, 'GET');
+      await waitFor('the health probe’s Pix call', () => sandbox.calls.length > since, 5_000);
+      app.kill('SIGTERM');
+      expect(await health).toMatchObject({ status: 200, connection: 'close' });
+
+      // The same agent: before, the kept-alive connection took it and the bot served it during the stop.
+      const { body, responseId } = slashBody(slack, VIEWER, 'help', {}, 'shutdown-kept-alive');
+      const after = await onAgent(agent, app.eventsUrl, 'POST', body, signedForm(body));
+      // Refused at the door (the connection ended with its answer, the port is closed), or answered 503 and closed.
+      expect('error' in after ? after.error : `${after.status} ${after.connection}`).toMatch(
+        /ECONNREFUSED|ECONNRESET|socket hang up|^503 close$/,
+      );
+      expect(slack.responsesTo(responseId)).toEqual([]);
+      expect((await app.exited).code).toBe(0);
+    } finally {
+      agent.destroy();
+    }
+  });
 });
+
+/** A request on `agent` (a kept-alive connection is reused): its answer, or the error that ended it. */
+function onAgent(
+  agent: http.Agent,
+  url: string,
+  method: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; connection: string | undefined; text: string } | { error: string }> {
+  return new Promise((resolve) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    req.end(body);
+  });
+}
 
 /**
  * Whether a new connection to `url` is refused. Each probe opens a connection of its own: a pooled

@@ -52,6 +52,30 @@ test('no token and no Pix URL: the playground on 127.0.0.1, its address beside t
   }
 });
 
+test('bodies over the page’s limit: each answered 413, the log says so once (at most a line a minute, with the count)', async () => {
+  const p = run({ PLAYGROUND_PORT: '0' });
+  try {
+    const url = await waitFor('the playground address', () => /playground: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(p.out())?.[1], 20_000);
+    const big = JSON.stringify({ user: 'U0ADMIN', channel: 'C0FINANCE', text: 'x'.repeat(1024 * 1024) });
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${url}api/say`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+      expect(res.status).toBe(413);
+    }
+    const lines = () =>
+      p
+        .out()
+        .split('\n')
+        .filter((l) => l.includes('body over its limit'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await waitFor('the line about them', () => lines().length > 0, 5_000);
+    // A request after them, answered: any line more about the five would be written by now.
+    expect((await fetch(`${url}api/state?user=U0ADMIN`)).status).toBe(200);
+    expect(lines()).toEqual([expect.objectContaining({ tooLarge: 1, json: 1, upload: 0 })]);
+  } finally {
+    p.child.kill('SIGKILL');
+  }
+});
+
 test.each([
   ['a Slack token', { SLACK_BOT_TOKEN: 'xoxb-1-2-3' }, /SLACK_SIGNING_SECRET: required in HTTP mode/],
   [

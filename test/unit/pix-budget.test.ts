@@ -2,10 +2,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createClient } from '@keyv/redis';
-import { type Lane, MemoryRateWindow, PEOPLE_PLACES, PixBudget, type RateWindow, WINDOW_MS } from '../../src/pix/budget';
+import {
+  type Lane,
+  MemoryRateWindow,
+  PEOPLE_PLACES,
+  PixBudget,
+  type RateWindow,
+  SHARED_PATIENCE_MS,
+  SHARED_RETRY_AFTER_MS,
+  WINDOW_MS,
+} from '../../src/pix/budget';
 import { PixClient } from '../../src/pix/client';
 import { RedisRateWindow } from '../../src/store/redis/rate-window';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
+import { waitFor } from '../support/wait';
 
 /** A clock that moves only when the code under test sleeps. */
 function fakeTime() {
@@ -338,5 +348,88 @@ describe('the Pix budget when its caller stops', () => {
     await person;
     expect(order).toEqual(['first', 'second: BudgetWaitAborted', 'person']);
     await expect(budget.acquire('poller', stop.signal)).rejects.toThrow('not sent');
+  });
+});
+
+describe('the Pix budget when its shared window hangs or fails (its store)', () => {
+  /** A shared window whose every question hangs until the test ends it, as a store that accepts and never answers. */
+  function hungWindow() {
+    const asked: Array<{ fail(err: Error): void; answer(wait: number): void }> = [];
+    const window: RateWindow = {
+      admit: () =>
+        new Promise<number>((resolve, reject) => {
+          asked.push({ fail: reject, answer: resolve });
+        }),
+      holdOff: () => new Promise<void>(() => {}),
+    };
+    return { window, asked };
+  }
+
+  test('calls go on at the limit, counted in this process, without waiting on each question: the store is asked once, not per call', async () => {
+    const limit = 10;
+    const n = 3 * limit;
+    const { window, asked } = hungWindow();
+    const budget = new PixBudget({ limit, window, fallback: new MemoryRateWindow() });
+    const started = Date.now();
+    const admitted: number[] = [];
+    await Promise.all(Array.from({ length: n }, () => budget.acquire('people').then(() => void admitted.push(Date.now()))));
+    const took = Date.now() - started;
+    // At the limit: n / limit windows (the first's places at once), plus one wait of SHARED_PATIENCE_MS;
+    // twice that is the bound. Waiting on the store for each call would take n × the patience at the least.
+    const atTheLimit = (n / limit - 1) * WINDOW_MS + SHARED_PATIENCE_MS;
+    expect(took).toBeGreaterThanOrEqual(atTheLimit - 50);
+    expect(took).toBeLessThan(2 * atTheLimit);
+    expect(peak(admitted)).toBeLessThanOrEqual(limit);
+    // One question under way: no other one piles up behind it.
+    expect(asked).toHaveLength(1);
+  });
+
+  test('after the store fails, it is not asked for SHARED_RETRY_AFTER_MS; then it is again, and its count decides once it answers', async () => {
+    let now = 1_000_000;
+    const { window, asked } = hungWindow();
+    const errors: unknown[] = [];
+    const budget = new PixBudget({
+      limit: 1_000,
+      window,
+      fallback: new MemoryRateWindow(() => now),
+      now: () => now,
+      onWindowError: (err) => errors.push(err),
+    });
+    await budget.acquire('people');
+    expect(asked).toHaveLength(1);
+    asked[0]!.fail(new Error('the store did not answer within its time limit'));
+    await new Promise((r) => setImmediate(r));
+    expect(errors).toHaveLength(1);
+    now += SHARED_RETRY_AFTER_MS - 1;
+    await budget.acquire('people');
+    expect(asked).toHaveLength(1);
+    now += 1;
+    // Asked again; it answers at once this time, and its answer is what the caller gets.
+    const next = budget.acquire('people');
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toHaveLength(2);
+    asked[1]!.answer(0);
+    await next;
+    const third = budget.acquire('people');
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toHaveLength(3);
+    // A wait from the shared window is kept: asked again after it, not admitted meanwhile.
+    let done = false;
+    void third.then(() => (done = true));
+    asked[2]!.answer(300);
+    await waitFor('the next question', () => asked.length === 4, 2_000);
+    expect(done).toBe(false);
+    asked[3]!.answer(0);
+    await third;
+  });
+
+  test('a person is not held for the store’s time limit: admitted by this process’s count after SHARED_PATIENCE_MS', async () => {
+    const { window } = hungWindow();
+    const budget = new PixBudget({ limit: 5, window, fallback: new MemoryRateWindow() });
+    const started = Date.now();
+    await budget.acquire('people');
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(SHARED_PATIENCE_MS - 5);
+    expect(waited).toBeLessThan(SHARED_PATIENCE_MS + 500);
   });
 });

@@ -1,5 +1,5 @@
 import type { Locale } from '../../src/i18n';
-import { disputeDigest, EventBodySchema, otherDigest } from '../../src/pix-events/digest';
+import { disputeDigest, EventBodySchema, eventTime, otherDigest } from '../../src/pix-events/digest';
 import { checkMessage, checkView, problemText } from '../../src/slack-standin/block-kit-rules';
 import type { DisputeRecord } from '../../src/store/pix-events';
 import { evidenceModal } from '../../views/dispute-evidence';
@@ -113,5 +113,20 @@ describe('what is kept of an event', () => {
       name: 'Pedro',
       taxId: '**.345.678/****-**',
     });
+  });
+
+  test('when it happened: the newest of the times the service’s payloads carry; a creation time, a bad time or none is no time', () => {
+    const at = (body: Record<string, unknown>) => eventTime(EventBodySchema.parse({ event: 'OPENPIX:X', ...body }));
+    const t = (iso: string) => Date.parse(iso);
+    expect(at({ charge: { createdAt: '2026-11-30T10:00:00Z', updatedAt: '2026-11-01T10:00:05Z', paidAt: '2026-11-01T10:00:01Z' } })).toBe(
+      t('2026-11-01T10:00:05Z'),
+    );
+    expect(at({ pix: { time: '2026-10-01T00:00:00Z', charge: { paidAt: '2026-10-02T00:00:00Z' } } })).toBe(t('2026-10-02T00:00:00Z'));
+    expect(at({ refundTransaction: { time: '2025-08-14T21:31:49.755Z', createdAt: '2026-01-01T00:00:00Z' } })).toBe(
+      t('2025-08-14T21:31:49.755Z'),
+    );
+    expect(at({ charge: { createdAt: '2020-01-01T00:00:00Z' } })).toBeUndefined();
+    expect(at({ charge: { updatedAt: 'yesterday' }, pix: { time: 17 } })).toBeUndefined();
+    expect(at({ dispute: { endToEndId: 'E1', status: 'OPENED' } })).toBeUndefined();
   });
 });

@@ -73,5 +73,13 @@ export function pixEventsContract(backend: BackendUnderTest): void {
       await a.pixEvents.saveDispute(dispute('E3', false, '2026-11-25T14:00:00.000Z'));
       expect((await b.pixEvents.openDisputes()).map((d) => d.endToEndId)).toEqual(['E3', 'E2']);
     });
+
+    test('a dispute keeps the hashes of its events with it, open or closed: they last as long as it does', async () => {
+      const [a, b] = [await space().open(), await space().open()];
+      await a.pixEvents.saveDispute({ ...dispute('E4', false, '2026-11-25T10:00:00.000Z'), events: ['h-created'] });
+      expect((await b.pixEvents.openDisputes()).find((d) => d.endToEndId === 'E4')?.events).toEqual(['h-created']);
+      await b.pixEvents.saveDispute({ ...dispute('E4', true, '2026-11-25T11:00:00.000Z'), events: ['h-created', 'h-accepted'] });
+      expect((await a.pixEvents.dispute('E4'))?.events).toEqual(['h-created', 'h-accepted']);
+    });
   });
 }
