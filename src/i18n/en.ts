@@ -297,6 +297,8 @@ export const en = {
     account: 'Account',
     amountsHint: 'Amounts in reais, like 1,234.56. Each starts at the current limit; raise the ones you need.',
     current: (amount: string) => `Current: ${amount}`,
+    /** An account's available balance, in the account choice. */
+    available: (amount: string) => `available ${amount}`,
     alsoOnAccount: (list: string) => `Also on this account: ${list}`,
     proofsFromMessage: (list: string) => `*Proofs from the message:* ${list}`,
     proofFiles: 'Proof files',
@@ -352,6 +354,9 @@ export const en = {
     none: 'The Pix API lists no accounts for this company.',
     listTitle: (n: number) => `*Accounts of the company* (${n})`,
     balanceLine: (text: string) => `Balance: ${text}`,
+    /** Each amount already in R$. */
+    balanceFields: (p: { total: string; available: string; blocked: string }) =>
+      `total ${p.total} · available ${p.available} · blocked ${p.blocked}`,
     withdrawKeyLine: (text: string) => `Withdraw key: ${text}`,
     keysManagedLine: (text: string) => `Keys managed with: ${text}`,
     listText: (p: { count: number; blocked: number }) =>
@@ -617,7 +622,7 @@ export const en = {
     noList: 'The service answered without a list of entries; this is what it sent:',
     emptyAnswer: '_The service sent an empty answer._',
     answered: (value: string) => `The service answered: ${value}`,
-    amountsNote: 'Amounts are the Pix API’s numbers as it sends them (it does not state their unit); times are Brasília time.',
+    timesNote: 'Times are Brasília time.',
     text: (whose: string) => `Statement of ${whose}`,
     noEntries: '_No entries._',
     page: (p: { whose: string; from: number; to: number; total: number; page: number; pages: number }) =>
@@ -700,11 +705,6 @@ export const en = {
       `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes.${p.said ? ` The Pix service said: “${p.said}”.` : ''} Check it with ${p.command} or in the Pix dashboard.`,
     unfollowedText: (id: string) => `Limit request ${id} is no longer followed`,
     unfollowedStatus: 'No longer followed',
-  },
-
-  /** Amounts whose unit the Pix API does not state (balances): shown as its numbers, never as R$. */
-  amounts: {
-    unitNotStated: 'Balances are the Pix API’s numbers as it sends them, under their field names: it does not state their unit.',
   },
 
   /** Asked before what cannot be undone: the withdraw key, a secret's rotation. */

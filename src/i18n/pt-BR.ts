@@ -285,6 +285,7 @@ export const ptBR: Catalogue = {
     account: 'Conta',
     amountsHint: 'Valores em reais, como 1.234,56. Cada um começa no limite atual; aumente os que precisar.',
     current: (amount) => `Atual: ${amount}`,
+    available: (amount) => `disponível ${amount}`,
     alsoOnAccount: (list) => `Também nesta conta: ${list}`,
     proofsFromMessage: (list) => `*Comprovantes da mensagem:* ${list}`,
     proofFiles: 'Comprovantes',
@@ -338,6 +339,7 @@ export const ptBR: Catalogue = {
     none: 'A API Pix não lista nenhuma conta desta empresa.',
     listTitle: (n) => `*Contas da empresa* (${n})`,
     balanceLine: (text) => `Saldo: ${text}`,
+    balanceFields: (p) => `total ${p.total} · disponível ${p.available} · bloqueado ${p.blocked}`,
     withdrawKeyLine: (text) => `Chave de saque: ${text}`,
     keysManagedLine: (text) => `Chaves gerenciadas com: ${text}`,
     listText: (p) => `${p.count} conta(s)${p.blocked ? `, ${p.blocked} com saques bloqueados` : ''}`,
@@ -584,7 +586,7 @@ export const ptBR: Catalogue = {
     noList: 'O serviço respondeu sem uma lista de lançamentos; isto é o que ele enviou:',
     emptyAnswer: '_O serviço enviou uma resposta vazia._',
     answered: (value) => `O serviço respondeu: ${value}`,
-    amountsNote: 'Os valores são os números da API Pix como ela os envia (ela não informa a unidade); horários de Brasília.',
+    timesNote: 'Horários de Brasília.',
     text: (whose) => `Extrato ${whose}`,
     noEntries: '_Nenhum lançamento._',
     page: (p) => `*Extrato ${p.whose}* · lançamentos ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}`,
@@ -658,10 +660,6 @@ export const ptBR: Catalogue = {
       `${p.mention} deixei de acompanhar a solicitação de limite ${p.id}: o serviço Pix respondeu ${p.status} (${p.status === 404 ? 'não encontrada' : 'acesso negado'}) às últimas ${p.reads} leituras, ao longo de ${p.minutes} minutos.${p.said ? ` O serviço Pix disse: “${p.said}”.` : ''} Consulte-a com ${p.command} ou no painel do Pix.`,
     unfollowedText: (id) => `A solicitação de limite ${id} não é mais acompanhada`,
     unfollowedStatus: 'Não é mais acompanhada',
-  },
-
-  amounts: {
-    unitNotStated: 'Os saldos são os números da API Pix como ela os envia, com o nome de cada campo: ela não informa a unidade.',
   },
 
   confirmations: {

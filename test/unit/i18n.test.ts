@@ -106,6 +106,7 @@ const samples: Samples = {
   },
   limitForm: {
     current: [[MONEY]],
+    available: [[MONEY]],
     alsoOnAccount: [['dayStartAt 06:00']],
     proofsFromMessage: [['a.pdf, b.png']],
     filesHint: [[10]],
@@ -131,14 +132,15 @@ const samples: Samples = {
     appNone: [['a1']],
     campaign: [['“Christmas”']],
     listTitle: [[3]],
-    balanceLine: [['total 1500000 · available 1500000 · blocked 0']],
+    balanceLine: [['total R$ 15.000,00 · available R$ 15.000,00 · blocked R$ 0,00']],
+    balanceFields: [[{ total: MONEY, available: MONEY, blocked: 'R$ 0,00' }]],
     withdrawKeyLine: [['none set']],
     keysManagedLine: [['the main application']],
     listText: [[{ count: 3, blocked: 0 }], [{ count: 3, blocked: 1 }]],
     oneTitle: [[S]],
     oneText: [
       [{ accountId: 'a1', blocked: false }],
-      [{ accountId: 'a1', balance: 'total 1500000 · available 1500000 · blocked 0', blocked: true }],
+      [{ accountId: 'a1', balance: 'total R$ 15.000,00 · available R$ 15.000,00 · blocked R$ 0,00', blocked: true }],
     ],
     linkIntro: [[S]],
     hasApplication: [[{ account: S }], [{ account: S, clientId: '`c1`' }]],
@@ -371,7 +373,6 @@ const samples: Samples = {
   summaries: {},
   usage: {},
   money: {},
-  amounts: {},
   confirmations: {
     withdraw: [[{ key: '`treasury@example.com`', account: S }]],
     withdrawText: [[{ key: 'treasury@example.com', accountId: 'a1' }]],
