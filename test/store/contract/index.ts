@@ -3,6 +3,7 @@ import { approvalsContract } from './approvals';
 import { auditTrailContract } from './audit-trail';
 import type { BackendUnderTest } from './backend';
 import { claimsContract } from './claims';
+import { digestAndAlertsContract } from './digest-and-alerts';
 import { filingIntentsContract } from './filing-intents';
 import { lifecycleContract } from './lifecycle';
 import { pixEventsContract } from './pix-events';
@@ -30,5 +31,6 @@ export function storeContract(backend: BackendUnderTest): void {
   auditTrailContract(backend);
   pixEventsContract(backend);
   recordsContract(backend);
+  digestAndAlertsContract(backend);
   rateWindowContract(backend);
 }
