@@ -3,6 +3,7 @@ import { accountRows } from './accounts';
 import { applicationRows } from './applications';
 import { approvalRows } from './approvals';
 import { auditRows } from './audit';
+import { digestCommand } from './digest';
 import { disputeEvidenceRows } from './dispute-evidence';
 import { helpCommand } from './help';
 import { homeRows } from './home';
@@ -36,6 +37,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...pixEventRows,
   ...statementRows,
   ...auditRows(),
+  digestCommand,
   ...homeRows,
   ...approvalRows,
 ];

@@ -212,6 +212,10 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       remindAfterMs: config.approvals.remindAfterMs,
       ...(config.approvals.limitAboveCents === undefined ? {} : { limitAboveCents: config.approvals.limitAboveCents }),
     },
+    digest: {
+      ...(config.digest.channel ? { channel: config.digest.channel } : {}),
+      ...(config.balanceAlerts.belowCents === undefined ? {} : { belowCents: config.balanceAlerts.belowCents }),
+    },
     audit: new AppAudit({
       sink: options.auditTrail === false ? { append: async () => undefined } : store.audit,
       scrub: (text) => secrets.scrub(text),

@@ -109,6 +109,8 @@ export const ptBR: Catalogue = {
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
+    readDigest: 'montar o resumo',
+    readOpenDisputes: 'ler as disputas abertas',
   },
 
   summaries: {
@@ -132,6 +134,8 @@ export const ptBR: Catalogue = {
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
     transaction: 'uma transação da conta (a conta principal quando nenhuma é informada)',
     audit: 'a trilha de auditoria, da mais recente: quem fez o quê, recusas incluídas (os últimos 7 dias quando nenhum número é informado)',
+    digest:
+      'o que espera a equipe agora, como o resumo da manhã diz: aprovações, pedidos de limite em análise, disputas abertas, saldos baixos, saques bloqueados (só você vê)',
     auditExport:
       'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
   },
@@ -918,5 +922,42 @@ export const ptBR: Catalogue = {
     disputeIdInput: 'Id da disputa',
     disputeIdHint: 'O evento não trouxe o id da disputa no serviço Pix; veja-o no portal do serviço.',
     disputeIdRequired: 'Escreva o id da disputa (24 dígitos hexadecimais, ex.: 6840aeca23c0d1fe48c856a3).',
+  },
+
+  digest: {
+    header: 'O que espera a equipe',
+    intro: (when) => `Em ${when} (horário de Brasília). Os mais antigos de cada tipo primeiro.`,
+    approvalsTitle: (n) => `*Aprovações pendentes* (${n})`,
+    approvalLine: (p) => `• *${p.title}*, pedido por ${p.maker} ${p.age} · pode decidir: ${p.who} · ${p.where}`,
+    approvalsMore: (n) => `E mais ${n}: cada uma espera na sua thread, e a aba Início lista as que você pode decidir.`,
+    inReviewTitle: (n) => `*Pedidos de limite em análise* (${n})`,
+    inReviewLine: (p) => `• ${p.id} · conta ${p.account} · feito ${p.age} por ${p.user}`,
+    inReviewMore: (n) => `E mais ${n}: \`/pix limit list\` lista todos os pedidos, e a aba Início os que o Pix Ops acompanha.`,
+    disputesTitle: (n) => `*Disputas abertas* (${n})`,
+    disputeLine: (p) => `• ${p.e2e} · ${p.value} · aberta ${p.age} · ${p.where}`,
+    disputesMore: (n) => `E mais ${n}: a aba Início lista as disputas abertas, cada uma com a sua thread.`,
+    belowTitle: (p) => `*Contas abaixo de ${p.threshold}* (${p.n}), a mais baixa primeiro`,
+    belowLine: (p) => `• ${p.account} · disponível ${p.available}`,
+    blockedTitle: (n) => `*Saques bloqueados* (${n})`,
+    blockedLine: (account) => `• ${account}: um saque não encontrou a chave no DICT`,
+    accountsMore: (n) => `E mais ${n}: \`/pix accounts\` lista todas as contas com o saldo.`,
+    nothingWaiting:
+      ':white_check_mark: Nada espera: nenhuma aprovação, nenhum pedido de limite em análise, nenhuma disputa aberta, nenhuma conta abaixo do limite de alerta, nenhum saque bloqueado.',
+    text: (parts) => `O que espera a equipe: ${parts.length > 0 ? parts.join(', ') : 'nada'}.`,
+    textApprovals: (n) => `${n} aprovação(ões) pendente(s)`,
+    textInReview: (n) => `${n} pedido(s) de limite em análise`,
+    textDisputes: (n) => `${n} disputa(s) aberta(s)`,
+    textBelow: (p) => `${p.n} conta(s) abaixo de ${p.threshold}`,
+    textBlocked: (n) => `${n} conta(s) com saques bloqueados`,
+    textUnread: 'algumas partes não puderam ser lidas',
+  },
+
+  balanceAlerts: {
+    below: (p) =>
+      `:warning: A conta ${p.account} está com saldo baixo: o saldo disponível é *${p.available}*, abaixo do limite de alerta de ${p.threshold}.`,
+    belowText: (p) => `A conta ${p.account} está abaixo de ${p.threshold}: disponível ${p.available}`,
+    blocked: (account) =>
+      `:no_entry: Os saques da conta ${account} agora estão *bloqueados*: um saque não encontrou a chave de saque no DICT, então todo saque é recusado até o serviço Pix retirar o bloqueio.`,
+    blockedText: (account) => `Os saques da conta ${account} estão bloqueados`,
   },
 };

@@ -37,7 +37,8 @@ describe('the digest and balance alert variables', () => {
     ]);
     expect(r.problems.join('\n')).not.toMatch(/SECRET/);
     for (const value of ['U0USER', 'D0DM', 'finance', 'c0lower']) expect(loadConfig({ ...base, DIGEST_CHANNEL: value }).ok).toBe(false);
-    for (const value of ['61 9 * * *', '0 9 * *', '0 25 * * 1-5', '* * * * * * *']) expect(loadConfig({ ...base, DIGEST_SCHEDULE: value }).ok).toBe(false);
+    for (const value of ['61 9 * * *', '0 9 * *', '0 25 * * 1-5', '* * * * * * *'])
+      expect(loadConfig({ ...base, DIGEST_SCHEDULE: value }).ok).toBe(false);
     for (const value of ['-5', '1,234', '10.00.0', 'ten']) expect(loadConfig({ ...base, BALANCE_ALERT_BELOW: value }).ok).toBe(false);
   });
 });
