@@ -1,7 +1,7 @@
+import type { SandboxHandle } from '../../src/sandbox';
 import type { SlackApiCall, StoredMessage } from '../../src/slack-standin/web-api';
 import type { Store } from '../../src/store';
 import { control } from '../sandbox/helpers';
-import type { SandboxHandle } from '../../src/sandbox';
 
 /** What waits, written into a store as the app's own flows leave it (sizes no flow reaches in a test). */
 
