@@ -1,14 +1,6 @@
 import { checkMessage } from '../../src/slack-standin/block-kit-rules';
 import type { ResponseUrlCall } from '../../src/slack-standin/web-api';
-import {
-  idOf,
-  MAKER,
-  seedApprovals,
-  seedOpenDisputes,
-  seedRequestsInReview,
-  setBalance,
-  setWithdrawBlocked,
-} from '../support/digest';
+import { idOf, MAKER, seedApprovals, seedOpenDisputes, seedRequestsInReview, setBalance, setWithdrawBlocked } from '../support/digest';
 import { type Harness, messageText, startHarness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
 import { newAccount } from '../support/limit-requests';
@@ -127,7 +119,9 @@ describe('/pix digest: what waits for the team, now, to the caller alone', () =>
     for (let i = 0; i < 5; i++) expect(text).toContain(idOf('b', i));
     expect(text).not.toContain(idOf('b', 5));
     expect(text).not.toContain(idOf('b', 1_999));
-    expect(text).toContain('What waits for the team: 500 approval(s) waiting, 2000 limit request(s) in review, 200 open dispute(s), 8 account(s) below R$10,000.00.');
+    expect(text).toContain(
+      'What waits for the team: 500 approval(s) waiting, 2000 limit request(s) in review, 200 open dispute(s), 8 account(s) below R$10,000.00.',
+    );
   }, 60_000);
 
   test('a user without a role is refused, and nothing reaches the Pix API', async () => {
@@ -157,4 +151,3 @@ describe('/pix digest: what waits for the team, now, to the caller alone', () =>
     expect(text).not.toContain('Nothing is waiting');
   });
 });
-
