@@ -2,6 +2,7 @@ import os from 'node:os';
 import { ackLatency } from './ack-latency';
 import { approvalReminders } from './approvals';
 import { auditAck, auditExport } from './audit';
+import { digest } from './digest';
 import type { Figure } from './lib';
 import { modalLatency } from './modal-latency';
 import { metricsAck, pixBudget } from './pix-budget';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     ['pix events (60 dispute webhooks in one second)', pixEvents],
     ['pix budget (2,000 reads at PIX_RATE_LIMIT=50, sqlite then Redis with 2 instances)', pixBudget],
     ['metrics on vs off: slash-command acknowledgement', metricsAck],
+    ['digest (500 approvals, 2,000 in review, 200 disputes) and balance sweeps of 150 accounts', digest],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const figures: Figure[] = [];

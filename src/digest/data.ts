@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { DIGEST_SHOWN, type DigestData, type Listed, type WaitingApproval } from '../../views/digest';
 import type { Part } from '../../views/home';
 import { APPROVAL_ROLE } from '../domain/approvals';
@@ -10,7 +9,7 @@ import { PixApiError } from '../pix/errors';
 import type { Account } from '../pix/schemas';
 import type { TrackedRequest } from '../store/tracked-requests';
 
-/** Store reads of one digest in flight at once (a record each): thousands waiting never open thousands of reads at once. */
+/** Store reads of one digest part in flight at once (a record each): thousands waiting never open thousands of reads at once. */
 const READS_AT_ONCE = 32;
 
 /** What the digest reads with: the Pix client in the lane it runs in (a person's, or the poller's behind them). */
@@ -38,18 +37,35 @@ async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): P
   }
 }
 
-/** Each id's record, a bounded number of reads at a time; a record gone meanwhile is left out. */
-async function readAll<T extends object>(ids: string[], read: (id: string) => Promise<T | undefined>): Promise<T[]> {
-  const limit = pLimit(READS_AT_ONCE);
-  const records = await Promise.all([...new Set(ids)].map((id) => limit(() => read(id))));
-  return records.filter((r) => r !== undefined) as T[];
+/**
+ * The oldest `shown` of the records of `ids` that `keep` accepts, and how many it accepts: read a few
+ * at a time, only the oldest so far kept, so thousands waiting are never all in memory at once. A
+ * record gone meanwhile is left out.
+ */
+async function oldestOf<T extends { createdAt: string }>(
+  ids: string[],
+  read: (id: string) => Promise<T | undefined>,
+  keep: (record: T) => boolean,
+): Promise<Listed<T>> {
+  const unique = [...new Set(ids)];
+  let oldest: T[] = [];
+  let total = 0;
+  for (let i = 0; i < unique.length; i += READS_AT_ONCE) {
+    const batch = await Promise.all(unique.slice(i, i + READS_AT_ONCE).map(read));
+    const kept = batch.filter((r): r is Awaited<T> & T => r !== undefined && keep(r));
+    total += kept.length;
+    oldest = [...oldest, ...kept].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(0, DIGEST_SHOWN);
+  }
+  return { items: oldest, total };
 }
 
 /** Approvals still waiting for a decision (pending, their root posted, not expired), oldest first, with who may decide. */
 async function waitingApprovals({ deps, now }: DigestSources): Promise<Listed<WaitingApproval>> {
-  const records = await readAll(await deps.store.approvals.openIds(), (id) => deps.store.approvals.get(id));
-  const waiting = records.filter((r) => r.state === 'pending' && r.rootTs !== '' && Date.parse(r.expiresAt) > now.getTime());
-  const { items, total } = firstOf(waiting, (a, b) => a.createdAt.localeCompare(b.createdAt));
+  const { items, total } = await oldestOf(
+    await deps.store.approvals.openIds(),
+    (id) => deps.store.approvals.get(id),
+    (r) => r.state === 'pending' && r.rootTs !== '' && Date.parse(r.expiresAt) > now.getTime(),
+  );
   return {
     items: items.map((record) => ({ record, mayDecide: deps.access.approverMentions(APPROVAL_ROLE[record.action], record.makerId) })),
     total,
@@ -58,10 +74,10 @@ async function waitingApprovals({ deps, now }: DigestSources): Promise<Listed<Wa
 
 /** The limit requests Pix Ops follows that are still in review (no decision yet), oldest first. */
 async function requestsInReview({ deps }: DigestSources): Promise<Listed<TrackedRequest>> {
-  const records = await readAll(await deps.store.trackedRequests.openIds(), (id) => deps.store.trackedRequests.get(id));
-  return firstOf(
-    records.filter((r) => !r.closed && !r.reply),
-    (a, b) => a.createdAt.localeCompare(b.createdAt),
+  return oldestOf(
+    await deps.store.trackedRequests.openIds(),
+    (id) => deps.store.trackedRequests.get(id),
+    (r) => !r.closed && !r.reply,
   );
 }
 
