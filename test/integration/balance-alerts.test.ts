@@ -188,6 +188,14 @@ describe('balance alerts go to PIX_EVENTS_CHANNEL when no DIGEST_CHANNEL is set;
     expect(alertsIn(h.slack.messages, EVENTS)).toHaveLength(1);
   });
 
+  test('a threshold with neither channel: said at start, no sweep', async () => {
+    h = await startHarness({ BALANCE_ALERT_BELOW: THRESHOLD });
+    expect(h.logs.some((l) => l.includes('BALANCE_ALERT_BELOW is set but neither DIGEST_CHANNEL nor PIX_EVENTS_CHANNEL is'))).toBe(true);
+    const before = h.sandbox.calls.length;
+    await h.app.poller.tick();
+    expect(h.sandbox.calls.slice(before).filter((c) => c.path === '/api/v1/account')).toEqual([]);
+  });
+
   test('no threshold: no sweep, no alert', async () => {
     h = await startHarness({ DIGEST_CHANNEL: ALERTS });
     const account = h.sandbox.companies.main.defaultAccountId;

@@ -73,6 +73,13 @@ describe('the digest on its schedule, one instance (sqlite)', () => {
     const res = await h.slash(VIEWER, 'digest');
     const answer = await waitFor('the digest to the viewer', () => h.slack.responsesTo(res.responseId)[0]);
     expect(messageText(answer.body)).toContain('What waits for the team');
+    // A private channel the bot was removed from answers channel_not_found: said the same way.
+    h.slack.closedChannels.delete(DIGEST);
+    h.slack.on('chat.postMessage', (args) =>
+      args.channel === DIGEST ? { ok: false, error: 'channel_not_found' } : h.slack.answerByDefault('chat.postMessage', args),
+    );
+    await waitFor('channel_not_found said', () => said().some((l) => l.includes('channel_not_found')), 10_000);
+    expect(digestsIn(h.slack.messages, DIGEST)).toEqual([]);
   }, 30_000);
 });
 
