@@ -3,6 +3,7 @@ import { ackLatency } from './ack-latency';
 import { approvalReminders } from './approvals';
 import { approvalsAtTeamScale } from './approvals-team';
 import { auditAck, auditExport } from './audit';
+import { digest } from './digest';
 import { type Benchmark, type Figure, runBenchmark } from './lib';
 import { modalLatency } from './modal-latency';
 import { metricsAck, pixBudget } from './pix-budget';
@@ -30,6 +31,7 @@ const BENCHMARKS: Array<[string, Benchmark]> = [
   ['pix events (60 dispute webhooks in one second)', pixEvents],
   ['pix budget (2,000 reads at PIX_RATE_LIMIT=50, sqlite then Redis with 2 instances)', pixBudget],
   ['metrics on vs off: slash-command acknowledgement', metricsAck],
+  ['digest (500 approvals, 2,000 in review, 200 disputes) and balance sweeps of 150 accounts', digest],
   ['stores side by side: sqlite, Redis and Postgres (ack under load, a poll tick, approvals raced by 2 instances)', storeBackends],
 ];
 

@@ -4,6 +4,7 @@ import { applicationRows } from './applications';
 import { approvalRows } from './approvals';
 import { auditRows } from './audit';
 import { awayRows } from './away';
+import { digestCommand } from './digest';
 import { disputeEvidenceRows } from './dispute-evidence';
 import { helpCommand } from './help';
 import { homeRows } from './home';
@@ -38,6 +39,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...statementRows,
   ...auditRows(),
   ...awayRows,
+  digestCommand,
   ...homeRows,
   ...approvalRows,
 ];

@@ -5,6 +5,8 @@ import { LogLevel } from '@slack/web-api';
 import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
 import { runApprovalTick } from './approvals/tick';
 import { AppAudit } from './audit/recorder';
+import { sweepBalanceAlerts } from './digest/balance-alerts';
+import { type ScheduledDigest, startScheduledDigest } from './digest/scheduled';
 import { AccessControl } from './entry/access';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import type { Deps } from './entry/deps';
@@ -41,6 +43,8 @@ export interface RunningApp {
   /** The Pix events receiver and outbox, when PIX_EVENTS_CHANNEL is set. */
   pixEvents?: PixEvents;
   poller: Poller<SweepReport>;
+  /** The morning digest on its schedule, when DIGEST_CHANNEL is set. */
+  digest?: ScheduledDigest;
   /** The Slack deliveries being handled. */
   inFlight: InFlight;
   stop(): Promise<void>;
@@ -228,6 +232,10 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       quorumActions: new Set(config.approvals.quorumActions),
       ...(config.approvals.escalateAfterMs === undefined ? {} : { escalateAfterMs: config.approvals.escalateAfterMs }),
     },
+    digest: {
+      ...(config.digest.channel ? { channel: config.digest.channel } : {}),
+      ...(config.balanceAlerts.belowCents === undefined ? {} : { belowCents: config.balanceAlerts.belowCents }),
+    },
     audit: new AppAudit({
       sink: options.auditTrail === false ? { append: async () => undefined } : store.audit,
       scrub: (text) => secrets.scrub(text),
@@ -292,6 +300,15 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   // keep Slack's pace (slack/pacing.ts), through a pacer that survives ticks (a Retry-After still
   // running holds the next tick's calls back too).
   const claimTtlMs = config.pollClaimTtlMs;
+  // Balance alerts go where the digest goes, else to the Pix events channel; with neither, nowhere.
+  const alertChannel = config.digest.channel ?? config.pixEvents.channel;
+  const belowCents = config.balanceAlerts.belowCents;
+  const balanceAlerts = belowCents !== undefined && alertChannel ? { belowCents, channel: alertChannel } : undefined;
+  if (belowCents !== undefined && !alertChannel) {
+    logger.warn(
+      'BALANCE_ALERT_BELOW is set but neither DIGEST_CHANNEL nor PIX_EVENTS_CHANNEL is: no balance alert is posted (/pix digest still lists the accounts below it)',
+    );
+  }
   const pacedSlack = slack.paced(new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
   const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal), slack: pacedSlack });
   const poller = startPoller(
@@ -304,9 +321,20 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
         // Four-eyes approvals: expired past APPROVAL_TTL, reminded, resumed when left half done.
         (scope) => runApprovalTick(onTick(scope), APPROVAL_KINDS, scope),
         async () => pixEvents?.outbox.drain(),
+        ...(balanceAlerts ? [(scope: TickScope) => sweepBalanceAlerts(onTick(scope), balanceAlerts)] : []),
       ],
     },
   );
+  // Background work like the poller's: its Pix read behind people, its posts at Slack's pace.
+  const digest = config.digest.channel
+    ? startScheduledDigest(deps, {
+        channel: config.digest.channel,
+        schedule: config.digest.schedule,
+        timezone: config.digest.timezone,
+        holder: store.holder,
+        background: (signal) => ({ ...deps, pix: deps.pix.inLane('poller', signal), slack: pacedSlack }),
+      })
+    : undefined;
   if (!config.access.viewer.length && !config.access.operator.length && !config.access.admin.length && !config.sandboxMode) {
     logger.warn('No ACCESS_VIEWERS, ACCESS_OPERATORS or ACCESS_ADMINS set: nobody is authorized');
   }
@@ -323,7 +351,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     readiness.stop();
     slackGate?.close();
     logger.info({ inFlight: inFlight.size }, 'stopping: no new work taken');
-    const pollerStopped = poller.stop();
+    const pollerStopped = Promise.all([poller.stop(), digest?.stop()]);
     await Promise.all([
       withDeadline(app.stop(), STOP_DRAIN_MS).catch((err: unknown) =>
         logger.warn({ ...describeError(err) }, 'the Slack receiver did not stop cleanly'),
@@ -361,6 +389,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     poller,
     inFlight,
     ...(pixEvents ? { pixEvents } : {}),
+    ...(digest ? { digest } : {}),
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
     stop: () => (stopped ??= stopInOrder()),
   };

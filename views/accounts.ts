@@ -3,7 +3,7 @@ import { maskPixKey } from '../src/domain/pix-key-mask';
 import { type Locale, messages } from '../src/i18n';
 import type { Account } from '../src/pix/schemas';
 import {
-  balanceFieldsText,
+  balanceText,
   context,
   escapeClipped,
   escapeMrkdwn,
@@ -82,9 +82,9 @@ export function withdrawKeyText(locale: Locale, account: Account, masked = false
   return `${code(masked ? maskPixKey(key.pixKey, key.type) : key.pixKey)} (${keyTypeLabel(locale, key.type)})`;
 }
 
-/** The balance as the API's numbers (their unit is not stated), or "not reported". */
-function balanceText(locale: Locale, account: Account): string {
-  return account.balance ? balanceFieldsText(account.balance) : messages(locale).common.notReported;
+/** The balance in R$, or "not reported". */
+function accountBalanceText(locale: Locale, account: Account): string {
+  return account.balance ? balanceText(locale, account.balance) : messages(locale).common.notReported;
 }
 
 function appText(locale: Locale, accountId: string, app: AppStatus): string {
@@ -132,7 +132,7 @@ export function accountsMessage(locale: Locale, rows: AccountRow[], page = 1): S
   for (const { account, app } of rows.slice(p.start, p.end)) {
     const lines = [
       `*${accountTitle(locale, account, app)}*`,
-      m.balanceLine(balanceText(locale, account)),
+      m.balanceLine(accountBalanceText(locale, account)),
       m.withdrawKeyLine(withdrawKeyText(locale, account)),
       m.keysManagedLine(appText(locale, account.accountId, app)),
     ];
@@ -152,7 +152,6 @@ export function accountsMessage(locale: Locale, rows: AccountRow[], page = 1): S
       }),
     );
   }
-  if (rows.some((r) => r.account.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
   const blocked = rows.filter((r) => r.account.withdrawBlocked === true).length;
   return { text: m.listText({ count: rows.length, blocked }), blocks };
 }
@@ -162,7 +161,7 @@ export function accountMessage(locale: Locale, { account, app }: AccountRow): Sl
   const c = messages(locale).common;
   const m = messages(locale).accounts;
   const pairs: Array<[string, string]> = [
-    [m.fieldBalance, balanceText(locale, account)],
+    [m.fieldBalance, accountBalanceText(locale, account)],
     [m.fieldDefault, account.isDefault === true ? c.yes : account.isDefault === false ? c.no : '—'],
     [m.fieldWithdrawKey, withdrawKeyText(locale, account)],
     [m.fieldKeysManaged, appText(locale, account.accountId, app)],
@@ -170,11 +169,10 @@ export function accountMessage(locale: Locale, { account, app }: AccountRow): Sl
   if (account.taxId) pairs.push([m.fieldTaxId, code(account.taxId)]);
   const blocks: KnownBlock[] = [section(m.oneTitle(accountTitle(locale, account, app))), ...fields(pairs)];
   if (account.withdrawBlocked === true) blocks.push(section(m.withdrawBlocked));
-  if (account.balance) blocks.push(context(messages(locale).amounts.unitNotStated));
   return {
     text: m.oneText({
       accountId: account.accountId,
-      ...(account.balance ? { balance: balanceFieldsText(account.balance) } : {}),
+      ...(account.balance ? { balance: balanceText(locale, account.balance) } : {}),
       blocked: account.withdrawBlocked === true,
     }),
     blocks,

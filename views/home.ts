@@ -13,7 +13,7 @@ import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { formatDateTime, limitCents } from './limit-status';
-import { balanceFieldsText, context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
+import { balanceText, context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
 import { modalTitle } from './modal';
 import { openDisputesBlocks } from './pix-events';
 
@@ -161,7 +161,7 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
   for (const a of sorted.slice(0, HOME_MAX.accounts)) {
     const lines = [`${code(a.accountId)}${a.isDefault ? m.defaultTag : ''}`];
     if (a.balance) {
-      lines.push(messages(locale).accounts.balanceLine(balanceFieldsText(a.balance)));
+      lines.push(messages(locale).accounts.balanceLine(balanceText(locale, a.balance)));
     } else {
       lines.push(m.noBalance);
     }
@@ -171,7 +171,6 @@ function accountBlocks(locale: Locale, data: HomeData): KnownBlock[] {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') }, accessory: keysButton(locale, a) });
   }
   if (accounts.length > HOME_MAX.accounts) blocks.push(context(m.accountsMore(accounts.length - HOME_MAX.accounts)));
-  if (accounts.some((a) => a.balance)) blocks.push(context(messages(locale).amounts.unitNotStated));
   return blocks;
 }
 

@@ -1,7 +1,7 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { limitFieldLabel, splitLimits } from '../src/domain/limit-fields';
 import { BLOCK, type FormMeta, formMetaText } from '../src/domain/limit-form';
-import { centsToInput, formatCents } from '../src/domain/money';
+import { centsToInput, formatApiCents, formatCents } from '../src/domain/money';
 import { MAX_FILES } from '../src/domain/proof-files';
 import { type Locale, messages } from '../src/i18n';
 import type { Account, Limits } from '../src/pix/schemas';
@@ -45,8 +45,7 @@ export interface FormInput {
 function accountOption(locale: Locale, a: Account): PlainTextOption {
   const parts = [a.accountId];
   if (a.isDefault) parts.push(messages(locale).limitForm.defaultAccount);
-  // The API's number: the unit of balances is not stated.
-  if (a.balance) parts.push(`· available ${a.balance.available}`);
+  if (a.balance) parts.push(`· ${messages(locale).limitForm.available(formatApiCents(a.balance.available, locale))}`);
   return { text: { type: 'plain_text', text: clip(parts.join(' '), OPTION_TEXT_MAX) }, value: a.accountId };
 }
 

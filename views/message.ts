@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import { formatApiCents } from '../src/domain/money';
 import { type Locale, messages } from '../src/i18n';
 
 /** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
@@ -117,12 +118,14 @@ export function pageOf(total: number, pageSize: number, page: number): { page: n
   return { page: current, pages, start, end: Math.min(total, start + pageSize) };
 }
 
-/**
- * A balance as the Pix API sends it: its numbers under their field names. The interface does not state
- * their unit ("Unit of balance amounts: not shown"), so they are never shown as R$ cents.
- */
-export function balanceFieldsText(balance: { total: number; available: number; blocked: number }): string {
-  return `total ${balance.total} · available ${balance.available} · blocked ${balance.blocked}`;
+/** A balance (its amounts in cents, as the service sends them) in R$: total, available, blocked. */
+export function balanceText(locale: Locale, balance: { total: number; available: number; blocked: number }): string {
+  const money = (value: number) => formatApiCents(value, locale);
+  return messages(locale).accounts.balanceFields({
+    total: money(balance.total),
+    available: money(balance.available),
+    blocked: money(balance.blocked),
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { type Locale, messages } from '../src/i18n';
 import type { Account, PixKey } from '../src/pix/schemas';
 import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
-import { balanceFieldsText, confirmMessage, context, pageButtons, pageOf, type SlackMessage, section } from './message';
+import { balanceText, confirmMessage, context, pageButtons, pageOf, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
 export const KEY_ADD_CALLBACK = 'pix_key_add';
@@ -48,8 +48,7 @@ export function pixKeysMessage(
   });
   const blocks: KnownBlock[] = [section(`*${title}*`)];
   const balance = input.account?.balance;
-  if (balance)
-    blocks.push(context(`${messages(locale).accounts.balanceLine(balanceFieldsText(balance))}\n${messages(locale).amounts.unitNotStated}`));
+  if (balance) blocks.push(context(messages(locale).accounts.balanceLine(balanceText(locale, balance))));
   if (keys.length === 0) blocks.push(section(m.none));
   for (const key of keys.slice(p.start, p.end)) {
     blocks.push({

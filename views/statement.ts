@@ -1,12 +1,12 @@
 import type { KnownBlock } from '@slack/types';
+import { formatApiCents } from '../src/domain/money';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 import { context, escapeMrkdwn, fields, pageButtons, pageOf, type SlackMessage, section } from './message';
 
 // The statement and transaction reads have no documented shape (section 4.6): everything here reads
-// whatever JSON comes back, shows the fields that are there, and never throws on an odd value. Nor is
-// the unit of their amounts stated: they are shown as the API's numbers, under their field names,
-// never as R$ cents.
+// whatever JSON comes back, shows the fields that are there, and never throws on an odd value. Their
+// amounts are in cents (the service's field conventions) and are shown in R$ (formatApiCents).
 
 export const STATEMENT_PAGE_SIZE = 15;
 export const STATEMENT_PREV_ACTION_ID = 'statement_prev';
@@ -15,6 +15,11 @@ export const STATEMENT_NEXT_ACTION_ID = 'statement_next';
 /** Names under which an entry's moment is found, best first. */
 const TIME_KEYS = ['time', 'date', 'createdAt', 'created_at', 'timestamp', 'datetime', 'dateTime', 'paidAt', 'updatedAt'];
 const AMOUNT_KEYS = ['value', 'amount'];
+/** Fields that hold money wherever they appear (cents), and a balance's parts under `balance`. */
+const MONEY_KEYS = new Set([...AMOUNT_KEYS, 'balance', 'fee']);
+const BALANCE_PARTS = /(?:^|\.)balance\.(?:total|blocked|available|blockedBySecurity|blockedByWithdrawSafety)$/;
+/** Whether a field, by its dotted path (`value`, `balance.total`), is an amount in cents. */
+const isMoneyField = (path: string) => MONEY_KEYS.has(path.slice(path.lastIndexOf('.') + 1)) || BALANCE_PARTS.test(path);
 const DESCRIPTION_KEYS = ['description', 'title', 'memo', 'name', 'comment'];
 /** Names under which a list of entries is found in a wrapped answer, best first. */
 const LIST_KEYS = ['statement', 'entries', 'items', 'transactions', 'data', 'results', 'records', 'list', 'content', 'rows'];
@@ -23,12 +28,15 @@ const MAX_TEXT = 2_900;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** One value as text (mrkdwn-escaped): numbers as sent, dates, nested objects flattened, lists summarized. */
-export function formatValue(locale: Locale, key: string, value: unknown, depth = 0): string {
+/**
+ * One value as text (mrkdwn-escaped), `path` its field's dotted name: amounts in R$, other numbers as
+ * sent, dates, nested objects flattened, lists summarized.
+ */
+export function formatValue(locale: Locale, path: string, value: unknown, depth = 0): string {
   const c = messages(locale).common;
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return value ? c.yes : c.no;
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '—';
+  if (typeof value === 'number') return !Number.isFinite(value) ? '—' : isMoneyField(path) ? formatApiCents(value, locale) : String(value);
   if (typeof value === 'string') {
     const date = formatSaoPauloDateTime(value, locale);
     return date ?? escapeMrkdwn(clip(value, 300));
@@ -36,13 +44,13 @@ export function formatValue(locale: Locale, key: string, value: unknown, depth =
   if (Array.isArray(value)) {
     if (value.length === 0) return c.none;
     if (depth >= 2 || value.some((v) => typeof v === 'object' && v !== null)) return c.items(value.length);
-    return clip(value.map((v) => formatValue(locale, key, v, depth + 1)).join(', '), 300);
+    return clip(value.map((v) => formatValue(locale, path, v, depth + 1)).join(', '), 300);
   }
   if (isRecord(value)) {
     const inner = Object.entries(value);
     if (inner.length === 0) return '—';
     if (depth >= 2) return c.fields(inner.length);
-    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(locale, k, v, depth + 1)}`).join(', '), 500);
+    return clip(inner.map(([k, v]) => `${escapeMrkdwn(k)}: ${formatValue(locale, `${path}.${k}`, v, depth + 1)}`).join(', '), 500);
   }
   return escapeMrkdwn(clip(String(value), 300));
 }
@@ -54,7 +62,7 @@ export function flattenFields(locale: Locale, value: Record<string, unknown>, pr
     const label = `${prefix}${key}`;
     if (isRecord(v) && depth < 1 && Object.keys(v).length > 0 && Object.keys(v).length <= 8)
       out.push(...flattenFields(locale, v, `${label}.`, depth + 1));
-    else out.push([escapeMrkdwn(label), formatValue(locale, key, v)]);
+    else out.push([escapeMrkdwn(label), formatValue(locale, label, v)]);
   }
   return out;
 }
@@ -110,11 +118,11 @@ export function entryText(locale: Locale, entry: unknown): string {
   const type = typeof entry.type === 'string' ? entry.type : undefined;
   const amount = pick(entry, AMOUNT_KEYS, (v) => typeof v === 'number');
   if (amount) {
-    // The number as sent, under its field's name; the arrow only says which way it went.
+    // The arrow only says which way it went.
     const [key, value] = amount;
     used.add(key);
     const arrow = type && CREDIT.test(type) ? ':arrow_down_small: ' : type && DEBIT.test(type) ? ':arrow_up_small: ' : '';
-    parts.push(`${arrow}${escapeMrkdwn(key)} *${formatValue(locale, key, value)}*`);
+    parts.push(`${arrow}*${formatValue(locale, key, value)}*`);
   }
   if (type) {
     used.add('type');
@@ -169,7 +177,7 @@ export function statementMessage(locale: Locale, { body, page, accountId }: Stat
     } else {
       blocks.push(section(body === null || body === undefined || body === '' ? m.emptyAnswer : m.answered(formatValue(locale, '', body))));
     }
-    blocks.push(context(m.amountsNote));
+    blocks.push(context(m.timesNote));
     return { text: m.text(whoseText), blocks };
   }
 
@@ -191,7 +199,7 @@ export function statementMessage(locale: Locale, { body, page, accountId }: Stat
           .join(' · ')
       : '';
   if (extra) blocks.push(context(clip(m.alsoInAnswer(extra), MAX_TEXT)));
-  blocks.push(context(`${m.amountsNote} ${m.order}${found.path ? ` ${m.readFrom(`\`${escapeMrkdwn(found.path)}\``)}` : ''}`));
+  blocks.push(context(`${m.timesNote} ${m.order}${found.path ? ` ${m.readFrom(`\`${escapeMrkdwn(found.path)}\``)}` : ''}`));
 
   blocks.push(
     ...pageButtons(locale, {
@@ -239,6 +247,6 @@ export function transactionMessage(locale: Locale, input: { transactionId: strin
   } else {
     blocks.push(section(tx === null || tx === undefined || tx === '' ? m.emptyAnswer : m.answered(formatValue(locale, '', tx))));
   }
-  blocks.push(context(m.amountsNote));
+  blocks.push(context(m.timesNote));
   return { text: m.transactionText(input.transactionId), blocks };
 }

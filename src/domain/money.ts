@@ -87,6 +87,16 @@ export function formatCents(cents: number, locale: Locale = 'pt-BR'): string {
 }
 
 /**
+ * An amount as the Pix API sends it, in cents (balances, statement and transaction values: the
+ * service's field conventions), as R$ in the reader's language. A value that is not a whole number of
+ * cents (the service's own example shows a balance of `1500.5`), or too large to be exact, is shown as
+ * the API sent it rather than rounded into something it did not say.
+ */
+export function formatApiCents(value: number, locale: Locale = 'pt-BR'): string {
+  return Number.isSafeInteger(value) ? formatCents(value, locale) : String(value);
+}
+
+/**
  * Cents as the reais text a form field starts with (`1234,56` in pt-BR, `1234.56` in English): what
  * `parseReais` reads back.
  */

@@ -29,6 +29,14 @@ export interface ApprovalSettings {
   escalateAfterMs?: number;
 }
 
+/** The morning digest and the balance alerts as configured (DIGEST_CHANNEL, BALANCE_ALERT_BELOW). */
+export interface DigestSettings {
+  /** Where the scheduled digest is posted; unset: no scheduled digest (`/pix digest` still works). */
+  channel?: string;
+  /** BALANCE_ALERT_BELOW in cents: the digest lists the accounts below it, and each crossing is alerted. */
+  belowCents?: number;
+}
+
 /** What the entry points work with; built once at start. */
 export interface Deps {
   pix: PixClient;
@@ -50,6 +58,7 @@ export interface Deps {
   /** PIX_EVENTS_CHANNEL: the dispute desk is on (the Home tab lists the open disputes). */
   pixEventsChannel?: string;
   approvals: ApprovalSettings;
+  digest: DigestSettings;
   /**
    * The audit trail. In a handler, the log of its delivery (the router records the entry point, its
    * outcome and its Pix calls; see audit/recorder.ts); elsewhere, the app's own.

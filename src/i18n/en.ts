@@ -107,6 +107,8 @@ export const en = {
     readApprovals: 'read the actions waiting for approval',
     askApproval: 'ask for approval',
     manageAway: 'hand your approvals to someone while you are away',
+    readDigest: 'put the digest together',
+    readOpenDisputes: 'read the open disputes',
   },
 
   /** One line per command in `/pix help`. */
@@ -131,6 +133,8 @@ export const en = {
     statement: 'the account’s statement, 15 entries a page (the main account when none is given)',
     transaction: 'one transaction of the account (the main account when none is given)',
     audit: 'the audit trail, newest first: who did what, refusals included (the last 7 days when no number is given)',
+    digest:
+      'what waits for the team right now, as the morning digest says it: approvals, limit requests in review, open disputes, low balances, blocked withdrawals (only you see it)',
     auditExport:
       'the audit trail as a CSV file in your direct messages (dates YYYY-MM-DD, São Paulo time; the last 30 days when none are given)',
     away: 'while you are away, until the end of that day (São Paulo time), someone else decides the approvals you could; alone: who decides for you',
@@ -300,6 +304,8 @@ export const en = {
     account: 'Account',
     amountsHint: 'Amounts in reais, like 1,234.56. Each starts at the current limit; raise the ones you need.',
     current: (amount: string) => `Current: ${amount}`,
+    /** An account's available balance, in the account choice. */
+    available: (amount: string) => `available ${amount}`,
     alsoOnAccount: (list: string) => `Also on this account: ${list}`,
     proofsFromMessage: (list: string) => `*Proofs from the message:* ${list}`,
     proofFiles: 'Proof files',
@@ -355,6 +361,9 @@ export const en = {
     none: 'The Pix API lists no accounts for this company.',
     listTitle: (n: number) => `*Accounts of the company* (${n})`,
     balanceLine: (text: string) => `Balance: ${text}`,
+    /** Each amount already in R$. */
+    balanceFields: (p: { total: string; available: string; blocked: string }) =>
+      `total ${p.total} · available ${p.available} · blocked ${p.blocked}`,
     withdrawKeyLine: (text: string) => `Withdraw key: ${text}`,
     keysManagedLine: (text: string) => `Keys managed with: ${text}`,
     listText: (p: { count: number; blocked: number }) =>
@@ -620,7 +629,7 @@ export const en = {
     noList: 'The service answered without a list of entries; this is what it sent:',
     emptyAnswer: '_The service sent an empty answer._',
     answered: (value: string) => `The service answered: ${value}`,
-    amountsNote: 'Amounts are the Pix API’s numbers as it sends them (it does not state their unit); times are Brasília time.',
+    timesNote: 'Times are Brasília time.',
     text: (whose: string) => `Statement of ${whose}`,
     noEntries: '_No entries._',
     page: (p: { whose: string; from: number; to: number; total: number; page: number; pages: number }) =>
@@ -703,11 +712,6 @@ export const en = {
       `${p.mention} I stopped following the limit request ${p.id}: the Pix service answered ${p.status} (${p.status === 404 ? 'not found' : 'forbidden'}) to its last ${p.reads} reads, over ${p.minutes} minutes.${p.said ? ` The Pix service said: “${p.said}”.` : ''} Check it with ${p.command} or in the Pix dashboard.`,
     unfollowedText: (id: string) => `Limit request ${id} is no longer followed`,
     unfollowedStatus: 'No longer followed',
-  },
-
-  /** Amounts whose unit the Pix API does not state (balances): shown as its numbers, never as R$. */
-  amounts: {
-    unitNotStated: 'Balances are the Pix API’s numbers as it sends them, under their field names: it does not state their unit.',
   },
 
   /** Asked before what cannot be undone: the withdraw key, a secret's rotation. */
@@ -1035,6 +1039,49 @@ export const en = {
     disputeIdInput: 'Dispute id',
     disputeIdHint: 'The event did not say the dispute’s id at the Pix service; find it in the service’s portal.',
     disputeIdRequired: 'Write the dispute’s id (24 hexadecimal digits, e.g. 6840aeca23c0d1fe48c856a3).',
+  },
+
+  /** The morning digest (and `/pix digest`): what waits for the team. */
+  digest: {
+    header: 'What waits for the team',
+    intro: (when: string) => `As of ${when} (Brasília time). The oldest of each kind first.`,
+    approvalsTitle: (n: number) => `*Approvals waiting* (${n})`,
+    approvalLine: (p: { title: string; maker: string; age: string; who: string; where: string }) =>
+      `• *${p.title}*, asked by ${p.maker} ${p.age} · may decide: ${p.who} · ${p.where}`,
+    approvalsMore: (n: number) => `And ${n} more: each waits in its thread, and the Home tab lists those you may decide.`,
+    inReviewTitle: (n: number) => `*Limit requests in review* (${n})`,
+    inReviewLine: (p: { id: string; account: string; age: string; user: string }) =>
+      `• ${p.id} · account ${p.account} · filed ${p.age} by ${p.user}`,
+    inReviewMore: (n: number) => `And ${n} more: \`/pix limit list\` lists every request, and the Home tab those Pix Ops follows.`,
+    disputesTitle: (n: number) => `*Open disputes* (${n})`,
+    disputeLine: (p: { e2e: string; value: string; age: string; where: string }) =>
+      `• ${p.e2e} · ${p.value} · opened ${p.age} · ${p.where}`,
+    disputesMore: (n: number) => `And ${n} more: the Home tab lists the open disputes, each with its thread.`,
+    belowTitle: (p: { n: number; threshold: string }) => `*Accounts below ${p.threshold}* (${p.n}), lowest first`,
+    belowLine: (p: { account: string; available: string }) => `• ${p.account} · available ${p.available}`,
+    blockedTitle: (n: number) => `*Withdrawals blocked* (${n})`,
+    blockedLine: (account: string) => `• ${account}: a withdraw found its key missing in the DICT`,
+    accountsMore: (n: number) => `And ${n} more: \`/pix accounts\` lists every account with its balance.`,
+    nothingWaiting:
+      ':white_check_mark: Nothing is waiting: no approvals, no limit requests in review, no open disputes, no account below the alert threshold, no blocked withdrawals.',
+    text: (parts: string[]) => `What waits for the team: ${parts.length > 0 ? parts.join(', ') : 'nothing'}.`,
+    textApprovals: (n: number) => `${n} approval(s) waiting`,
+    textInReview: (n: number) => `${n} limit request(s) in review`,
+    textDisputes: (n: number) => `${n} open dispute(s)`,
+    textBelow: (p: { n: number; threshold: string }) => `${p.n} account(s) below ${p.threshold}`,
+    textBlocked: (n: number) => `${n} account(s) with withdrawals blocked`,
+    textUnread: 'some parts could not be read',
+  },
+
+  /** Balance alerts (BALANCE_ALERT_BELOW), posted in the digest's channel. */
+  balanceAlerts: {
+    below: (p: { account: string; available: string; threshold: string }) =>
+      `:warning: Account ${p.account} is running low: its available balance is *${p.available}*, below the alert threshold of ${p.threshold}.`,
+    belowText: (p: { account: string; available: string; threshold: string }) =>
+      `Account ${p.account} is below ${p.threshold}: available ${p.available}`,
+    blocked: (account: string) =>
+      `:no_entry: Withdrawals from account ${account} are now *blocked*: a withdraw found its withdraw key missing in the DICT, so every withdraw is refused until the Pix service lifts the block.`,
+    blockedText: (account: string) => `Withdrawals from account ${account} are blocked`,
   },
 };
 

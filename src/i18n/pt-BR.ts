@@ -110,6 +110,8 @@ export const ptBR: Catalogue = {
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
     manageAway: 'passar suas aprovações para alguém enquanto estiver ausente',
+    readDigest: 'montar o resumo',
+    readOpenDisputes: 'ler as disputas abertas',
   },
 
   summaries: {
@@ -133,6 +135,8 @@ export const ptBR: Catalogue = {
     statement: 'o extrato da conta, 15 lançamentos por página (a conta principal quando nenhuma é informada)',
     transaction: 'uma transação da conta (a conta principal quando nenhuma é informada)',
     audit: 'a trilha de auditoria, da mais recente: quem fez o quê, recusas incluídas (os últimos 7 dias quando nenhum número é informado)',
+    digest:
+      'o que espera a equipe agora, como o resumo da manhã diz: aprovações, pedidos de limite em análise, disputas abertas, saldos baixos, saques bloqueados (só você vê)',
     auditExport:
       'a trilha de auditoria em um arquivo CSV nas suas mensagens diretas (datas AAAA-MM-DD, horário de São Paulo; os últimos 30 dias quando nenhuma é informada)',
     away: 'enquanto você estiver ausente, até o fim daquele dia (horário de São Paulo), outra pessoa decide as aprovações que você poderia; sozinho: quem decide por você',
@@ -288,6 +292,7 @@ export const ptBR: Catalogue = {
     account: 'Conta',
     amountsHint: 'Valores em reais, como 1.234,56. Cada um começa no limite atual; aumente os que precisar.',
     current: (amount) => `Atual: ${amount}`,
+    available: (amount) => `disponível ${amount}`,
     alsoOnAccount: (list) => `Também nesta conta: ${list}`,
     proofsFromMessage: (list) => `*Comprovantes da mensagem:* ${list}`,
     proofFiles: 'Comprovantes',
@@ -341,6 +346,7 @@ export const ptBR: Catalogue = {
     none: 'A API Pix não lista nenhuma conta desta empresa.',
     listTitle: (n) => `*Contas da empresa* (${n})`,
     balanceLine: (text) => `Saldo: ${text}`,
+    balanceFields: (p) => `total ${p.total} · disponível ${p.available} · bloqueado ${p.blocked}`,
     withdrawKeyLine: (text) => `Chave de saque: ${text}`,
     keysManagedLine: (text) => `Chaves gerenciadas com: ${text}`,
     listText: (p) => `${p.count} conta(s)${p.blocked ? `, ${p.blocked} com saques bloqueados` : ''}`,
@@ -587,7 +593,7 @@ export const ptBR: Catalogue = {
     noList: 'O serviço respondeu sem uma lista de lançamentos; isto é o que ele enviou:',
     emptyAnswer: '_O serviço enviou uma resposta vazia._',
     answered: (value) => `O serviço respondeu: ${value}`,
-    amountsNote: 'Os valores são os números da API Pix como ela os envia (ela não informa a unidade); horários de Brasília.',
+    timesNote: 'Horários de Brasília.',
     text: (whose) => `Extrato ${whose}`,
     noEntries: '_Nenhum lançamento._',
     page: (p) => `*Extrato ${p.whose}* · lançamentos ${p.from}–${p.to} de ${p.total} · página ${p.page} de ${p.pages}`,
@@ -661,10 +667,6 @@ export const ptBR: Catalogue = {
       `${p.mention} deixei de acompanhar a solicitação de limite ${p.id}: o serviço Pix respondeu ${p.status} (${p.status === 404 ? 'não encontrada' : 'acesso negado'}) às últimas ${p.reads} leituras, ao longo de ${p.minutes} minutos.${p.said ? ` O serviço Pix disse: “${p.said}”.` : ''} Consulte-a com ${p.command} ou no painel do Pix.`,
     unfollowedText: (id) => `A solicitação de limite ${id} não é mais acompanhada`,
     unfollowedStatus: 'Não é mais acompanhada',
-  },
-
-  amounts: {
-    unitNotStated: 'Os saldos são os números da API Pix como ela os envia, com o nome de cada campo: ela não informa a unidade.',
   },
 
   confirmations: {
@@ -965,5 +967,42 @@ export const ptBR: Catalogue = {
     disputeIdInput: 'Id da disputa',
     disputeIdHint: 'O evento não trouxe o id da disputa no serviço Pix; veja-o no portal do serviço.',
     disputeIdRequired: 'Escreva o id da disputa (24 dígitos hexadecimais, ex.: 6840aeca23c0d1fe48c856a3).',
+  },
+
+  digest: {
+    header: 'O que espera a equipe',
+    intro: (when) => `Em ${when} (horário de Brasília). Os mais antigos de cada tipo primeiro.`,
+    approvalsTitle: (n) => `*Aprovações pendentes* (${n})`,
+    approvalLine: (p) => `• *${p.title}*, pedido por ${p.maker} ${p.age} · pode decidir: ${p.who} · ${p.where}`,
+    approvalsMore: (n) => `E mais ${n}: cada uma espera na sua thread, e a aba Início lista as que você pode decidir.`,
+    inReviewTitle: (n) => `*Pedidos de limite em análise* (${n})`,
+    inReviewLine: (p) => `• ${p.id} · conta ${p.account} · feito ${p.age} por ${p.user}`,
+    inReviewMore: (n) => `E mais ${n}: \`/pix limit list\` lista todos os pedidos, e a aba Início os que o Pix Ops acompanha.`,
+    disputesTitle: (n) => `*Disputas abertas* (${n})`,
+    disputeLine: (p) => `• ${p.e2e} · ${p.value} · aberta ${p.age} · ${p.where}`,
+    disputesMore: (n) => `E mais ${n}: a aba Início lista as disputas abertas, cada uma com a sua thread.`,
+    belowTitle: (p) => `*Contas abaixo de ${p.threshold}* (${p.n}), a mais baixa primeiro`,
+    belowLine: (p) => `• ${p.account} · disponível ${p.available}`,
+    blockedTitle: (n) => `*Saques bloqueados* (${n})`,
+    blockedLine: (account) => `• ${account}: um saque não encontrou a chave no DICT`,
+    accountsMore: (n) => `E mais ${n}: \`/pix accounts\` lista todas as contas com o saldo.`,
+    nothingWaiting:
+      ':white_check_mark: Nada espera: nenhuma aprovação, nenhum pedido de limite em análise, nenhuma disputa aberta, nenhuma conta abaixo do limite de alerta, nenhum saque bloqueado.',
+    text: (parts) => `O que espera a equipe: ${parts.length > 0 ? parts.join(', ') : 'nada'}.`,
+    textApprovals: (n) => `${n} aprovação(ões) pendente(s)`,
+    textInReview: (n) => `${n} pedido(s) de limite em análise`,
+    textDisputes: (n) => `${n} disputa(s) aberta(s)`,
+    textBelow: (p) => `${p.n} conta(s) abaixo de ${p.threshold}`,
+    textBlocked: (n) => `${n} conta(s) com saques bloqueados`,
+    textUnread: 'algumas partes não puderam ser lidas',
+  },
+
+  balanceAlerts: {
+    below: (p) =>
+      `:warning: A conta ${p.account} está com saldo baixo: o saldo disponível é *${p.available}*, abaixo do limite de alerta de ${p.threshold}.`,
+    belowText: (p) => `A conta ${p.account} está abaixo de ${p.threshold}: disponível ${p.available}`,
+    blocked: (account) =>
+      `:no_entry: Os saques da conta ${account} agora estão *bloqueados*: um saque não encontrou a chave de saque no DICT, então todo saque é recusado até o serviço Pix retirar o bloqueio.`,
+    blockedText: (account) => `Os saques da conta ${account} estão bloqueados`,
   },
 };

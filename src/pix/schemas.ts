@@ -75,10 +75,11 @@ export const LimitRequestListResponseSchema = z
     return { items: items as LimitRequest[], total };
   });
 
+/** In cents (the service's field conventions); a value that is not a whole number is kept as sent, to be shown so. */
 export const BalanceSchema = z.looseObject({
-  total: z.number().int(),
-  blocked: z.number().int(),
-  available: z.number().int(),
+  total: z.number(),
+  blocked: z.number(),
+  available: z.number(),
 });
 
 export const PixKeyWithdrawSchema = z.looseObject({ pixKey: z.string(), type: z.string() });

@@ -28,6 +28,9 @@ export interface PlaygroundOptions {
   logLevel?: string;
 }
 
+/** The playground's balance alert threshold (reais): the seeded default account's R$ 15.000,00 is above it. */
+export const PLAYGROUND_ALERT_BELOW = '10000';
+
 /** The channel the page shows. */
 export const PLAYGROUND_CHANNEL = { id: 'C0FINANCE', name: 'finance' };
 
@@ -66,6 +69,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       PIX_RATE_LIMIT: '100',
       // The dispute desk in the page's one channel: the sandbox delivers its webhooks to the bot's receiver.
       PIX_EVENTS_CHANNEL: PLAYGROUND_CHANNEL.id,
+      // The morning digest and the balance alerts in the same channel: an account set below R$ 10.000,00 in
+      // the panel is alerted on the next tick (within 5 s), and the panel's button posts the digest at once.
+      DIGEST_CHANNEL: PLAYGROUND_CHANNEL.id,
+      BALANCE_ALERT_BELOW: PLAYGROUND_ALERT_BELOW,
       LOG_LEVEL: options.logLevel ?? 'warn',
       ...PLAYGROUND_ACCESS,
     });
@@ -82,7 +89,16 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const workspace = new SlackWorkspace({ slack, uploads, deliveries, channel: PLAYGROUND_CHANNEL, people: PERSONAS });
   let page: PageServer;
   try {
-    page = await startPageServer({ port: options.port, workspace, slack, sandbox, tick: () => app.poller.tick(), logger: app.deps.logger });
+    page = await startPageServer({
+      port: options.port,
+      workspace,
+      slack,
+      sandbox,
+      tick: () => app.poller.tick(),
+      // DIGEST_CHANNEL is set above: the digest runs.
+      postDigest: () => app.digest!.postNow(),
+      logger: app.deps.logger,
+    });
   } catch (err) {
     await app.stop();
     await cleanUp();

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatApiCents } from '../domain/money';
 import { ACCEPTED_TYPES } from '../domain/proof-files';
 import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
@@ -24,6 +25,8 @@ export interface PageServerOptions {
   sandbox: SandboxHandle;
   /** Asks the bot's poller for a tick now (after a decision in the sandbox panel). */
   tick: () => Promise<unknown>;
+  /** Posts the morning digest in the channel now (the panel's button). */
+  postDigest: () => Promise<unknown>;
   /** Where a failure is told (the page is answered a fixed text). */
   logger?: Logger;
 }
@@ -67,10 +70,10 @@ const CROSS_SITE_TYPES = new Set(['text/plain', 'application/x-www-form-urlencod
 const UPLOAD_TYPES = new Set<string>(Object.values(ACCEPTED_TYPES));
 const SERVED_TYPES = new Set<string>([...UPLOAD_TYPES, 'text/csv']);
 
-/** The sandbox control routes the panel may reach (decisions, the withdraw key, disputes once they exist). */
+/** The sandbox control routes the panel may reach (decisions, the withdraw key, balances and withdraw blocks, disputes). */
 const SANDBOX_CONTROL = [
   /^\/sandbox\/limit-requests\/[^/]+\/(approve|reject)$/,
-  /^\/sandbox\/accounts\/[^/]+\/withdraw-key-api$/,
+  /^\/sandbox\/accounts\/[^/]+\/(withdraw-key-api|balance|withdraw-blocked)$/,
   /^\/sandbox\/disputes$/,
   /^\/sandbox\/disputes\/[^/]+\/decide$/,
 ];
@@ -187,6 +190,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
       await workspace.openHome(Bodies.home.parse(b).user);
       return {};
     },
+    digest: async () => {
+      await options.postDigest();
+      return {};
+    },
   };
 
   /** Shared files, oldest first: past MAX_KEPT_UPLOAD_BYTES the oldest are forgotten. */
@@ -267,7 +274,12 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     if (req.method === 'POST' && mediaType(req) !== 'application/json') return json(res, 415, { error: 'expected application/json' });
     if (req.method === 'GET' && url.pathname === '/api/sandbox') {
       const [requests, accounts] = await Promise.all([pix('/api/v1/limits/request?limit=20&skip=0'), pix('/api/v1/account')]);
-      return json(res, 200, { limitRequests: requests.limitRequests ?? [], accounts: accounts.accounts ?? [] });
+      // Each balance also as people read it (the app's one formatter): the panel shows both.
+      const withMoney = ((accounts.accounts ?? []) as Array<{ balance?: { available?: unknown } }>).map((a) => ({
+        ...a,
+        ...(typeof a.balance?.available === 'number' ? { availableText: formatApiCents(a.balance.available, 'en') } : {}),
+      }));
+      return json(res, 200, { limitRequests: requests.limitRequests ?? [], accounts: withMoney });
     }
     const control = url.pathname.replace(/^\/api/, '');
     if (req.method === 'POST' && SANDBOX_CONTROL.some((r) => r.test(control))) {

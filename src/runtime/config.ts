@@ -94,6 +94,11 @@ function isHostUrl(url: string): boolean {
   }
 }
 
+/** Weekdays at 09:00, São Paulo time (DIGEST_TIMEZONE). */
+export const DEFAULT_DIGEST_SCHEDULE = '0 9 * * 1-5';
+/** The digest's schedule is read in Brazil's time, whatever the server's zone (node-cron's `timezone`). */
+export const DIGEST_TIMEZONE = 'America/Sao_Paulo';
+
 const CRON_HINT =
   'not a valid node-cron expression: expected five fields, minute hour day-of-month month day-of-week (e.g. */5 * * * * for every 5 minutes), or six with seconds first (e.g. */30 * * * * * for every 30 seconds)';
 
@@ -213,6 +218,34 @@ const ConfigSchema = z.object({
           .filter(Boolean),
       )
       .pipe(z.array(z.string().regex(/^[A-Z0-9_]+\*?$/, 'expected event kinds such as DISPUTE_* or CHARGE_COMPLETED (* only at the end)'))),
+  ),
+  // The morning digest and the balance alerts.
+  DIGEST_CHANNEL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel ID (C… or G…; channel details → About → Channel ID), not a name')
+      .optional(),
+  ),
+  DIGEST_SCHEDULE: z.preprocess(
+    (v) => blankToUndefined(v) ?? DEFAULT_DIGEST_SCHEDULE,
+    z
+      .string()
+      .trim()
+      .refine((s) => validateCron(s), CRON_HINT),
+  ),
+  BALANCE_ALERT_BELOW: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((s, ctx) => {
+        // Read as pt-BR, like APPROVAL_LIMIT_ABOVE: `10000`, `10.000` and `10.000,00` are all ten thousand reais.
+        const parsed = parseReais(s, 'pt-BR');
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 10000 or 10.000,00' });
+        return parsed.ok ? parsed.cents : 0;
+      })
+      .optional(),
   ),
   // Pix API budget: calls a second, shared by the instances on one Redis.
   PIX_RATE_LIMIT: positiveInt(5, 1_000),
@@ -412,6 +445,16 @@ export interface Config {
    * the event kinds posted (a trailing `*` matches any suffix).
    */
   pixEvents: { channel?: string; webhookPath: string; kinds: string[] };
+  /**
+   * The morning digest: posted in `channel` (none when unset) at each time of `schedule` (node-cron,
+   * read in `timezone`); `/pix digest` shows it at any time.
+   */
+  digest: { channel?: string; schedule: string; timezone: string };
+  /**
+   * BALANCE_ALERT_BELOW in cents: an account whose available balance goes below it gets an alert, and
+   * the digest lists the accounts below it; unset, neither.
+   */
+  balanceAlerts: { belowCents?: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; missingBotToken: boolean; problems: string[] };
@@ -478,6 +521,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,
       pixEvents: { channel: c.PIX_EVENTS_CHANNEL, webhookPath: c.PIX_WEBHOOK_PATH, kinds: c.PIX_EVENTS },
+      digest: { channel: c.DIGEST_CHANNEL, schedule: c.DIGEST_SCHEDULE, timezone: DIGEST_TIMEZONE },
+      balanceAlerts: c.BALANCE_ALERT_BELOW === undefined ? {} : { belowCents: c.BALANCE_ALERT_BELOW },
     },
   };
 }

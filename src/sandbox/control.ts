@@ -31,6 +31,12 @@ const approveSchema = z
   .transform((body) => body ?? {});
 const enabledSchema = z.object({ enabled: z.boolean({ error: 'must be a boolean' }) });
 const blockedSchema = z.object({ blocked: z.boolean({ error: 'must be a boolean' }) });
+/**
+ * An account's balance in cents, as the service reports it; `total` is available plus blocked unless
+ * given. Not a whole number is allowed: the service's own example shows one (`1500.5`).
+ */
+const cents = z.number({ error: 'must be a number of cents' }).finite().min(0, 'must not be negative').max(1e15, 'is too large');
+const balanceSchema = z.object({ available: cents, blocked: cents.default(0), total: cents.optional() });
 const dictSchema = z.object({
   pixKey: z.string().trim().min(1, 'is required'),
   // The DICT knows a random key as EVP or RANDOM; the withdraw key reports it as RANDOM.
@@ -100,6 +106,14 @@ export function controlRouter(): Router<ControlHandler> {
         const account = state.accounts.get(params.id ?? '');
         if (!account) throw fail(404, 'Account not found');
         account.withdrawBlocked = parseWith(blockedSchema, body()).blocked;
+        return jsonReply(200, { account: accountView(account) });
+      })
+
+      .add('POST', '/sandbox/accounts/:id/balance', ({ state, params, body }) => {
+        const account = state.accounts.get(params.id ?? '');
+        if (!account) throw fail(404, 'Account not found');
+        const { available, blocked, total } = parseWith(balanceSchema, body());
+        account.balance = { available, blocked, total: total ?? available + blocked };
         return jsonReply(200, { account: accountView(account) });
       })
 

@@ -50,7 +50,7 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       await sandboxApi(h, 'POST', `/sandbox/accounts/${blocked}/withdraw-blocked`, undefined, { blocked: true });
     });
 
-    test('a viewer lists the accounts: balance as the API’s numbers (unit not stated), default flag, withdraw key (RANDOM as the random key it is), the block as a warning', async () => {
+    test('a viewer lists the accounts: balance in R$ (cents), default flag, withdraw key (RANDOM as the random key it is), the block as a warning', async () => {
       const before = h.sandbox.calls.length;
       const res = await h.slash(VIEWER, 'accounts');
       const answer = await answerOf(res.responseId);
@@ -58,9 +58,8 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       const text = messageText(answer);
       const main = h.sandbox.companies.main;
       expect(text).toContain(`\`${main.defaultAccountId}\` (default account)`);
-      expect(text).toContain('Balance: total 1500000 · available 1500000 · blocked 0');
-      expect(text).toContain('it does not state their unit');
-      expect(text).not.toContain('R$');
+      expect(text).toContain('Balance: total R$15,000.00 · available R$15,000.00 · blocked R$0.00');
+      expect(text).not.toContain('1500000');
       // The default account has no withdraw-key API: the field is absent, and that is fine.
       expect(text).toContain('not reported (withdraw-key API not enabled on this account)');
       expect(text).toContain('the main application (PIX_APP_ID)');
@@ -78,8 +77,7 @@ describe('campaign accounts: /pix accounts, account, account create, account lin
       expect(text).toContain('*Default account*\nno');
       expect(text).toContain('random key (EVP)');
       expect(text).toContain('Withdrawals blocked');
-      expect(text).toContain('*Balance*\ntotal 0 · available 0 · blocked 0');
-      expect(text).not.toContain('R$');
+      expect(text).toContain('*Balance*\ntotal R$0.00 · available R$0.00 · blocked R$0.00');
     });
 
     test('another company’s account is not found; a malformed id gets the usage', async () => {

@@ -121,9 +121,8 @@ describe('the Home tab, through the real app', () => {
 
     expect(text).toContain('Accounts');
     expect(text).toContain(`\`${main.defaultAccountId}\` (default)`);
-    // Balances as the API's numbers: their unit is not stated (limits are cents, and shown as R$).
-    expect(text).toContain('Balance: total 1500000 · available 1500000 · blocked 0');
-    expect(text).not.toContain('R$15,000.00');
+    // Balances are cents, like every amount of the service: shown in R$.
+    expect(text).toContain('Balance: total R$15,000.00 · available R$15,000.00 · blocked R$0.00');
     expect(text).toContain(decided.accountId);
 
     expect(actionIds(view)).toEqual(expect.arrayContaining(['home_limit_request', 'home_refresh', 'home_pix_keys']));

@@ -246,9 +246,9 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const res = await h.slash(VIEWER, `keys ${main.defaultAccountId}`);
     const listed = messageText(await answerOf(res.responseId));
     expect(listed).toContain(`Pix keys of account \`${main.defaultAccountId}\` (default account)`);
-    // The balance the key list carries, as the API's numbers: their unit is not stated.
-    expect(listed).toContain('Balance: total 1500000 · available 1500000 · blocked 0');
-    expect(listed).not.toContain('R$');
+    // The balance the key list carries, in R$ (cents, as every amount of the service).
+    expect(listed).toContain('Balance: total R$15,000.00 · available R$15,000.00 · blocked R$0.00');
+    expect(listed).not.toContain('1500000');
     expect(h.sandbox.calls.slice(before).map((c) => `${c.method} ${c.path} ${c.authorization === main.mainAppId}`)).toEqual([
       'GET /api/v1/account true',
       'GET /api/v1/pix-keys true',

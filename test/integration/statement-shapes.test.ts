@@ -71,10 +71,10 @@ describe('statements and transactions of unknown shapes (a stand-in Pix API)', (
     [
       '{ items }',
       { items: [entry(1), entry(2)], total: 2 },
-      ['Entry 1', 'amount *151*', 'amount *152*', 'Mar 5, 2026, 2:30 PM', 'total: 2', 'entries 1–2 of 2'],
+      ['Entry 1', '*R$1.51*', '*R$1.52*', 'Mar 5, 2026, 2:30 PM', 'total: 2', 'entries 1–2 of 2'],
     ],
-    ['{ statement: [...] }', { statement: [entry(1)] }, ['Entry 1', 'amount *151*', 'entries 1–1 of 1']],
-    ['nested { data: { entries } }', { data: { entries: [entry(7)], page: { skip: 0 } } }, ['Entry 7', 'amount *157*', '`data.entries`']],
+    ['{ statement: [...] }', { statement: [entry(1)] }, ['Entry 1', '*R$1.51*', 'entries 1–1 of 1']],
+    ['nested { data: { entries } }', { data: { entries: [entry(7)], page: { skip: 0 } } }, ['Entry 7', '*R$1.57*', '`data.entries`']],
     ['a bare array of strings', ['first line', 'second line'], ['first line', 'second line']],
     [
       'entries with nested objects and odd values',
@@ -84,7 +84,7 @@ describe('statements and transactions of unknown shapes (a stand-in Pix API)', (
     [
       'an object with no list',
       { balance: { total: 123456, blocked: 0, available: 123456 }, count: 7, updatedAt: '2026-01-02T03:04:05Z' },
-      ['without a list of entries', 'balance.total*\n123456', 'balance.blocked*\n0', 'count*\n7', 'Jan 2, 2026'],
+      ['without a list of entries', 'balance.total*\nR$1,234.56', 'balance.blocked*\nR$0.00', 'count*\n7', 'Jan 2, 2026'],
     ],
     ['a string', 'all good', ['The service answered: all good']],
     ['null', null, ['empty answer']],
@@ -119,12 +119,13 @@ describe('statements and transactions of unknown shapes (a stand-in Pix API)', (
   test('transactions: wrapped, bare, nested, and not an object', async () => {
     pix.json({ transaction: { id: 'tx1', amount: 99990, status: 'CONFIRMED', payer: { name: 'Ana' }, paidAt: '2026-03-05T17:30:00Z' } });
     let { text } = await ask('transaction tx1');
-    for (const piece of ['amount *99990*', 'CONFIRMED', 'payer.name', 'Ana', 'Mar 5, 2026, 2:30 PM']) expect(text).toContain(piece);
+    for (const piece of ['*R$999.90*', '*amount*\nR$999.90', 'CONFIRMED', 'payer.name', 'Ana', 'Mar 5, 2026, 2:30 PM'])
+      expect(text).toContain(piece);
     expect(pix.requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/v1/transaction/tx1', authorization: APP_ID });
 
     pix.json({ value: 100, type: 'DEBIT' });
     ({ text } = await ask('transaction tx2'));
-    expect(text).toContain(':arrow_up_small: value *100*');
+    expect(text).toContain(':arrow_up_small: *R$1.00*');
 
     pix.json([1, 2, 3]);
     ({ text } = await ask('transaction tx3'));

@@ -64,18 +64,17 @@ describe('/pix statement and /pix transaction through the real app', () => {
     return (await waitFor(`the answer on ${responseId}`, () => h.slack.responsesTo(responseId)[0], 10_000)).body;
   };
 
-  test('the main account: entries with the API’s amounts (unit not stated) under their field names, the arrow by type, balance, Brasília dates', async () => {
+  test('the main account: entries with their amounts in R$ (cents), the arrow by type, balance, Brasília dates', async () => {
     const before = sandbox.calls.length;
     const answer = await answerTo(VIEWER, 'statement');
     const text = messageText(answer);
     expect(text).toContain('Statement of the main account');
     expect(text).toContain('entries 1–3 of 3');
-    expect(text).toContain(':arrow_down_small: value *1000000*');
-    expect(text).toContain(':arrow_down_small: value *700000*');
-    expect(text).toContain(':arrow_up_small: value *200000*');
-    expect(text).toContain('balance 1500000');
-    expect(text).toContain('it does not state their unit');
-    expect(text).not.toContain('R$');
+    expect(text).toContain(':arrow_down_small: *R$10,000.00*');
+    expect(text).toContain(':arrow_down_small: *R$7,000.00*');
+    expect(text).toContain(':arrow_up_small: *R$2,000.00*');
+    expect(text).toContain('balance R$15,000.00');
+    expect(text).not.toContain('1500000');
     const statement = sandbox.calls.slice(before).find((c) => c.path === '/api/v1/statement')!;
     expect(statement.query).toEqual({});
     expect(statement.authorization).toBe(main.mainAppId);
@@ -104,7 +103,7 @@ describe('/pix statement and /pix transaction through the real app', () => {
     expect(call.query).toEqual({ companyBankAccount: campaign });
     expect(call.authorization).toBe(main.masterAppId);
     expect(messageText(first)).toContain('entries 1–15 of 40 · page 1 of 3');
-    expect(messageText(first)).toContain('value *1234*');
+    expect(messageText(first)).toContain('*R$12.34*');
     expect(messageText(first)).toContain('Campaign Pix');
     expect((messageText(first).match(/Campaign Pix/g) ?? []).length).toBe(15);
     expect(buttonsOf(first)).toEqual([{ action_id: 'statement_next', value: JSON.stringify({ p: 2, a: campaign }) }]);
@@ -119,7 +118,7 @@ describe('/pix statement and /pix transaction through the real app', () => {
     expect(buttonsOf(third)).toEqual([{ action_id: 'statement_prev', value: JSON.stringify({ p: 2, a: campaign }) }]);
   });
 
-  test('a transaction: its fields, its amount as the API sent it, unknown → not found', async () => {
+  test('a transaction: its fields, its amount in R$, unknown → not found', async () => {
     const entries = (await (
       await fetch(`${sandbox.url}/api/v1/statement`, { headers: { authorization: main.mainAppId } })
     ).json()) as Array<{ transactionId: string }>;
@@ -127,13 +126,14 @@ describe('/pix statement and /pix transaction through the real app', () => {
     const before = sandbox.calls.length;
     const text = messageText(await answerTo(VIEWER, `transaction ${id}`));
     expect(text).toContain(`Transaction* \`${id}\``);
-    expect(text).toContain('value *200000*');
-    expect(text).not.toContain('R$');
+    expect(text).toContain('*R$2,000.00*');
+    expect(text).toContain('*value*\nR$2,000.00');
+    expect(text).not.toContain('200000');
     expect(text).toContain('endToEndId');
     expect(sandbox.calls.slice(before).find((c) => c.path === `/api/v1/transaction/${id}`)!.query).toEqual({});
 
     const withAccount = messageText(await answerTo(VIEWER, `transaction ${id} ${main.defaultAccountId}`));
-    expect(withAccount).toContain('value *200000*');
+    expect(withAccount).toContain('*R$2,000.00*');
     expect(sandbox.calls.at(-1)!.query).toEqual({ companyBankAccount: main.defaultAccountId });
 
     const unknown = messageText(await answerTo(VIEWER, 'transaction ffffffffffffffffffffffff'));

@@ -222,3 +222,45 @@ test('a dispute opened in the sandbox panel: its webhook makes one root in the c
   expect(roots()).toHaveLength(before + 1);
   await shot('10-dispute-decided');
 });
+
+test('the sandbox panel sets a balance (cents) and blocks withdrawals: an alert each, within seconds; then the digest, posted at once', async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const account = playground.sandbox.companies.main.defaultAccountId;
+  const row = `.sb-account[data-account="${account}"]`;
+  await page.waitForSelector(row);
+  expect(await page.textContent(`${row} .sb-balance-text`)).toContain('R$15,000.00');
+  const inChannel = (type: string) => playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && m.metadata?.event_type === type);
+  const alerts = inChannel('pix_balance_alert').length;
+  // The playground polls every 5 s: let one tick record the account as it is before it drops.
+  await waitFor('a balance sweep', () => playground.sandbox.calls.some((c) => c.method === 'GET' && c.path === '/api/v1/account'), 15_000);
+  await page.fill(`${row} input[name=available]`, '750000');
+  await page.click(`${row} [data-set-balance]`);
+  await page.waitForFunction(`/R\\$7,500\\.00/.test(document.querySelector('${row} .sb-balance-text').textContent)`);
+  const low = await waitFor('the low-balance alert', () => inChannel('pix_balance_alert')[alerts], 20_000);
+  await page.waitForSelector(`[data-ts="${low.ts}"]`);
+  expect(await page.textContent(`[data-ts="${low.ts}"]`)).toMatch(/R\$ 7\.500,00.*R\$ 10\.000,00/s);
+  await shot('13-balance-alert');
+
+  await page.click(`${row} [data-block="1"]`);
+  const blocked = await waitFor('the withdraw-block alert', () => inChannel('pix_balance_alert')[alerts + 1], 20_000);
+  await page.waitForSelector(`[data-ts="${blocked.ts}"]`);
+  expect(await page.textContent(`[data-ts="${blocked.ts}"]`)).toMatch(/bloqueados/);
+
+  const digests = inChannel('pix_digest').length;
+  await page.click('[data-digest-now]');
+  const digest = await waitFor('the digest', () => inChannel('pix_digest')[digests], 20_000);
+  await page.waitForSelector(`[data-ts="${digest.ts}"]`);
+  const shown = (await page.textContent(`[data-ts="${digest.ts}"]`)) ?? '';
+  expect(shown).toMatch(/Contas abaixo de R\$ 10\.000,00/);
+  expect(shown).toMatch(/R\$ 7\.500,00/);
+  expect(shown).toMatch(/Saques bloqueados/);
+  await page.locator(`[data-ts="${digest.ts}"]`).scrollIntoViewIfNeeded();
+  await shot('14-digest');
+
+  // Back as it was, for whatever runs next.
+  await page.click(`${row} [data-block="0"]`);
+  await page.fill(`${row} input[name=available]`, '1500000');
+  await page.click(`${row} [data-set-balance]`);
+  await page.waitForFunction(`/R\\$15,000\\.00/.test(document.querySelector('${row} .sb-balance-text').textContent)`);
+});

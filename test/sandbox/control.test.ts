@@ -1,6 +1,6 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { waitFor } from '../support/wait';
-import { type ApplicationAnswer, api, control } from './helpers';
+import { type AccountAnswer, type ApplicationAnswer, api, control } from './helpers';
 
 describe('authentication, routing and the control routes', () => {
   let sb: SandboxHandle;
@@ -165,6 +165,27 @@ describe('authentication, routing and the control routes', () => {
     await api(sb, 'GET', '/api/v1/account', { appId }).then(() => order.push('fast'));
     await slow;
     expect(order).toEqual(['fast', 'slow']);
+  });
+
+  it('sets an account’s balance in cents (total = available + blocked unless given), read back by the account reads; refuses a bad one', async () => {
+    const { mainAppId, defaultAccountId } = sb.companies.main;
+    const set = await control<AccountAnswer>(sb, 'POST', `/accounts/${defaultAccountId}/balance`, { available: 900_000, blocked: 5_000 });
+    expect(set.status).toBe(200);
+    expect(set.json.account.balance).toEqual({ available: 900_000, blocked: 5_000, total: 905_000 });
+    const listed = await api<{ accounts: AccountAnswer['account'][] }>(sb, 'GET', '/api/v1/account', { appId: mainAppId });
+    expect(listed.json.accounts.find((a) => a.accountId === defaultAccountId)!.balance).toEqual({
+      available: 900_000,
+      blocked: 5_000,
+      total: 905_000,
+    });
+    await control(sb, 'POST', `/accounts/${defaultAccountId}/balance`, { available: 1500.5 });
+    const one = await api<AccountAnswer>(sb, 'GET', `/api/v1/account/${defaultAccountId}`, { appId: mainAppId });
+    expect(one.json.account.balance).toEqual({ available: 1500.5, blocked: 0, total: 1500.5 });
+    for (const body of [{}, { available: -1 }, { available: '10' }, { available: 10, blocked: -2 }]) {
+      expect((await control(sb, 'POST', `/accounts/${defaultAccountId}/balance`, body)).status).toBe(400);
+    }
+    expect((await control(sb, 'POST', '/accounts/ffffffffffffffffffffffff/balance', { available: 1 })).status).toBe(404);
+    await control(sb, 'POST', `/accounts/${defaultAccountId}/balance`, { available: 1_500_000 });
   });
 
   it('refuses bad control bodies', async () => {

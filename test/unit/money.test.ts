@@ -1,4 +1,4 @@
-import { centsToInput, formatCents, parseReais } from '../../src/domain/money';
+import { centsToInput, formatApiCents, formatCents, parseReais } from '../../src/domain/money';
 
 describe('parseReais', () => {
   test.each([
@@ -92,5 +92,16 @@ describe('formatCents', () => {
     for (const cents of [0, 7, 29, 100, 123456, 500000]) {
       expect(parseReais(centsToInput(cents), 'pt-BR')).toEqual({ ok: true, cents });
     }
+  });
+});
+
+describe('formatApiCents: the Pix API’s amounts (cents) as R$', () => {
+  test('whole cents in the reader’s language; a value that is not a whole number, or not exact, as sent', () => {
+    expect(formatApiCents(1_500_000)).toBe('R$ 15.000,00');
+    expect(formatApiCents(1_500_000, 'en')).toBe('R$15,000.00');
+    expect(formatApiCents(-250, 'en')).toBe('-R$2.50');
+    expect(formatApiCents(0, 'pt-BR')).toBe('R$ 0,00');
+    expect(formatApiCents(1500.5)).toBe('1500.5');
+    expect(formatApiCents(2 ** 60)).toBe(String(2 ** 60));
   });
 });

@@ -13,13 +13,17 @@ describe('statement views of unknown shapes', () => {
     expect(findEntries(null)).toBeUndefined();
   });
 
-  test('amounts as the API sends them, never as R$: the unit of statement values is not stated', () => {
-    expect(formatValue('pt-BR', 'value', 123456)).toBe('123456');
-    expect(formatValue('en', 'value', 123456)).toBe('123456');
-    expect(formatValue('pt-BR', 'totalAmount', -5)).toBe('-5');
+  test('amounts are cents, shown in R$ in the reader’s language; a value that is not a whole number as sent; other numbers as sent', () => {
+    expect(formatValue('pt-BR', 'value', 123456)).toBe('R$ 1.234,56');
+    expect(formatValue('en', 'value', 123456)).toBe('R$1,234.56');
+    expect(formatValue('en', 'amount', -5)).toBe('-R$0.05');
+    expect(formatValue('pt-BR', 'balance', 1500.5)).toBe('1500.5');
     expect(formatValue('pt-BR', 'value', 12.5)).toBe('12.5');
+    expect(formatValue('pt-BR', 'totalAmount', -5)).toBe('-5');
     expect(formatValue('pt-BR', 'total', 3)).toBe('3');
-    expect(formatValue('pt-BR', 'balance', { total: 100, blocked: 0, available: 100 })).toBe('total: 100, blocked: 0, available: 100');
+    expect(formatValue('pt-BR', 'balance', { total: 100, blocked: 0, available: 100 })).toBe(
+      'total: R$ 1,00, blocked: R$ 0,00, available: R$ 1,00',
+    );
     expect(formatValue('pt-BR', 'id', 123456)).toBe('123456');
   });
 
@@ -35,7 +39,7 @@ describe('statement views of unknown shapes', () => {
     expect(formatValue('en', 'x', [])).toBe('none');
   });
 
-  test('an entry: its amount as sent under its field name (the arrow from its type), its balance likewise, the rest of its fields', () => {
+  test('an entry: its amount in R$ (the arrow from its type), its balance likewise, the rest of its fields', () => {
     const entry = {
       id: 'e1',
       time: '2026-03-05T17:30:00Z',
@@ -47,12 +51,13 @@ describe('statement views of unknown shapes', () => {
       extra: 'x',
     };
     expect(entryText('en', entry)).toBe(
-      '*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: value *200000* · DEBIT · balance 1500000\n`e1` · transactionId `t1` · extra: x',
+      '*Mar 5, 2026, 2:30 PM* · Pix sent · :arrow_up_small: *R$2,000.00* · DEBIT · balance R$15,000.00\n`e1` · transactionId `t1` · extra: x',
     );
     expect(entryText('pt-BR', entry)).toBe(
-      '*05/03/2026, 14:30* · Pix sent · :arrow_up_small: value *200000* · DEBIT · saldo 1500000\n`e1` · transactionId `t1` · extra: x',
+      '*05/03/2026, 14:30* · Pix sent · :arrow_up_small: *R$ 2.000,00* · DEBIT · saldo R$ 15.000,00\n`e1` · transactionId `t1` · extra: x',
     );
-    expect(entryText('en', { amount: 151, kind: 'PIX_IN' })).toBe('amount *151*\nkind: PIX_IN');
+    expect(entryText('en', { amount: 151, kind: 'PIX_IN' })).toBe('*R$1.51*\nkind: PIX_IN');
+    expect(entryText('en', { value: 1500.5, balance: 1500.5 })).toBe('*1500.5* · balance 1500.5');
     expect(entryText('en', {})).toContain('no date, description or amount');
     expect(entryText('en', 42)).toBe('42');
   });

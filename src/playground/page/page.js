@@ -400,11 +400,25 @@
         $('#sandbox-accounts').innerHTML = sb.accounts
           .map((a) => {
             var on = Boolean(a.withdrawKeyApiEnabled);
+            var blocked = a.withdrawBlocked === true;
+            var available = a.balance ? a.balance.available : 0;
             return (
-              '<div class="sb-account"><span>' +
+              '<div class="sb-account" data-account="' +
+              esc(a.accountId) +
+              '"><span>' +
               esc(a.accountId) +
               (a.isDefault ? ' <small>(default)</small>' : '') +
-              '</span><button class="bk-button" data-withdraw="' +
+              '</span><small class="sb-balance-text">available ' +
+              esc(a.availableText || String(available)) +
+              (blocked ? ' · <b>withdrawals blocked</b>' : '') +
+              '</small><form class="sb-balance"><label>Available balance (cents) <input type="number" min="0" name="available" value="' +
+              esc(String(available)) +
+              '"></label><button type="button" class="bk-button" data-set-balance>Set balance</button></form>' +
+              '<button class="bk-button" data-block="' +
+              (blocked ? '0' : '1') +
+              '">' +
+              (blocked ? 'Unblock' : 'Block') +
+              ' withdrawals</button><button class="bk-button" data-withdraw="' +
               esc(a.accountId) +
               '" data-enabled="' +
               (on ? '0' : '1') +
@@ -703,6 +717,26 @@
         `limit-requests/${encodeURIComponent(form.dataset.request)}/${decide.dataset.decide}`,
         decide.dataset.decide === 'approve' ? { limits: limits } : {},
       ).then(drawSandbox);
+      return;
+    }
+    var setBalance = target.closest('[data-set-balance]');
+    if (setBalance) {
+      const row = setBalance.closest('[data-account]');
+      sandboxPost(`accounts/${encodeURIComponent(row.dataset.account)}/balance`, {
+        available: Number(row.querySelector('input[name=available]').value),
+      }).then(drawSandbox);
+      return;
+    }
+    var block = target.closest('[data-block]');
+    if (block) {
+      const row = block.closest('[data-account]');
+      sandboxPost(`accounts/${encodeURIComponent(row.dataset.account)}/withdraw-blocked`, { blocked: block.dataset.block === '1' }).then(
+        drawSandbox,
+      );
+      return;
+    }
+    if (target.closest('[data-digest-now]')) {
+      api('digest', {});
       return;
     }
     var withdraw = target.closest('[data-withdraw]');

@@ -4,6 +4,7 @@ import { auditTrailContract } from './audit-trail';
 import type { BackendUnderTest } from './backend';
 import { claimsContract } from './claims';
 import { delegationsContract } from './delegations';
+import { digestAndAlertsContract } from './digest-and-alerts';
 import { filingIntentsContract } from './filing-intents';
 import { lifecycleContract } from './lifecycle';
 import { listingsContract } from './listings';
@@ -33,6 +34,7 @@ export function storeContract(backend: BackendUnderTest): void {
   pixEventsContract(backend);
   recordsContract(backend);
   delegationsContract(backend);
+  digestAndAlertsContract(backend);
   rateWindowContract(backend);
   listingsContract(backend);
 }

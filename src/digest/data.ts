@@ -1,0 +1,136 @@
+import { DIGEST_SHOWN, type DigestData, type Listed, type WaitingApproval } from '../../views/digest';
+import type { Part } from '../../views/home';
+import { stillToCall } from '../approvals/calling';
+import { isEscalated } from '../approvals/escalation';
+import { APPROVAL_ROLE } from '../domain/approvals';
+import { mentionsOf } from '../entry/access';
+import type { Deps } from '../entry/deps';
+import { describeError } from '../errors';
+import type { ActionKey } from '../i18n';
+import type { PixClient } from '../pix/client';
+import { PixApiError } from '../pix/errors';
+import type { Account } from '../pix/schemas';
+import type { ApprovalRecord } from '../store/approvals';
+import type { TrackedRequest } from '../store/tracked-requests';
+
+/** Store reads of one digest part in flight at once (a record each): thousands waiting never open thousands of reads at once. */
+const READS_AT_ONCE = 32;
+
+/** What the digest reads with: the Pix client in the lane it runs in (a person's, or the poller's behind them). */
+export interface DigestSources {
+  deps: Deps;
+  pix: PixClient;
+  now: Date;
+}
+
+/** The `shown` first of `items` by `order`, and how many there are: a heap would save little at these sizes. */
+function firstOf<T>(items: T[], order: (a: T, b: T) => number, shown = DIGEST_SHOWN): Listed<T> {
+  return { items: [...items].sort(order).slice(0, shown), total: items.length };
+}
+
+async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): Promise<Part<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (err) {
+    if (err instanceof PixApiError) {
+      deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed (digest)');
+      return { ok: false, action, error: err };
+    }
+    deps.logger.warn({ ...describeError(err) }, 'a part of the digest could not be read');
+    return { ok: false, action };
+  }
+}
+
+/**
+ * The oldest `shown` of the records of `ids` that `keep` accepts, and how many it accepts: read a few
+ * at a time, only the oldest so far kept, so thousands waiting are never all in memory at once. A
+ * record gone meanwhile is left out.
+ */
+async function oldestOf<T extends { createdAt: string }>(
+  ids: string[],
+  read: (id: string) => Promise<T | undefined>,
+  keep: (record: T) => boolean,
+): Promise<Listed<T>> {
+  const unique = [...new Set(ids)];
+  let oldest: T[] = [];
+  let total = 0;
+  for (let i = 0; i < unique.length; i += READS_AT_ONCE) {
+    const batch = await Promise.all(unique.slice(i, i + READS_AT_ONCE).map(read));
+    const kept = batch.filter((r): r is Awaited<T> & T => r !== undefined && keep(r));
+    total += kept.length;
+    oldest = [...oldest, ...kept].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(0, DIGEST_SHOWN);
+  }
+  return { items: oldest, total };
+}
+
+/** Approvals still waiting for a decision (pending, their root posted, not expired), oldest first, with who may decide. */
+async function waitingApprovals({ deps, now }: DigestSources): Promise<Listed<WaitingApproval>> {
+  const { items, total } = await oldestOf(
+    await deps.store.approvals.openIds(),
+    (id) => deps.store.approvals.get(id),
+    (r) => r.state === 'pending' && r.rootTs !== '' && Date.parse(r.expiresAt) > now.getTime(),
+  );
+  return {
+    items: items.map((record) => ({ record, mayDecide: mentionsOf(whoMayDecide(deps, record)) })),
+    total,
+  };
+}
+
+/** Who may decide it now, as reminders call on them: its approvers still to decide, and the escalation list once escalated. */
+function whoMayDecide(deps: Deps, record: ApprovalRecord): string[] {
+  const ids = deps.access.approverIds(APPROVAL_ROLE[record.action]);
+  return stillToCall([...new Set([...ids, ...(isEscalated(record) ? deps.access.escalationIds : [])])], record);
+}
+
+/** The limit requests Pix Ops follows that are still in review (no decision yet), oldest first. */
+async function requestsInReview({ deps }: DigestSources): Promise<Listed<TrackedRequest>> {
+  return oldestOf(
+    await deps.store.trackedRequests.openIds(),
+    (id) => deps.store.trackedRequests.get(id),
+    (r) => !r.closed && !r.reply,
+  );
+}
+
+/** The accounts below the threshold (lowest available first) and those whose withdrawals are blocked: one Pix call. */
+async function accountsToWatch({ deps, pix }: DigestSources, belowCents: number | undefined) {
+  const accounts = await pix.listAccounts(deps.mainAppId);
+  const below =
+    belowCents === undefined
+      ? []
+      : accounts.filter((a): a is Account & { balance: NonNullable<Account['balance']> } => isBelow(a, belowCents));
+  return {
+    below: firstOf(below, (a, b) => a.balance.available - b.balance.available),
+    blocked: firstOf(
+      accounts.filter((a) => a.withdrawBlocked === true),
+      (a, b) => a.accountId.localeCompare(b.accountId),
+    ),
+  };
+}
+
+/** Whether an account's available balance (as read) is below the threshold; no balance read: no. */
+export function isBelow(account: Account, belowCents: number): boolean {
+  return account.balance !== undefined && account.balance.available < belowCents;
+}
+
+/** Everything the digest says, each part read on its own (one failing leaves the others). */
+export async function readDigestData(sources: DigestSources, belowCents: number | undefined): Promise<DigestData> {
+  const { deps } = sources;
+  const [approvals, inReview, disputes, accounts] = await Promise.all([
+    part(deps, 'readApprovals', () => waitingApprovals(sources)),
+    part(deps, 'readTrackedRequests', () => requestsInReview(sources)),
+    deps.pixEventsChannel
+      ? part(deps, 'readOpenDisputes', async () =>
+          firstOf(await deps.store.pixEvents.openDisputes(), (a, b) => a.firstAt.localeCompare(b.firstAt)),
+        )
+      : undefined,
+    part(deps, 'listAccounts', () => accountsToWatch(sources, belowCents)),
+  ]);
+  return {
+    now: sources.now,
+    approvals,
+    inReview,
+    ...(disputes ? { disputes } : {}),
+    accounts,
+    ...(belowCents === undefined ? {} : { belowCents }),
+  };
+}
