@@ -12,8 +12,8 @@ import { type HomeApprovalItem, type HomeDelegation, homeApprovalBlocks } from '
 import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
-import { formatDateTime, limitCents } from './limit-status';
-import { balanceText, context, escapeMrkdwn, sandboxNoteBlocks, section, sections } from './message';
+import { limitCents } from './limit-status';
+import { balanceText, context, escapeMrkdwn, formatDateTime, sandboxNoteBlocks, section, sections } from './message';
 import { modalTitle } from './modal';
 import { openDisputesBlocks } from './pix-events';
 

@@ -3,8 +3,8 @@ import { formatCents } from '../src/domain/money';
 import { type Locale, messages } from '../src/i18n';
 import type { LimitRequest } from '../src/pix/schemas';
 import { statusText } from './limit-request';
-import { formatDateTime, limitCents } from './limit-status';
-import { context, escapeMrkdwn, type SlackMessage, section } from './message';
+import { limitCents } from './limit-status';
+import { context, escapeMrkdwn, formatDateTime, type SlackMessage, section } from './message';
 
 /** The paging buttons of `/pix limit list` (their value is the page they lead to). */
 export const LIST_PREV_ACTION_ID = 'limit_list_prev';

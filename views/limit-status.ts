@@ -1,21 +1,13 @@
 import type { KnownBlock } from '@slack/types';
 import { isRequestableLimitField, limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
-import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 import type { LimitRequest } from '../src/pix/schemas';
 import { FILE_NAME_MAX, statusText } from './limit-request';
-import { context, escapeClipped, escapeMrkdwn, fields, plain, type SlackMessage, section } from './message';
+import { context, escapeClipped, escapeMrkdwn, fields, formatDateTime, plain, type SlackMessage, section } from './message';
 
 /** The "Notify this channel" button of `/pix limit status` (its value is the request id). */
 export const WATCH_ACTION_ID = 'limit_watch';
-
-/** An ISO timestamp of the API in Brasília time, as the reader's language writes it (`05/03/2026, 14:30`). */
-export function formatDateTime(iso: string | undefined, locale: Locale): string {
-  if (!iso) return '—';
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? escapeMrkdwn(iso) : formatSaoPauloInstant(at, locale);
-}
 
 /**
  * The money fields of a `requestedLimits`/`approvedLimits` object, in cents: only requestable limit

@@ -1,5 +1,6 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { formatApiCents } from '../src/domain/money';
+import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 
 /** What every builder returns: `text` is the notification and screen-reader fallback of `blocks`. */
@@ -183,4 +184,11 @@ export function confirmMessage(
       },
     ],
   };
+}
+
+/** An ISO timestamp of the API in Brasília time, as the reader's language writes it (`05/03/2026, 14:30`). */
+export function formatDateTime(iso: string | undefined, locale: Locale): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? escapeMrkdwn(iso) : formatSaoPauloInstant(at, locale);
 }
