@@ -204,7 +204,11 @@ interface FilingJob {
   approval?: NonNullable<FilingIntent['approval']>;
   /** Before each upload (`index` from 0) and before the filing itself. */
   progress?(stage: 'upload' | 'file', index: number, proof?: CheckedFile): Promise<unknown>;
-  /** Just before the filing intent is first recorded, before anything is sent (an approval records its own intent there). */
+  /**
+   * Before each record of the filing intent: before the uploads, and again with its new time just before
+   * the filing. An approval records its own intent there, under its claim: a claim lapsed meanwhile
+   * stops the run before the Pix API sees the request.
+   */
   beforeWrite?(intent: FilingIntent): Promise<void>;
 }
 
@@ -270,6 +274,7 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
   const intent: FilingIntent = { ...recorded, createdAt: new Date().toISOString() };
   try {
     await job.progress?.('file', job.proofs.length);
+    await job.beforeWrite?.(intent);
     await deps.store.filingIntents.record(intent);
   } catch (err) {
     return notFiled(err, 'fileTheLimitRequest');
