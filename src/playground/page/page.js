@@ -363,6 +363,8 @@
         var seen = JSON.stringify(sb);
         if (seen === ui.sandboxSeen) return;
         ui.sandboxSeen = seen;
+        // What a person is typing survives the redraw (another change of the sandbox's state redraws it all).
+        const typed = typedValues(['#sandbox-requests', '#sandbox-accounts']);
         var inReview = sb.limitRequests.filter((r) => r.status === 'IN_REVIEW');
         var decided = sb.limitRequests.filter((r) => r.status !== 'IN_REVIEW').slice(0, 5);
         var limitsOf = (r) => r.requestedLimits || {};
@@ -428,8 +430,29 @@
             );
           })
           .join('');
+        restoreTyped(typed);
         drawDisputes();
       });
+  }
+
+  /** The inputs under `selectors` whose value was changed by hand, by their row (`data-request`, `data-account`) and name. */
+  function typedValues(selectors) {
+    const kept = new Map();
+    for (const input of document.querySelectorAll(selectors.map((s) => `${s} input[name]`).join(','))) {
+      const owner = input.closest('[data-request],[data-account]');
+      if (owner && input.value !== input.defaultValue)
+        kept.set(`${owner.dataset.request || owner.dataset.account}|${input.name}`, input.value);
+    }
+    return kept;
+  }
+
+  function restoreTyped(kept) {
+    for (const [key, value] of kept) {
+      const [id, name] = key.split('|');
+      const owner = document.querySelector(`[data-request="${CSS.escape(id)}"],[data-account="${CSS.escape(id)}"]`);
+      const input = owner?.querySelector(`input[name="${CSS.escape(name)}"]`);
+      if (input) input.value = value;
+    }
   }
 
   function drawDisputes() {
