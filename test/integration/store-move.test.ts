@@ -111,6 +111,11 @@ describe('moving a sqlite deployment to Postgres', () => {
     expect(replies).toHaveLength(1);
     expect(messageText(replies[0])).toContain(`<@${OPERATOR}>`);
     expect(rootsIn(slack, CHANNEL)).toHaveLength(1);
-    expect(messageText(slack.messages.find((m) => m.ts === root.ts))).toContain('Approved');
+    // The root is updated after the reply is posted.
+    await waitFor(
+      'the root showing the decision',
+      () => messageText(slack.messages.find((m) => m.ts === root.ts)).includes('Approved'),
+      15_000,
+    );
   }, 60_000);
 });
