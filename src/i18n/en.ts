@@ -929,7 +929,7 @@ export const en = {
       `:palm_tree: You are away until the end of ${p.until}: ${p.delegate} decides for you.`,
     homeDelegate: (p: { away: string; until: string }) => `:handshake: You decide for ${p.away} until the end of ${p.until}.`,
   },
-  /** Approval reminders, thresholds and the maker's standing (issue 19). */
+  /** Approval reminders, thresholds and the maker's standing. */
   approvalRules: {
     reminder: (p: { who: string; title: string; maker: string; age: string; expires: string; n: number; max: number }) =>
       `:bell: ${p.who}: *${p.title}*, asked by ${p.maker} ${p.age}, still waits for approval (reminder ${p.n} of ${p.max}). It expires on ${p.expires}.`,
@@ -944,7 +944,7 @@ export const en = {
     notRegistered:
       ':x: This approval request was not registered (the app’s storage failed): its buttons do nothing, and nothing will be sent. Ask again.',
     notRegisteredAnswer: 'This approval request was never registered, so nothing will be done. Ask again.',
-    /** `/pix accounts` (issue 19, item 4): a stored AppID the Pix API refused since its secret's rotation. */
+    /** `/pix accounts`: a stored AppID the Pix API refused since its secret's rotation. */
     /** A delegate mentioned beside the away person they decide for. */
     delegateFor: (p: { delegate: string; away: string }) => `${p.delegate} (for ${p.away}, away)`,
     quorumSoFar: (p: { given: number; needed: number }) => `${p.given} of ${p.needed} approvals so far.`,

@@ -21,7 +21,7 @@ import { addProof, openLimitForm, submitLimitForm } from '../support/limit-form'
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
-// Issue 19: reminders, the threshold of limit requests, the maker's standing, and the review's
+// Reminders, the threshold of limit requests, the maker's standing, and the review's
 // findings, each driven as Slack drives the app, asserting on what reached Slack and the Pix API.
 
 const OPERATOR = 'U0OPER001';

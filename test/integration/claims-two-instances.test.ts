@@ -14,7 +14,7 @@ const ADMIN = 'U0ADMIN01';
 const CHANNEL = 'C0CLAIMS';
 
 /**
- * Issue H, item 4: what guards one submission from being acted on twice (a modal submitted twice, a
+ * what guards one submission from being acted on twice (a modal submitted twice, a
  * Confirm clicked twice, the same work started twice) is a claim in the store, not a lock in one
  * process's memory. Two app processes (`dist/src/main.js`) on the shared Redis (127.0.0.1:6379) get
  * the same submission at the same moment, as when a load balancer spreads Slack's repeat of it: one

@@ -10,7 +10,7 @@ const OPERATOR = 'U0OPER001';
 const OPERATOR_DM = 'D0OPER001';
 
 /**
- * Issue H, item 1: once `POST /limits/request` is sent, the request is followed whatever fails after
+ * once `POST /limits/request` is sent, the request is followed whatever fails after
  * it (the store, Slack, the Pix API's answer), and the person is never told it was not filed when it
  * was. The kills of the process at each step are in limit-request-kill.test.ts.
  */

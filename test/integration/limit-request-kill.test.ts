@@ -13,7 +13,7 @@ import { waitFor } from '../support/wait';
 const OPERATOR = 'U0OPER001';
 
 /**
- * Issue H, item 1: `kill -9` of the app (`dist/src/main.js`, as `npm start` runs it) at each step
+ * `kill -9` of the app (`dist/src/main.js`, as `npm start` runs it) at each step
  * between filing a limit request and following it loses no decision: the next run finds the request
  * (from the filing intent recorded before `POST /limits/request`, against the company's list of
  * requests), posts its root once, and its decision reaches the thread.

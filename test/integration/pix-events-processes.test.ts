@@ -28,7 +28,7 @@ async function send(sandbox: SandboxHandle, proc: AppProcess, body: string) {
 }
 
 /**
- * Issue 17, item 2: an event answered 200 is recorded before the answer, so a `kill -9` between the
+ * an event answered 200 is recorded before the answer, so a `kill -9` between the
  * answer and the post loses nothing, and posts nothing twice: the next run posts it (looking first for
  * a root the killed run may have posted).
  */
@@ -111,7 +111,7 @@ describe('kill -9 between the 200 and the post (sqlite)', () => {
 });
 
 /**
- * Issue 17, item 7: two instances on one Redis given the same event (and two events of one dispute) at
+ * two instances on one Redis given the same event (and two events of one dispute) at
  * the same moment: one root.
  */
 describe('two instances on one Redis, the same dispute at the same moment', () => {

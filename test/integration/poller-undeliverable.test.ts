@@ -3,7 +3,7 @@ import { type Harness, startHarness } from '../support/harness';
 import { approve, fileTrackedRequest } from '../support/limit-requests';
 
 /**
- * Issue 18, item 2: every retry bounded. A decision whose thread is gone and whose requester's DM
+ * every retry bounded. A decision whose thread is gone and whose requester's DM
  * Slack refuses stops after a bound (ticks and time), recorded on the request, instead of costing a
  * Pix read and Slack calls on every tick for ever.
  */

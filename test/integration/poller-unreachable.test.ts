@@ -16,7 +16,7 @@ import {
 const REQUESTER_DM = `D${REQUESTER.replace(/^U/, '')}`;
 
 /**
- * Issue H, item 2: decisions whose thread cannot be reached go to the requester's DM and the request
+ * decisions whose thread cannot be reached go to the requester's DM and the request
  * is closed (instead of being retried on every tick forever); a request whose reads keep answering
  * 404 or 403 is closed with a message to its requester; only this bot's messages count in a thread.
  */

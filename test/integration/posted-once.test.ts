@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait';
 const OPERATOR = 'U0OPER001';
 
 /**
- * Issue H, item 3: a `chat.postMessage` whose answer is lost (Slack took the message, the connection
+ * a `chat.postMessage` whose answer is lost (Slack took the message, the connection
  * dropped before its answer) is not sent again blind, as the app's retrying client would: the channel
  * is read for the message first. Each post that must happen once happens once.
  */
