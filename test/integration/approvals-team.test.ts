@@ -4,7 +4,7 @@ import { addDays, isoDateOf, saoPauloToday } from '../../src/domain/sao-paulo-da
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { makerFlows } from '../support/approval-flows';
-import { answerOn, clickRoot, type PendingRoot, rejectWithReason, rootUpdates, threadPosts } from '../support/approvals';
+import { answerOn, clickRoot, type PendingRoot, pendingRoot, rejectWithReason, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText, SIGNING_SECRET } from '../support/harness';
 import { addProof, openLimitForm, requestsOf, submitLimitForm } from '../support/limit-form';
 import { deliveriesDone, waitFor } from '../support/wait';
@@ -175,22 +175,15 @@ describe('two checkers', () => {
       const from = h.slack.calls.length;
       const form = await openLimitForm(h, { userId: MAKER, accountId, channelId: CHANNEL });
       await submitLimitForm(h, form, { userId: MAKER, dayLimit, files: [addProof(h.slack, 'statement.pdf')] });
-      return waitFor('the pending root', () =>
-        h.slack.calls
-          .slice(from)
-          .find(
-            (c) =>
-              (c.args.metadata as { event_type?: string } | undefined)?.event_type === 'pix_approval' &&
-              (c.response as { ok?: boolean }).ok,
-          ),
-      );
+      const root = await pendingRoot(h, from);
+      // Recorded a moment after the post: a click before that is told to look again.
+      await waitFor('the recorded root', async () => (await h.app.deps.store.approvals.get(root.id))?.rootTs === root.ts);
+      return root;
     };
-    const above = await ask('10001');
-    expect(messageText(above.args)).toContain('Needs 2 approvals');
+    const root = await ask('10001');
+    expect(messageText(root.call.args)).toContain('Needs 2 approvals');
     // Filed once both approved: the approval's root becomes the request's, naming both.
-    const response = above.response as { channel: string; ts: string };
-    const id = (above.args.metadata as { event_payload: { approval_id: string } }).event_payload.approval_id;
-    const root: PendingRoot = { id, channel: response.channel, ts: response.ts, call: above };
+    const id = root.id;
     const since = h.sandbox.calls.length;
     await approveAs(h, CHECKER_A, root);
     await approveAs(h, CHECKER_B, root);
@@ -200,7 +193,7 @@ describe('two checkers', () => {
     for (const r of await requestsOf(h.sandbox, accountId))
       if (r.status === 'IN_REVIEW') await sandboxApi(h, 'POST', `/sandbox/limit-requests/${r.id}/reject`);
 
-    expect(messageText((await ask('10000')).args)).not.toContain('Needs 2 approvals');
+    expect(messageText((await ask('10000')).call.args)).not.toContain('Needs 2 approvals');
   });
 });
 
