@@ -30,6 +30,8 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: FLAGS,
     viewport: { width: 1400, height: 860 },
+    // The playground's people are in Brazil: the page's clock shows the hour the bot's messages name.
+    timezoneId: 'America/Sao_Paulo',
   });
   return {
     context,
