@@ -143,7 +143,7 @@ function sampleEntry(i: number): AuditEntry {
 /**
  * `/pix audit export` of 100,000 entries (one day) from a bot in a process of its own, on sqlite: the
  * CSV is streamed from the store to Slack's upload URL, so the bot's peak resident memory may grow by
- * less than 32 MiB whatever the export's size (the CSV itself is about 20 MiB). Its peak is reset
+ * less than 32 MiB whatever the export's size (the CSV itself is about 16 MiB). Its peak is reset
  * just before the command (`/proc/<pid>/clear_refs`); the median of three rounds, each a fresh bot.
  */
 export const auditExport = benchmark(

@@ -152,7 +152,7 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
       name: `Pix budget, ${label}: a person's /pix limits during the sweep vs idle (median of ${busy.length} / ${idle.length})`,
       value: `${(busyMs / idleMs).toFixed(2)} (${busyMs} / ${idleMs} ms)`,
       bound: `≤ ${PERSON_BOUND}`,
-      ok: busy.length > 0 && busyMs <= PERSON_BOUND * idleMs,
+      ok: busy.length === PERSON_SAMPLES && busyMs <= PERSON_BOUND * idleMs,
     },
   ];
 }

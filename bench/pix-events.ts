@@ -142,7 +142,7 @@ export const pixEvents = benchmark(
           bound: `≤ ${PACE_TARGET}× (${(PACE_TARGET * bound).toFixed(1)} s)`,
           ok: lastS <= PACE_TARGET * bound,
         },
-        { name: `${label}: 429s from Slack`, value: String(slack.rateLimit.refusals.length), bound: '…', ok: true },
+        { name: `${label}: 429s from Slack`, value: String(slack.rateLimit.refusals.length), bound: '(information)', ok: true },
         { name: `${label}: resident memory growth (peak)`, value: `${growth.toFixed(1)} MiB`, bound: '≤ 20 MiB', ok: growth <= 20 },
       ];
     } finally {

@@ -85,7 +85,7 @@ export const rateLimit = benchmark(
         {
           name: `${label}: 429s answered / Retry-After ignored`,
           value: `${refusals.length} / ${ignored.length}`,
-          bound: '… / 0',
+          bound: '(information) / 0',
           ok: ignored.length === 0,
         },
       ];

@@ -9,6 +9,7 @@ import { runApprovalTick } from '../src/approvals/tick';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { schemaOf } from '../src/store/postgres/db';
 import {
+  ACK_WARM_UPS,
   benchmark,
   type Child,
   type Figure,
@@ -151,7 +152,7 @@ async function ackLatency(): Promise<Figure[]> {
       );
     };
     for (const bot of bots) {
-      for (let i = 0; i < 10; i++) await burst(bot.port, 1);
+      for (let i = 0; i < ACK_WARM_UPS; i++) await burst(bot.port, 1);
       await burst(bot.port, ACK_CONCURRENT);
     }
     const rounds: Record<Kind, { 50: number[]; 99: number[] }> = {
@@ -288,9 +289,9 @@ async function approvalsRaced(): Promise<Figure[]> {
  * tick cost on sqlite, Redis and Postgres, and every Postgres statement of the in-process parts timed.
  */
 export const storeBackends = benchmark(
-  // Per backend: its rig; the ack rounds at Slack's three seconds each; the poll ticks, each a read of
-  // every request at the Pix API's time limit per POLL_CONCURRENCY at once; the approval rounds at
-  // the query bound per approval.
+  // Per backend: its rig; the ack rounds at Slack's three seconds each; the poll ticks, each request's
+  // read at the query bound (the sandbox adds no latency: a store round trip is what a call costs);
+  // the approval rounds at the query bound per approval.
   WAIT_MARGIN *
     KINDS.length *
     (RIG_START_MS +

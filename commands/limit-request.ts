@@ -10,7 +10,7 @@ import type { Deps } from '../src/entry/deps';
 import type { CommandRow, EntryContext, EntryRow } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
-import { FILING_CLAIM_MS, type FollowOutcome, filingClaimKey, followFiled } from '../src/limit-requests/follow';
+import { type FilingHold, type FollowOutcome, followFiled, holdFiling } from '../src/limit-requests/follow';
 import { CLOCK_SKEW_MS, INTENT_SETTLE_MS, listSince, matchIntent } from '../src/limit-requests/reconcile';
 import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
@@ -205,11 +205,11 @@ interface FilingJob {
   /** Before each upload (`index` from 0) and before the filing itself. */
   progress?(stage: 'upload' | 'file', index: number, proof?: CheckedFile): Promise<unknown>;
   /**
-   * Before each record of the filing intent: before the uploads, and again with its new time just before
-   * the filing. An approval records its own intent there, under its claim: a claim lapsed meanwhile
-   * stops the run before the Pix API sees the request.
+   * Before each record of the filing intent: before the uploads (`upload`), and again with its new time
+   * just before the filing (`file`). An approval records its own intent there, under its claim: a claim
+   * lapsed meanwhile stops the run before the Pix API sees the request.
    */
-  beforeWrite?(intent: FilingIntent): Promise<void>;
+  beforeWrite?(intent: FilingIntent, step: 'upload' | 'file'): Promise<void>;
 }
 
 /** How a filing ended: filed (and followed as far as it got), or what failed and whether the request may exist. */
@@ -244,17 +244,17 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
     createdAt: new Date().toISOString(),
     ...(job.approval ? { approval: job.approval } : {}),
   };
-  const claim = filingClaimKey(recorded.intentId);
+  let hold: FilingHold | undefined;
   const notFiled = async (err: unknown, action: 'uploadProofFiles' | 'fileTheLimitRequest'): Promise<FilingOutcome> => {
     deps.logger.warn({ ...describeError(err), user: job.userId }, 'limit request not filed');
     await deps.store.filingIntents.delete(recorded.intentId).catch(() => undefined);
-    await deps.store.release(claim).catch(() => undefined);
+    await hold?.release();
     return { ok: false, err, action, maybeFiled: false };
   };
   try {
     // Held until the filing is done, so that reconciliation leaves it alone meanwhile.
-    await deps.store.claim(claim, FILING_CLAIM_MS);
-    await job.beforeWrite?.(recorded);
+    hold = await holdFiling(deps, recorded.intentId);
+    await job.beforeWrite?.(recorded, 'upload');
     await deps.store.filingIntents.record(recorded);
   } catch (err) {
     return notFiled(err, 'fileTheLimitRequest');
@@ -270,11 +270,12 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
   } catch (err) {
     return notFiled(err, 'uploadProofFiles');
   }
-  // Its time is when the request is sent: a request filed is recognized from then on (poller/reconcile.ts).
+  // Its time is when the request is sent: a request filed is recognized from then on (limit-requests/reconcile.ts).
   const intent: FilingIntent = { ...recorded, createdAt: new Date().toISOString() };
   try {
     await job.progress?.('file', job.proofs.length);
-    await job.beforeWrite?.(intent);
+    await hold.check();
+    await job.beforeWrite?.(intent, 'file');
     await deps.store.filingIntents.record(intent);
   } catch (err) {
     return notFiled(err, 'fileTheLimitRequest');
@@ -305,7 +306,7 @@ async function fileLimitRequest(deps: Deps, locale: Locale, job: FilingJob): Pro
     );
     return { ok: true, request, followed };
   } finally {
-    await deps.store.release(filingClaimKey(intent.intentId)).catch(() => undefined);
+    await hold.release();
   }
 }
 
@@ -391,7 +392,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
         root: { channel: record.channel, ts: record.rootTs },
         ...(record.approvedBy ? { checkers: record.approvedBy } : {}),
       },
-      beforeWrite: (intent) => run.intent('file', { intentId: intent.intentId }),
+      beforeWrite: (intent, step) => run.intent(step, { intentId: intent.intentId }),
     });
     if (outcome.ok) return { ok: true, limitRequestId: outcome.request.id };
     // Sent without an answer: left to the tick, which looks for it among the company's requests.
@@ -402,13 +403,15 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
     };
   },
   /**
-   * Before its filing there is nothing to look for: it runs again (proofs fetched again). After, the
-   * request is looked for among the company's requests, as the poller does for any filing cut short;
-   * found, it is followed with the approval's root; not there once a filing would have shown, it was
-   * not filed (nothing is sent again).
+   * Before its filing there is nothing to look for: it runs again (proofs fetched and uploaded again),
+   * the intent of the uploads cut short dropped first, so that reconciliation does not tell the maker
+   * it was not filed. After, the request is looked for among the company's requests, as the poller
+   * does for any filing cut short; found, it is followed with the approval's root; not there once a
+   * filing would have shown, it was not filed (nothing is sent again).
    */
   async resume(run, p, intent) {
     const { deps, locale, record } = run;
+    if (intent?.step === 'upload') await deps.store.filingIntents.delete(FileStepSchema.parse(intent.data).intentId);
     if (intent?.step !== 'file') return limitRequestApproval.execute(run, p);
     const { intentId } = FileStepSchema.parse(intent.data);
     // No claim on the filing: whoever follows it (this, or the poller's reconciliation of intents)

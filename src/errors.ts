@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'pixops_slack_upload_refused'
   | 'pixops_slack_listener_refused'
   | 'pixops_limit_request_delivery'
+  | 'pixops_filing_claim_lost'
   | 'pixops_approval_in_doubt'
   | 'pixops_approval_claim_lost';
 

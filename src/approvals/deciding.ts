@@ -58,7 +58,10 @@ async function whilePending(
   wait: boolean,
   work: (held: Held, record: ApprovalRecord) => Promise<Answer | undefined>,
 ): Promise<Answer | undefined> {
-  const busy = () => ({ answer: alreadyDecided(deps, messages(locale).approvals.busy) });
+  const busy = () => {
+    deps.audit.outcome('refused', 'busy');
+    return { answer: messages(locale).approvals.busy };
+  };
   const deadline = Date.now() + WAIT_FOR_CLAIM_MS;
   for (;;) {
     const held = await holding(deps, id, async (held) => {

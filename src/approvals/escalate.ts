@@ -8,7 +8,6 @@ import type { ApprovalRecord } from '../store/approvals';
 import { auditTarget } from './audit';
 import { callOn, delegatesOf, rootLink, stillToCall } from './calling';
 import { type Held, write } from './claim';
-import { hasApproved, quorumOf } from './quorum';
 import { noticeOf, updateRootTolerant } from './thread';
 
 // What the tick does for a pending approval whose escalation is due (escalation.ts says when).
@@ -40,9 +39,8 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord): 
       build: (locale, elsewhere) =>
         escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
     });
-  const quorum = quorumOf(record);
   const recipients = new Map<string, string | undefined>();
-  for (const user of members) if (user !== record.makerId && !hasApproved(quorum, user)) recipients.set(user, undefined);
+  for (const user of stillToCall(members, record)) recipients.set(user, undefined);
   for (const d of delegates) if (!recipients.has(d.delegate)) recipients.set(d.delegate, d.away);
   const link = recipients.size > 0 ? await rootLink(deps, record) : undefined;
   let sent = 0;

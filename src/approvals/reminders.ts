@@ -43,7 +43,8 @@ export async function remind(deps: Deps, held: Held, record: ApprovalRecord): Pr
         max: MAX_REMINDERS,
         ...(elsewhere ? { elsewhere } : {}),
       }),
-    dmUsers: async () => [...(await deps.access.usersOf(ids)), ...delegates.map((d) => d.delegate)],
+    // A group's members, less its maker and whoever already approved, as in the mentions.
+    dmUsers: async () => [...stillToCall(await deps.access.usersOf(ids), record), ...delegates.map((d) => d.delegate)],
   });
   const threadGone = called === 'nowhere';
   if (threadGone) deps.logger.warn({ approval: record.id }, 'the approval thread is gone: no more reminders');

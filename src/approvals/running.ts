@@ -10,7 +10,7 @@ import { openDm, postOnce } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditAbout } from './audit';
-import { ClaimLost, type Held, write } from './claim';
+import { ClaimLost, type Held, holding, write } from './claim';
 import { ApprovalInDoubt, type ApprovalKind, type ApprovalKinds, type ApprovalResult, type ApprovalRun } from './kinds';
 import { directMessage, noticeOf, postInThread, present, updateRootTolerant } from './thread';
 
@@ -163,9 +163,16 @@ export async function settle(deps: Deps, record: ApprovalRecord, kind?: Approval
   await (held ? write(deps, held, record.id, mark) : deps.store.approvals.update(record.id, mark));
 }
 
-/** Settles an approval its caller ended (the reject form, after its acknowledgement). Never rejects: the tick finishes what fails. */
+/**
+ * Settles an approval its caller ended (the reject form, after its acknowledgement), under its claim:
+ * the tick may be settling it at the same moment, and its reply is posted once. Held by someone else,
+ * it is theirs to settle. Never rejects: the tick finishes what fails.
+ */
 export async function settleEnded(deps: Deps, record: ApprovalRecord): Promise<void> {
-  await settle(deps, record).catch((err: unknown) =>
+  await holding(deps, record.id, async (held) => {
+    const fresh = await deps.store.approvals.get(record.id);
+    if (fresh) await settle(deps, fresh, undefined, held);
+  }).catch((err: unknown) =>
     deps.logger.warn({ approval: record.id, ...describeError(err) }, 'approval not settled yet; a later tick finishes it'),
   );
 }

@@ -7,7 +7,7 @@ import type { Locale } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';
 import { isStoreUnavailable } from '../store/errors';
 import { delegationsIn } from './delegations-repo';
-import { decidesByEscalation, isEscalated } from './escalation';
+import { decidesByEscalation } from './escalation';
 import { completesWithOneMore, hasApproved, quorumOf } from './quorum';
 
 // Who may decide an approval now, and whether one more approval completes it: the one question the
@@ -101,11 +101,12 @@ export function mayApproveSomething(standing: Standing, actions: Iterable<Approv
 export type Judge = (approval: ApprovalRecord) => Decision;
 
 /** A person's standing, looked up afresh (their groups asked of Slack now); rejects when Slack does not answer. */
-async function standingOf(deps: Deps, userId: string, record: ApprovalRecord): Promise<Standing> {
+async function standingOf(deps: Deps, userId: string): Promise<Standing> {
   const [role, approver, escalation] = await Promise.all([
     deps.access.roleOf(userId, { fresh: true }),
     deps.access.mayApprove(userId, { fresh: true }),
-    isEscalated(record) ? deps.access.inEscalation(userId, { fresh: true }) : false,
+    // Asked whenever there is a list: the rule is asked again under the claim, of a record that may have been escalated meanwhile.
+    deps.access.escalationIds.length > 0 ? deps.access.inEscalation(userId, { fresh: true }) : false,
   ]);
   return { role, approver, escalation };
 }
@@ -121,13 +122,11 @@ export async function judge(deps: Deps, record: ApprovalRecord, actor: Actor, in
     () => ({ may: false, refusal });
   if (record.makerId === actor.userId) return refuse({ kind: 'own' });
   try {
-    const user = { id: actor.userId, standing: await standingOf(deps, actor.userId, record) };
+    const user = { id: actor.userId, standing: await standingOf(deps, actor.userId) };
     const alone = mayDecide({ approval: record, intent, user, delegators: [] });
     if (alone.may || alone.refusal.kind !== 'not-approver') return (approval) => mayDecide({ approval, intent, user, delegators: [] });
     const lent = await delegationsIn(deps.store).forDelegate(actor.userId, new Date());
-    const delegators = await Promise.all(
-      lent.map(async (d) => ({ id: d.awayUserId, standing: await standingOf(deps, d.awayUserId, record) })),
-    );
+    const delegators = await Promise.all(lent.map(async (d) => ({ id: d.awayUserId, standing: await standingOf(deps, d.awayUserId) })));
     return (approval) => mayDecide({ approval, intent, user, delegators });
   } catch (err) {
     if (isStoreUnavailable(err)) throw err;

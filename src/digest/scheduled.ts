@@ -11,7 +11,7 @@ import { type OnceMetadata, type PostedMessage, PostUnknownError, postOnce } fro
 import { DigestSlots } from '../store/digest-slots';
 import { readDigestData } from './data';
 
-export const DIGEST_TASK_NAME = 'pix-ops:digest';
+const DIGEST_TASK_NAME = 'pix-ops:digest';
 /** How long a slot's holder is taken to be at work without renewing (it renews every third of it). */
 const LEASE_MS = 20_000;
 /** The longest a slot may still be posted after its time (by its holder retrying, or a take-over): never a digest late by more. */
@@ -41,6 +41,8 @@ export interface ScheduledDigest {
   postNow(): Promise<PostedMessage>;
   /** The next scheduled time. */
   nextRun(): Date | null;
+  /** Resolves once the work in flight now (a time being posted, the look for one left mid-way at start) has ended. */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -135,6 +137,12 @@ export function startScheduledDigest(deps: Deps, options: ScheduledDigestOptions
       const message = presentMessage(digestMessage(DEFAULT_LOCALE, data), DEFAULT_LOCALE, deps.sandboxMode);
       const metadata: OnceMetadata = { event_type: DIGEST_EVENT_TYPE, event_payload: { slot } };
       for (let attempt = 0; ; attempt++) {
+        // Its reading may have waited (behind people in the Pix budget): never posted later than the rule.
+        if (!inTime(slotMs)) {
+          await slots.finish(slot, options.holder, { state: 'undelivered', error: 'too late' });
+          deps.logger.warn({ slot }, 'the digest of this time was ready too late: not posted');
+          return;
+        }
         // A post is a write: only while this instance still holds the slot.
         if (!held || !(await slots.renew(slot, options.holder, LEASE_MS))) {
           deps.logger.warn({ slot }, 'the digest’s slot was taken over before it was posted: the other instance posts it');
@@ -203,6 +211,9 @@ export function startScheduledDigest(deps: Deps, options: ScheduledDigestOptions
       );
     },
     nextRun: () => task.getNextRun(),
+    async idle() {
+      await Promise.allSettled([...working]);
+    },
     async stop() {
       stopping = true;
       stopped.abort();

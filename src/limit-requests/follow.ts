@@ -1,7 +1,7 @@
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage } from '../../views/message';
 import type { Deps } from '../entry/deps';
-import { describeError } from '../errors';
+import { describeError, PixOpsError } from '../errors';
 import type { Locale } from '../i18n';
 import type { PostedMessage } from '../slack/post-once';
 import { postThreadRoot } from '../slack/thread-root';
@@ -10,13 +10,54 @@ import type { TrackedRequest } from '../store/tracked-requests';
 
 /**
  * How long the filing of a request holds its intent (`filing:<intentId>`), so that reconciliation
- * leaves a filing in progress alone. Well past the longest a filing can take (the Pix call's time
- * limit, a few Slack calls of 10 s at most); if the filing process dies, its claim lapses after this
- * (at once on a restart with sqlite, whose claims live in the process).
+ * leaves a filing in progress alone: renewed every third of it while the filing works (its proofs'
+ * uploads may take minutes), so it lapses only this long after the filing process died (at once on a
+ * restart with sqlite, whose claims live in the process).
  */
 export const FILING_CLAIM_MS = 5 * 60_000;
 
 export const filingClaimKey = (intentId: string) => `filing:${intentId}`;
+
+/** A filing's claim lapsed (a renewal failed): reconciliation may have settled its intent, so it stops before its request is sent. */
+export class FilingClaimLost extends PixOpsError {
+  readonly code = 'pixops_filing_claim_lost';
+
+  constructor(intentId: string) {
+    super(`the claim on filing intent ${intentId} lapsed`);
+  }
+}
+
+/** A filing's claim, held while it works. */
+export interface FilingHold {
+  /** Renews the claim; throws FilingClaimLost when it lapsed: called just before the request is sent. */
+  check(): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** Takes a new filing's claim (nobody else knows its intent yet) and keeps it renewed until released. */
+export async function holdFiling(deps: Deps, intentId: string): Promise<FilingHold> {
+  const key = filingClaimKey(intentId);
+  await deps.store.claim(key, FILING_CLAIM_MS);
+  let lost = false;
+  const renewal = setInterval(() => {
+    deps.store.renew(key, FILING_CLAIM_MS).then(
+      (kept) => {
+        lost ||= !kept;
+      },
+      (err: unknown) => deps.logger.warn({ intentId, ...describeError(err) }, 'could not renew a filing claim'),
+    );
+  }, FILING_CLAIM_MS / 3);
+  renewal.unref();
+  return {
+    async check() {
+      if (lost || !(await deps.store.renew(key, FILING_CLAIM_MS))) throw new FilingClaimLost(intentId);
+    },
+    async release() {
+      clearInterval(renewal);
+      await deps.store.release(key).catch(() => undefined);
+    },
+  };
+}
 
 export interface FollowOutcome {
   /** The request is in the store, so the poller follows it. */

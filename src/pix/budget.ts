@@ -136,7 +136,7 @@ export class PixBudget {
   private readonly now: () => number;
   /** Until when the shared window is not asked (it failed): the calls are counted here meanwhile. */
   private sharedPausedUntil = 0;
-  /** A question to the shared window still unanswered past SHARED_PATIENCE_MS: none other is asked. */
+  /** An admission asked of the shared window and not answered yet: no other admission is asked meanwhile. */
   private sharedBusy = false;
   /** Until when calls admitted by this process alone are in the last window: the shared one knows nothing of them. */
   private countedHereUntil = 0;
@@ -187,7 +187,8 @@ export class PixBudget {
     }
     // This process's count honours it too, whatever becomes of the shared window.
     await fallback.holdOff(ms, SLOW_AFTER_429_MS);
-    await this.askShared(() => window.holdOff(ms, SLOW_AFTER_429_MS));
+    // Told to the shared window even while an admission waits on it: every instance must hold off.
+    await this.askShared(() => window.holdOff(ms, SLOW_AFTER_429_MS), { alongside: true });
   }
 
   private async pump(): Promise<void> {
@@ -248,21 +249,23 @@ export class PixBudget {
   }
 
   /**
-   * The shared window's answer, or undefined when it is not asked (paused after a failure, or a
-   * question still unanswered), fails, or does not answer within SHARED_PATIENCE_MS. A question left
-   * unanswered keeps its effect when it ends: a failure pauses the shared window, an answer resumes it
-   * (a place it took meanwhile goes unused: the count errs on the safe side).
+   * The shared window's answer, or undefined when it is not asked (paused after a failure, or, for an
+   * admission, another one still unanswered), fails, or does not answer within SHARED_PATIENCE_MS. A
+   * question left unanswered keeps its effect when it ends: a failure pauses the shared window, an
+   * answer resumes it (a place it took meanwhile goes unused: the count errs on the safe side).
+   * `alongside`: asked whether or not an admission is waiting on the window (a hold-off).
    */
-  private async askShared<T>(ask: () => Promise<T>): Promise<{ answer: T } | undefined> {
-    if (this.sharedBusy || this.now() < this.sharedPausedUntil) return undefined;
-    this.sharedBusy = true;
+  private async askShared<T>(ask: () => Promise<T>, options: { alongside?: boolean } = {}): Promise<{ answer: T } | undefined> {
+    const exclusive = !options.alongside;
+    if ((exclusive && this.sharedBusy) || this.now() < this.sharedPausedUntil) return undefined;
+    if (exclusive) this.sharedBusy = true;
     const answered = ask().then(
       (answer) => {
-        this.sharedBusy = false;
+        if (exclusive) this.sharedBusy = false;
         return { answer };
       },
       (err: unknown) => {
-        this.sharedBusy = false;
+        if (exclusive) this.sharedBusy = false;
         this.sharedPausedUntil = this.now() + SHARED_RETRY_AFTER_MS;
         this.options.onWindowError?.(err);
         return undefined;

@@ -283,7 +283,6 @@ describe('escalation', () => {
     const root = await askKey(flows);
     await escalateNow(root);
     // The run that died: the thread's post and the manager's DM made, `escalating` recorded, nothing after.
-    h.slack.loseAnswers('chat.postMessage', 1);
     await h.app.deps.store.approvals.update(root.id, (r) => ({ ...r, escalating: true }));
     h.slack.addMessage({
       channel: root.channel,
@@ -300,7 +299,6 @@ describe('escalation', () => {
       user: 'U0BOT',
       metadata: { event_type: 'pix_approval_notice', event_payload: { approval_id: root.id, notice: 'escalation' } },
     });
-    h.slack.off('chat.postMessage');
     const from = h.slack.calls.length;
     await h.app.poller.tick();
     await h.app.poller.tick();

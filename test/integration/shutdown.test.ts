@@ -136,13 +136,12 @@ describe('graceful shutdown', () => {
       expect(await health).toMatchObject({ status: 200, connection: 'close' });
 
       // The same agent: before, the kept-alive connection took it and the bot served it during the stop.
-      const { body, responseId } = slashBody(slack, VIEWER, 'help', {}, 'shutdown-kept-alive');
+      const { body } = slashBody(slack, VIEWER, 'help', {}, 'shutdown-kept-alive');
       const after = await onAgent(agent, app.eventsUrl, 'POST', body, signedForm(body));
       // Refused at the door (the connection ended with its answer, the port is closed), or answered 503 and closed.
       expect('error' in after ? after.error : `${after.status} ${after.connection}`).toMatch(
         /ECONNREFUSED|ECONNRESET|socket hang up|^503 close$/,
       );
-      expect(slack.responsesTo(responseId)).toEqual([]);
       expect((await app.exited).code).toBe(0);
     } finally {
       agent.destroy();

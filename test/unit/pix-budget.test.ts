@@ -423,6 +423,21 @@ describe('the Pix budget when its shared window hangs or fails (its store)', () 
     await third;
   });
 
+  test('a 429 reaches the shared window even while an admission waits on it: every instance holds off', async () => {
+    const { window, asked } = hungWindow();
+    const heldOff: number[] = [];
+    const budget = new PixBudget({
+      limit: 5,
+      window: { ...window, holdOff: async (ms) => void heldOff.push(ms) },
+      fallback: new MemoryRateWindow(),
+    });
+    void budget.acquire('poller');
+    await waitFor('the admission asked of the shared window', () => asked.length === 1, 2_000);
+    await budget.holdOff(2_000);
+    expect(heldOff).toEqual([2_000]);
+    asked[0]!.answer(0);
+  });
+
   test('a person is not held for the store’s time limit: admitted by this process’s count after SHARED_PATIENCE_MS', async () => {
     const { window } = hungWindow();
     const budget = new PixBudget({ limit: 5, window, fallback: new MemoryRateWindow() });
