@@ -1,11 +1,11 @@
 import '../runtime/zod-without-locales';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { errorText } from '../errors';
 import { copyStore, countLine } from './copy';
 import { DEFAULT_NAMESPACE, type OpenBackend, openBackend, storeKindOf } from './index';
-import { isPostgresUrl, resolveStoreSecret, sqlitePathOf } from './store-secret';
+import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
 const USAGE = `Usage: npm run store:copy -- FROM_URL TO_URL [--from-namespace NAME] [--to-namespace NAME]
 
@@ -66,6 +66,8 @@ function secretFor(args: Arguments, env: NodeJS.ProcessEnv): { secret: string; n
   }
   const file = path.join(path.dirname(target), 'store-secret');
   try {
+    // The target's folder may not exist yet: the store would make it, after this.
+    mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
     writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -79,7 +81,8 @@ function secretFor(args: Arguments, env: NodeJS.ProcessEnv): { secret: string; n
 function sourceId(url: string, namespace: string): string {
   if (sqlitePathOf(url) !== undefined) return `sqlite ${path.resolve(sqlitePathOf(url)!)} ${namespace}`;
   const parsed = new URL(url);
-  const where = `${parsed.hostname}:${parsed.port}${isPostgresUrl(url) ? parsed.pathname : ''}`;
+  // The path names the database (Postgres) or the database number (Redis): two of them on one server are two sources.
+  const where = `${parsed.hostname}:${parsed.port}${parsed.pathname}`;
   return `${storeKindOf(url)} ${where} ${namespace}`;
 }
 
@@ -101,6 +104,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${args}\n\n${USAGE}\n`);
     process.exit(1);
   }
+  // Onto itself, the audit trail (append-only) would be doubled for good.
+  if (sourceId(args.from, args.fromNamespace) === sourceId(args.to, args.toNamespace))
+    throw new Error('FROM_URL and TO_URL are the same store (and namespace): nothing to copy');
   const sourceFile = sqlitePathOf(args.from);
   if (sourceFile !== undefined && !existsSync(sourceFile)) throw new Error(`FROM_URL: there is no sqlite file at ${sourceFile}`);
   const { secret, note } = secretFor(args, process.env);

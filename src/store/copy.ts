@@ -130,10 +130,11 @@ export async function copyStore(
 
   await kind('Pix events', async (count) => {
     for await (const event of src.pixEvents.events()) {
-      if (await dst.pixEvents.add(event)) {
-        if (event.postedAt) await dst.pixEvents.markPosted(event.hash);
-        count.copied++;
-      } else await settle(count, await dst.pixEvents.get(event.hash), event, async () => undefined);
+      const added = await dst.pixEvents.add(event);
+      // Marked whether or not it was just added: a copy cut short between the two left it pending, to be posted again.
+      if (event.postedAt) await dst.pixEvents.markPosted(event.hash);
+      if (added) count.copied++;
+      else await settle(count, await dst.pixEvents.get(event.hash), event, async () => undefined);
     }
   });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
+import { openStore } from '../../src/store';
 import { schemaOf } from '../../src/store/postgres/db';
 import { type AppProcess, startAppProcess } from '../support/app-process';
 import { messageText, poster } from '../support/harness';
@@ -118,4 +119,28 @@ describe('moving a sqlite deployment to Postgres', () => {
       15_000,
     );
   }, 60_000);
+
+  test('onto itself: refused before anything is opened; into a sqlite folder not made yet: made, with the secret beside it', async () => {
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      promisify(execFile)(process.execPath, [COPY, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } }).then(
+        ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+    const itself = await run([PG_URL, PG_URL, '--from-namespace', namespace, '--to-namespace', namespace], {
+      STORE_SECRET: 'm'.repeat(40),
+    });
+    expect(itself.code).toBe(1);
+    expect(itself.stderr).toContain('FROM_URL and TO_URL are the same store');
+
+    const source = path.join(dir, 'small', 'pix-ops.sqlite');
+    const store = await openStore({ url: `sqlite://${source}` });
+    await store.accountApps.save({ accountId: 'a'.repeat(24), appId: 'app-id', name: 'Moved' });
+    await store.close();
+    const target = path.join(dir, 'not', 'made', 'yet', 'pix-ops.sqlite');
+    const copied = await run([`sqlite://${source}`, `sqlite://${target}`]);
+    expect(copied.stdout).toContain('account AppIDs: 1');
+    expect(readFileSync(path.join(path.dirname(target), 'store-secret'), 'utf8').trim()).toBe(
+      readFileSync(path.join(dir, 'small', 'store-secret'), 'utf8').trim(),
+    );
+  });
 });

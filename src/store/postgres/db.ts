@@ -1,4 +1,4 @@
-import type { Pool, PoolConfig } from 'pg';
+import { DatabaseError, type Pool, type PoolConfig } from 'pg';
 import type { ConnectionEvents } from '../redis/client';
 
 /** One statement's rows. */
@@ -42,7 +42,9 @@ export function poolConfig(url: string, options: { poolMax: number; timeoutMs: n
  * or a statement cancelled by its time limit (57014).
  */
 export function isConnectionError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | undefined)?.code;
+  // Only the server's answers carry a SQLSTATE: a socket's EPIPE has five capitals too.
+  if (!(err instanceof DatabaseError)) return true;
+  const code = err.code;
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
   return code.startsWith('08') || code.startsWith('57P') || code === '57014';
 }
