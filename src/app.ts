@@ -66,7 +66,7 @@ export interface StartOptions {
   beforeSealing?: (app: BoltApp) => void;
 }
 
-/** At most one log line this often about the shared Pix budget being unreachable (Redis down). */
+/** At most one log line this often about the shared Pix budget being unreachable (the shared store down). */
 const BUDGET_WARN_EVERY_MS = 30_000;
 
 /** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */

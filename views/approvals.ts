@@ -112,7 +112,7 @@ const APPROVED_STATES: ReadonlySet<ApprovalRecord['state']> = new Set(['pending'
  * Who decided: every checker who approved it (`@ana and @bruno for @abel`), or who rejected it;
  * `—` when nobody did.
  */
-export function checkersText(locale: Locale, record: ApprovalRecord): string {
+function checkersText(locale: Locale, record: ApprovalRecord): string {
   const given = record.approvedBy ?? [];
   if (given.length > 0 && APPROVED_STATES.has(record.state)) return approvalsGivenText(locale, given);
   return record.checkerId ? checkerText(locale, record.checkerId, record.checkerFor) : '—';

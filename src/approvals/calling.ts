@@ -23,7 +23,7 @@ export interface DelegateCall {
 }
 
 /** Whether the root is in its maker's direct message, where nobody else sees it. */
-export const rootInMakersDm = (record: ApprovalRecord): boolean => record.channel.startsWith('D');
+const rootInMakersDm = (record: ApprovalRecord): boolean => record.channel.startsWith('D');
 
 /** A link to the root (chat.getPermalink); undefined when Slack gives none. */
 export async function rootLink(deps: Deps, record: ApprovalRecord): Promise<string | undefined> {

@@ -20,7 +20,7 @@ export interface ActiveDelegation extends Delegation {
 }
 
 /** How far ahead a delegation may end, in days from today. */
-export const MAX_DAYS_AWAY = 90;
+const MAX_DAYS_AWAY = 90;
 
 /** Ends already worked out, by last day: every tick and decision asks again of the same few days. */
 const endsAt = new Map<string, number>();

@@ -27,7 +27,7 @@ export function approvalsOn(deps: Deps, action: ApprovalAction): boolean {
  * anywhere: the approval is then cancelled. A failure once the root is posted leaves no live root:
  * it is updated to say it was not registered, without its buttons.
  */
-export async function requestApproval(
+async function requestApproval(
   deps: Deps,
   input: { maker: { userId: string; locale: Locale }; channel: string; payload: ApprovalPayload },
 ): Promise<{ record: ApprovalRecord; where?: { channel: string; dm: boolean } }> {

@@ -1073,7 +1073,7 @@ export const en = {
     textUnread: 'some parts could not be read',
   },
 
-  /** Balance alerts (BALANCE_ALERT_BELOW), posted in the digest's channel. */
+  /** Balance alerts (BALANCE_ALERT_BELOW), posted in the digest's channel, else the Pix events'. */
   balanceAlerts: {
     below: (p: { account: string; available: string; threshold: string }) =>
       `:warning: Account ${p.account} is running low: its available balance is *${p.available}*, below the alert threshold of ${p.threshold}.`,

@@ -22,7 +22,7 @@ export function decisionOf(request: Pick<LimitRequest, 'status' | 'approvedLimit
 }
 
 /** Only whole, non-negative cents that are safe integers; anything else is not a limit we can show. */
-export function approvedCents(limits: Record<string, unknown> | null | undefined): Record<string, number> | undefined {
+function approvedCents(limits: Record<string, unknown> | null | undefined): Record<string, number> | undefined {
   if (!limits || typeof limits !== 'object') return undefined;
   const out: Record<string, number> = {};
   for (const [field, value] of Object.entries(limits)) {

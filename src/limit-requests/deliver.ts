@@ -228,10 +228,7 @@ const decisionMetadata = (limitRequestId: string, status: DecisionStatus) => ({
  * The decision reply of this request already in its thread, if any: the one of this bot whose
  * metadata names it (another app could post the same metadata; its message is not ours).
  */
-export async function findDecisionReply(
-  slack: WebClient,
-  tracked: TrackedRequest,
-): Promise<{ ts: string; status?: DecisionStatus } | undefined> {
+async function findDecisionReply(slack: WebClient, tracked: TrackedRequest): Promise<{ ts: string; status?: DecisionStatus } | undefined> {
   if (!tracked.rootTs) return undefined;
   const found = await findOwnMessage(
     slack,

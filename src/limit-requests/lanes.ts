@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 
 /** Deliveries of one channel under way at once: enough to keep its pace busy while one call waits. */
-export const DELIVERIES_PER_CHANNEL = 2;
+const DELIVERIES_PER_CHANNEL = 2;
 
 /**
  * Where the deliveries of one tick run: one lane per channel, `perChannel` at a time in it, and as

@@ -21,7 +21,7 @@ const MAX_LIST_PAGES = 10;
 const PAGE_SIZE = 100;
 
 /** `event_type` of the DM that tells a requester their request was not filed after all. */
-export const NOT_FILED_EVENT_TYPE = 'pix_limit_not_filed';
+const NOT_FILED_EVENT_TYPE = 'pix_limit_not_filed';
 
 /**
  * Settles the filing intents left over by filings cut short (a crash, a kill, the store or Slack

@@ -11,12 +11,12 @@ import { type DeliveryContext, DeliveryError, updateRoot } from './deliver';
  * A request whose reads keep answering 404 or 403 is given up after this many consecutive ticks…
  * (a one-off 404 or 403, such as a scope being changed on the application, must not end it)
  */
-export const UNREADABLE_READS = 5;
+const UNREADABLE_READS = 5;
 /** …spanning at least this long (so a fast schedule does not give up within seconds). */
-export const UNREADABLE_MS = 15 * 60_000;
+const UNREADABLE_MS = 15 * 60_000;
 
 /** `event_type` of the message that tells the requester a request is no longer followed. */
-export const UNFOLLOWED_EVENT_TYPE = 'pix_limit_unfollowed';
+const UNFOLLOWED_EVENT_TYPE = 'pix_limit_unfollowed';
 
 export function shouldGiveUp(unreadable: NonNullable<TrackedRequest['unreadable']>, now = Date.now()): boolean {
   return unreadable.count >= UNREADABLE_READS && now - Date.parse(unreadable.since) >= UNREADABLE_MS;

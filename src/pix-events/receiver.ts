@@ -23,7 +23,7 @@ const TEST_KIND = 'TEST';
  * keys are kept, for the service's clock running ahead of ours; a genuine delivery is never near it
  * (the service stops retrying after about 85 minutes).
  */
-export const EVENT_MAX_AGE_MS = EVENT_KEEP_MS - 24 * 60 * 60 * 1000;
+const EVENT_MAX_AGE_MS = EVENT_KEEP_MS - 24 * 60 * 60 * 1000;
 
 export interface ReceiverOptions {
   keys: PublicKeys;

@@ -72,9 +72,21 @@ export class PixApiError extends PixOpsError {
     }
   }
 
-  /** Which call, how it failed, and the API's own words: never the body or the request. */
+  /**
+   * Which call, how it failed, the API's code for it and a missing scope: never the body, the request,
+   * or the API's own words (they may quote the Pix key or tax ID that was sent).
+   */
   override describe(): Record<string, unknown> {
-    return { pix: { operation: this.operation, kind: this.kind, status: this.status, ...(this.error ? { error: this.error } : {}) } };
+    const { errorCode, missingScope } = this;
+    return {
+      pix: {
+        operation: this.operation,
+        kind: this.kind,
+        status: this.status,
+        ...(errorCode ? { errorCode } : {}),
+        ...(missingScope ? { missingScope } : {}),
+      },
+    };
   }
 
   get unreachable(): boolean {

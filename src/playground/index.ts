@@ -29,7 +29,7 @@ export interface PlaygroundOptions {
 }
 
 /** The playground's balance alert threshold (reais): the seeded default account's R$ 15.000,00 is above it. */
-export const PLAYGROUND_ALERT_BELOW = '10000';
+const PLAYGROUND_ALERT_BELOW = '10000';
 
 /** The channel the page shows. */
 export const PLAYGROUND_CHANNEL = { id: 'C0FINANCE', name: 'finance' };

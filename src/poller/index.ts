@@ -42,7 +42,7 @@ export interface PollerOptions {
   /** node-cron, 5 or 6 fields. */
   schedule: string;
   /**
-   * Several instances share the store (Redis): each tick runs on one of them only (see
+   * Several instances share the store (Redis, Postgres): each tick runs on one of them only (see
    * coordinator.ts). Off for the single-process sqlite store.
    */
   distributed?: boolean;

@@ -10,7 +10,7 @@ const SLOT_CLAIM_MS = 60_000;
 
 /**
  * The cron task: `noOverlap`, so a slow tick makes the schedule skip rather than pile up; node-cron's
- * own messages go to our logger. With a coordinator (several instances on one Redis) each tick runs
+ * own messages go to our logger. With a coordinator (several instances on a shared store) each tick runs
  * on one instance only (`distributed`): see coordinator.ts.
  */
 export function scheduleTicks(

@@ -95,9 +95,9 @@ function isHostUrl(url: string): boolean {
 }
 
 /** Weekdays at 09:00, São Paulo time (DIGEST_TIMEZONE). */
-export const DEFAULT_DIGEST_SCHEDULE = '0 9 * * 1-5';
+const DEFAULT_DIGEST_SCHEDULE = '0 9 * * 1-5';
 /** The digest's schedule is read in Brazil's time, whatever the server's zone (node-cron's `timezone`). */
-export const DIGEST_TIMEZONE = 'America/Sao_Paulo';
+const DIGEST_TIMEZONE = 'America/Sao_Paulo';
 
 const CRON_HINT =
   'not a valid node-cron expression: expected five fields, minute hour day-of-month month day-of-week (e.g. */5 * * * * for every 5 minutes), or six with seconds first (e.g. */30 * * * * * for every 30 seconds)';
@@ -247,7 +247,7 @@ const ConfigSchema = z.object({
       })
       .optional(),
   ),
-  // Pix API budget: calls a second, shared by the instances on one Redis.
+  // Pix API budget: calls a second, shared by the instances on a shared store (Redis, Postgres).
   PIX_RATE_LIMIT: positiveInt(5, 1_000),
   LOG_LEVEL: z.preprocess((v) => blankToUndefined(v) ?? 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });

@@ -7,7 +7,7 @@ import { PacedWebClient, type SlackPacer } from './pacing';
 import { LocaleResolver, slackLocaleLookup } from './user-locale';
 
 /** Time limit of each call of the exact client: a hung call must not hold a tick (and a stop) forever. */
-export const SLACK_CALL_TIMEOUT_MS = 10_000;
+const SLACK_CALL_TIMEOUT_MS = 10_000;
 /** Time limit of one call through the quick client. */
 const QUICK_TIMEOUT_MS = 3_000;
 const SLACK_API_URL = 'https://slack.com/api/';
@@ -77,6 +77,8 @@ export function slackClients(
     rejectRateLimitedCalls: true,
     timeout: QUICK_TIMEOUT_MS,
     logLevel: LogLevel.ERROR,
+    // Through the app's log like the others (its redaction included), not the Web API's console.
+    ...logger,
   });
   const locales = new LocaleResolver({ lookup: slackLocaleLookup(quick) });
   const paced = (pacer: SlackPacer): SlackClients => {

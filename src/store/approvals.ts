@@ -19,7 +19,7 @@ const StoredIntentSchema = z.object({
 });
 
 /** At most this many checkers approve one action. */
-export const MAX_CHECKERS = 2;
+const MAX_CHECKERS = 2;
 
 export const StoredApprovalSchema = z.object({
   id: z.string(),

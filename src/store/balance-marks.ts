@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type RecordsOf, type RecordsRepo, recordsOf } from './records';
 
 /** An alert decided on a crossing and not yet known to be posted. */
-export const PendingAlertSchema = z.object({
+const PendingAlertSchema = z.object({
   /** Names its message (metadata), so a run cut short finds it before posting it again. */
   id: z.string(),
   kind: z.enum(['below', 'blocked']),
@@ -20,7 +20,7 @@ export type PendingAlert = z.infer<typeof PendingAlertSchema>;
  * decided that are not yet posted. Changed only by compare-and-set from the state the sweep read, so
  * of several instances seeing the same crossing one decides its alert.
  */
-export const BalanceMarkSchema = z.object({
+const BalanceMarkSchema = z.object({
   below: z.boolean(),
   blocked: z.boolean(),
   pending: z.array(PendingAlertSchema),

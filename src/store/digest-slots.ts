@@ -6,7 +6,7 @@ import { type RecordsOf, type RecordsRepo, recordsOf } from './records';
  * ended. Taken first-wins, so however many instances fire at that time one posts; kept long after the
  * time has passed, so an instance restarted within it does not post it again.
  */
-export const DigestSlotSchema = z.object({
+const DigestSlotSchema = z.object({
   /** The instance (its store's holder) that posts it. */
   holder: z.string(),
   state: z.enum(['posting', 'posted', 'undelivered']),
@@ -22,7 +22,7 @@ export type DigestSlot = z.infer<typeof DigestSlotSchema>;
 const LatestSchema = z.object({ slot: z.string() });
 
 /** How long a slot's record outlives its time: far past any instance's firing of it. */
-export const DIGEST_SLOT_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
+const DIGEST_SLOT_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
 export type SlotEnd = { state: 'posted'; ts: string } | { state: 'undelivered'; error: string };
 

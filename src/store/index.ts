@@ -33,7 +33,7 @@ export interface Store extends Claims {
   pixEvents: PixEventsRepo;
   /** Small durable keyed records: first-wins, compare-and-set (records.ts). */
   records: RecordsRepo;
-  /** The Pix budget's window shared by the instances (Redis); undefined: each process counts its own. */
+  /** The Pix budget's window shared by the instances (Redis, Postgres); undefined: each process counts its own. */
   rateWindow: RateWindow | undefined;
   /** True when a round trip to the backing store works (never hangs: false after a short time). */
   ping(): Promise<boolean>;

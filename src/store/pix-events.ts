@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The Pix events outbox (see design.md, "record first, answer, then post"): every listed event the
+ * The Pix events outbox (record first, answer, then post): every listed event the
  * receiver verified, keyed by the SHA-256 of its raw body, so a redelivery (the same bytes) is the
  * same key and is told from a new event by an insert-if-absent; the events not yet posted; and the
  * disputes seen, with their thread root. No raw body is kept: only the digest the receiver made of it,
- * personal data already masked (events/digest.ts).
+ * personal data already masked (pix-events/digest.ts).
  */
 
 export const DisputeDigestSchema = z.object({

@@ -10,7 +10,7 @@ export interface Migration {
 }
 
 /** Where the numbered SQL files are: beside this module (the build copies them into dist/). */
-export const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
+const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
 
 const FILE = /^(\d{3})_([a-z0-9_]+)\.sql$/;
 
@@ -33,7 +33,7 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 const MIGRATION_TIMEOUT_MS = 5 * 60_000;
 
 /** The schema's version is newer than the migrations this app knows: it is run by a newer app. */
-export class SchemaTooNewError extends StoreRefusedError {
+class SchemaTooNewError extends StoreRefusedError {
   constructor(
     readonly schema: string,
     readonly found: number,

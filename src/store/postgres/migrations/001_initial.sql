@@ -84,8 +84,8 @@ CREATE TABLE pix_disputes (
 );
 CREATE INDEX pix_disputes_open ON pix_disputes (end_to_end_id) WHERE open;
 
--- The audit trail: append-only. The id is the order of appends (writers take the table's lock in
--- turn, so ids are committed in order); each entry keeps its own time.
+-- The audit trail: append-only. The id is the order of appends (writers take the schema's advisory
+-- lock in turn, so ids are committed in order); each entry keeps its own time.
 CREATE TABLE audit_log (
   id bigserial PRIMARY KEY,
   time timestamptz NOT NULL,
