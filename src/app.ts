@@ -257,6 +257,11 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   options.beforeSealing?.(app);
   refuseBoltListeners(app);
 
+  // The pace of every Slack call made in the background (the poller's jobs, the digest, the Pix
+  // events' outbox): one turn of Slack's per method and channel, whoever posts there.
+  const claimTtlMs = config.pollClaimTtlMs;
+  const backgroundPacer = new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger });
+
   // Pix events: the receiver (a route of Bolt's server in HTTP mode; a listener of its own on PORT in
   // Socket Mode) and the outbox that posts what it records.
   // Loaded only when configured (start-up time), like the sandbox.
@@ -267,6 +272,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
         pixBaseUrl: pixUrl,
         ownPort: mode === 'socket' ? config.slack.port : undefined,
         budget,
+        pacer: backgroundPacer,
       })
     : undefined;
   webhookRoute = pixEvents?.handler;
@@ -299,7 +305,6 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   // (pix/budget.ts), and a read still waiting for its place when it stops is not sent; their Slack calls
   // keep Slack's pace (slack/pacing.ts), through a pacer that survives ticks (a Retry-After still
   // running holds the next tick's calls back too).
-  const claimTtlMs = config.pollClaimTtlMs;
   // Balance alerts go where the digest goes, else to the Pix events channel; with neither, nowhere.
   const alertChannel = config.digest.channel ?? config.pixEvents.channel;
   const belowCents = config.balanceAlerts.belowCents;
@@ -309,7 +314,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
       'BALANCE_ALERT_BELOW is set but neither DIGEST_CHANNEL nor PIX_EVENTS_CHANNEL is: no balance alert is posted (/pix digest still lists the accounts below it)',
     );
   }
-  const pacedSlack = slack.paced(new SlackPacer({ maxWaitMs: paceBudgetMs(claimTtlMs), logger }));
+  const pacedSlack = slack.paced(backgroundPacer);
   const onTick = ({ signal }: TickScope): Deps => ({ ...deps, pix: deps.pix.inLane('poller', signal), slack: pacedSlack });
   const poller = startPoller(
     { schedule: config.poll.schedule, distributed: store.shared, claims: store, logger, metrics },

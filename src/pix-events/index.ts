@@ -28,6 +28,8 @@ export interface PixEventsSettings {
   ownPort?: number;
   /** The one Pix budget: the key fetch takes a place in it like any call to the service. */
   budget?: PixBudget;
+  /** The pacer of the app's other background Slack calls, whose turns the outbox shares. */
+  pacer?: SlackPacer;
 }
 
 /** How long one Slack call of the outbox may wait for its turn (Slack's pace, a Retry-After). */
@@ -49,7 +51,10 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
   const outbox = new EventOutbox({
     events: deps.store.pixEvents,
     claims: deps.store,
-    slack: deps.slack.paced(new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger })).exact,
+    // The pace of the app's other background posts (balance alerts may go to this channel too), with its own wait.
+    slack: deps.slack.paced(
+      settings.pacer?.withMaxWait(PACE_BUDGET_MS) ?? new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger }),
+    ).exact,
     channel: settings.channel,
     sandboxMode: deps.sandboxMode,
     audit: deps.audit,

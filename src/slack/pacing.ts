@@ -70,8 +70,6 @@ interface Gate {
  * calls, and the app's own Slack client (acks, modals), go on meanwhile.
  */
 export class SlackPacer {
-  private readonly gates = new Map<string, Gate>();
-
   constructor(
     private readonly options: {
       /** The longest a call waits for its turn, all its retries together; past that it fails. */
@@ -79,7 +77,16 @@ export class SlackPacer {
       rules?: Readonly<Record<string, PaceRule>>;
       logger?: Logger;
     },
+    private readonly gates = new Map<string, Gate>(),
   ) {}
+
+  /**
+   * The same pace (the same turns per method and channel) for calls that wait at most `maxWaitMs`:
+   * two senders that post in one channel (the poller's, the Pix events') share one turn of Slack's.
+   */
+  withMaxWait(maxWaitMs: number): SlackPacer {
+    return new SlackPacer({ ...this.options, maxWaitMs }, this.gates);
+  }
 
   get maxWaitMs(): number {
     return this.options.maxWaitMs;

@@ -75,6 +75,18 @@ describe('PacedWebClient', () => {
     expect(at[5]!).toBeGreaterThanOrEqual(1_140);
   });
 
+  test('two senders on one pacer (withMaxWait) share the channel’s turns: together they keep its pace, none refused', async () => {
+    slack.rateLimit.limit('chat.postMessage', { perSecond: 4, burst: 2 });
+    const pacer = new SlackPacer({ maxWaitMs: 5_000, rules: { 'chat.postMessage': { perSecond: 3.5, burst: 2 } } });
+    const options = { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true };
+    const poller = new PacedWebClient(slack.botToken, options, pacer);
+    const outbox = new PacedWebClient(slack.botToken, options, pacer.withMaxWait(5_000));
+    const since = slack.calls.length;
+    await Promise.all(Array.from({ length: 6 }, (_, i) => post(i % 2 ? poller : outbox, 'C0S')));
+    expect(slack.rateLimit.refusals).toEqual([]);
+    expect(callsIn('C0S', since)).toHaveLength(6);
+  });
+
   test('a 429 on a method with no pace set teaches one: the refused calls made again, and the next, one per Retry-After, none refused again', async () => {
     slack.rateLimit.limit('chat.update', { perSecond: 1, burst: 1 });
     const c = client({ maxWaitMs: 5_000 });
