@@ -75,7 +75,8 @@ describe('one Pix budget shared by two instances on Redis', () => {
     // Each instance's first call loads its HTTP client and opens its connection: done before the
     // sweep, so that the sweep's calls reach the API as soon as they are admitted.
     await Promise.all(apps.map((a) => a.deps.pix.listScopes(a.deps.mainAppId)));
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Their window over (and a little), so that it counts none of the sweep's places.
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 100));
     await faults(sandbox.url, { rateLimit: { perSecond: 5, retryAfter: 1 } });
     const since = sandbox.calls.length;
     const reports = await Promise.all(apps.map((a) => a.poller.tick()));
@@ -135,8 +136,7 @@ describe('a 429 whose Retry-After is long', () => {
     await faults(h.sandbox.url, { fail: { status: 429, count: 1, retryAfter: 30 } });
     const since = h.sandbox.calls.length;
     const res = await h.slash(VIEWER, 'limits');
-    const answer = await waitFor('the answer', () => h.slack.responsesTo(res.responseId)[0]);
-    expect(answer).toBeDefined();
+    await waitFor('the answer', () => h.slack.responsesTo(res.responseId)[0]);
     // One call, answered 429: not retried (30 s is past what a person waits), nothing else sent.
     expect(h.sandbox.calls.slice(since)).toHaveLength(1);
     const health = await fetch(`http://127.0.0.1:${h.app.port}/healthz`);
@@ -188,8 +188,9 @@ describe('a hung Redis (a redis-server of our own, SIGSTOPped)', () => {
       expect(took).toBeLessThan(2 * atTheLimit + SHARED_PATIENCE_MS);
       const calls = h.sandbox.calls.slice(since);
       expect(calls).toHaveLength(n);
-      // Counted in this process meanwhile, still within the limit.
-      expect(peak(calls)).toBeLessThanOrEqual(limit);
+      // Counted in this process meanwhile, still within the limit: as the sandbox saw them, one more at
+      // most (a call admitted at a window's end, delayed on a busy machine, lands beside the next window's).
+      expect(peak(calls)).toBeLessThanOrEqual(limit + 1);
     } finally {
       redis.unpause();
     }

@@ -259,7 +259,7 @@ describe('the budget shared on Redis', () => {
       ...Array.from({ length: 12 }, () => take(b, 'poller', 'b')),
     ];
     // A person on instance b once the sweeps are well under way.
-    while (admitted.length < 8) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('eight of the sweeps admitted', () => admitted.length >= 8);
     const asked = admitted.length;
     await take(b, 'people', 'person');
     // Admitted at once (a read of the other sweep may slip in meanwhile): the sweeps leave a place of
