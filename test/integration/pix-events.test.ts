@@ -424,6 +424,10 @@ describe('Pix events: forged floods, the service’s test delivery, 1024-bit key
     const body = disputeBody('DISPUTE_CREATED', id);
     expect((await sendSigned(h, body)).status).toBe(200);
     await waitFor('the root', () => rootsOf(h, CHANNEL, id).length === 1);
+    // In the audit trail too, recorded then posted (written a moment after the post).
+    await waitFor('its audit entries', async () =>
+      (await auditEntries()).some((e) => e.action === 'webhook:DISPUTE_CREATED' && e.detail === 'posted'),
+    );
     const forger = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const forged = disputeBody('DISPUTE_CREATED', e2e());
     expect((await sendWebhook(receiverUrl(h), forged, signWith(forger, forged))).status).toBe(401);
