@@ -63,21 +63,22 @@ describe('PacedWebClient', () => {
 
   test('paced ahead: a burst, then one call every interval, none refused', async () => {
     slack.rateLimit.limit('chat.postMessage', { perSecond: 4, burst: 2 });
-    // A little under the limit, as SLACK_PACE is under Slack's: calls reach the server with jitter.
-    const c = client({ maxWaitMs: 5_000, rules: { 'chat.postMessage': { perSecond: 3.5, burst: 2 } } });
+    // Under the limit, as SLACK_PACE is under Slack's: calls reach the server with jitter (here, the
+    // stand-in shares this process's event loop, and a busy machine stalls it for tens of milliseconds).
+    const c = client({ maxWaitMs: 5_000, rules: { 'chat.postMessage': { perSecond: 2, burst: 2 } } });
     const since = slack.calls.length;
     const started = Date.now();
     await Promise.all(Array.from({ length: 6 }, () => post(c, 'C0E')));
     expect(slack.rateLimit.refusals).toEqual([]);
     const at = callsIn('C0E', since).map((call) => call.at - started);
     expect(at).toHaveLength(6);
-    // Two at once, then four more 2/7 s apart.
-    expect(at[5]!).toBeGreaterThanOrEqual(1_140);
+    // Two at once, then four more half a second apart.
+    expect(at[5]!).toBeGreaterThanOrEqual(1_990);
   });
 
   test('two senders on one pacer (withMaxWait) share the channel’s turns: together they keep its pace, none refused', async () => {
     slack.rateLimit.limit('chat.postMessage', { perSecond: 4, burst: 2 });
-    const pacer = new SlackPacer({ maxWaitMs: 5_000, rules: { 'chat.postMessage': { perSecond: 3.5, burst: 2 } } });
+    const pacer = new SlackPacer({ maxWaitMs: 5_000, rules: { 'chat.postMessage': { perSecond: 2, burst: 2 } } });
     const options = { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true };
     const poller = new PacedWebClient(slack.botToken, options, pacer);
     const outbox = new PacedWebClient(slack.botToken, options, pacer.withMaxWait(5_000));
