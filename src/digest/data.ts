@@ -13,8 +13,8 @@ import type { Account } from '../pix/schemas';
 import type { ApprovalRecord } from '../store/approvals';
 import type { TrackedRequest } from '../store/tracked-requests';
 
-/** Store reads of one digest part in flight at once (a record each): thousands waiting never open thousands of reads at once. */
-const READS_AT_ONCE = 32;
+/** Records of one digest part read in one round trip to the store: thousands waiting are read a few hundred at a time. */
+const READ_BATCH = 200;
 
 /** What the digest reads with: the Pix client in the lane it runs in (a person's, or the poller's behind them). */
 export interface DigestSources {
@@ -42,21 +42,21 @@ async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): P
 }
 
 /**
- * The oldest `shown` of the records of `ids` that `keep` accepts, and how many it accepts: read a few
- * at a time, only the oldest so far kept, so thousands waiting are never all in memory at once. A
- * record gone meanwhile is left out.
+ * The oldest `shown` of the records of `ids` that `keep` accepts, and how many it accepts: read a
+ * batch at a time, only the oldest so far kept, so thousands waiting are never all in memory at once.
+ * A record gone meanwhile is left out.
  */
 async function oldestOf<T extends { createdAt: string }>(
   ids: string[],
-  read: (id: string) => Promise<T | undefined>,
+  readMany: (ids: string[]) => Promise<Array<T | undefined>>,
   keep: (record: T) => boolean,
 ): Promise<Listed<T>> {
   const unique = [...new Set(ids)];
   let oldest: T[] = [];
   let total = 0;
-  for (let i = 0; i < unique.length; i += READS_AT_ONCE) {
-    const batch = await Promise.all(unique.slice(i, i + READS_AT_ONCE).map(read));
-    const kept = batch.filter((r): r is Awaited<T> & T => r !== undefined && keep(r));
+  for (let i = 0; i < unique.length; i += READ_BATCH) {
+    const batch = await readMany(unique.slice(i, i + READ_BATCH));
+    const kept = batch.filter((r): r is T => r !== undefined && keep(r));
     total += kept.length;
     oldest = [...oldest, ...kept].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(0, DIGEST_SHOWN);
   }
@@ -67,7 +67,7 @@ async function oldestOf<T extends { createdAt: string }>(
 async function waitingApprovals({ deps, now }: DigestSources): Promise<Listed<WaitingApproval>> {
   const { items, total } = await oldestOf(
     await deps.store.approvals.openIds(),
-    (id) => deps.store.approvals.get(id),
+    (ids) => deps.store.approvals.getMany(ids),
     (r) => r.state === 'pending' && r.rootTs !== '' && Date.parse(r.expiresAt) > now.getTime(),
   );
   return {
@@ -86,7 +86,7 @@ function whoMayDecide(deps: Deps, record: ApprovalRecord): string[] {
 async function requestsInReview({ deps }: DigestSources): Promise<Listed<TrackedRequest>> {
   return oldestOf(
     await deps.store.trackedRequests.openIds(),
-    (id) => deps.store.trackedRequests.get(id),
+    (ids) => deps.store.trackedRequests.getMany(ids),
     (r) => !r.closed && !r.reply,
   );
 }

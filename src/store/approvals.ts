@@ -102,6 +102,8 @@ const MAX_LISTED = 1_000;
  */
 export interface ApprovalsStorage {
   get(id: string): Promise<unknown>;
+  /** The records of these ids in one round trip, in their order (undefined where there is none). */
+  getMany(ids: string[]): Promise<unknown[]>;
   /**
    * Writes the record and its place in the index, together: listed at `due`, or not listed when
    * undefined. One step where the backend has transactions; else the record first (an index entry
@@ -144,6 +146,13 @@ export class ApprovalsRepo {
   async get(id: string): Promise<ApprovalRecord | undefined> {
     const raw = await this.storage.get(id);
     return raw === undefined ? undefined : this.open(StoredApprovalSchema.parse(raw));
+  }
+
+  /** The records of these ids, in their order (undefined where there is none): one round trip to the store. */
+  async getMany(ids: string[]): Promise<Array<ApprovalRecord | undefined>> {
+    if (ids.length === 0) return [];
+    const raws = await this.storage.getMany(ids);
+    return raws.map((raw) => (raw === undefined || raw === null ? undefined : this.open(StoredApprovalSchema.parse(raw))));
   }
 
   /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), earliest due first. */

@@ -63,6 +63,8 @@ export type TrackedRequest = z.infer<typeof TrackedRequestSchema>;
  */
 export interface TrackedRequestsStorage {
   get(limitRequestId: string): Promise<unknown>;
+  /** The records of these ids in one round trip, in their order (undefined where there is none). */
+  getMany(limitRequestIds: string[]): Promise<unknown[]>;
   /**
    * Writes the record and, when `poll` is given, its place among the ids to poll (listed or not),
    * together: one step where the backend has transactions; else the record first.
@@ -91,6 +93,13 @@ export class TrackedRequestsRepo {
   async get(limitRequestId: string): Promise<TrackedRequest | undefined> {
     const raw = await this.storage.get(limitRequestId);
     return raw === undefined ? undefined : TrackedRequestSchema.parse(raw);
+  }
+
+  /** The records of these ids, in their order (undefined where there is none): one round trip to the store. */
+  async getMany(limitRequestIds: string[]): Promise<Array<TrackedRequest | undefined>> {
+    if (limitRequestIds.length === 0) return [];
+    const raws = await this.storage.getMany(limitRequestIds);
+    return raws.map((raw) => (raw === undefined || raw === null ? undefined : TrackedRequestSchema.parse(raw)));
   }
 
   /** Ids of the requests still in review (not closed), in no particular order. */

@@ -16,6 +16,10 @@ export class KeyvApprovals implements ApprovalsStorage {
     return this.records.get(key(id));
   }
 
+  getMany(ids: string[]): Promise<unknown[]> {
+    return this.records.getMany(ids.map(key));
+  }
+
   async put(record: StoredApproval, due: number | undefined): Promise<void> {
     await this.records.set(key(record.id), record);
     if (due === undefined) await this.index.remove(record.id);

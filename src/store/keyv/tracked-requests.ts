@@ -16,6 +16,10 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
     return this.records.get(key(limitRequestId));
   }
 
+  getMany(limitRequestIds: string[]): Promise<unknown[]> {
+    return this.records.getMany(limitRequestIds.map(key));
+  }
+
   async put(record: TrackedRequest, poll?: boolean): Promise<void> {
     await this.records.set(key(record.limitRequestId), record);
     if (poll === true) await this.pollSet.set(record.limitRequestId, true);

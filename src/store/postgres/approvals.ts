@@ -18,6 +18,12 @@ export class PostgresApprovals implements ApprovalsStorage {
     return row?.record;
   }
 
+  async getMany(wanted: string[]): Promise<unknown[]> {
+    const rows = await this.query(`SELECT id, record FROM ${this.s}.approvals WHERE id = ANY($1)`, [wanted]);
+    const byId = new Map(rows.map((r) => [String(r.id), r.record]));
+    return wanted.map((id) => byId.get(id));
+  }
+
   async put(record: StoredApproval, due: number | undefined): Promise<void> {
     await this.query(
       `INSERT INTO ${this.s}.approvals (id, record, due) VALUES ($1, $2, $3)

@@ -13,6 +13,14 @@ export class PostgresTrackedRequests implements TrackedRequestsStorage {
     return row?.record;
   }
 
+  async getMany(limitRequestIds: string[]): Promise<unknown[]> {
+    const rows = await this.query(`SELECT limit_request_id, record FROM ${this.s}.tracked_requests WHERE limit_request_id = ANY($1)`, [
+      limitRequestIds,
+    ]);
+    const byId = new Map(rows.map((r) => [String(r.limit_request_id), r.record]));
+    return limitRequestIds.map((id) => byId.get(id));
+  }
+
   async put(record: TrackedRequest, poll?: boolean): Promise<void> {
     await this.query(
       `INSERT INTO ${this.s}.tracked_requests AS t (limit_request_id, record, polled) VALUES ($1, $2, coalesce($3::boolean, false))

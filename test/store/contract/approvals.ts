@@ -139,6 +139,16 @@ export function approvalsContract(backend: BackendUnderTest): void {
       await expect(store.approvals.update('d000000000000001', (r) => ({ ...r, approvedBy: [first, second, first] }))).rejects.toThrow();
     });
 
+    test('getMany: the records of many ids in their order, opened as get opens them; undefined for an unknown id', async () => {
+      const store = await space().open();
+      await pending(store, 'g000000000000001', { expiresIn: 3_600_000 });
+      await pending(store, 'g000000000000002', { expiresIn: 3_600_000 });
+      const read = await store.approvals.getMany(['g000000000000002', 'g00000000000000x', 'g000000000000001']);
+      expect(read.map((r) => r?.id)).toEqual(['g000000000000002', undefined, 'g000000000000001']);
+      expect(read[2]).toEqual(await store.approvals.get('g000000000000001'));
+      expect(read[2]?.payload).toEqual(payload);
+    });
+
     test('update spares a read when given the record as last written', async () => {
       const store = await space().open();
       await pending(store, 'c000000000000001', { expiresIn: 3_600_000 });

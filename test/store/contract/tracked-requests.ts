@@ -60,6 +60,16 @@ export function trackedRequestsContract(backend: BackendUnderTest): void {
       });
     });
 
+    test('getMany: the records of many ids in their order, undefined for one never tracked or forgotten', async () => {
+      const store = await space().open();
+      for (const id of ['m1', 'm2', 'm3']) await store.trackedRequests.track(request(id));
+      await store.trackedRequests.forget('m2');
+      const read = await store.trackedRequests.getMany(['m3', 'nope', 'm1', 'm2']);
+      expect(read.map((r) => r?.limitRequestId)).toEqual(['m3', undefined, 'm1', undefined]);
+      expect(read[0]).toEqual(await store.trackedRequests.get('m3'));
+      expect(await store.trackedRequests.getMany([])).toEqual([]);
+    });
+
     test('forget removes record and polling; untrack stops polling and keeps the record; a change to an untracked id fails', async () => {
       const store = await space().open();
       await store.trackedRequests.track(request('f1'));
