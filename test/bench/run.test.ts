@@ -42,3 +42,21 @@ test('npm run bench with BENCH_ONLY runs that benchmark alone: its figures, each
   for (const figure of figures) expect(figure).toMatch(/^start-up to first answer.+ (?:yes|NO)$/);
   expect(code).toBe(figures.every((figure) => figure.endsWith(' yes')) ? 0 : 1);
 });
+
+test('BENCH_ONLY naming no benchmark: refused at once, with the ids there are, and nothing run', async () => {
+  assertFreshBuild();
+  const runner = script.split('&&').pop()!.trim().split(/\s+/);
+  const child = spawn(process.execPath, runner.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_ONLY: 'start-up,startup' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(code).toBe(2);
+  expect(stderr).toContain('BENCH_ONLY: no benchmark startup; the ids are modal, proofs, poll');
+  expect(stderr).not.toContain('running ');
+});
