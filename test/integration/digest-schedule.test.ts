@@ -34,12 +34,14 @@ describe('the digest on its schedule, one instance (sqlite)', () => {
     h = await startHarness({ ACCESS_VIEWERS: VIEWER, DIGEST_CHANNEL: DIGEST, DIGEST_SCHEDULE: EVERY_2S });
     await seedApprovals(h.app.deps.store, 3);
     await seedRequestsInReview(h.app.deps.store, 4);
-    await waitFor('three digests', () => digestsIn(h.slack.messages, DIGEST).length >= 3, 15_000);
-    const digests = digestsIn(h.slack.messages, DIGEST);
-    const slots = digests.map(slotOf);
+    // A time that fired while the store was being filled read part of it: only the later ones are read.
+    const seeded = Date.now();
+    const afterSeeding = () => digestsIn(h.slack.messages, DIGEST).filter((m) => Date.parse(slotOf(m)) >= seeded);
+    await waitFor('three digests', () => afterSeeding().length >= 3, 15_000);
+    const slots = digestsIn(h.slack.messages, DIGEST).map(slotOf);
     expect(new Set(slots).size).toBe(slots.length);
     for (const slot of slots) expect(new Date(slot).getUTCSeconds() % 2).toBe(0);
-    for (const d of digests) {
+    for (const d of afterSeeding()) {
       const text = messageText(d);
       // Channel messages speak pt-BR, the default language.
       expect(text).toContain('*Aprovações pendentes* (3)');
@@ -178,6 +180,7 @@ describe('two instances on one Redis (127.0.0.1:6379) through several scheduled 
     for (let i = 0; i < 2; i++) apps.push((await startLoggedApp(env)).app);
     await seedApprovals(apps[0]!.deps.store, 2);
     await seedRequestsInReview(apps[1]!.deps.store, 3);
+    // Times that fired while the store was being filled read part of it: their items are not checked.
     const start = Date.now();
     await waitFor('five scheduled times with their digest', () => digestsIn(slack.messages, DIGEST).length >= 5, 20_000);
     // Stopped, each instance has finished whatever time it was posting: nothing more can come after the count.
@@ -191,7 +194,9 @@ describe('two instances on one Redis (127.0.0.1:6379) through several scheduled 
     expect(slots[0]!).toBeGreaterThanOrEqual(start - 2_000);
     // No second post tried and refused: exactly one chat.postMessage a time.
     expect(postsTo(slack.calls, DIGEST)).toHaveLength(digests.length);
-    for (const d of digests) {
+    const afterSeeding = digests.filter((m) => Date.parse(slotOf(m)) >= start);
+    expect(afterSeeding.length).toBeGreaterThanOrEqual(3);
+    for (const d of afterSeeding) {
       const text = messageText(d);
       expect(text).toContain('*Aprovações pendentes* (2)');
       expect(text).toContain('*Pedidos de limite em análise* (3)');
