@@ -7,15 +7,18 @@ import type { Role } from '../domain/roles';
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
 
+/** A comma-separated list's entries, trimmed, the empty ones left out. */
+const commaList = (v: unknown): string[] =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+
 const SLACK_ID = /^[UWS][A-Z0-9]{2,}$/;
 const idList = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [],
+  commaList,
   z.array(
     z
       .string()
@@ -28,13 +31,7 @@ const idList = z.preprocess(
 
 /** Names of actions that can wait for approval, comma-separated. */
 const actionList = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [],
+  commaList,
   z.array(
     z
       .string()
@@ -53,14 +50,21 @@ const duration = z.string().transform((s, ctx) => {
 });
 
 /**
- * An amount in reais, in cents: the project's money parser, read as pt-BR (`100000`, `100.000` and
- * `100.000,00` are all a hundred thousand reais).
+ * An optional amount in reais, in cents: the project's money parser, read as pt-BR (`100000`, `100.000`
+ * and `100.000,00` are all a hundred thousand reais); `example` is the amount the error shows.
  */
-const reais = z.string().transform((s, ctx) => {
-  const parsed = parseReais(s, 'pt-BR');
-  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 100000 or 100.000,00' });
-  return parsed.ok ? parsed.cents : 0;
-});
+const reais = (example: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((s, ctx) => {
+        const parsed = parseReais(s, 'pt-BR');
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `expected an amount in reais such as ${example}` });
+        return parsed.ok ? parsed.cents : 0;
+      })
+      .optional(),
+  );
 
 const port = (fallback: number) =>
   z.preprocess(
@@ -184,9 +188,9 @@ const ConfigSchema = z.object({
       return ms ?? 0;
     }),
   ),
-  APPROVAL_LIMIT_ABOVE: z.preprocess(blankToUndefined, reais.optional()),
+  APPROVAL_LIMIT_ABOVE: reais('100000 or 100.000,00'),
   // Two checkers, escalation: each off until set.
-  APPROVAL_QUORUM_ABOVE: z.preprocess(blankToUndefined, reais.optional()),
+  APPROVAL_QUORUM_ABOVE: reais('100000 or 100.000,00'),
   APPROVAL_QUORUM_ACTIONS: actionList,
   APPROVAL_ESCALATE_AFTER: z.preprocess(blankToUndefined, duration.optional()),
   ACCESS_ESCALATION: idList,
@@ -235,18 +239,7 @@ const ConfigSchema = z.object({
       .trim()
       .refine((s) => validateCron(s), CRON_HINT),
   ),
-  BALANCE_ALERT_BELOW: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .transform((s, ctx) => {
-        // Read as pt-BR, like APPROVAL_LIMIT_ABOVE: `10000`, `10.000` and `10.000,00` are all ten thousand reais.
-        const parsed = parseReais(s, 'pt-BR');
-        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: 'expected an amount in reais such as 10000 or 10.000,00' });
-        return parsed.ok ? parsed.cents : 0;
-      })
-      .optional(),
-  ),
+  BALANCE_ALERT_BELOW: reais('10000 or 10.000,00'),
   // Pix API budget: calls a second, shared by the instances on a shared store (Redis, Postgres).
   PIX_RATE_LIMIT: positiveInt(5, 1_000),
   LOG_LEVEL: z.preprocess((v) => blankToUndefined(v) ?? 'info', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
@@ -290,11 +283,7 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
 /** Two checkers and escalation, against the approvals they shape (their own forms are the schema's). */
 function approvalRuleProblems(v: (name: string) => string | undefined): string[] {
   const problems: string[] = [];
-  const names = (name: string) =>
-    (v(name) ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  const names = (name: string) => commaList(v(name) ?? '');
   const waiting = new Set(names('APPROVALS'));
   names('APPROVAL_QUORUM_ACTIONS').forEach((action, i) => {
     if ((APPROVAL_ACTIONS as readonly string[]).includes(action) && !waiting.has(action))
