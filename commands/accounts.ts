@@ -22,7 +22,6 @@ import {
   accountAudit,
   accountMessage,
   accountsMessage,
-  code,
   createAccountModal,
   infoModal,
   linkModal,
@@ -34,7 +33,7 @@ import {
   uncertainBlocks,
 } from '../views/accounts';
 import { apiText, failureText } from '../views/errors';
-import { context, inlineErrorText, type SlackMessage, section } from '../views/message';
+import { code, context, inlineErrorText, type SlackMessage, section } from '../views/message';
 import {
   auditMissedText,
   claimOnce,

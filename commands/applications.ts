@@ -8,7 +8,6 @@ import { type CommandRow, UsageError } from '../src/entry/table';
 import type { Locale } from '../src/i18n';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
-import { code } from '../views/accounts';
 import {
   applicationAudit,
   ROTATE_SECRET_CANCEL_ACTION_ID,
@@ -18,7 +17,7 @@ import {
   scopesMessage,
 } from '../views/applications';
 import { failureText } from '../views/errors';
-import { plain, type SlackMessage, section } from '../views/message';
+import { code, plain, type SlackMessage, section } from '../views/message';
 import { auditMissedText, exclusive, logFailure, postAudit } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 

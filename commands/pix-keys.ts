@@ -9,9 +9,9 @@ import type { EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';
 import type { PixKey } from '../src/pix/schemas';
-import { code, infoModal, progressBlocks } from '../views/accounts';
+import { infoModal, progressBlocks } from '../views/accounts';
 import { failureText } from '../views/errors';
-import { plain, type SlackMessage, section } from '../views/message';
+import { code, plain, type SlackMessage, section } from '../views/message';
 import {
   deleteConfirmMessage,
   KEY_ADD_CALLBACK,

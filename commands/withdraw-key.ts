@@ -9,9 +9,8 @@ import { type Locale, messages } from '../src/i18n';
 import type { PixClient } from '../src/pix/client';
 import { PixApiError } from '../src/pix/errors';
 import type { Account } from '../src/pix/schemas';
-import { code } from '../views/accounts';
 import { apiText, failureText, pixErrorText } from '../views/errors';
-import { plain, section } from '../views/message';
+import { code, plain, section } from '../views/message';
 import {
   keyAudit,
   WITHDRAW_KEY_CANCEL_ACTION_ID,

@@ -4,6 +4,7 @@ import { type Locale, messages } from '../src/i18n';
 import type { Account } from '../src/pix/schemas';
 import {
   balanceText,
+  code,
   context,
   escapeClipped,
   escapeMrkdwn,
@@ -43,7 +44,6 @@ export type AppStatus =
   | { kind: 'main' }
   | { kind: 'none' };
 
-export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 export const quoted = (text: string) => `“${escapeClipped(text, NAME_MAX)}”`;
 
 /** A random key is `RANDOM` in `pixKeyWithdraw` and `EVP` in the key endpoints: the same thing. */

@@ -1,7 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { type Locale, messages } from '../src/i18n';
-import { code } from './accounts';
-import { confirmMessage, context, escapeMrkdwn, type SlackMessage, section, sections, TEXT_MAX } from './message';
+import { code, confirmMessage, context, escapeMrkdwn, type SlackMessage, section, sections, TEXT_MAX } from './message';
 
 export interface ScopeGroup {
   group: string;

@@ -7,8 +7,8 @@ import type { Role } from '../src/domain/roles';
 import { ageText, formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 import type { ApprovalRecord } from '../src/store/approvals';
-import { code, keyTypeLabel, quoted } from './accounts';
-import { context, escapeMrkdwn, formatDateTime, type SlackMessage, section } from './message';
+import { keyTypeLabel, quoted } from './accounts';
+import { code, context, escapeMrkdwn, formatDateTime, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
 /** The contract's action_ids: Approve (behind Slack's confirm dialog), Reject (opens the reason form), Cancel (the maker's). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { StoredAuditEntry } from '../src/audit/entry';
 import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
-import { context, escapeMrkdwn, type SlackMessage, section } from './message';
+import { code, context, escapeMrkdwn, type SlackMessage, section } from './message';
 
 /** The paging buttons of `/pix audit` (their value: an AuditPageRef). */
 export const AUDIT_PREV_ACTION_ID = 'audit_page_prev';
@@ -35,8 +35,6 @@ export interface AuditPageInput {
   entries: StoredAuditEntry[];
   hasNext: boolean;
 }
-
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
 function entryBlock(locale: Locale, e: StoredAuditEntry): KnownBlock {
   const m = messages(locale);

@@ -1,11 +1,9 @@
 import { formatApiCents, formatCents } from '../src/domain/money';
 import { type Locale, messages } from '../src/i18n';
-import { escapeMrkdwn, type SlackMessage, section } from './message';
+import { code, type SlackMessage, section } from './message';
 
 /** `event_type` of a balance alert's message; its payload names the alert (`alert_id`). */
 export const BALANCE_ALERT_EVENT_TYPE = 'pix_balance_alert';
-
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
 /** An account whose available balance went below the threshold: the account, its balance, the threshold. */
 export function belowAlertMessage(locale: Locale, input: { accountId: string; available: number; thresholdCents: number }): SlackMessage {

@@ -9,7 +9,7 @@ import type { DisputeRecord } from '../src/store/pix-events';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { pixErrorText } from './errors';
 import type { Part } from './home';
-import { clip, context, escapeMrkdwn, type SlackMessage, section } from './message';
+import { clip, code, context, type SlackMessage, section } from './message';
 
 /** `event_type` of a scheduled digest's message; its payload names the scheduled time (`slot`). */
 export const DIGEST_EVENT_TYPE = 'pix_digest';
@@ -45,7 +45,6 @@ export interface DigestData {
   belowCents?: number;
 }
 
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 const where = (channel: string) => (/^[CG][A-Z0-9]+$/.test(channel) ? `<#${channel}>` : code(channel));
 
 function failed(locale: Locale, part: Exclude<Part<unknown>, { ok: true }>): KnownBlock {

@@ -13,7 +13,7 @@ import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { limitCents } from './limit-status';
-import { balanceText, context, escapeMrkdwn, formatDateTime, sandboxNoteBlocks, section, sections } from './message';
+import { balanceText, code, context, escapeMrkdwn, formatDateTime, sandboxNoteBlocks, section, sections } from './message';
 import { modalTitle } from './modal';
 import { openDisputesBlocks } from './pix-events';
 
@@ -48,8 +48,6 @@ export interface HomeData {
   /** A link to a message (its permalink), or undefined when none can be made. */
   link(channel: string, ts: string): string | undefined;
 }
-
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
 /** Why a part of the tab is missing, in the reader's language. */
 function failedPart(locale: Locale, part: { action: ActionKey; error?: PixApiError }): KnownBlock {

@@ -4,7 +4,7 @@ import { formatCents } from '../src/domain/money';
 import { type Locale, messages } from '../src/i18n';
 import type { LimitRequest } from '../src/pix/schemas';
 import { FILE_NAME_MAX, statusText } from './limit-request';
-import { context, escapeClipped, escapeMrkdwn, fields, formatDateTime, plain, type SlackMessage, section } from './message';
+import { code, context, escapeClipped, escapeMrkdwn, fields, formatDateTime, plain, type SlackMessage, section } from './message';
 
 /** The "Notify this channel" button of `/pix limit status` (its value is the request id). */
 export const WATCH_ACTION_ID = 'limit_watch';
@@ -59,8 +59,6 @@ function documentsText(locale: Locale, request: LimitRequest): string {
 function channelRef(locale: Locale, channel: string): string {
   return /^[CGD][A-Z0-9]+$/.test(channel) ? `<#${channel}>` : messages(locale).common.channelNamed(escapeMrkdwn(channel));
 }
-
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
 export interface LimitStatusInput {
   request: LimitRequest;

@@ -14,6 +14,9 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Text as inline code, escaped. */
+export const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
+
 /**
  * Slack's text limits (https://docs.slack.dev/reference/block-kit/blocks/section-block): a section's
  * text at most 3,000 characters, a field 2,000, any text object 3,000.

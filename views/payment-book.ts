@@ -1,5 +1,5 @@
 import { type Locale, messages } from '../src/i18n';
-import { escapeMrkdwn, plain, type SlackMessage } from './message';
+import { code, plain, type SlackMessage } from './message';
 
 /** `03/2027`. */
 export const periodText = (month: number, year: number) => `${String(month).padStart(2, '0')}/${year}`;
@@ -9,8 +9,6 @@ export interface BookletInput {
   month: number;
   year: number;
 }
-
-const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 
 /** `<subscription>-<yyyy>-<mm>.pdf`: the file's name in Slack. */
 export function bookletFileName(input: BookletInput): string {

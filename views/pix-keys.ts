@@ -3,8 +3,8 @@ import { maskPixKey } from '../src/domain/pix-key-mask';
 import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { type Locale, messages } from '../src/i18n';
 import type { Account, PixKey } from '../src/pix/schemas';
-import { code, keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
-import { balanceText, confirmMessage, context, pageButtons, pageOf, type SlackMessage, section } from './message';
+import { keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
+import { balanceText, code, confirmMessage, context, pageButtons, pageOf, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
 export const KEY_ADD_CALLBACK = 'pix_key_add';

@@ -1,14 +1,11 @@
 import { DIGEST_SHOWN, type DigestData, type Listed, type WaitingApproval } from '../../views/digest';
-import type { Part } from '../../views/home';
 import { stillToCall } from '../approvals/calling';
 import { isEscalated } from '../approvals/escalation';
 import { APPROVAL_ROLE } from '../domain/approvals';
 import { mentionsOf } from '../entry/access';
 import type { Deps } from '../entry/deps';
-import { describeError } from '../errors';
-import type { ActionKey } from '../i18n';
+import { part } from '../home/data';
 import type { PixClient } from '../pix/client';
-import { PixApiError } from '../pix/errors';
 import type { Account } from '../pix/schemas';
 import type { ApprovalRecord } from '../store/approvals';
 import type { TrackedRequest } from '../store/tracked-requests';
@@ -26,19 +23,6 @@ export interface DigestSources {
 /** The `shown` first of `items` by `order`, and how many there are: a heap would save little at these sizes. */
 function firstOf<T>(items: T[], order: (a: T, b: T) => number, shown = DIGEST_SHOWN): Listed<T> {
   return { items: [...items].sort(order).slice(0, shown), total: items.length };
-}
-
-async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): Promise<Part<T>> {
-  try {
-    return { ok: true, value: await read() };
-  } catch (err) {
-    if (err instanceof PixApiError) {
-      deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed (digest)');
-      return { ok: false, action, error: err };
-    }
-    deps.logger.warn({ ...describeError(err) }, 'a part of the digest could not be read');
-    return { ok: false, action };
-  }
 }
 
 /**
@@ -116,14 +100,17 @@ export function isBelow(account: Account, belowCents: number): boolean {
 export async function readDigestData(sources: DigestSources, belowCents: number | undefined): Promise<DigestData> {
   const { deps } = sources;
   const [approvals, inReview, disputes, accounts] = await Promise.all([
-    part(deps, 'readApprovals', () => waitingApprovals(sources)),
-    part(deps, 'readTrackedRequests', () => requestsInReview(sources)),
+    part(deps, 'readApprovals', () => waitingApprovals(sources), 'digest'),
+    part(deps, 'readTrackedRequests', () => requestsInReview(sources), 'digest'),
     deps.pixEventsChannel
-      ? part(deps, 'readOpenDisputes', async () =>
-          firstOf(await deps.store.pixEvents.openDisputes(), (a, b) => a.firstAt.localeCompare(b.firstAt)),
+      ? part(
+          deps,
+          'readOpenDisputes',
+          async () => firstOf(await deps.store.pixEvents.openDisputes(), (a, b) => a.firstAt.localeCompare(b.firstAt)),
+          'digest',
         )
       : undefined,
-    part(deps, 'listAccounts', () => accountsToWatch(sources, belowCents)),
+    part(deps, 'listAccounts', () => accountsToWatch(sources, belowCents), 'digest'),
   ]);
   return {
     now: sources.now,

@@ -36,17 +36,16 @@ function workspaceUrl(deps: Deps): Promise<string | undefined> {
   return url;
 }
 
-/** A part of the tab, or what failed: the failure is put in words by the view, in each reader's language. */
-async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>): Promise<Part<T>> {
+/**
+ * A part of a surface (the Home tab, the digest), or what failed: the failure is put in words by the
+ * view, in each reader's language; `surface` names it in the log.
+ */
+export async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>, surface = 'Home tab'): Promise<Part<T>> {
   try {
     return { ok: true, value: await read() };
   } catch (err) {
-    if (err instanceof PixApiError) {
-      deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed (Home tab)');
-      return { ok: false, action, error: err };
-    }
-    deps.logger.warn({ ...describeError(err) }, 'Home tab part failed');
-    return { ok: false, action };
+    deps.logger.warn({ ...describeError(err) }, `a part of the ${surface} could not be read`);
+    return err instanceof PixApiError ? { ok: false, action, error: err } : { ok: false, action };
   }
 }
 

@@ -73,18 +73,18 @@ export class PixApiError extends PixOpsError {
   }
 
   /**
-   * Which call, how it failed, the API's code for it and a missing scope: never the body, the request,
-   * or the API's own words (they may quote the Pix key or tax ID that was sent).
+   * Which call, how it failed, and the API's own words and code (the contract keeps them; the log's
+   * redaction takes out any AppID or secret): never the body or the request.
    */
   override describe(): Record<string, unknown> {
-    const { errorCode, missingScope } = this;
+    const { error, errorCode } = this;
     return {
       pix: {
         operation: this.operation,
         kind: this.kind,
         status: this.status,
+        ...(error ? { error } : {}),
         ...(errorCode ? { errorCode } : {}),
-        ...(missingScope ? { missingScope } : {}),
       },
     };
   }
