@@ -1,6 +1,7 @@
 import type { Deps } from '../entry/deps';
 import { describeError, PixOpsError } from '../errors';
 import type { ApprovalRecord } from '../store/approvals';
+import { holdClaim } from '../store/held-claim';
 
 // Holding an approval's claim while working on it: every move out of `pending`, and the whole run of
 // an approved action, happens under `approval:<id>`, checked before each write.
@@ -32,40 +33,21 @@ export async function holding<T>(
   id: string,
   work: (held: Held) => Promise<T>,
 ): Promise<{ ran: true; value: T } | { ran: false }> {
-  const key = claimKey(id);
-  const ttl = deps.approvals.claimTtlMs;
-  // When the claim was last known to be ours: taken or renewed by a call sent at that moment, so it
-  // holds until at least `ttl` after it (the store counts from when the call arrives).
-  let confirmedAt = Date.now();
-  if (!(await deps.store.claim(key, ttl))) return { ran: false };
-  let lost = false;
-  const renew = async () => {
-    const sentAt = Date.now();
-    if (await deps.store.renew(key, ttl)) confirmedAt = sentAt;
-    else lost = true;
-  };
-  const renewal = setInterval(
-    () => {
-      renew().catch((err: unknown) => deps.logger.warn({ approval: id, ...describeError(err) }, 'could not renew an approval claim'));
-    },
-    Math.max(100, Math.floor(ttl / 3)),
+  const claim = await holdClaim(deps.store, claimKey(id), deps.approvals.claimTtlMs, (err) =>
+    deps.logger.warn({ approval: id, ...describeError(err) }, 'could not renew an approval claim'),
   );
-  renewal.unref();
+  if (!claim) return { ran: false };
   const held: Held = {
     async check() {
-      // More than half its life left since it was last confirmed: still ours, no round trip needed.
-      if (!lost && Date.now() - confirmedAt > ttl / 2) await renew();
-      if (lost) {
-        deps.logger.warn({ approval: id }, 'the approval claim lapsed: stopping before the next write');
-        throw new ClaimLost(id);
-      }
+      if (await claim.stillHeld()) return;
+      deps.logger.warn({ approval: id }, 'the approval claim lapsed: stopping before the next write');
+      throw new ClaimLost(id);
     },
   };
   try {
     return { ran: true, value: await work(held) };
   } finally {
-    clearInterval(renewal);
-    await deps.store.release(key).catch(() => undefined);
+    await claim.release();
   }
 }
 

@@ -6,6 +6,7 @@ import type { Locale } from '../i18n';
 import type { PostedMessage } from '../slack/post-once';
 import { postThreadRoot } from '../slack/thread-root';
 import type { FilingIntent } from '../store/filing-intents';
+import { holdClaim } from '../store/held-claim';
 import type { TrackedRequest } from '../store/tracked-requests';
 
 /**
@@ -36,26 +37,14 @@ export interface FilingHold {
 
 /** Takes a new filing's claim (nobody else knows its intent yet) and keeps it renewed until released. */
 export async function holdFiling(deps: Deps, intentId: string): Promise<FilingHold> {
-  const key = filingClaimKey(intentId);
-  await deps.store.claim(key, FILING_CLAIM_MS);
-  let lost = false;
-  const renewal = setInterval(() => {
-    deps.store.renew(key, FILING_CLAIM_MS).then(
-      (kept) => {
-        lost ||= !kept;
-      },
-      (err: unknown) => deps.logger.warn({ intentId, ...describeError(err) }, 'could not renew a filing claim'),
-    );
-  }, FILING_CLAIM_MS / 3);
-  renewal.unref();
+  const claim = await holdClaim(deps.store, filingClaimKey(intentId), FILING_CLAIM_MS, (err) =>
+    deps.logger.warn({ intentId, ...describeError(err) }, 'could not renew a filing claim'),
+  );
   return {
     async check() {
-      if (lost || !(await deps.store.renew(key, FILING_CLAIM_MS))) throw new FilingClaimLost(intentId);
+      if (!(await claim?.stillHeld())) throw new FilingClaimLost(intentId);
     },
-    async release() {
-      clearInterval(renewal);
-      await deps.store.release(key).catch(() => undefined);
-    },
+    release: async () => claim?.release(),
   };
 }
 
