@@ -6,7 +6,7 @@ import { describeError } from '../errors';
 import { DEFAULT_LOCALE } from '../i18n';
 import type { Account } from '../pix/schemas';
 import { slackErrorCode } from '../slack/error-code';
-import { PostUnknownError, postOnce } from '../slack/post-once';
+import { postOnce, refusedBySlack } from '../slack/post-once';
 import { type BalanceMark, BalanceMarks, type PendingAlert } from '../store/balance-marks';
 import { isBelow } from './data';
 
@@ -14,8 +14,6 @@ import { isBelow } from './data';
 const MAX_ACCOUNTS = 10_000;
 /** How long one instance holds an account while it posts its alerts. */
 const CLAIM_MS = 60_000;
-/** Slack's answers that leave an alert worth trying on the next sweep. */
-const TRY_AGAIN = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
 
 export interface BalanceAlertSettings {
   /** BALANCE_ALERT_BELOW in cents. */
@@ -134,7 +132,7 @@ async function postAlert(
     return 'posted';
   } catch (err) {
     const code = slackErrorCode(err);
-    if (code !== undefined && !TRY_AGAIN.has(code) && !(err instanceof PostUnknownError)) {
+    if (refusedBySlack(err)) {
       deps.logger.error(
         { account: accountId, alert: alert.kind, channel, slackError: code },
         'a balance alert could not be posted: Slack refused it (is the bot in DIGEST_CHANNEL, or PIX_EVENTS_CHANNEL?); the digest still lists the account',

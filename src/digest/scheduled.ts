@@ -7,7 +7,7 @@ import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
 import { DEFAULT_LOCALE } from '../i18n';
 import { slackErrorCode } from '../slack/error-code';
-import { type OnceMetadata, type PostedMessage, PostUnknownError, postOnce } from '../slack/post-once';
+import { type OnceMetadata, type PostedMessage, postOnce, refusedBySlack } from '../slack/post-once';
 import { DigestSlots } from '../store/digest-slots';
 import { readDigestData } from './data';
 
@@ -20,8 +20,6 @@ const MAX_LATE_MS = 10 * 60_000;
 const FIRING_TOLERANCE_MS = 60_000;
 /** Waits between the holder's attempts at a post that failed without a refusal (Slack down, no answer). */
 const RETRY_WAITS_MS = [2_000, 5_000, 15_000];
-/** Slack's answers that leave a post worth trying again (https://docs.slack.dev/reference/methods/chat.postMessage#errors). */
-const TRY_AGAIN = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
 
 export interface ScheduledDigestOptions {
   channel: string;
@@ -160,7 +158,7 @@ export function startScheduledDigest(deps: Deps, options: ScheduledDigestOptions
           return;
         } catch (err) {
           const code = slackErrorCode(err);
-          const refused = code !== undefined && !TRY_AGAIN.has(code) && !(err instanceof PostUnknownError);
+          const refused = refusedBySlack(err);
           const wait = RETRY_WAITS_MS[attempt];
           if (refused || wait === undefined || stopping || !inTime(slotMs + wait)) {
             await slots.finish(slot, options.holder, { state: 'undelivered', error: code ?? 'no answer' });

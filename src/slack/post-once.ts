@@ -68,6 +68,14 @@ function failureKind(err: unknown): FailureKind {
 }
 
 /**
+ * Slack refused the call with an answer of its own that is neither a rate limit nor one that leaves
+ * the post in doubt (`not_in_channel`, `channel_not_found`…): made again, it would be refused again.
+ */
+export function refusedBySlack(err: unknown): boolean {
+  return slackErrorCode(err) !== undefined && !(err instanceof PostUnknownError) && failureKind(err) === 'refused';
+}
+
+/**
  * `chat.postMessage` made once, through a client that makes each call once (exact-client.ts): a
  * refusal is thrown at once; a rate limit is waited out (a 429 posts nothing); a failure that leaves
  * the post in doubt (no answer, a 5xx, `internal_error`) is followed by a look-up of the channel or
