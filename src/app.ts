@@ -82,6 +82,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     config.pix.appId,
     config.pix.masterAppId,
     config.store.secret,
+    ...storePassword(config.store.url),
   ]) {
     secrets.add(value);
   }
@@ -405,4 +406,14 @@ function followSocket(app: object, set: (up: boolean) => void): void {
   const client = (app as unknown as { receiver?: { client?: { on(event: string, listener: () => void): void } } }).receiver?.client;
   client?.on('connected', () => set(true));
   for (const event of ['disconnected', 'reconnecting']) client?.on(event, () => set(false));
+}
+
+/** The password in a Postgres or Redis `STORE_URL` (`postgres://user:password@host/db`), as written and decoded: a secret like the others. */
+function storePassword(url: string): string[] {
+  try {
+    const { password } = new URL(url);
+    return password === '' ? [] : [password, decodeURIComponent(password)];
+  } catch {
+    return [];
+  }
 }
