@@ -12,20 +12,37 @@ export type Lane = 'people' | 'poller';
  * limit in one second), and the calls spaced evenly within it (one every window / limit: a bucket of
  * depth 1), so that a second's calls do not leave in one burst, and the network's jitter cannot
  * crowd two bursts into one second at the API. A turn taken late (a timer's lateness) is made up by
- * the next one, so the pace does not drift below the limit. `admit` takes a place and answers 0, or
- * answers how long to wait before asking again. The poller's lane (`reserve` > 0: PEOPLE_PLACES) keeps that pace and
+ * the next one, so the pace does not drift below the limit. `admit` takes a place, or answers how long
+ * to wait before asking again. The poller's lane (`reserve` > 0: PEOPLE_PLACES) keeps that pace and
  * leaves `reserve` places of each window to people, so a person on another instance is not starved by
  * this one's sweep; people take a free place of the window at once (a person waits, the sweep does
- * not), and their turn pushes the poller's next one back.
+ * not), and their turn pushes the poller's next one back. A poller's turn due within BOOK_AHEAD_MS is
+ * booked (admitted for its time, not for now): the sweep asks for its next turn while the last one is
+ * still ahead, so its pace is the window's and not one round trip to the store plus a timer per call.
  */
 export interface RateWindow {
-  admit(limit: number, reserve: number): Promise<number>;
+  admit(limit: number, reserve: number): Promise<Admission>;
   /**
    * The Pix API answered 429: nobody is admitted for `ms`, and for `slowMs` after that the limit is
    * halved (the company's own traffic may be what filled the allowance).
    */
   holdOff(ms: number, slowMs: number): Promise<void>;
 }
+
+/** A place taken, the call to go `go` ms from now (0: at once; more: a booked turn); or none yet, worth asking again in `wait` ms. */
+export type Admission = { go: number } | { wait: number };
+
+/**
+ * An admission as the stores' scripts answer it, one number: a wait (> 0, at least 1 ms), or a place
+ * taken, the call to go in minus that many ms (≤ 0).
+ */
+export const admissionOf = (answer: number): Admission => (answer > 0 ? { wait: answer } : { go: answer < 0 ? -answer : 0 });
+
+/**
+ * How far ahead a poller's turn is booked: enough for a round trip to the store and a timer's
+ * lateness, so that at a thousand calls a second the sweep's next turn is taken before it is due.
+ */
+export const BOOK_AHEAD_MS = 5;
 
 /** The window of one process (the sqlite store: one process), on an injectable clock. */
 export class MemoryRateWindow implements RateWindow {
@@ -37,21 +54,28 @@ export class MemoryRateWindow implements RateWindow {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async admit(limit: number, reserve: number): Promise<number> {
+  async admit(limit: number, reserve: number): Promise<Admission> {
     const now = this.now();
-    if (this.blockedUntil > now) return this.blockedUntil - now;
+    if (this.blockedUntil > now) return { wait: this.blockedUntil - now };
     const effective = now < this.slowUntil ? slowed(limit) : limit;
-    if (reserve > 0 && now < this.nextTurn) return Math.max(1, Math.ceil(this.nextTurn - now));
+    // The poller's turn: now when it is due, booked when it is due within BOOK_AHEAD_MS.
+    let at = now;
+    if (reserve > 0 && now < this.nextTurn) {
+      if (this.nextTurn - now > BOOK_AHEAD_MS) return { wait: Math.max(1, Math.ceil(this.nextTurn - now - BOOK_AHEAD_MS)) };
+      at = this.nextTurn;
+    }
     const cap = capOf(effective, reserve);
     while (this.admitted.length > 0 && this.admitted[0]! <= now - WINDOW_MS) this.admitted.shift();
-    // The place frees when the call that fills the window past `cap` leaves it.
-    if (this.admitted.length >= cap) return Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now);
-    this.admitted.push(now);
+    // The place frees when the call that fills the window past `cap` leaves it (a booked turn counts from now).
+    if (this.admitted.length >= cap) return { wait: Math.max(1, this.admitted[this.admitted.length - cap]! + WINDOW_MS - now) };
+    // In order of time: a person's place taken now goes before turns booked ahead.
+    const before = this.admitted.findIndex((t) => t > at);
+    this.admitted.splice(before < 0 ? this.admitted.length : before, 0, at);
     const gap = WINDOW_MS / effective;
     // A turn taken a little late (within a gap of when it was due) keeps the pace; after a pause, the
     // next turn counts from now; a person's turn taken early pushes the next one back.
-    this.nextTurn = (now - this.nextTurn < gap ? this.nextTurn : now) + gap;
-    return 0;
+    this.nextTurn = (at - this.nextTurn < gap ? this.nextTurn : at) + gap;
+    return { go: at - now };
   }
 
   async holdOff(ms: number, slowMs: number): Promise<void> {
@@ -124,7 +148,7 @@ export class BudgetWaitAborted extends PixOpsError {
 
 /**
  * One budget in front of every Pix call of the process. Callers queue in their lane; one pump admits
- * them in order, people's lane first, asking the window for each place (one Redis round trip). A
+ * them in order, people's lane first, asking the window for each place (one round trip to a shared store). A
  * caller whose turn must wait sleeps on a timer: nothing else is held.
  */
 export class PixBudget {
@@ -198,14 +222,19 @@ export class PixBudget {
       for (;;) {
         const lane: Lane | undefined = this.lanes.people.length > 0 ? 'people' : this.lanes.poller.length > 0 ? 'poller' : undefined;
         if (!lane) return;
-        const wait = await this.admit(lane);
-        // The place goes to whoever is first in the lane now (the one it was asked for may have given up).
-        if (wait === 0) this.lanes[lane].shift()?.resolve();
+        const admission = await this.admit(lane);
+        // The place goes to whoever is first in the lane now (the one it was asked for may have given up);
+        // a booked turn's caller waits for it on its own timer while the next place is asked for.
+        if ('go' in admission) {
+          const waiter = this.lanes[lane].shift();
+          if (waiter && admission.go > 0) void this.sleep(admission.go).then(waiter.resolve);
+          else waiter?.resolve();
+        }
         // Asked again after the wait, whoever is first then: a person who came meanwhile goes first.
         else {
           await new Promise<void>((resolve) => {
             if (lane === 'poller') this.wake = resolve;
-            void this.sleep(wait).then(resolve);
+            void this.sleep(admission.wait).then(resolve);
           });
           this.wake = undefined;
         }
@@ -216,13 +245,13 @@ export class PixBudget {
   }
 
   /**
-   * 0 (admitted) or how long to wait. The shared window decides, unless it is paused or slow to
+   * A place, or how long to wait. The shared window decides, unless it is paused or slow to
    * answer: then this process's count (the fallback) does, so that a hung store costs no caller more
    * than SHARED_PATIENCE_MS. The fallback also counts the calls the shared window admits, so that it
    * knows this instance's last window when it takes over; and for a window after calls it admitted
    * alone, it is asked first, the shared window knowing nothing of them.
    */
-  private async admit(lane: Lane): Promise<number> {
+  private async admit(lane: Lane): Promise<Admission> {
     const reserve = lane === 'poller' ? PEOPLE_PLACES : 0;
     const { limit, window, fallback } = this.options;
     if (!fallback) {
@@ -230,22 +259,20 @@ export class PixBudget {
         return await window.admit(limit, reserve);
       } catch (err) {
         this.options.onWindowError?.(err);
-        return 0;
+        return { go: 0 };
       }
     }
     const countedHere = this.now() < this.countedHereUntil;
-    if (countedHere) {
-      const wait = await fallback.admit(limit, reserve);
-      if (wait > 0) return wait;
-    }
+    const local = countedHere ? await fallback.admit(limit, reserve) : undefined;
+    if (local && 'wait' in local) return local;
     const shared = await this.askShared(() => window.admit(limit, reserve));
     if (shared !== undefined) {
-      if (shared.answer === 0 && !countedHere) await fallback.admit(limit, 0);
+      if ('go' in shared.answer && !countedHere) await fallback.admit(limit, 0);
       return shared.answer;
     }
-    const wait = countedHere ? 0 : await fallback.admit(limit, reserve);
-    if (wait === 0) this.countedHereUntil = this.now() + WINDOW_MS;
-    return wait;
+    const admission = local ?? (await fallback.admit(limit, reserve));
+    if ('go' in admission) this.countedHereUntil = this.now() + WINDOW_MS;
+    return admission;
   }
 
   /**

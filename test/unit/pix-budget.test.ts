@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createClient } from '@keyv/redis';
 import {
+  type Admission,
+  BOOK_AHEAD_MS,
   type Lane,
   MemoryRateWindow,
   PEOPLE_PLACES,
@@ -50,9 +52,9 @@ describe('the Pix budget', () => {
       ['poller', poller, 1],
     ] as const) {
       while (times.length < 40) {
-        const wait = await window.admit(5, reserve);
-        if (wait === 0) times.push(t.now());
-        else await t.sleep(wait);
+        const admission = await window.admit(5, reserve);
+        if ('go' in admission) times.push(t.now() + admission.go);
+        else await t.sleep(admission.wait);
       }
       expect({ lane, peak: peak(times) }).toEqual({ lane, peak: reserve ? 4 : 5 });
       // The sweep is spread over the window, not sent in bursts: a turn every window / limit at the
@@ -61,6 +63,29 @@ describe('the Pix budget', () => {
       if (reserve) expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(WINDOW_MS / 5));
       else expect(Math.min(...gaps)).toBe(0);
     }
+  });
+
+  test('the poller’s turn due within BOOK_AHEAD_MS is booked for its time: asked back to back, its next turns are taken evenly spaced ahead, then it waits; people are admitted for now', async () => {
+    const t = fakeTime();
+    const window = new MemoryRateWindow(t.now);
+    const limit = 1_000;
+    const gap = WINDOW_MS / limit;
+    const answers: Admission[] = [];
+    for (let ask = 0; ask < 10; ask++) answers.push(await window.admit(limit, PEOPLE_PLACES));
+    const booked = answers.flatMap((a) => ('go' in a ? [a.go] : []));
+    expect(booked).toHaveLength(Math.floor(BOOK_AHEAD_MS / gap) + 1);
+    booked.forEach((go, i) => expect(go).toBeCloseTo(i * gap, 6));
+    expect(answers.slice(booked.length).every((a) => 'wait' in a && a.wait >= 1)).toBe(true);
+    expect(await window.admit(limit, 0)).toEqual({ go: 0 });
+  });
+
+  test('a booked turn’s caller goes at its time, not when it is booked: the sweep at a thousand calls a second keeps the pace and never runs ahead of it', async () => {
+    const limit = 1_000;
+    const budget = new PixBudget({ limit, window: new MemoryRateWindow() });
+    const times: number[] = [];
+    await Promise.all(Array.from({ length: 100 }, () => budget.acquire('poller').then(() => void times.push(performance.now()))));
+    // Timers fire late, never early; the window reads whole milliseconds (Date.now): 1 ms of slack.
+    times.forEach((at, i) => expect(at - times[0]!).toBeGreaterThanOrEqual(i * (WINDOW_MS / limit) - 1));
   });
 
   test('a person waiting goes before the poller’s queued reads', async () => {
@@ -106,13 +131,13 @@ describe('the Pix budget', () => {
     const t = fakeTime();
     const window = new MemoryRateWindow(t.now);
     await window.holdOff(2_000, 60_000);
-    expect(await window.admit(10, 0)).toBe(2_000);
+    expect(await window.admit(10, 0)).toEqual({ wait: 2_000 });
     await t.sleep(2_000);
     const admitted: number[] = [];
     while (admitted.length < 20) {
-      const wait = await window.admit(10, 0);
-      if (wait === 0) admitted.push(t.now());
-      else await t.sleep(wait);
+      const admission = await window.admit(10, 0);
+      if ('go' in admission) admitted.push(t.now() + admission.go);
+      else await t.sleep(admission.wait);
     }
     expect(peak(admitted)).toBe(5);
   });
@@ -146,7 +171,7 @@ describe('the Pix client and the budget on a 429', () => {
     const window: RateWindow = {
       admit: async () => {
         admitted.push(Date.now());
-        return 0;
+        return { go: 0 };
       },
       holdOff: async (ms) => void holdOffs.push(ms),
     };
@@ -292,14 +317,14 @@ describe('the budget shared on Redis', () => {
       let swept = 0;
       // The sweep takes its evenly spaced turns until it is told to wait longer than a turn: its share is full.
       while (swept < limit) {
-        const wait = await window.admit(limit, PEOPLE_PLACES);
-        if (wait === 0) swept++;
-        else if (wait > turn) break;
-        else await new Promise((r) => setTimeout(r, wait));
+        const admission = await window.admit(limit, PEOPLE_PLACES);
+        if ('go' in admission) swept++;
+        else if (admission.wait > turn) break;
+        else await new Promise((r) => setTimeout(r, admission.wait));
       }
-      const people: number[] = [];
+      const people: Admission[] = [];
       for (let call = 0; call <= PEOPLE_PLACES; call++) people.push(await window.admit(limit, 0));
-      expect({ where, swept, people: people.map((wait) => wait === 0) }).toEqual({
+      expect({ where, swept, people: people.map((a) => 'go' in a && a.go === 0) }).toEqual({
         where,
         swept: limit - PEOPLE_PLACES,
         people: [...Array.from({ length: PEOPLE_PLACES }, () => true), false],
@@ -311,7 +336,9 @@ describe('the budget shared on Redis', () => {
     const a = await windowOn('instance-c');
     const b = await windowOn('instance-d');
     await a.holdOff(1_500, 1_000);
-    const wait = await b.admit(5, 0);
+    const admission = await b.admit(5, 0);
+    expect(admission).toEqual({ wait: expect.any(Number) });
+    const { wait } = admission as { wait: number };
     expect(wait).toBeGreaterThan(1_000);
     expect(wait).toBeLessThanOrEqual(1_500);
   });
@@ -354,10 +381,10 @@ describe('the Pix budget when its caller stops', () => {
 describe('the Pix budget when its shared window hangs or fails (its store)', () => {
   /** A shared window whose every question hangs until the test ends it, as a store that accepts and never answers. */
   function hungWindow() {
-    const asked: Array<{ fail(err: Error): void; answer(wait: number): void }> = [];
+    const asked: Array<{ fail(err: Error): void; answer(admission: Admission): void }> = [];
     const window: RateWindow = {
       admit: () =>
-        new Promise<number>((resolve, reject) => {
+        new Promise<Admission>((resolve, reject) => {
           asked.push({ fail: reject, answer: resolve });
         }),
       holdOff: () => new Promise<void>(() => {}),
@@ -408,7 +435,7 @@ describe('the Pix budget when its shared window hangs or fails (its store)', () 
     const next = budget.acquire('people');
     await new Promise((r) => setImmediate(r));
     expect(asked).toHaveLength(2);
-    asked[1]!.answer(0);
+    asked[1]!.answer({ go: 0 });
     await next;
     const third = budget.acquire('people');
     await new Promise((r) => setImmediate(r));
@@ -416,10 +443,10 @@ describe('the Pix budget when its shared window hangs or fails (its store)', () 
     // A wait from the shared window is kept: asked again after it, not admitted meanwhile.
     let done = false;
     void third.then(() => (done = true));
-    asked[2]!.answer(300);
+    asked[2]!.answer({ wait: 300 });
     await waitFor('the next question', () => asked.length === 4, 2_000);
     expect(done).toBe(false);
-    asked[3]!.answer(0);
+    asked[3]!.answer({ go: 0 });
     await third;
   });
 
@@ -435,7 +462,7 @@ describe('the Pix budget when its shared window hangs or fails (its store)', () 
     await waitFor('the admission asked of the shared window', () => asked.length === 1, 2_000);
     await budget.holdOff(2_000);
     expect(heldOff).toEqual([2_000]);
-    asked[0]!.answer(0);
+    asked[0]!.answer({ go: 0 });
   });
 
   test('a person is not held for the store’s time limit: admitted by this process’s count after SHARED_PATIENCE_MS', async () => {

@@ -5,17 +5,22 @@
 -- budget's row (still the lock every admission takes), each a small write. Unlogged, as the row is.
 -- The clock is read to the microsecond, not floored to the millisecond: a floored clock answered a wait
 -- up to a millisecond too long, and at a thousand calls a second that is most of a turn.
+-- And a poller's turn due within a few ms is booked (taken for its time, not for now), so the sweep asks
+-- for its next turn while the last is still ahead: its pace is the window's, not a round trip per call.
 CREATE UNLOGGED TABLE pix_budget_admitted (at double precision NOT NULL);
 CREATE INDEX pix_budget_admitted_at ON pix_budget_admitted (at);
 ALTER TABLE pix_budget DROP COLUMN admitted;
 ALTER TABLE pix_budget ADD COLUMN admitted_count integer NOT NULL DEFAULT 0;
 
--- 0: admitted; else the milliseconds until it is worth asking again (the rules of MemoryRateWindow).
-CREATE OR REPLACE FUNCTION pix_budget_admit(p_limit integer, p_reserve integer, p_window integer) RETURNS bigint
+-- One number: a wait in ms (> 0, at least 1), or a place taken, the call to go in minus that many ms
+-- (≤ 0: a poller's turn due within p_ahead ms is booked for its time). The rules of MemoryRateWindow.
+DROP FUNCTION pix_budget_admit(integer, integer, integer);
+CREATE FUNCTION pix_budget_admit(p_limit integer, p_reserve integer, p_window integer, p_ahead double precision) RETURNS double precision
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
   b pix_budget%ROWTYPE;
   now_ms double precision;
+  at_ms double precision;
   lim integer := p_limit;
   cap integer;
   left_window integer;
@@ -31,7 +36,11 @@ BEGIN
   now_ms := extract(epoch FROM clock_timestamp()) * 1000;
   IF b.blocked_until > now_ms THEN RETURN ceil(b.blocked_until - now_ms); END IF;
   IF b.slow_until > now_ms THEN lim := greatest(1, lim / 2); END IF;
-  IF p_reserve > 0 AND now_ms < b.next_turn THEN RETURN greatest(1, ceil(b.next_turn - now_ms)); END IF;
+  at_ms := now_ms;
+  IF p_reserve > 0 AND now_ms < b.next_turn THEN
+    IF b.next_turn - now_ms > p_ahead THEN RETURN greatest(1, ceil(b.next_turn - now_ms - p_ahead)); END IF;
+    at_ms := b.next_turn;
+  END IF;
   cap := greatest(1, lim - p_reserve);
   DELETE FROM pix_budget_admitted WHERE at <= now_ms - p_window;
   GET DIAGNOSTICS left_window = ROW_COUNT;
@@ -42,11 +51,11 @@ BEGIN
     UPDATE pix_budget SET admitted_count = n;
     RETURN greatest(1, ceil(freeing + p_window - now_ms));
   END IF;
-  INSERT INTO pix_budget_admitted (at) VALUES (now_ms);
+  INSERT INTO pix_budget_admitted (at) VALUES (at_ms);
   gap := p_window::double precision / lim;
   UPDATE pix_budget SET
     admitted_count = n + 1,
-    next_turn = (CASE WHEN now_ms - b.next_turn >= gap THEN now_ms ELSE b.next_turn END) + gap;
-  RETURN 0;
+    next_turn = (CASE WHEN at_ms - b.next_turn >= gap THEN at_ms ELSE b.next_turn END) + gap;
+  RETURN now_ms - at_ms;
 END
 $$;
