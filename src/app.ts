@@ -129,7 +129,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   });
   // Counted only where they can be read (/metrics is served on the health listener alone): without one,
   // start-up does not pay for prom-client.
-  const metrics = options.metrics === false || config.health.port === undefined ? disabledMetrics() : createMetrics();
+  const counting = options.metrics !== false && config.health.port !== undefined;
+  const metrics = counting ? createMetrics() : disabledMetrics();
   // One budget for every Pix call of this instance, counted with the other instances on a shared store
   // (Redis, Postgres); while it is down or does not answer, counted in this process so that the Pix API
   // stays usable (and no call waits on the store for long: pix/budget.ts).
@@ -162,7 +163,8 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
 
   const mode = config.slack.appToken ? ('socket' as const) : ('http' as const);
   const health = new HealthCheck({ ping: () => store.ping(), pixBaseUrl: pixUrl, mainAppId, mode, sandbox: config.sandboxMode, budget });
-  const slackOptions = slackClientOptions({ slackApiUrl: config.slack.apiUrl, metrics });
+  // Nothing counted, no counting fetch: every Slack call would pay for it.
+  const slackOptions = slackClientOptions({ slackApiUrl: config.slack.apiUrl, ...(counting ? { metrics } : {}) });
   let slackUp = false;
   const readiness = new Readiness(health, () => slackUp);
 

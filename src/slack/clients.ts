@@ -90,8 +90,9 @@ export function slackClients(
 
 /**
  * A fetch that counts each Web API call by method and result: `ok` or `error` (Slack's `ok: false`,
- * read from a copy of the answer, off the caller's path), `rate_limited` (429), `failed` (no answer,
- * or an HTTP error). A call to another address (a file upload's URL) counts as `files.upload`.
+ * read from the answer's text as the Web API client reads it, not from a copy of its stream: a copy
+ * costs every call a second stream), `rate_limited` (429), `failed` (no answer, or an HTTP error, or
+ * an answer that is not JSON). A call to another address (a file upload's URL) counts as `files.upload`.
  */
 function countingFetch(metrics: Metrics, apiUrl: string): FetchFunction {
   return async (url, init) => {
@@ -109,14 +110,30 @@ function countingFetch(metrics: Metrics, apiUrl: string): FetchFunction {
     else if (response.status !== 200) count('failed');
     else if (method === 'files.upload') count('ok');
     else {
-      (response as Response)
-        .clone()
-        .json()
-        .then(
-          (body) => count((body as { ok?: unknown } | null)?.ok === true ? 'ok' : 'error'),
-          () => count('failed'),
-        );
+      const answer = response as Response;
+      const text = answer.text.bind(answer);
+      Object.defineProperty(answer, 'text', {
+        value: async () => {
+          let body: string;
+          try {
+            body = await text();
+          } catch (err) {
+            count('failed');
+            throw err;
+          }
+          count(okOf(body));
+          return body;
+        },
+      });
     }
     return response;
   };
 }
+
+const okOf = (body: string): SlackCallResult => {
+  try {
+    return (JSON.parse(body) as { ok?: unknown } | null)?.ok === true ? 'ok' : 'error';
+  } catch {
+    return 'failed';
+  }
+};

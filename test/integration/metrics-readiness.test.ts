@@ -79,6 +79,10 @@ describe('/metrics and /readyz on the health listener', () => {
     await approve(h.sandbox, filed.id);
     const report = await h.app.poller.tick();
     expect(report).toMatchObject({ decided: 1, pending: 1 });
+    // Slack answering `ok: false` (an update of a message that is not there) counts as an error.
+    await expect(h.app.deps.slack.exact.chat.update({ channel: 'C0NOWHERE', ts: '1.000001', text: 'gone' })).rejects.toThrow(
+      'message_not_found',
+    );
 
     const body = await scrape();
     const pix = samples(body, 'pixops_pix_requests_total');
@@ -97,6 +101,7 @@ describe('/metrics and /readyz on the health listener', () => {
     const posts = h.slack.calls.filter((c) => c.method === 'chat.postMessage').length;
     expect(slack.get('{method="chat.postMessage",result="ok"}')).toBe(posts);
     expect(slack.get('{method="chat.update",result="ok"}')).toBeGreaterThanOrEqual(1);
+    expect(slack.get('{method="chat.update",result="error"}')).toBe(1);
     expect([...slack.keys()].every((labels) => /^\{method="[a-zA-Z.]+",result="(ok|error|rate_limited|failed)"\}$/.test(labels))).toBe(
       true,
     );
