@@ -74,7 +74,7 @@ describe('the Pix budget', () => {
     for (let ask = 0; ask < 10; ask++) answers.push(await window.admit(limit, PEOPLE_PLACES));
     const booked = answers.flatMap((a) => ('go' in a ? [a.go] : []));
     expect(booked).toHaveLength(Math.floor(BOOK_AHEAD_MS / gap) + 1);
-    booked.forEach((go, i) => expect(go).toBeCloseTo(i * gap, 6));
+    for (const [i, go] of booked.entries()) expect(go).toBeCloseTo(i * gap, 6);
     expect(answers.slice(booked.length).every((a) => 'wait' in a && a.wait >= 1)).toBe(true);
     expect(await window.admit(limit, 0)).toEqual({ go: 0 });
   });
@@ -85,7 +85,7 @@ describe('the Pix budget', () => {
     const times: number[] = [];
     await Promise.all(Array.from({ length: 100 }, () => budget.acquire('poller').then(() => void times.push(performance.now()))));
     // Timers fire late, never early; the window reads whole milliseconds (Date.now): 1 ms of slack.
-    times.forEach((at, i) => expect(at - times[0]!).toBeGreaterThanOrEqual(i * (WINDOW_MS / limit) - 1));
+    for (const [i, at] of times.entries()) expect(at - times[0]!).toBeGreaterThanOrEqual(i * (WINDOW_MS / limit) - 1);
   });
 
   test('a person waiting goes before the poller’s queued reads', async () => {
