@@ -6,6 +6,7 @@ import { slackErrorCode } from '../slack/error-code';
 import { postOnce, postToUser } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
 import type { ApprovalRecord } from '../store/approvals';
+import type { ActiveDelegation } from './delegation';
 import { delegationsIn } from './delegations-repo';
 import { hasApproved, quorumOf } from './quorum';
 import { noticeOf } from './thread';
@@ -37,18 +38,41 @@ export async function rootLink(deps: Deps, record: ApprovalRecord): Promise<stri
 }
 
 /**
+ * The delegations in force as one tick reads them: listed once, when first asked, for every approval
+ * the tick calls people on about (a listing each would be a round trip to the store each). A failed
+ * listing is not kept: the next approval asks again.
+ */
+export type TickDelegations = () => Promise<ActiveDelegation[]>;
+
+export function tickDelegations(deps: Pick<Deps, 'store'>, now: Date): TickDelegations {
+  let listed: Promise<ActiveDelegation[]> | undefined;
+  return () => {
+    listed ??= delegationsIn(deps.store)
+      .active(now)
+      .catch((err: unknown) => {
+        listed = undefined;
+        throw err;
+      });
+    return listed;
+  };
+}
+
+/**
  * The delegates of those these IDs call on (by name or through a group) who are away, to be called
  * on beside them: never the maker's delegate, nor the maker as someone's delegate, nor anyone who
  * already approved. None when the delegations cannot be read (the call still goes to the others).
  */
-export async function delegatesOf(deps: Deps, ids: string[], record: ApprovalRecord, now: Date): Promise<DelegateCall[]> {
+export async function delegatesOf(
+  deps: Deps,
+  delegations: TickDelegations,
+  ids: string[],
+  record: ApprovalRecord,
+): Promise<DelegateCall[]> {
   const quorum = quorumOf(record);
-  const active = await delegationsIn(deps.store)
-    .active(now)
-    .catch((err: unknown) => {
-      deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not read the delegations: no delegate is called on');
-      return [];
-    });
+  const active = await delegations().catch((err: unknown) => {
+    deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not read the delegations: no delegate is called on');
+    return [];
+  });
   const calls: DelegateCall[] = [];
   for (const d of active) {
     if (d.awayUserId === record.makerId || d.delegate === record.makerId) continue;

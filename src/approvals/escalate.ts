@@ -6,7 +6,7 @@ import { describeError } from '../errors';
 import { postToUser } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditTarget } from './audit';
-import { callOn, delegatesOf, rootLink, stillToCall } from './calling';
+import { callOn, delegatesOf, rootLink, stillToCall, type TickDelegations } from './calling';
 import { type Held, write } from './claim';
 import { noticeOf, updateRootTolerant } from './thread';
 
@@ -24,12 +24,12 @@ const ESCALATION = 'escalation';
  * action's role may decide it), the root showing it, and the audit trail. A failure leaves it for the
  * next tick.
  */
-export async function escalate(deps: Deps, held: Held, record: ApprovalRecord): Promise<void> {
+export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, delegations: TickDelegations): Promise<void> {
   const lookFirst = record.escalating === true;
   const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, escalating: true }), record);
   const now = new Date();
   const ids = stillToCall(deps.access.escalationIds, record);
-  const [members, delegates] = await Promise.all([deps.access.usersOf(ids, { fresh: true }), delegatesOf(deps, ids, record, now)]);
+  const [members, delegates] = await Promise.all([deps.access.usersOf(ids, { fresh: true }), delegatesOf(deps, delegations, ids, record)]);
   await held.check();
   // A list of the maker alone (or of those who already approved) calls on nobody: only the mark is left.
   if (ids.length > 0 || delegates.length > 0)

@@ -53,6 +53,13 @@ export function claimsContract(backend: BackendUnderTest): void {
       expect(await a.renew('nobody', 60_000)).toBe(false);
     });
 
+    test('claims asked at once, each for its own time: a key asked twice goes to its first asker; each lapses at its own time', async () => {
+      const a = await space().open();
+      expect(await Promise.all([a.claim('x', 200), a.claim('y', 60_000), a.claim('x', 60_000)])).toEqual([true, true, false]);
+      await waitFor('x to lapse on its own', () => a.claim('x', 60_000));
+      expect(await a.claim('y', 60_000)).toBe(false);
+    });
+
     test('two instances racing for the same keys: each key goes to exactly one', async () => {
       const [a, b] = [await space().open(), await space().open()];
       const keys = Array.from({ length: 20 }, (_, i) => `race-${i}`);
