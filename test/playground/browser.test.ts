@@ -260,6 +260,8 @@ test('the sandbox panel sets a balance (cents) and blocks withdrawals: an alert 
 
   // Back as it was, for whatever runs next.
   await page.click(`${row} [data-block="0"]`);
+  // The panel is drawn again when the sandbox answers: the balance is typed into the new one.
+  await page.waitForSelector(`${row} [data-block="1"]`);
   await page.fill(`${row} input[name=available]`, '1500000');
   await page.click(`${row} [data-set-balance]`);
   await page.waitForFunction(`/R\\$15,000\\.00/.test(document.querySelector('${row} .sb-balance-text').textContent)`);

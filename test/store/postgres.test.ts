@@ -59,6 +59,7 @@ describe('Postgres: what is particular to it', () => {
       'claims',
       'filing_intents',
       'pix_budget',
+      'pix_budget_admitted',
       'pix_disputes',
       'pix_events',
       'records',

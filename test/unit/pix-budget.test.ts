@@ -84,8 +84,9 @@ describe('the Pix budget', () => {
     const budget = new PixBudget({ limit, window: new MemoryRateWindow() });
     const times: number[] = [];
     await Promise.all(Array.from({ length: 100 }, () => budget.acquire('poller').then(() => void times.push(performance.now()))));
-    // Timers fire late, never early; the window reads whole milliseconds (Date.now): 1 ms of slack.
-    for (const [i, at] of times.entries()) expect(at - times[0]!).toBeGreaterThanOrEqual(i * (WINDOW_MS / limit) - 1);
+    // Timers fire late, never early; but the window reads whole milliseconds (Date.now) and the first
+    // caller's time is taken after its release: 2 ms of slack (five turns released at once would fail it).
+    for (const [i, at] of times.entries()) expect(at - times[0]!).toBeGreaterThanOrEqual(i * (WINDOW_MS / limit) - 2);
   });
 
   test('a person waiting goes before the poller’s queued reads', async () => {
