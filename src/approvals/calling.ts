@@ -38,22 +38,40 @@ export async function rootLink(deps: Deps, record: ApprovalRecord): Promise<stri
 }
 
 /**
- * The delegations in force as one tick reads them: listed once, when first asked, for every approval
- * the tick calls people on about (a listing each would be a round trip to the store each). A failed
- * listing is not kept: the next approval asks again.
+ * What one tick reads once for every approval it calls people on about, when first asked (a read
+ * each would be a round trip each, to the store or to Slack): the delegations in force, and the
+ * members of the groups called on, asked of Slack at the tick's time. A failed read is not kept: the
+ * next approval asks again.
  */
-export type TickDelegations = () => Promise<ActiveDelegation[]>;
+export interface TickReads {
+  delegations(): Promise<ActiveDelegation[]>;
+  /** The users these IDs name, by name or as a group's members. */
+  usersOf(ids: string[]): Promise<string[]>;
+}
 
-export function tickDelegations(deps: Pick<Deps, 'store'>, now: Date): TickDelegations {
-  let listed: Promise<ActiveDelegation[]> | undefined;
-  return () => {
-    listed ??= delegationsIn(deps.store)
-      .active(now)
-      .catch((err: unknown) => {
-        listed = undefined;
+export function tickReads(deps: Pick<Deps, 'store' | 'access'>, now: Date): TickReads {
+  const once = <T>(read: () => Promise<T>) => {
+    let kept: Promise<T> | undefined;
+    return () => {
+      kept ??= read().catch((err: unknown) => {
+        kept = undefined;
         throw err;
       });
-    return listed;
+      return kept;
+    };
+  };
+  const groups = new Map<string, () => Promise<string[]>>();
+  return {
+    delegations: once(() => delegationsIn(deps.store).active(now)),
+    usersOf(ids) {
+      const key = ids.join(',');
+      let read = groups.get(key);
+      if (!read) {
+        read = once(() => deps.access.usersOf(ids, { fresh: true }));
+        groups.set(key, read);
+      }
+      return read();
+    },
   };
 }
 
@@ -62,14 +80,9 @@ export function tickDelegations(deps: Pick<Deps, 'store'>, now: Date): TickDeleg
  * on beside them: never the maker's delegate, nor the maker as someone's delegate, nor anyone who
  * already approved. None when the delegations cannot be read (the call still goes to the others).
  */
-export async function delegatesOf(
-  deps: Deps,
-  delegations: TickDelegations,
-  ids: string[],
-  record: ApprovalRecord,
-): Promise<DelegateCall[]> {
+export async function delegatesOf(deps: Deps, reads: TickReads, ids: string[], record: ApprovalRecord): Promise<DelegateCall[]> {
   const quorum = quorumOf(record);
-  const active = await delegations().catch((err: unknown) => {
+  const active = await reads.delegations().catch((err: unknown) => {
     deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not read the delegations: no delegate is called on');
     return [];
   });

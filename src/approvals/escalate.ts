@@ -6,7 +6,7 @@ import { describeError } from '../errors';
 import { postToUser } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditTarget } from './audit';
-import { callOn, delegatesOf, rootLink, stillToCall, type TickDelegations } from './calling';
+import { callOn, delegatesOf, rootLink, stillToCall, type TickReads } from './calling';
 import { type Held, write } from './claim';
 import { noticeOf, updateRootTolerant } from './thread';
 
@@ -20,16 +20,16 @@ const ESCALATION = 'escalation';
  * cut short looks for its posts before posting them again. Then: the call where the approvers are
  * (its thread, as a rule), mentioning the escalation list and the delegates of those of it away; a
  * direct message with a link to the root to each listed user, each member of a listed group (asked of
- * Slack now) and each such delegate; then `escalatedAt` (from then on the list's members who hold the
+ * Slack once in the tick) and each such delegate; then `escalatedAt` (from then on the list's members who hold the
  * action's role may decide it), the root showing it, and the audit trail. A failure leaves it for the
  * next tick.
  */
-export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, delegations: TickDelegations): Promise<void> {
+export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, reads: TickReads): Promise<void> {
   const lookFirst = record.escalating === true;
   const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, escalating: true }), record);
   const now = new Date();
   const ids = stillToCall(deps.access.escalationIds, record);
-  const [members, delegates] = await Promise.all([deps.access.usersOf(ids, { fresh: true }), delegatesOf(deps, delegations, ids, record)]);
+  const [members, delegates] = await Promise.all([reads.usersOf(ids), delegatesOf(deps, reads, ids, record)]);
   await held.check();
   // A list of the maker alone (or of those who already approved) calls on nobody: only the mark is left.
   if (ids.length > 0 || delegates.length > 0)

@@ -4,7 +4,7 @@ import { mentionsOf } from '../entry/access';
 import type { Deps } from '../entry/deps';
 import { findOwnMessage } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';
-import { callOn, delegatesOf, stillToCall, type TickDelegations } from './calling';
+import { callOn, delegatesOf, stillToCall, type TickReads } from './calling';
 import { type Held, write } from './claim';
 import { disown } from './thread';
 
@@ -20,14 +20,14 @@ export const MAX_REMINDERS = 3;
  * number is recorded before the post, so a run cut short looks for it before posting it again), then
  * the one after it scheduled. A thread gone stops the reminders.
  */
-export async function remind(deps: Deps, held: Held, record: ApprovalRecord, delegations: TickDelegations): Promise<void> {
+export async function remind(deps: Deps, held: Held, record: ApprovalRecord, reads: TickReads): Promise<void> {
   const n = (record.reminders ?? 0) + 1;
   const lookFirst = record.reminding === n;
   // Read under this claim just now: written from what is known, not read again.
   const marked = lookFirst ? record : await write(deps, held, record.id, (r) => ({ ...r, reminding: n }), record);
   const now = new Date();
   const ids = stillToCall(deps.access.approverIds(APPROVAL_ROLE[record.action]), record);
-  const delegates = await delegatesOf(deps, delegations, ids, record);
+  const delegates = await delegatesOf(deps, reads, ids, record);
   // A post is a write too: the claim checked first (a round trip only past half its life).
   await held.check();
   const called = await callOn(deps, record, {

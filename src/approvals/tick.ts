@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
-import { tickDelegations } from './calling';
+import { tickReads } from './calling';
 import { holding, write } from './claim';
 import { endPending, isPastExpiry } from './deciding';
 import { escalate } from './escalate';
@@ -28,7 +28,7 @@ export async function runApprovalTick(
   if (deps.approvals.actions.size === 0) return report;
   deps.metrics.approvalsPending(await deps.store.approvals.openCount());
   const ids = await deps.store.approvals.dueIds();
-  const delegations = tickDelegations(deps, new Date());
+  const reads = tickReads(deps, new Date());
   const limit = pLimit(4);
   await Promise.all(
     ids.map((id) =>
@@ -48,7 +48,7 @@ export async function runApprovalTick(
               report.expired++;
             } else if (fresh.state === 'pending' && fresh.escalateAt && Date.parse(fresh.escalateAt) <= now) {
               if (escalationDue(fresh, now) && deps.access.escalationIds.length > 0) {
-                await escalate(deps, held, fresh, delegations);
+                await escalate(deps, held, fresh, reads);
                 report.escalated++;
               } else {
                 // Escalation turned off since it was asked (or posted already): not due any more.
@@ -56,7 +56,7 @@ export async function runApprovalTick(
               }
             } else if (fresh.state === 'pending' && fresh.remindAt && Date.parse(fresh.remindAt) <= now) {
               if (deps.approvals.remindAfterMs > 0 && (fresh.reminders ?? 0) < MAX_REMINDERS) {
-                await remind(deps, held, fresh, delegations);
+                await remind(deps, held, fresh, reads);
                 report.reminded++;
               } else {
                 // Reminders turned off since it was asked, or all posted: only its expiry is left.

@@ -127,13 +127,29 @@ export async function postOnce(
   }
 }
 
+/** Each client's direct-message channels by user, the most recently opened last. */
+const dmChannels = new WeakMap<WebClient, Map<string, string>>();
+/** Users whose DM channel a client keeps, at most. */
+const MAX_DM_CHANNELS = 10_000;
+
 /**
  * The bot's direct-message channel with one user (`conversations.open`): its `D…` id. A post, and the
- * look-up that makes it once, must name this channel: `conversations.history` takes no user ID.
+ * look-up that makes it once, must name this channel: `conversations.history` takes no user ID. The
+ * channel of a user and the bot keeps its ID (opening it again answers the same one), so each client
+ * opens it once: an escalation's or a reminder's direct messages are then one call each, not two.
  */
 export async function openDm(slack: WebClient, userId: string): Promise<string> {
+  let known = dmChannels.get(slack);
+  if (!known) {
+    known = new Map();
+    dmChannels.set(slack, known);
+  }
+  const kept = known.get(userId);
+  if (kept) return kept;
   const dm = await slack.conversations.open({ users: userId });
   if (!dm.channel?.id) throw new Error('conversations.open gave no channel');
+  if (known.size >= MAX_DM_CHANNELS) known.delete(known.keys().next().value as string);
+  known.set(userId, dm.channel.id);
   return dm.channel.id;
 }
 

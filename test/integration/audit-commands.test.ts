@@ -7,6 +7,8 @@ import { waitFor } from '../support/wait';
 
 const ADMIN = 'U0AUDADM1';
 const ADMIN_PT = 'U0AUDADM2';
+/** An admin whose direct messages with the bot nothing before opens (a DM channel, once opened, is kept). */
+const ADMIN_NEW = 'U0AUDADM3';
 const OPERATOR = 'U0AUDOPR1';
 const CHANNEL = 'C0AUDCMD1';
 const CPF = '52998224725';
@@ -19,7 +21,7 @@ describe('/pix audit and /pix audit export', () => {
   let uploads: SlackStandInUploads;
 
   beforeAll(async () => {
-    h = await startHarness({ ACCESS_ADMINS: `${ADMIN},${ADMIN_PT}`, ACCESS_OPERATORS: OPERATOR });
+    h = await startHarness({ ACCESS_ADMINS: `${ADMIN},${ADMIN_PT},${ADMIN_NEW}`, ACCESS_OPERATORS: OPERATOR });
     h.slack.locales.set(ADMIN_PT, 'pt-BR');
     uploads = await new SlackStandInUploads(h.slack).start();
   });
@@ -340,7 +342,7 @@ describe('/pix audit and /pix audit export', () => {
   test('export: Slack refusing the DM or the upload is told, and recorded as failed', async () => {
     h.slack.on('conversations.open', () => ({ ok: false, error: 'cannot_dm_bot' }));
     try {
-      const { answer } = await run(ADMIN, 'audit export 2026-03-05 2026-03-05');
+      const { answer } = await run(ADMIN_NEW, 'audit export 2026-03-05 2026-03-05');
       expect(messageText(answer)).toContain('Could not send the export to your direct messages: Slack answered `cannot_dm_bot`.');
     } finally {
       h.slack.off('conversations.open');

@@ -28,6 +28,19 @@ describe('postToUser', () => {
     expect(slack.messages.filter((m) => m.channel === 'D0MAKER01')).toHaveLength(1);
   });
 
+  test('a user’s DM is opened once by a client: the next post to them is one call; another client opens its own', async () => {
+    const notice = (id: string) => ({ event_type: 'pix_ops_notice', event_payload: { notice_id: id } });
+    const methods = (from: number) => slack.calls.slice(from).map((c) => `${c.method} ${String(c.args.channel ?? c.args.users ?? '')}`);
+    const from = slack.calls.length;
+    await postToUser(client, 'U0OFTEN01', { text: 'first' }, notice('often-1'));
+    await postToUser(client, 'U0OFTEN01', { text: 'second' }, notice('often-2'));
+    expect(methods(from)).toEqual(['conversations.open U0OFTEN01', 'chat.postMessage D0OFTEN01', 'chat.postMessage D0OFTEN01']);
+    const other = new ExactWebClient('xoxb-test-bot-token-0123456789', { slackApiUrl: slack.apiUrl });
+    const next = slack.calls.length;
+    await postToUser(other, 'U0OFTEN01', { text: 'third' }, notice('often-3'));
+    expect(methods(next).filter((c) => !c.startsWith('auth.test'))).toEqual(['conversations.open U0OFTEN01', 'chat.postMessage D0OFTEN01']);
+  });
+
   test('a DM that cannot be opened: rejected, nothing posted', async () => {
     slack.on('conversations.open', () => ({ ok: false, error: 'user_disabled' }));
     const from = slack.calls.length;
