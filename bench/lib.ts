@@ -145,10 +145,19 @@ export function pinCpus(): { apps: number; restore(): void } | undefined {
   return { apps: 1, restore: () => void pin(`0-${cpus - 1}`) };
 }
 
-export function spawnNode(script: string, env: Record<string, string>, execArgv: string[] = [], cpu?: number): Child {
+export function spawnNode(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+  cpu?: number,
+  options: { ipc?: boolean } = {},
+): Child {
   const args = [...execArgv, path.join(DIST, script)];
   const [command, argv] = cpu === undefined ? [process.execPath, args] : ['taskset', ['-c', String(cpu), process.execPath, ...args]];
-  const child = spawn(command, argv, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, argv, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
