@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@keyv/redis';
-import { WebClient } from '@slack/web-api';
 import { APPROVAL_KINDS } from '../commands';
 import { runApprovalTick } from '../src/approvals/tick';
 import type { Deps } from '../src/entry/deps';
 import { SlackStandIn } from '../src/slack-standin/web-api';
-import { APPROVAL_TTL_MS, benchmark, type Figure, percentile, START_BOUND_MS, startBotInProcess, WAIT_MARGIN } from './lib';
+import {
+  APPROVAL_TTL_MS,
+  benchmark,
+  type Figure,
+  percentile,
+  START_BOUND_MS,
+  seedApprovals,
+  startBotInProcess,
+  timedApprovalClaims,
+  timeSlackCalls,
+  WAIT_MARGIN,
+} from './lib';
 
 const APPROVALS = 200;
 const ROUNDS = 3;
@@ -38,59 +48,26 @@ export const approvalReminders = benchmark(
     const a = await startBotInProcess(env);
     const b = await startBotInProcess(env);
     const slackMs = new Map<string, number>();
-    const apiCall = WebClient.prototype.apiCall;
     // Slack's part of each approval's handling: its reminder post, found by the thread it goes to.
-    WebClient.prototype.apiCall = async function timed(this: WebClient, method: string, options?: Record<string, unknown>) {
-      const started = performance.now();
-      try {
-        return await apiCall.call(this, method, options);
-      } finally {
-        const thread = typeof options?.thread_ts === 'string' ? options.thread_ts : undefined;
-        if (thread) slackMs.set(thread, (slackMs.get(thread) ?? 0) + performance.now() - started);
-      }
-    } as typeof apiCall;
+    const untimed = timeSlackCalls((_method, options, ms) => {
+      const thread = typeof options?.thread_ts === 'string' ? options.thread_ts : undefined;
+      if (thread) slackMs.set(thread, (slackMs.get(thread) ?? 0) + ms);
+    });
     try {
       const store = a.deps.store;
-      const ids: string[] = [];
-      const rootOf = new Map<string, string>();
-      for (let i = 0; i < APPROVALS; i++) {
-        const id = randomBytes(8).toString('hex');
-        await store.approvals.create({
-          id,
-          makerId: 'U0MAKER01',
-          makerLocale: 'en',
-          channel: CHANNEL,
-          payload: { action: 'key-add', accountId: '6840aeca23c0d1fe48c856a3', pixKey: `bench-${i}@example.com`, type: 'EMAIL' },
-          expiresAt: new Date(Date.now() + APPROVAL_TTL_MS).toISOString(),
-        });
-        const root = slack.addMessage({ channel: CHANNEL, text: 'approval root', bot_id: 'B0BOT', user: 'U0BOT' });
-        await store.approvals.update(id, (r) => ({ ...r, rootTs: root.ts }));
-        ids.push(id);
-        rootOf.set(id, root.ts);
-      }
+      const seeded = await seedApprovals(store, slack, CHANNEL, APPROVALS, APPROVAL_TTL_MS);
+      const ids = seeded.map((s) => s.id);
+      const rootOf = new Map(seeded.map((s) => [s.id, s.rootTs]));
 
       const costs: number[] = [];
-      const spans = new Map<string, number>();
-      const timedDeps = (deps: Deps): Deps => ({
-        ...deps,
-        store: {
-          ...deps.store,
-          async claim(key, ttlMs) {
-            const got = await deps.store.claim(key, ttlMs);
-            if (got && key.startsWith('approval:')) spans.set(key, performance.now());
-            return got;
-          },
-          async release(key) {
-            await deps.store.release(key);
-            const started = spans.get(key);
-            if (started === undefined) return;
-            spans.delete(key);
-            const ts = rootOf.get(key.slice('approval:'.length))!;
-            costs.push(performance.now() - started - (slackMs.get(ts) ?? 0));
-            slackMs.delete(ts);
-          },
-        },
-      });
+      // Slack's part, by the approval's root (its thread), taken once.
+      const slackOf = (id: string) => {
+        const ts = rootOf.get(id)!;
+        const ms = slackMs.get(ts) ?? 0;
+        slackMs.delete(ts);
+        return ms;
+      };
+      const timedDeps = (deps: Deps) => timedApprovalClaims(deps, costs, slackOf);
       const [da, db] = [timedDeps(a.deps), timedDeps(b.deps)];
       let reminded = 0;
       let cpuMicros = 0;
@@ -148,7 +125,7 @@ export const approvalReminders = benchmark(
         },
       ];
     } finally {
-      WebClient.prototype.apiCall = apiCall;
+      untimed();
       await Promise.all([a.stopAll(), b.stopAll()]);
       await slack.close();
       await dropNamespace(namespace);

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { WebClient } from '@slack/web-api';
 import { type RunningApp, STOP_DRAIN_MS, startPixOps } from '../src/app';
+import type { Deps } from '../src/entry/deps';
 import { loadConfig } from '../src/runtime/config';
 import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';
@@ -12,6 +15,7 @@ import { SLACK_PACE } from '../src/slack/pacing';
 import { interactionBody, slashCommandBody } from '../src/slack-standin/deliveries';
 import { slackSignatureHeaders } from '../src/slack-standin/signing';
 import { SlackStandIn } from '../src/slack-standin/web-api';
+import type { Store } from '../src/store';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
@@ -242,6 +246,78 @@ export async function startBotProcess(
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });
   return { ...child, port: (JSON.parse(line) as { port: number }).port, pid: child.process.pid!, readyMs: Date.now() - started };
+}
+
+/**
+ * The deps with the approvals' claims timed: from taking one to giving it back, less what
+ * `slackMs(approvalId)` says its Slack calls took meanwhile (asked once, when it is given back), pushed
+ * to `costs`: one approval's handling beyond its Slack calls.
+ */
+export function timedApprovalClaims(deps: Deps, costs: number[], slackMs: (approvalId: string) => number): Deps {
+  const spans = new Map<string, number>();
+  return {
+    ...deps,
+    store: {
+      ...deps.store,
+      async claim(key, ttlMs) {
+        const got = await deps.store.claim(key, ttlMs);
+        if (got && key.startsWith('approval:')) spans.set(key, performance.now());
+        return got;
+      },
+      async release(key) {
+        await deps.store.release(key);
+        const started = spans.get(key);
+        if (started === undefined) return;
+        spans.delete(key);
+        costs.push(performance.now() - started - slackMs(key.slice('approval:'.length)));
+      },
+    },
+  };
+}
+
+/**
+ * Every Web API call of this process timed at the client (`WebClient.apiCall`): `seen` gets each one's
+ * method, arguments and time (ms) once it is answered. Answers the undoing.
+ */
+export function timeSlackCalls(seen: (method: string, options: Record<string, unknown> | undefined, ms: number) => void): () => void {
+  const apiCall = WebClient.prototype.apiCall;
+  WebClient.prototype.apiCall = async function timed(this: WebClient, method: string, options?: Record<string, unknown>) {
+    const started = performance.now();
+    try {
+      return await apiCall.call(this, method, options);
+    } finally {
+      seen(method, options, performance.now() - started);
+    }
+  } as typeof apiCall;
+  return () => {
+    WebClient.prototype.apiCall = apiCall;
+  };
+}
+
+/** `n` approvals waiting for a checker in `channel`, each with its root in the Slack stand-in: their ids and roots. */
+export async function seedApprovals(
+  store: Store,
+  slack: SlackStandIn,
+  channel: string,
+  n: number,
+  expiresInMs: number,
+): Promise<Array<{ id: string; rootTs: string }>> {
+  const seeded: Array<{ id: string; rootTs: string }> = [];
+  for (let i = 0; i < n; i++) {
+    const id = randomBytes(8).toString('hex');
+    await store.approvals.create({
+      id,
+      makerId: 'U0MAKER01',
+      makerLocale: 'en',
+      channel,
+      payload: { action: 'key-add', accountId: '6840aeca23c0d1fe48c856a3', pixKey: `bench-${i}@example.com`, type: 'EMAIL' },
+      expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+    });
+    const root = slack.addMessage({ channel, text: 'approval root', bot_id: 'B0BOT', user: 'U0BOT' });
+    await store.approvals.update(id, (r) => ({ ...r, rootTs: root.ts }));
+    seeded.push({ id, rootTs: root.ts });
+  }
+  return seeded;
 }
 
 /** The JSON log lines a bot process wrote so far. */

@@ -17,6 +17,7 @@ import {
   pinCpus,
   RIG_START_MS,
   SLACK_ACK_MS,
+  seedApprovals,
   signedCommandRequest,
   startBotInProcess,
   startBotProcess,
@@ -236,22 +237,8 @@ async function approvalsRaced(): Promise<Figure[]> {
       const env = { SLACK_API_URL: slack.apiUrl, APPROVALS: 'key-add', ...b.env };
       const instances = [await startBotInProcess(env), await startBotInProcess(env)];
       const channel = `${CHANNEL}${b.kind.toUpperCase()}`;
-      rigs.push({ kind: b.kind, channel, instances, ids: [] });
-      const store = instances[0]!.deps.store;
-      for (let i = 0; i < APPROVALS; i++) {
-        const id = randomBytes(8).toString('hex');
-        await store.approvals.create({
-          id,
-          makerId: 'U0MAKER01',
-          makerLocale: 'en',
-          channel,
-          payload: { action: 'key-add', accountId: '6840aeca23c0d1fe48c856a3', pixKey: `bench-${i}@example.com`, type: 'EMAIL' },
-          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-        });
-        const root = slack.addMessage({ channel, text: 'approval root', bot_id: 'B0BOT', user: 'U0BOT' });
-        await store.approvals.update(id, (r) => ({ ...r, rootTs: root.ts }));
-        rigs.at(-1)!.ids.push(id);
-      }
+      const seeded = await seedApprovals(instances[0]!.deps.store, slack, channel, APPROVALS, 86_400_000);
+      rigs.push({ kind: b.kind, channel, instances, ids: seeded.map((s) => s.id) });
     }
     const times = { sqlite: [], Redis: [], Postgres: [] } as Record<Kind, number[]>;
     let once = true;

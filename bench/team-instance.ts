@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { WebClient } from '@slack/web-api';
 import { APPROVAL_KINDS } from '../commands';
 import { approve } from '../src/approvals/deciding';
 import { delegationsIn } from '../src/approvals/delegations-repo';
 import { runApprovalTick } from '../src/approvals/tick';
 import type { Deps } from '../src/entry/deps';
-import { startBotInProcess } from './lib';
+import { startBotInProcess, timedApprovalClaims, timeSlackCalls } from './lib';
 
 // One instance of the team-scale approvals benchmark (approvals-team.ts), in a process of its own as
 // instances run, driven by the bench over IPC: each command a message with its `seq`, each answer a
@@ -57,50 +56,28 @@ const approvalOfTs = new Map<string, string>();
 const opening = new Map<string, number[]>();
 const lookups: number[] = [];
 const charge = (id: string, ms: number) => slackMs.set(id, (slackMs.get(id) ?? 0) + ms);
-const apiCall = WebClient.prototype.apiCall;
-WebClient.prototype.apiCall = async function timed(this: WebClient, method: string, options?: Record<string, unknown>) {
-  const started = performance.now();
-  try {
-    return await apiCall.call(this, method, options);
-  } finally {
-    const ms = performance.now() - started;
-    const ts = [options?.thread_ts, options?.message_ts, options?.ts].find((v) => typeof v === 'string') as string | undefined;
-    const payload = (options?.metadata as { event_payload?: { approval_id?: unknown } } | undefined)?.event_payload;
-    const id = (ts && approvalOfTs.get(ts)) ?? (typeof payload?.approval_id === 'string' ? payload.approval_id : undefined);
-    if (method === 'conversations.open') opening.set(String(options?.users), [...(opening.get(String(options?.users)) ?? []), ms]);
-    else if (method === 'usergroups.users.list') lookups.push(ms);
-    else if (id) {
-      charge(id, ms);
-      const channel = String(options?.channel ?? '');
-      if (method === 'chat.postMessage' && channel.startsWith('D')) charge(id, opening.get(`U${channel.slice(1)}`)?.shift() ?? 0);
-      if (method === 'chat.postMessage' && options?.thread_ts) charge(id, lookups.shift() ?? 0);
-    }
+timeSlackCalls((method, options, ms) => {
+  const ts = [options?.thread_ts, options?.message_ts, options?.ts].find((v) => typeof v === 'string') as string | undefined;
+  const payload = (options?.metadata as { event_payload?: { approval_id?: unknown } } | undefined)?.event_payload;
+  const id = (ts && approvalOfTs.get(ts)) ?? (typeof payload?.approval_id === 'string' ? payload.approval_id : undefined);
+  if (method === 'conversations.open') opening.set(String(options?.users), [...(opening.get(String(options?.users)) ?? []), ms]);
+  else if (method === 'usergroups.users.list') lookups.push(ms);
+  else if (id) {
+    charge(id, ms);
+    const channel = String(options?.channel ?? '');
+    if (method === 'chat.postMessage' && channel.startsWith('D')) charge(id, opening.get(`U${channel.slice(1)}`)?.shift() ?? 0);
+    if (method === 'chat.postMessage' && options?.thread_ts) charge(id, lookups.shift() ?? 0);
   }
-} as typeof apiCall;
+});
 
 const costs: number[] = [];
-const spans = new Map<string, number>();
-/** The instance's deps, its claims on approvals timed: from taking one to giving it back, less its Slack calls. */
-const timed = (deps: Deps): Deps => ({
-  ...deps,
-  store: {
-    ...deps.store,
-    async claim(key, ttlMs) {
-      const got = await deps.store.claim(key, ttlMs);
-      if (got && key.startsWith('approval:')) spans.set(key, performance.now());
-      return got;
-    },
-    async release(key) {
-      await deps.store.release(key);
-      const started = spans.get(key);
-      if (started === undefined) return;
-      spans.delete(key);
-      const id = key.slice('approval:'.length);
-      costs.push(performance.now() - started - (slackMs.get(id) ?? 0));
-      slackMs.delete(id);
-    },
-  },
-});
+/** The instance's deps, its approvals' claims timed (timedApprovalClaims), Slack's part taken once. */
+const timed = (deps: Deps): Deps =>
+  timedApprovalClaims(deps, costs, (id) => {
+    const ms = slackMs.get(id) ?? 0;
+    slackMs.delete(id);
+    return ms;
+  });
 
 async function seed(roots: string[], s: TeamSeed): Promise<string[]> {
   const { store } = running().deps;
