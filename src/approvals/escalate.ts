@@ -20,9 +20,9 @@ const ESCALATION = 'escalation';
  * cut short looks for its posts before posting them again. Then: the call where the approvers are
  * (its thread, as a rule), mentioning the escalation list and the delegates of those of it away; a
  * direct message with a link to the root to each listed user, each member of a listed group (asked of
- * Slack once in the tick) and each such delegate; then `escalatedAt` (from then on the list's members who hold the
- * action's role may decide it), the root showing it, and the audit trail. A failure leaves it for the
- * next tick.
+ * Slack once in the tick) and each such delegate; then `escalatedAt` (from then on the list's members
+ * who hold the action's role may decide it), the root showing it, and the audit trail. A failure
+ * leaves it for the next tick.
  */
 export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, reads: TickReads): Promise<void> {
   const lookFirst = record.escalating === true;

@@ -148,8 +148,8 @@ export class BudgetWaitAborted extends PixOpsError {
 
 /**
  * One budget in front of every Pix call of the process. Callers queue in their lane; one pump admits
- * them in order, people's lane first, asking the window for each place (one round trip to a shared store). A
- * caller whose turn must wait sleeps on a timer: nothing else is held.
+ * them in order, people's lane first, asking the window for each place (one round trip to a shared
+ * store). A caller whose turn must wait sleeps on a timer: nothing else is held.
  */
 export class PixBudget {
   private readonly lanes: Record<Lane, Waiter[]> = { people: [], poller: [] };
