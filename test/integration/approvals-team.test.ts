@@ -323,6 +323,19 @@ describe('escalation', () => {
     expect(threadPosts(h, root).filter(isEscalation)).toHaveLength(1);
     expect(dmsAbout(root)).toHaveLength(3);
   });
+
+  test('several escalations due in one tick: the group’s members are asked of Slack once for all of them', async () => {
+    const roots = [await askKey(flows), await askKey(flows), await askKey(flows)];
+    for (const root of roots) await escalateNow(root);
+    const from = h.slack.calls.length;
+    await runApprovalTick(h.app.deps, APPROVAL_KINDS, { stopping: () => false });
+    for (const root of roots) {
+      expect(threadPosts(h, root).filter(isEscalation)).toHaveLength(1);
+      expect(dmsAbout(root, from)).toHaveLength(3);
+    }
+    const lookups = h.slack.calls.slice(from).filter((c) => c.method === 'usergroups.users.list' && c.args.usergroup === 'S0HEADS');
+    expect(lookups).toHaveLength(1);
+  });
 });
 
 describe('delegation while away', () => {
