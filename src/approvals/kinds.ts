@@ -8,9 +8,10 @@ import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';
 // Four-eyes approvals: one more state machine, on the same exactly-once tools as the poller. A
 // pending action is a record in the store; every move out of `pending`, and the whole run of an
 // approved action, happens under the claim `approval:<id>` (in the shared store, Redis or Postgres,
-// or this process's memory with sqlite), so two checkers, on one instance or two, make one set of Pix calls. Before
-// each write the action records its intent; an instance that dies in `approving` lets its claim
-// lapse, and the poller's tick resumes the approval, looking at the Pix side before writing again.
+// or this process's memory with sqlite), so two checkers, on one instance or two, make one set of Pix
+// calls. Before each write the action records its intent; an instance that dies in `approving` lets
+// its claim lapse, and the poller's tick resumes the approval, looking at the Pix side before writing
+// again.
 // The rooms of it: requesting (request.ts), deciding (deciding.ts, which asks who-may-decide.ts),
 // running the approved action and settling it (running.ts), reminders (reminders.ts), the poller's
 // part (tick.ts), all under the claim (claim.ts), in the approval's thread (thread.ts).

@@ -11,8 +11,8 @@ import { cancelOrphan, MAX_REMINDERS, remind } from './reminders';
 import { resumeApproved, settle } from './running';
 
 /**
- * The poller's part, on its schedule (one instance per tick on a shared store), for the approvals that are due
- * (the store's index: nothing else is read): expires pending approvals past `APPROVAL_TTL`,
+ * The poller's part, on its schedule (one instance per tick on a shared store), for the approvals
+ * that are due (the store's index: nothing else is read): expires pending approvals past `APPROVAL_TTL`,
  * escalates those waiting past `APPROVAL_ESCALATE_AFTER`, posts their reminders, resumes those an
  * instance left in `approving` (their claim lapsed with it), settles ended ones whose root could not
  * be updated, and cancels those whose root was never recorded. Every one under its claim, so two

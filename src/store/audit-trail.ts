@@ -54,8 +54,8 @@ interface Pending {
 /**
  * The audit trail: append, never update. Appends are grouped: while one write is under way, the
  * entries that arrive wait and go together in the next one (one sqlite transaction, one Redis
- * script, one Postgres statement), so a burst of actions costs a few writes, not one each, and one instance's entries keep
- * their order. Each `append` resolves once its entry is stored.
+ * script, one Postgres statement), so a burst of actions costs a few writes, not one each, and one
+ * instance's entries keep their order. Each `append` resolves once its entry is stored.
  */
 export class AuditTrail {
   private queue: Pending[] = [];
