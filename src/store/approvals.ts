@@ -144,15 +144,18 @@ export class ApprovalsRepo {
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
-    const raw = await this.storage.get(id);
-    return raw === undefined ? undefined : this.open(StoredApprovalSchema.parse(raw));
+    return this.read(await this.storage.get(id));
   }
 
   /** The records of these ids, in their order (undefined where there is none): one round trip to the store. */
   async getMany(ids: string[]): Promise<Array<ApprovalRecord | undefined>> {
     if (ids.length === 0) return [];
-    const raws = await this.storage.getMany(ids);
-    return raws.map((raw) => (raw === undefined || raw === null ? undefined : this.open(StoredApprovalSchema.parse(raw))));
+    return (await this.storage.getMany(ids)).map((raw) => this.read(raw));
+  }
+
+  /** A record as the storage answers it: checked and opened, or undefined where there is none. */
+  private read(raw: unknown): ApprovalRecord | undefined {
+    return raw === undefined || raw === null ? undefined : this.open(StoredApprovalSchema.parse(raw));
   }
 
   /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), earliest due first. */

@@ -81,6 +81,10 @@ export interface TrackedRequestsStorage {
 }
 
 /** The limit requests the app follows. */
+/** A record as the storage answers it: checked, or undefined where there is none. */
+const readTracked = (raw: unknown): TrackedRequest | undefined =>
+  raw === undefined || raw === null ? undefined : TrackedRequestSchema.parse(raw);
+
 export class TrackedRequestsRepo {
   constructor(private readonly storage: TrackedRequestsStorage) {}
 
@@ -91,15 +95,13 @@ export class TrackedRequestsRepo {
   }
 
   async get(limitRequestId: string): Promise<TrackedRequest | undefined> {
-    const raw = await this.storage.get(limitRequestId);
-    return raw === undefined ? undefined : TrackedRequestSchema.parse(raw);
+    return readTracked(await this.storage.get(limitRequestId));
   }
 
   /** The records of these ids, in their order (undefined where there is none): one round trip to the store. */
   async getMany(limitRequestIds: string[]): Promise<Array<TrackedRequest | undefined>> {
     if (limitRequestIds.length === 0) return [];
-    const raws = await this.storage.getMany(limitRequestIds);
-    return raws.map((raw) => (raw === undefined || raw === null ? undefined : TrackedRequestSchema.parse(raw)));
+    return (await this.storage.getMany(limitRequestIds)).map(readTracked);
   }
 
   /** Ids of the requests still in review (not closed), in no particular order. */

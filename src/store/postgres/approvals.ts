@@ -1,5 +1,5 @@
 import type { ApprovalsStorage, StoredApproval } from '../approvals';
-import { pages, type Query, type Row } from './db';
+import { inOrderOf, pages, type Query, type Row } from './db';
 
 const ids = (rows: Row[]) => rows.map((r) => String(r.id));
 
@@ -20,8 +20,7 @@ export class PostgresApprovals implements ApprovalsStorage {
 
   async getMany(wanted: string[]): Promise<unknown[]> {
     const rows = await this.query(`SELECT id, record FROM ${this.s}.approvals WHERE id = ANY($1)`, [wanted]);
-    const byId = new Map(rows.map((r) => [String(r.id), r.record]));
-    return wanted.map((id) => byId.get(id));
+    return inOrderOf(wanted, rows, 'id', 'record');
   }
 
   async put(record: StoredApproval, due: number | undefined): Promise<void> {

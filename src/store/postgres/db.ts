@@ -112,6 +112,12 @@ const nameOf = (sql: string) => {
   return name;
 };
 
+/** Each of `ids`' value in `rows` (keyed by `idColumn`), in the order of `ids`: undefined where no row has it. */
+export function inOrderOf(ids: string[], rows: Row[], idColumn: string, valueColumn: string): unknown[] {
+  const byId = new Map(rows.map((r) => [String(r[idColumn]), r[valueColumn]]));
+  return ids.map((id) => byId.get(id));
+}
+
 /** Rows read at a time by a listing of everything. */
 const PAGE = 500;
 

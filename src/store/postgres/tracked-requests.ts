@@ -1,5 +1,5 @@
 import type { TrackedRequest, TrackedRequestsStorage } from '../tracked-requests';
-import { pages, type Query } from './db';
+import { inOrderOf, pages, type Query } from './db';
 
 /** A row per request: its record, and whether it is still polled (one row: never one without the other). */
 export class PostgresTrackedRequests implements TrackedRequestsStorage {
@@ -17,8 +17,7 @@ export class PostgresTrackedRequests implements TrackedRequestsStorage {
     const rows = await this.query(`SELECT limit_request_id, record FROM ${this.s}.tracked_requests WHERE limit_request_id = ANY($1)`, [
       limitRequestIds,
     ]);
-    const byId = new Map(rows.map((r) => [String(r.limit_request_id), r.record]));
-    return limitRequestIds.map((id) => byId.get(id));
+    return inOrderOf(limitRequestIds, rows, 'limit_request_id', 'record');
   }
 
   async put(record: TrackedRequest, poll?: boolean): Promise<void> {
