@@ -80,15 +80,26 @@ describe('the Pix budget', () => {
   });
 
   test('a booked turn’s caller goes at its time, not when it is booked: the sweep at a thousand calls a second keeps the pace and never runs ahead of it', async () => {
+    let now = 1_000_000;
+    // A clock that moves only to the next wait's end, each wait ended in turn: timers exact to the microsecond.
+    const sleeping: Array<{ until: number; resolve: () => void }> = [];
+    const sleep = (ms: number) => new Promise<void>((resolve) => sleeping.push({ until: now + ms, resolve }));
+    const settle = () => new Promise((r) => setImmediate(r));
     const limit = 1_000;
-    const budget = new PixBudget({ limit, window: new MemoryRateWindow() });
+    const budget = new PixBudget({ limit, window: new MemoryRateWindow(() => now), sleep });
     const times: number[] = [];
-    const start = performance.now();
-    await Promise.all(Array.from({ length: 100 }, () => budget.acquire('poller').then(() => void times.push(performance.now()))));
-    // The i-th turn is due i gaps after the first, which comes after `start`. Timers fire late, never
-    // early, but to the millisecond, and the window reads whole milliseconds (Date.now): 2 ms of slack
-    // (the five turns booked first, released at once, would fail it).
-    for (const [i, at] of times.entries()) expect(at - start).toBeGreaterThanOrEqual(i * (WINDOW_MS / limit) - 2);
+    const calls = Array.from({ length: 100 }, () => budget.acquire('poller').then(() => void times.push(now)));
+    await settle();
+    while (times.length < calls.length) {
+      sleeping.sort((a, b) => a.until - b.until);
+      const next = sleeping.shift()!;
+      now = Math.max(now, next.until);
+      next.resolve();
+      await settle();
+    }
+    // The i-th call goes i gaps after the first (five turns booked ahead and let go at once would not).
+    const gap = WINDOW_MS / limit;
+    for (const [i, at] of times.entries()) expect(at - times[0]!).toBeCloseTo(i * gap, 6);
   });
 
   test('a person waiting goes before the poller’s queued reads', async () => {
