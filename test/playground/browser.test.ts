@@ -268,3 +268,25 @@ test('the sandbox panel sets a balance (cents) and blocks withdrawals: an alert 
   await page.click(`${row} [data-set-balance]`);
   await page.waitForFunction(`/R\\$15,000\\.00/.test(document.querySelector('${row} .sb-balance-text').textContent)`);
 });
+
+test('a balance being typed when the sandbox panel is drawn again keeps its digits and the keyboard: the rest of it lands in the same field', async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const account = playground.sandbox.companies.main.defaultAccountId;
+  const input = `.sb-account[data-account="${account}"] input[name=available]`;
+  await page.waitForSelector(input);
+  await page.fill(input, '');
+  await page.keyboard.type('12');
+  // The field as it is now, marked: a redraw puts a new one in its place.
+  await page.evaluate(`document.querySelector('${input}').dataset.before = 'redraw'`);
+  // A change of the sandbox's state from elsewhere (not this page's panel), which draws the panel again.
+  const withdrawKey = (enabled: boolean) =>
+    page.evaluate(
+      `fetch('/api/sandbox/accounts/${account}/withdraw-key-api', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"enabled":${enabled}}' }).then((r) => r.status)`,
+    );
+  expect(await withdrawKey(true)).toBe(200);
+  await page.waitForFunction(`document.querySelector('${input}').dataset.before === undefined`);
+  await page.keyboard.type('3400');
+  expect(await page.inputValue(input)).toBe('123400');
+  expect(await withdrawKey(false)).toBe(200);
+});

@@ -363,8 +363,10 @@
         var seen = JSON.stringify(sb);
         if (seen === ui.sandboxSeen) return;
         ui.sandboxSeen = seen;
-        // What a person is typing survives the redraw (another change of the sandbox's state redraws it all).
+        // What a person is typing survives the redraw (another change of the sandbox's state redraws it all),
+        // and so does the field they are typing in: the next keys land there.
         const typed = typedValues(['#sandbox-requests', '#sandbox-accounts']);
+        const typing = focusedField(['#sandbox-requests', '#sandbox-accounts']);
         var inReview = sb.limitRequests.filter((r) => r.status === 'IN_REVIEW');
         var decided = sb.limitRequests.filter((r) => r.status !== 'IN_REVIEW').slice(0, 5);
         var limitsOf = (r) => r.requestedLimits || {};
@@ -431,26 +433,43 @@
           })
           .join('');
         restoreTyped(typed);
+        if (typing) fieldOf(typing)?.focus();
         drawDisputes();
       });
   }
 
-  /** The inputs under `selectors` whose value was changed by hand, by their row (`data-request`, `data-account`) and name. */
+  /** An input of the panel by its row (`data-request`, `data-account`) and name: what outlives a redraw. */
+  function fieldKey(input) {
+    const owner = input.closest('[data-request],[data-account]');
+    return owner ? `${owner.dataset.request || owner.dataset.account}|${input.name}` : undefined;
+  }
+
+  function fieldOf(key) {
+    const [id, name] = key.split('|');
+    const owner = document.querySelector(`[data-request="${CSS.escape(id)}"],[data-account="${CSS.escape(id)}"]`);
+    return owner?.querySelector(`input[name="${CSS.escape(name)}"]`);
+  }
+
+  /** The inputs under `selectors` whose value was changed by hand, by their key (fieldKey). */
   function typedValues(selectors) {
     const kept = new Map();
     for (const input of document.querySelectorAll(selectors.map((s) => `${s} input[name]`).join(','))) {
-      const owner = input.closest('[data-request],[data-account]');
-      if (owner && input.value !== input.defaultValue)
-        kept.set(`${owner.dataset.request || owner.dataset.account}|${input.name}`, input.value);
+      const key = fieldKey(input);
+      if (key && input.value !== input.defaultValue) kept.set(key, input.value);
     }
     return kept;
   }
 
+  /** The key of the input under `selectors` that has the keyboard, if one has. */
+  function focusedField(selectors) {
+    const input = document.activeElement;
+    if (input?.tagName !== 'INPUT' || !input.name || !selectors.some((s) => input.closest(s))) return undefined;
+    return fieldKey(input);
+  }
+
   function restoreTyped(kept) {
     for (const [key, value] of kept) {
-      const [id, name] = key.split('|');
-      const owner = document.querySelector(`[data-request="${CSS.escape(id)}"],[data-account="${CSS.escape(id)}"]`);
-      const input = owner?.querySelector(`input[name="${CSS.escape(name)}"]`);
+      const input = fieldOf(key);
       if (input) input.value = value;
     }
   }
