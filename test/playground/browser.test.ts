@@ -284,9 +284,11 @@ test('a balance being typed when the sandbox panel is drawn again keeps its digi
     page.evaluate(
       `fetch('/api/sandbox/accounts/${account}/withdraw-key-api', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"enabled":${enabled}}' }).then((r) => r.status)`,
     );
-  expect(await withdrawKey(true)).toBe(200);
+  // Turned the other way from how it is (the panel's button says which way a click would turn it), then back.
+  const turnOn = (await page.getAttribute(`[data-withdraw="${account}"]`, 'data-enabled')) === '1';
+  expect(await withdrawKey(turnOn)).toBe(200);
   await page.waitForFunction(`document.querySelector('${input}').dataset.before === undefined`);
   await page.keyboard.type('3400');
   expect(await page.inputValue(input)).toBe('123400');
-  expect(await withdrawKey(false)).toBe(200);
+  expect(await withdrawKey(!turnOn)).toBe(200);
 });
