@@ -113,7 +113,8 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   let decisions = 0;
   /**
    * Changes when what the sandbox panel shows may have: a write to the Pix API (the bot filing a
-   * request…) or a decision taken in the panel. The page reads the panel again only then.
+   * request…) or a change made through the panel's routes (pushed to every page at once). The page
+   * reads the panel again only then.
    */
   const sandboxVersion = () => {
     let lastWrite = 0;
@@ -290,9 +291,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
         body: body || '{}',
       });
       const text = await answer.text();
-      // The decision reaches its thread on the next tick: ask for one now rather than in 5 s.
+      // Every page's panel reads the sandbox again (the change may come from another page, or no page);
+      // a decision reaches its thread on the next tick: ask for one now rather than in 5 s.
       if (answer.ok) {
         decisions++;
+        onChange();
         void options.tick().catch(() => undefined);
       }
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);

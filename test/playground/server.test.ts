@@ -127,25 +127,58 @@ test('the Home tab: app_home_opened delivered, views.publish shown to that perso
   expect((await state('U0VIEWER')).home).toBeUndefined();
 });
 
-test("changes are pushed to the page as server-sent events: the person's whole state", async () => {
+/** A person's event stream: each state the page server pushes, in turn (`next` fails after `timeoutMs`). */
+async function followState(user: string) {
   const controller = new AbortController();
-  const res = await fetch(new URL('/api/events?user=U0ADMIN', pg.url), { signal: controller.signal });
+  const res = await fetch(new URL(`/api/events?user=${user}`, pg.url), { signal: controller.signal });
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   const reader = res.body!.getReader();
   let buffered = '';
-  const next = async (): Promise<State & { version: number }> => {
+  const read = async (): Promise<State & { version: number; sandboxVersion: string }> => {
     while (!buffered.includes('\n\n')) buffered += new TextDecoder().decode((await reader.read()).value);
     const [event, ...rest] = buffered.split('\n\n');
     buffered = rest.join('\n\n');
     expect(event).toMatch(/^data: \{/);
     return JSON.parse(event!.slice('data: '.length));
   };
-  const first = await next();
+  const next = (timeoutMs = 5_000) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no state pushed within ${timeoutMs} ms`)), timeoutMs);
+    });
+    // A read left waiting when the time is up ends with the stream (close): that is not a failure of its own.
+    const reading = read();
+    reading.catch(() => undefined);
+    return Promise.race([reading, late]).finally(() => clearTimeout(timer));
+  };
+  return { next, close: () => controller.abort() };
+}
+
+test("changes are pushed to the page as server-sent events: the person's whole state", async () => {
+  const stream = await followState('U0ADMIN');
+  const first = await stream.next();
   await post('/api/say', { user: 'U0ADMIN', channel: 'C0FINANCE', text: 'hello over SSE' });
-  const pushed = await next();
+  const pushed = await stream.next();
   expect(pushed.version).toBeGreaterThan(first.version);
   expect(pushed.channel.messages.at(-1)).toMatchObject({ user: 'U0ADMIN', text: 'hello over SSE' });
-  controller.abort();
+  stream.close();
+});
+
+test("a change made through the panel's routes is pushed to every page at once: each reads the sandbox again", async () => {
+  const [admin, operator] = [await followState('U0ADMIN'), await followState('U0OPERATOR')];
+  const account = pg.sandbox.companies.main.defaultAccountId;
+  const toggle = (enabled: boolean) => post(`/api/sandbox/accounts/${account}/withdraw-key-api`, { enabled });
+  try {
+    const before = [await admin.next(), await operator.next()];
+    expect((await toggle(true)).status).toBe(200);
+    const after = [await admin.next(), await operator.next()];
+    expect(after[0]!.sandboxVersion).not.toBe(before[0]!.sandboxVersion);
+    expect(after[1]!.sandboxVersion).not.toBe(before[1]!.sandboxVersion);
+  } finally {
+    admin.close();
+    operator.close();
+    await toggle(false);
+  }
 });
 
 test("a file the bot uploads (files.uploadV2) lands in the person's DM with the bot, and is served", async () => {
