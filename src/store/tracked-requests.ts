@@ -80,11 +80,11 @@ export interface TrackedRequestsStorage {
   all(): AsyncGenerator<{ record: unknown; polled: boolean }>;
 }
 
-/** The limit requests the app follows. */
 /** A record as the storage answers it: checked, or undefined where there is none. */
 const readTracked = (raw: unknown): TrackedRequest | undefined =>
   raw === undefined || raw === null ? undefined : TrackedRequestSchema.parse(raw);
 
+/** The limit requests the app follows. */
 export class TrackedRequestsRepo {
   constructor(private readonly storage: TrackedRequestsStorage) {}
 
