@@ -292,3 +292,21 @@ test('a balance being typed when the sandbox panel is drawn again keeps its digi
   expect(await page.inputValue(input)).toBe('123400');
   expect(await withdrawKey(!turnOn)).toBe(200);
 });
+
+test("the sandbox panel's withdraw-key button turns the account's withdraw-key API on and off, and says which way the next click turns it", async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await page.waitForSelector('body[data-version]', { state: 'attached' });
+  const account = playground.sandbox.companies.main.defaultAccountId;
+  const button = `[data-withdraw="${account}"]`;
+  await page.waitForSelector(button);
+  const before = (await page.textContent(button))?.trim();
+  const turnOn = before === 'Enable withdraw key';
+  expect(turnOn || before === 'Disable withdraw key').toBe(true);
+  const turned = turnOn ? 'Disable withdraw key' : 'Enable withdraw key';
+  await page.click(button);
+  // The panel is drawn again from the sandbox's answer: the button now offers the other way.
+  await page.waitForFunction(`document.querySelector('${button}')?.textContent.trim() === '${turned}'`);
+  expect(await page.getAttribute(button, 'data-enabled')).toBe(turnOn ? '0' : '1');
+  await page.click(button);
+  await page.waitForFunction(`document.querySelector('${button}')?.textContent.trim() === '${before}'`);
+});

@@ -403,7 +403,8 @@
           decided.map((r) => `<div class="sb-decided">${esc(r.id)} · ${esc(r.status)}</div>`).join('');
         $('#sandbox-accounts').innerHTML = sb.accounts
           .map((a) => {
-            var on = Boolean(a.withdrawKeyApiEnabled);
+            // The account's API returns `pixKeyWithdraw` (null when no key is set) only where the withdraw-key API is enabled.
+            var on = Object.hasOwn(a, 'pixKeyWithdraw');
             var blocked = a.withdrawBlocked === true;
             var available = a.balance ? a.balance.available : 0;
             return (
