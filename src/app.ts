@@ -72,8 +72,25 @@ const BUDGET_WARN_EVERY_MS = 30_000;
 /** What a stop may spend waiting for in-flight work, so the process exits within main.ts's 10 s. */
 export const STOP_DRAIN_MS = 7_000;
 
-/** Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. */
+/** What a start opened so far, each with its closing: undone in reverse when a later step fails. */
+type Opened = Array<() => Promise<unknown>>;
+
+/**
+ * Config → (sandbox when no PIX_API_URL) → store → Bolt app → serve. A step that fails (a port taken,
+ * the Pix events' listener) closes what the steps before it opened, so that an embedder that catches
+ * the failure (a test, the playground) is left nothing open.
+ */
 export async function startPixOps(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  const opened: Opened = [];
+  try {
+    return await start(config, options, opened);
+  } catch (err) {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function start(config: Config, options: StartOptions, opened: Opened): Promise<RunningApp> {
   const secrets = options.secrets ?? new SecretRegistry();
   for (const value of [
     config.slack.botToken,
@@ -95,7 +112,9 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   if (config.sandboxMode) {
     // Loaded only in sandbox mode (start-up time). `require`: this is CommonJS.
     const { DEFAULT_SEED, startSandbox } = require('./sandbox') as typeof import('./sandbox');
-    sandbox = await startSandbox({ port: 0, seed: DEFAULT_SEED });
+    const started = await startSandbox({ port: 0, seed: DEFAULT_SEED });
+    opened.push(() => started.close());
+    sandbox = started;
     pixUrl = sandbox.url;
     mainAppId ??= sandbox.companies.main.mainAppId;
     // The sandbox's own MASTER application, so that account creation works out of the box.
@@ -127,6 +146,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
     // A path that cannot hold the sqlite file, a schema or a Redis that must not be used: say which variable to look at.
     throw err instanceof StoreLocationError || err instanceof StoreRefusedError ? new ConfigError(`STORE_URL: ${err.message}`) : err;
   });
+  opened.push(() => store.close());
   // Counted only where they can be read (/metrics is served on the health listener alone): without one,
   // start-up does not pay for prom-client.
   const counting = options.metrics !== false && config.health.port !== undefined;
@@ -278,6 +298,7 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
         pacer: backgroundPacer,
       })
     : undefined;
+  if (pixEvents) opened.push(() => pixEvents.close());
   webhookRoute = pixEvents?.handler;
 
   let port: number | undefined;
@@ -286,10 +307,12 @@ export async function startPixOps(config: Config, options: StartOptions = {}): P
   if (config.slack.appToken) {
     followSocket(app, (up) => (slackUp = up));
     await app.start();
+    opened.push(() => app.stop());
     slackUp = true;
     logger.info({ mode: 'socket' }, 'Pix Ops is running (Socket Mode)');
   } else {
     const server = await app.start(config.slack.host ? { port: config.slack.port, host: config.slack.host } : config.slack.port);
+    opened.push(() => app.stop());
     port = (server.address() as AddressInfo).port;
     slackGate = drainGate(server);
     slackUp = true;

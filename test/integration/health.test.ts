@@ -9,7 +9,7 @@ import { HealthCheck } from '../../src/runtime/health';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
-import { BOT_TOKEN, type Harness, startHarness } from '../support/harness';
+import { BOT_TOKEN, type Harness, harnessEnv, startHarness } from '../support/harness';
 import { FakeSocketMode, socketModeEnv } from '../support/socket-mode';
 import { waitFor } from '../support/wait';
 
@@ -170,6 +170,41 @@ describe('GET /healthz in Socket Mode (HEALTH_PORT)', () => {
       await app?.stop();
       await socketMode.close();
       await sandbox.close();
+      await slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a start that fails late (HEALTH_PORT taken)', () => {
+  test('is refused, and what it had opened is closed: the Slack port is free again and the sandbox it started answers no more', async () => {
+    const slack = await new SlackStandIn().start();
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-late-failure-'));
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const free = net.createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const slackPort = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    // Sandbox mode (no PIX_API_URL): the start opens the sandbox, the store and Bolt's server before the health listener.
+    const { PIX_API_URL: _url, PIX_APP_ID: _app, ...env } = harnessEnv({ slack, dataDir: dir });
+    const result = loadConfig({ ...env, PORT: String(slackPort), HEALTH_PORT: String((taken.address() as AddressInfo).port) });
+    if (!result.ok) throw new Error(result.problems.join('; '));
+    const secrets = new SecretRegistry();
+    const logs: string[] = [];
+    const logger = createLogger({ level: 'info', secrets, destination: { write: (line: string) => void logs.push(line) } });
+    try {
+      await expect(startPixOps(result.config, { logger, secrets })).rejects.toThrow(/EADDRINUSE/);
+      // Bolt's server had been listening on PORT (its log says so): it is closed.
+      expect(logs.some((l) => l.includes(`"port":${slackPort}`))).toBe(true);
+      const again = net.createServer();
+      await new Promise<void>((resolve, reject) => again.once('error', reject).listen(slackPort, '127.0.0.1', resolve));
+      await new Promise((resolve) => again.close(resolve));
+      const sandboxUrl = logs.map((l) => /"pixApiUrl":"([^"]+)"/.exec(l)?.[1]).find(Boolean);
+      expect(sandboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      await expect(fetch(`${sandboxUrl}/sandbox/info`)).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
       await slack.close();
       rmSync(dir, { recursive: true, force: true });
     }
