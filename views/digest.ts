@@ -7,9 +7,8 @@ import type { Account } from '../src/pix/schemas';
 import type { ApprovalRecord } from '../src/store/approvals';
 import type { DisputeRecord } from '../src/store/pix-events';
 import type { TrackedRequest } from '../src/store/tracked-requests';
-import { pixErrorText } from './errors';
-import type { Part } from './home';
 import { clip, code, context, type SlackMessage, section } from './message';
+import { failedPart, type Part } from './part';
 
 /** `event_type` of a scheduled digest's message; its payload names the scheduled time (`slot`). */
 export const DIGEST_EVENT_TYPE = 'pix_digest';
@@ -47,12 +46,6 @@ export interface DigestData {
 
 const where = (channel: string) => (/^[CG][A-Z0-9]+$/.test(channel) ? `<#${channel}>` : code(channel));
 
-function failed(locale: Locale, part: Exclude<Part<unknown>, { ok: true }>): KnownBlock {
-  const m = messages(locale);
-  const problem = part.error ? pixErrorText(locale, part.error, part.action) : m.common.wentWrong(m.actions[part.action]);
-  return context(`:warning: ${problem}`);
-}
-
 /** A section: its title and first lines in one block, "and N more" (with where to see them all) under it. */
 function listBlocks(title: string, lines: string[], more: number, moreText: (n: number) => string): KnownBlock[] {
   const body = [title, ...lines.map((l) => clip(l, LINE_MAX))].join('\n');
@@ -78,7 +71,7 @@ export function digestMessage(locale: Locale, data: DigestData): SlackMessage {
 
   if (!data.approvals.ok) {
     unread = true;
-    blocks.push(failed(locale, data.approvals));
+    blocks.push(failedPart(locale, data.approvals));
   } else if (data.approvals.value.total > 0) {
     const { items, total } = data.approvals.value;
     const role = (r: ApprovalRecord) => m.approvalRules.anyoneWithRole(m.common.role(APPROVAL_ROLE[r.action]));
@@ -97,7 +90,7 @@ export function digestMessage(locale: Locale, data: DigestData): SlackMessage {
 
   if (!data.inReview.ok) {
     unread = true;
-    blocks.push(failed(locale, data.inReview));
+    blocks.push(failedPart(locale, data.inReview));
   } else if (data.inReview.value.total > 0) {
     const { items, total } = data.inReview.value;
     const lines = items.map((r) =>
@@ -114,7 +107,7 @@ export function digestMessage(locale: Locale, data: DigestData): SlackMessage {
 
   if (data.disputes && !data.disputes.ok) {
     unread = true;
-    blocks.push(failed(locale, data.disputes));
+    blocks.push(failedPart(locale, data.disputes));
   } else if (data.disputes?.ok && data.disputes.value.total > 0) {
     const { items, total } = data.disputes.value;
     const lines = items.map((dispute) =>
@@ -131,7 +124,7 @@ export function digestMessage(locale: Locale, data: DigestData): SlackMessage {
 
   if (!data.accounts.ok) {
     unread = true;
-    blocks.push(failed(locale, data.accounts));
+    blocks.push(failedPart(locale, data.accounts));
   } else {
     const { below, blocked } = data.accounts.value;
     if (threshold !== undefined && below.total > 0) {

@@ -3,18 +3,17 @@ import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
 import { type Role, roleAllows } from '../src/domain/roles';
 import { ageText } from '../src/domain/sao-paulo-date';
-import { type ActionKey, type Locale, messages } from '../src/i18n';
-import type { PixApiError } from '../src/pix/errors';
+import { type Locale, messages } from '../src/i18n';
 import type { Account, LimitRequest, PixKey } from '../src/pix/schemas';
 import type { DisputeRecord } from '../src/store/pix-events';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { type HomeApprovalItem, type HomeDelegation, homeApprovalBlocks } from './approvals';
-import { pixErrorText } from './errors';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { limitCents } from './limit-status';
 import { balanceText, code, context, escapeMrkdwn, formatDateTime, sandboxNoteBlocks, section, sections } from './message';
 import { modalTitle } from './modal';
+import { failedPart, type Part } from './part';
 import { openDisputesBlocks } from './pix-events';
 
 export const HOME_ACTIONS = {
@@ -27,12 +26,6 @@ export const HOME_ACTIONS = {
 export const HOME_MAX = { inReview: 10, decisions: 5, accounts: 15, approvals: 5 } as const;
 /** How many Pix keys the Home tab's keys modal lists (in as many sections as they need). */
 const KEYS_LISTED = 100;
-
-/**
- * A section of the Home tab: what was read, or what could not be (`action`) and the Pix API's error
- * when it was one; the view puts it in words, in the reader's language.
- */
-export type Part<T> = { ok: true; value: T } | { ok: false; action: ActionKey; error?: PixApiError };
 
 export interface Decision {
   request: LimitRequest;
@@ -47,13 +40,6 @@ export interface HomeData {
   accounts: Part<Account[]>;
   /** A link to a message (its permalink), or undefined when none can be made. */
   link(channel: string, ts: string): string | undefined;
-}
-
-/** Why a part of the tab is missing, in the reader's language. */
-function failedPart(locale: Locale, part: { action: ActionKey; error?: PixApiError }): KnownBlock {
-  const m = messages(locale);
-  const text = part.error ? pixErrorText(locale, part.error, part.action) : m.common.wentWrong(m.actions[part.action]);
-  return context(`:warning: ${text}`);
 }
 
 function where(locale: Locale, data: HomeData, channel: string, ts: string | undefined): string {

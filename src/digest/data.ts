@@ -4,9 +4,9 @@ import { isEscalated } from '../approvals/escalation';
 import { APPROVAL_ROLE } from '../domain/approvals';
 import { mentionsOf } from '../entry/access';
 import type { Deps } from '../entry/deps';
-import { part } from '../home/data';
 import type { PixClient } from '../pix/client';
 import type { Account } from '../pix/schemas';
+import { part } from '../slack/surface-part';
 import type { ApprovalRecord } from '../store/approvals';
 import type { TrackedRequest } from '../store/tracked-requests';
 

@@ -1,10 +1,10 @@
-import { type Decision, HOME_MAX, type HomeData, type Part } from '../../views/home';
+import { type Decision, HOME_MAX, type HomeData } from '../../views/home';
+import type { Part } from '../../views/part';
 import type { ActiveDelegation } from '../approvals/delegation';
 import { delegationsIn } from '../approvals/delegations-repo';
 import type { Deps } from '../entry/deps';
 import { describeError } from '../errors';
-import type { ActionKey } from '../i18n';
-import { PixApiError } from '../pix/errors';
+import { part } from '../slack/surface-part';
 import type { ApprovalRecord } from '../store/approvals';
 import type { DisputeRecord } from '../store/pix-events';
 import type { TrackedRequest } from '../store/tracked-requests';
@@ -34,19 +34,6 @@ function workspaceUrl(deps: Deps): Promise<string | undefined> {
     workspaceUrls.set(slack, url);
   }
   return url;
-}
-
-/**
- * A part of a surface (the Home tab, the digest), or what failed: the failure is put in words by the
- * view, in each reader's language; `surface` names it in the log.
- */
-export async function part<T>(deps: Deps, action: ActionKey, read: () => Promise<T>, surface = 'Home tab'): Promise<Part<T>> {
-  try {
-    return { ok: true, value: await read() };
-  } catch (err) {
-    deps.logger.warn({ ...describeError(err) }, `a part of the ${surface} could not be read`);
-    return err instanceof PixApiError ? { ok: false, action, error: err } : { ok: false, action };
-  }
 }
 
 /** The tracked requests still open, oldest first (the longest waiting on top). */

@@ -1,6 +1,7 @@
 import type { HomeView } from '@slack/types';
 import pLimit from 'p-limit';
-import { accessHomeView, type HomeApprovals, type HomeData, homeView, type Part } from '../../views/home';
+import { accessHomeView, type HomeApprovals, type HomeData, homeView } from '../../views/home';
+import type { Part } from '../../views/part';
 import type { ActiveDelegation } from '../approvals/delegation';
 import { mayDecide, type Standing } from '../approvals/who-may-decide';
 import type { Role } from '../domain/roles';
