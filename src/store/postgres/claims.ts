@@ -1,3 +1,4 @@
+import { AtMostEvery } from '../at-most-every';
 import type { Claims } from '../claims';
 import type { Query } from './db';
 
@@ -23,7 +24,7 @@ interface Ask {
  * the database and this process far more than a row more, and a burst is when it shows.
  */
 export class PostgresClaims implements Claims {
-  private prunedAt = 0;
+  private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
   private asked: Ask[] = [];
   private sending = false;
 
@@ -83,9 +84,7 @@ export class PostgresClaims implements Claims {
 
   /** Not waited for: a claim is answered as soon as it is taken. */
   private prune(): void {
-    const now = Date.now();
-    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
-    this.prunedAt = now;
+    if (!this.pruning.due()) return;
     this.query(`DELETE FROM ${this.s}.claims WHERE expires_at <= now()`).catch(() => undefined);
   }
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AtMostEvery } from '../at-most-every';
 import {
   byUpdate,
   type DisputeRecord,
@@ -27,7 +28,7 @@ const disputes = (rows: Row[]) => rows.map((r) => parsed(DisputeRecordSchema, r.
  * pending still, and none is ever recorded without being pending.
  */
 export class PostgresPixEvents implements PixEventsRepo {
-  private prunedAt = 0;
+  private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   constructor(
     private readonly query: Query,
@@ -53,8 +54,7 @@ export class PostgresPixEvents implements PixEventsRepo {
 
   async pending() {
     // Old posted events go in passing, at most once an hour: their retries are long over.
-    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
-      this.prunedAt = Date.now();
+    if (this.pruning.due()) {
       await this.query(`DELETE FROM ${this.s}.pix_events WHERE posted AND received_at < now() - $1 * interval '1 millisecond'`, [
         EVENT_KEEP_MS,
       ]);

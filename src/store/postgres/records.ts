@@ -1,3 +1,4 @@
+import { AtMostEvery } from '../at-most-every';
 import type { RecordsStorage, StoredRecord } from '../records';
 import { pages, type Query } from './db';
 
@@ -13,7 +14,7 @@ const EXPIRY = `CASE WHEN $4::bigint IS NULL THEN NULL ELSE now() + $4::bigint *
  * read and write looks at `expires_at`. Each operation is one statement.
  */
 export class PostgresRecords implements RecordsStorage {
-  private prunedAt = 0;
+  private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   constructor(
     private readonly query: Query,
@@ -83,9 +84,7 @@ export class PostgresRecords implements RecordsStorage {
 
   /** Not waited for: nothing reads a lapsed row anyway. */
   private prune(): void {
-    const now = Date.now();
-    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
-    this.prunedAt = now;
+    if (!this.pruning.due()) return;
     this.query(`DELETE FROM ${this.s}.records WHERE expires_at <= now()`).catch(() => undefined);
   }
 }

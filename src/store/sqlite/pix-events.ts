@@ -1,3 +1,4 @@
+import { AtMostEvery } from '../at-most-every';
 import {
   byUpdate,
   type DisputeRecord,
@@ -88,13 +89,12 @@ export class SqlitePixEvents implements PixEventsRepo {
     await this.query('UPDATE pix_events SET json = ? WHERE ns = ? AND hash = ?', [JSON.stringify(record), this.ns, record.hash]);
   }
 
-  private prunedAt = 0;
+  private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   async pending() {
     await this.ready();
     // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
-    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
-      this.prunedAt = Date.now();
+    if (this.pruning.due()) {
       await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [
         this.ns,
         new Date(Date.now() - EVENT_KEEP_MS).toISOString(),

@@ -1,3 +1,4 @@
+import { AtMostEvery } from '../at-most-every';
 import type { RecordsStorage, StoredRecord } from '../records';
 import { madeAtFirstUse, type Query } from './query';
 
@@ -18,7 +19,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  */
 export class SqliteRecords implements RecordsStorage {
   private readonly ready: () => Promise<void>;
-  private prunedAt = 0;
+  private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   constructor(
     private readonly query: Query,
@@ -107,8 +108,7 @@ export class SqliteRecords implements RecordsStorage {
   private async prune(): Promise<void> {
     await this.ready();
     const now = this.now();
-    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
-    this.prunedAt = now;
+    if (!this.pruning.due(now)) return;
     await this.query('DELETE FROM records WHERE namespace = ? AND expires IS NOT NULL AND expires <= ?', [this.namespace, now]);
   }
 }
