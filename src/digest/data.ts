@@ -100,17 +100,17 @@ export function isBelow(account: Account, belowCents: number): boolean {
 export async function readDigestData(sources: DigestSources, belowCents: number | undefined): Promise<DigestData> {
   const { deps } = sources;
   const [approvals, inReview, disputes, accounts] = await Promise.all([
-    part(deps, 'readApprovals', () => waitingApprovals(sources), 'digest'),
-    part(deps, 'readTrackedRequests', () => requestsInReview(sources), 'digest'),
+    part(deps.logger, 'readApprovals', () => waitingApprovals(sources), 'digest'),
+    part(deps.logger, 'readTrackedRequests', () => requestsInReview(sources), 'digest'),
     deps.pixEventsChannel
       ? part(
-          deps,
+          deps.logger,
           'readOpenDisputes',
           async () => firstOf(await deps.store.pixEvents.openDisputes(), (a, b) => a.firstAt.localeCompare(b.firstAt)),
           'digest',
         )
       : undefined,
-    part(deps, 'listAccounts', () => accountsToWatch(sources, belowCents), 'digest'),
+    part(deps.logger, 'listAccounts', () => accountsToWatch(sources, belowCents), 'digest'),
   ]);
   return {
     now: sources.now,

@@ -80,12 +80,12 @@ async function latestDecisions(deps: Deps, open: TrackedRequest[]): Promise<Deci
 
 /** Everything the Home tab shows (the same for every authorized user); each part fails on its own. */
 export async function readHomeData(deps: Deps, now: Date): Promise<HomeData> {
-  const trackedPart = await part(deps, 'readTrackedRequests', () => openTracked(deps));
+  const trackedPart = await part(deps.logger, 'readTrackedRequests', () => openTracked(deps));
   const open = trackedPart.ok ? trackedPart.value : [];
   const inReviewAll = open.filter((r) => !r.reply);
   const [decisions, accounts, base] = await Promise.all([
-    part(deps, 'readLatestRequests', () => latestDecisions(deps, open)),
-    part(deps, 'listAccounts', () => deps.pix.listAccounts(deps.mainAppId)),
+    part(deps.logger, 'readLatestRequests', () => latestDecisions(deps, open)),
+    part(deps.logger, 'listAccounts', () => deps.pix.listAccounts(deps.mainAppId)),
     workspaceUrl(deps),
   ]);
   return {
@@ -105,7 +105,7 @@ const MAX_APPROVAL_READS = 200;
 
 /** The approvals still pending (past their expiry or not: the tab leaves out those), oldest first. */
 export async function readPendingApprovals(deps: Deps): Promise<Part<ApprovalRecord[]>> {
-  return part(deps, 'readApprovals', async () => {
+  return part(deps.logger, 'readApprovals', async () => {
     const ids = [...new Set(await deps.store.approvals.openIds())].slice(0, MAX_APPROVAL_READS);
     const records = await Promise.all(ids.map((id) => deps.store.approvals.get(id).catch(() => undefined)));
     return records
@@ -128,5 +128,5 @@ export async function readDelegations(deps: Deps, now: Date): Promise<ActiveDele
 /** The open Pix disputes (the store's record of them), when the dispute desk is on; undefined when it is off. */
 export async function readOpenDisputes(deps: Deps): Promise<Part<DisputeRecord[]> | undefined> {
   if (!deps.pixEventsChannel) return undefined;
-  return part(deps, 'seeHome', () => deps.store.pixEvents.openDisputes());
+  return part(deps.logger, 'seeHome', () => deps.store.pixEvents.openDisputes());
 }
