@@ -13,4 +13,9 @@ export class AtMostEvery {
     this.last = now;
     return true;
   }
+
+  /** The last yes counts for nothing (what it let through failed): the next ask is due at once. */
+  again(): void {
+    this.last = undefined;
+  }
 }

@@ -7,8 +7,9 @@ export interface IndexEntry {
 /**
  * A set of ids, each with a score: what a tick reads instead of scanning records (on Redis a SCAN
  * walks the whole keyspace, every other deployment's keys included, however few records the set
- * holds). The filing intents (by their time) and the approvals (by when each next needs attention)
- * each keep one. Redis: a sorted set; sqlite: an indexed table; shared by every instance.
+ * holds). The filing intents (by their time), the approvals (by when each next needs attention) and
+ * the limit requests still polled (by when each was tracked) each keep one. Redis: a sorted set;
+ * sqlite: an indexed table; shared by every instance.
  */
 export interface SortedIndex {
   /** Adds the id, or moves it to its new score. */

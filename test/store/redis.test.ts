@@ -6,6 +6,7 @@ import { RedisPixEvents } from '../../src/store/redis/pix-events';
 import { SecretBox } from '../../src/store/secret-box';
 import { deleteKeys, keysOf, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { expectFormerRecordsRead, formerRecords, redisBackend } from '../support/store-backends';
+import { waitFor } from '../support/wait';
 import { SECRET, storeContract } from './contract';
 import { APP_ID } from './contract/account-apps';
 import { auditEntry, minute } from './contract/audit-trail';
@@ -34,7 +35,7 @@ describe('Redis: what is particular to its keys', () => {
     await deleteKeys(SHARED_REDIS_URL, namespace);
   });
 
-  test('every key under the namespace, named as earlier versions named them, with its lifetime; no AppID in clear in any value', async () => {
+  test('every key under the namespace, named as earlier versions named them (the requests to poll now in a sorted set), with its lifetime; no AppID in clear in any value', async () => {
     const store = await open();
     await store.trackedRequests.track({
       limitRequestId: 'r1',
@@ -74,7 +75,6 @@ describe('Redis: what is particular to its keys', () => {
     expect((await keysOf(SHARED_REDIS_URL, namespace)).sort()).toEqual(
       [
         `${ns}-intents::${ns}-intents:i1`,
-        `${ns}-poll::${ns}-poll:r1`,
         `${ns}::${ns}:account-app-client:cl`,
         `${ns}::${ns}:account-app:acc`,
         `${ns}::${ns}:approval:ap1`,
@@ -83,6 +83,7 @@ describe('Redis: what is particular to its keys', () => {
         `${ns}:audit`,
         `${ns}:claim:c1`,
         `${ns}:intents-index`,
+        `${ns}:tracked:polled`,
         `${ns}:pix-dispute:E1`,
         `${ns}:pix-disputes-open`,
         `${ns}:pix-event:h1`,
@@ -94,6 +95,7 @@ describe('Redis: what is particular to its keys', () => {
     );
     expect(await raw.type(`${ns}:approvals:due`)).toBe('zset');
     expect(await raw.type(`${ns}:intents-index`)).toBe('zset');
+    expect(await raw.type(`${ns}:tracked:polled`)).toBe('zset');
     expect(await raw.type(`${ns}:audit`)).toBe('stream');
     expect(await raw.pTTL(`${ns}:pix-event:h1`)).toBeGreaterThan(EVENT_KEEP_MS - 60_000);
     expect(await raw.pTTL(`${ns}:record:mark:k`)).toBeGreaterThan(50_000);
@@ -118,6 +120,41 @@ describe('Redis: what is particular to its keys', () => {
     }
     await raw.zAdd(`${namespace}:approvals:due`, { score: Date.now() + 3_600_000, value: 'old-a1' });
     await expectFormerRecordsRead(await open());
+  });
+
+  test('the requests to poll are read from their sorted set: no SCAN of the keyspace at each tick, once the former poll set was moved', async () => {
+    const store = await open();
+    for (const id of ['r1', 'r2']) {
+      await store.trackedRequests.track({
+        limitRequestId: id,
+        accountId: 'acc',
+        requesterId: 'U',
+        channel: 'C',
+        requested: { pixDayLimit: 1 },
+        documents: [],
+        source: 'filed',
+      });
+    }
+    // The first listing of a process moves what an earlier version kept in `<namespace>-poll` (one walk).
+    expect((await store.trackedRequests.openIds()).sort()).toEqual(['r1', 'r2']);
+    const watcher = raw.duplicate();
+    await watcher.connect();
+    const seen: string[] = [];
+    try {
+      await watcher.monitor((line) => void seen.push(String(line)));
+      const marker = `${namespace}:marker`;
+      await store.trackedRequests.close('r2');
+      expect(await store.trackedRequests.openIds()).toEqual(['r1']);
+      expect(await store.trackedRequests.openIds()).toEqual(['r1']);
+      // A command after them, to know the monitor has passed them all on.
+      await raw.get(marker);
+      await waitFor('the monitor to pass the marker on', () => seen.some((l) => l.includes(marker)), 5_000);
+    } finally {
+      await watcher.close();
+    }
+    const ours = seen.filter((l) => l.includes(namespace));
+    expect(ours.filter((l) => /"scan"/i.test(l))).toEqual([]);
+    expect(ours.some((l) => /"zrange"/i.test(l) && l.includes(`${namespace}:tracked:polled`))).toBe(true);
   });
 
   test('a keyed record that lapsed leaves its kind’s listing when the kind is listed', async () => {

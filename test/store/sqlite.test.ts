@@ -202,7 +202,6 @@ describe('sqlite: what is particular to the file', () => {
       const keys = (await raw.query('SELECT key FROM keyv ORDER BY key')).map((r: { key: string }) => r.key);
       expect(keys).toEqual([
         'pix-ops-intents:i1',
-        'pix-ops-poll:r1',
         'pix-ops:account-app-client:cl',
         'pix-ops:account-app:acc',
         'pix-ops:approval:ap1',
@@ -216,6 +215,7 @@ describe('sqlite: what is particular to the file', () => {
         )[0].n;
       expect(await count('approvals_due')).toBe(1);
       expect(await count('filing_intents_index')).toBe(1);
+      expect(await count('tracked_polled')).toBe(1);
       expect(await count('pix_events')).toBe(1);
       expect(await count('pix_disputes')).toBe(1);
       expect(await count('audit_trail')).toBe(1);

@@ -14,3 +14,11 @@ test('yes the first time, then not again until the interval has passed since the
 test('the first ask is due whatever the clock says (a clock that starts at zero included)', () => {
   expect(new AtMostEvery(60_000).due(0)).toBe(true);
 });
+
+test('again: what the last yes let through failed, so the next ask is due at once', () => {
+  const every = new AtMostEvery(1_000);
+  expect(every.due(5_000)).toBe(true);
+  every.again();
+  expect(every.due(5_001)).toBe(true);
+  expect(every.due(5_002)).toBe(false);
+});

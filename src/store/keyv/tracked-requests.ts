@@ -1,15 +1,22 @@
 import type Keyv from 'keyv';
+import { AtMostEvery } from '../at-most-every';
+import type { SortedIndex } from '../sorted-index';
 import type { TrackedRequest, TrackedRequestsStorage } from '../tracked-requests';
 import { keysOf, prefixedRecords } from './open';
 
 /**
- * Records under `tracked:<id>` in the main namespace; the ids to poll as keys of a namespace of their
- * own (`<namespace>-poll`), so a tick lists exactly the open ones however many were closed before.
+ * Records under `tracked:<id>` in the main namespace; the ids to poll in the backend's index (scored
+ * by when each was tracked), so a tick reads exactly the open ones and never walks the keyspace.
  */
 export class KeyvTrackedRequests implements TrackedRequestsStorage {
+  private readonly adopting = new AtMostEvery(ADOPT_EVERY_MS);
+  private adoption: Promise<void> | undefined;
+
   constructor(
     private readonly records: Keyv,
-    private readonly pollSet: Keyv,
+    private readonly index: SortedIndex,
+    /** Where earlier versions kept the ids to poll (`<namespace>-poll`, walked key by key: on Redis a SCAN of the whole keyspace). */
+    private readonly formerPollSet: Keyv,
   ) {}
 
   get(limitRequestId: string): Promise<unknown> {
@@ -22,29 +29,66 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
 
   async put(record: TrackedRequest, poll?: boolean): Promise<void> {
     await this.records.set(key(record.limitRequestId), record);
-    if (poll === true) await this.pollSet.set(record.limitRequestId, true);
-    else if (poll === false) await this.pollSet.delete(record.limitRequestId);
+    if (poll === true) await this.index.put(record.limitRequestId, scoreOf(record));
+    else if (poll === false) await this.index.remove(record.limitRequestId);
   }
 
   async delete(limitRequestId: string): Promise<void> {
-    await this.pollSet.delete(limitRequestId);
+    await this.index.remove(limitRequestId);
     await this.records.delete(key(limitRequestId));
   }
 
   async unpoll(limitRequestId: string): Promise<void> {
-    await this.pollSet.delete(limitRequestId);
+    await this.index.remove(limitRequestId);
   }
 
   async *polled(): AsyncGenerator<string> {
-    yield* keysOf(this.pollSet);
+    await this.adoptFormer();
+    for (const { id } of await this.index.all()) yield id;
   }
 
   async *all(): AsyncGenerator<{ record: unknown; polled: boolean }> {
-    const polled = new Set<string>();
-    for await (const id of keysOf(this.pollSet)) polled.add(id);
+    await this.adoptFormer();
+    const polled = new Set((await this.index.all()).map((e) => e.id));
     for await (const { id, value } of prefixedRecords(this.records, PREFIX)) yield { record: value, polled: polled.has(id) };
+  }
+
+  /** Ids an earlier version kept to poll move to the index: at the first listing, then now and then. A failure is tried again next time. */
+  private adoptFormer(): Promise<void> {
+    if (this.adoption || !this.adopting.due()) return this.adoption ?? Promise.resolve();
+    this.adoption = (async () => {
+      // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
+      // the next page past as many others.
+      for (let found = true; found; ) {
+        found = false;
+        for await (const id of keysOf(this.formerPollSet)) {
+          await this.index.put(id, 0);
+          await this.formerPollSet.delete(id);
+          found = true;
+        }
+      }
+    })()
+      .catch((err: unknown) => {
+        this.adopting.again();
+        throw err;
+      })
+      .finally(() => {
+        this.adoption = undefined;
+      });
+    return this.adoption;
   }
 }
 
+/**
+ * How often the former poll set is looked at again after the first listing: an instance of an earlier
+ * version still running beside this one (a rolling upgrade) may go on adding to it.
+ */
+const ADOPT_EVERY_MS = 10 * 60_000;
+
 const PREFIX = 'tracked:';
 const key = (limitRequestId: string) => `${PREFIX}${limitRequestId}`;
+/** When it was tracked (0 when that cannot be read): the index's order, oldest first. */
+const scoreOf = (record: TrackedRequest) => {
+  const ms = Date.parse(record.createdAt);
+  return Number.isFinite(ms) ? ms : 0;
+};

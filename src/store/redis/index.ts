@@ -60,7 +60,7 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ba
     });
   }
   const keyv = openKeyv(redisAdapter(client), namespace);
-  const pollSet = openKeyv(redisAdapter(client), `${namespace}-poll`);
+  const formerPollSet = openKeyv(redisAdapter(client), `${namespace}-poll`);
   const intents = openKeyv(redisAdapter(client), `${namespace}-intents`);
   const formerApprovals = openKeyv(redisAdapter(client), `${namespace}-approvals`);
   return {
@@ -69,7 +69,7 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ba
     timeoutMs: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
     claims: new RedisClaims(client, `${namespace}:claim:`, options.holder),
     accountApps: new KeyvAccountApps(keyv),
-    trackedRequests: new KeyvTrackedRequests(keyv, pollSet),
+    trackedRequests: new KeyvTrackedRequests(keyv, new RedisSortedIndex(client, `${namespace}:tracked:polled`), formerPollSet),
     filingIntents: new KeyvFilingIntents(intents, new RedisSortedIndex(client, `${namespace}:intents-index`)),
     approvals: new KeyvApprovals(keyv, new RedisSortedIndex(client, `${namespace}:approvals:due`), formerApprovals),
     audit: new RedisAuditBackend(client, `${namespace}:audit`),

@@ -4,7 +4,7 @@ import type { IndexEntry, SortedIndex } from '../sorted-index';
 const entries = (found: Array<{ value: string; score: number }>): IndexEntry[] =>
   found.map(({ value, score }) => ({ id: String(value), score: Number(score) }));
 
-/** One sorted set (`<namespace>:approvals:due`, `<namespace>:intents-index`), shared by every instance. */
+/** One sorted set (`<namespace>:approvals:due`, `<namespace>:intents-index`, `<namespace>:tracked:polled`), shared by every instance. */
 export class RedisSortedIndex implements SortedIndex {
   constructor(
     private readonly client: RedisClientType,

@@ -30,7 +30,7 @@ export function openSqliteBackend(options: { file: string; namespace: string; ho
   const connect = () => new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000, iterationLimit: 1_000 });
   const main = connect();
   const keyv = openKeyv(main as KeyvStoreAdapter, namespace);
-  const pollSet = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-poll`);
+  const formerPollSet = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-poll`);
   const intents = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-intents`);
   const formerApprovals = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-approvals`);
   const indexes = connect();
@@ -45,7 +45,7 @@ export function openSqliteBackend(options: { file: string; namespace: string; ho
     timeoutMs: undefined,
     claims: new MemoryClaims(`${path.resolve(file)}\n${namespace}`, holder),
     accountApps: new KeyvAccountApps(keyv),
-    trackedRequests: new KeyvTrackedRequests(keyv, pollSet),
+    trackedRequests: new KeyvTrackedRequests(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'tracked_polled'), formerPollSet),
     filingIntents: new KeyvFilingIntents(intents, new SqliteSortedIndex(queryOf(indexes), namespace, 'filing_intents_index')),
     approvals: new KeyvApprovals(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'approvals_due'), formerApprovals),
     audit: new SqliteAuditBackend(queryOf(audit), namespace),
@@ -56,7 +56,7 @@ export function openSqliteBackend(options: { file: string; namespace: string; ho
     async close() {
       await Promise.all([
         keyv.disconnect(),
-        pollSet.disconnect(),
+        formerPollSet.disconnect(),
         intents.disconnect(),
         formerApprovals.disconnect(),
         indexes.disconnect(),

@@ -4,7 +4,7 @@ import { madeAtFirstUse, type Query } from './query';
 const entries = (rows: Array<Record<string, unknown>>): IndexEntry[] => rows.map((r) => ({ id: String(r.id), score: Number(r.due) }));
 
 /**
- * A table of the sqlite file, one per index (`approvals_due`, `filing_intents_index`): `(namespace,
+ * A table of the sqlite file, one per index (`approvals_due`, `filing_intents_index`, `tracked_polled`): `(namespace,
  * id)` keyed, indexed by score (the column `due`, as the first of them named it).
  */
 export class SqliteSortedIndex implements SortedIndex {
