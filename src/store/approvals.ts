@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_ACTIONS, ApprovalGivenSchema, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
+import { FORMER_LOOKED_FOR_EVERY_MS, NowAndThen } from './at-most-every';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -129,7 +130,12 @@ export interface ApprovalsStorage {
 
 /** Pending approvals and their outcome. */
 export class ApprovalsRepo {
-  private adopted?: Promise<void>;
+  /** Ids an earlier version listed elsewhere move to the index (due at once). */
+  private readonly adoption = new NowAndThen(FORMER_LOOKED_FOR_EVERY_MS, async () => {
+    for await (const _ of this.storage.adoptFormer?.() ?? []) {
+      // Each step adopts one id.
+    }
+  });
 
   constructor(
     private readonly storage: ApprovalsStorage,
@@ -160,19 +166,19 @@ export class ApprovalsRepo {
 
   /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), earliest due first. */
   async openIds(): Promise<string[]> {
-    await this.adoptFormer();
+    await this.adoption.run();
     return this.storage.listed(MAX_LISTED);
   }
 
   /** How many approvals are not settled yet (the index's size: no record is read). */
   async openCount(): Promise<number> {
-    await this.adoptFormer();
+    await this.adoption.run();
     return this.storage.count();
   }
 
   /** Ids of the approvals that need a tick now (an expiry, a reminder, a run to resume, a root to settle), earliest first. */
   async dueIds(now = Date.now()): Promise<string[]> {
-    await this.adoptFormer();
+    await this.adoption.run();
     return this.storage.due(now, MAX_LISTED);
   }
 
@@ -191,21 +197,6 @@ export class ApprovalsRepo {
   /** Stops listing an id whose record is gone. */
   async forget(id: string): Promise<void> {
     await this.storage.unlist(id);
-  }
-
-  /** Once per process: ids an earlier version listed elsewhere move to the index (due at once). A failure is tried again next time. */
-  private adoptFormer(): Promise<void> {
-    const { storage } = this;
-    if (!storage.adoptFormer) return Promise.resolve();
-    this.adopted ??= (async () => {
-      for await (const _ of storage.adoptFormer!()) {
-        // Each step adopts one id.
-      }
-    })().catch((err: unknown) => {
-      this.adopted = undefined;
-      throw err;
-    });
-    return this.adopted;
   }
 
   /** The record as stored: its payload sealed, and checked against the schema it is read back with (never written, then unreadable). */

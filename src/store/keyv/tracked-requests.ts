@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import { AtMostEvery } from '../at-most-every';
+import { FORMER_LOOKED_FOR_EVERY_MS, NowAndThen } from '../at-most-every';
 import type { SortedIndex } from '../sorted-index';
 import type { TrackedRequest, TrackedRequestsStorage } from '../tracked-requests';
 import { keysOf, prefixedRecords } from './open';
@@ -9,8 +9,8 @@ import { keysOf, prefixedRecords } from './open';
  * by when each was tracked), so a tick reads exactly the open ones and never walks the keyspace.
  */
 export class KeyvTrackedRequests implements TrackedRequestsStorage {
-  private readonly adopting = new AtMostEvery(ADOPT_EVERY_MS);
-  private adoption: Promise<void> | undefined;
+  /** Ids an earlier version kept to poll move to the index. */
+  private readonly adoption = new NowAndThen(FORMER_LOOKED_FOR_EVERY_MS, () => this.moveFormer());
 
   constructor(
     private readonly records: Keyv,
@@ -43,47 +43,29 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
   }
 
   async *polled(): AsyncGenerator<string> {
-    await this.adoptFormer();
+    await this.adoption.run();
     for (const { id } of await this.index.all()) yield id;
   }
 
   async *all(): AsyncGenerator<{ record: unknown; polled: boolean }> {
-    await this.adoptFormer();
+    await this.adoption.run();
     const polled = new Set((await this.index.all()).map((e) => e.id));
     for await (const { id, value } of prefixedRecords(this.records, PREFIX)) yield { record: value, polled: polled.has(id) };
   }
 
-  /** Ids an earlier version kept to poll move to the index: at the first listing, then now and then. A failure is tried again next time. */
-  private adoptFormer(): Promise<void> {
-    if (this.adoption || !this.adopting.due()) return this.adoption ?? Promise.resolve();
-    this.adoption = (async () => {
-      // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
-      // the next page past as many others.
-      for (let found = true; found; ) {
-        found = false;
-        for await (const id of keysOf(this.formerPollSet)) {
-          await this.index.put(id, 0);
-          await this.formerPollSet.delete(id);
-          found = true;
-        }
+  private async moveFormer(): Promise<void> {
+    // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
+    // the next page past as many others.
+    for (let found = true; found; ) {
+      found = false;
+      for await (const id of keysOf(this.formerPollSet)) {
+        await this.index.put(id, 0);
+        await this.formerPollSet.delete(id);
+        found = true;
       }
-    })()
-      .catch((err: unknown) => {
-        this.adopting.again();
-        throw err;
-      })
-      .finally(() => {
-        this.adoption = undefined;
-      });
-    return this.adoption;
+    }
   }
 }
-
-/**
- * How often the former poll set is looked at again after the first listing: an instance of an earlier
- * version still running beside this one (a rolling upgrade) may go on adding to it.
- */
-const ADOPT_EVERY_MS = 10 * 60_000;
 
 const PREFIX = 'tracked:';
 const key = (limitRequestId: string) => `${PREFIX}${limitRequestId}`;
