@@ -48,8 +48,9 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
   }
 
   async *all(): AsyncGenerator<{ record: unknown; polled: boolean }> {
-    await this.adoption.run();
+    // Read, not moved: a copy of the store leaves its source as it was.
     const polled = new Set((await this.index.all()).map((e) => e.id));
+    for await (const id of keysOf(this.formerPollSet)) polled.add(id);
     for await (const { id, value } of prefixedRecords(this.records, PREFIX)) yield { record: value, polled: polled.has(id) };
   }
 
