@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
 import type { ApprovalsStorage, StoredApproval } from '../approvals';
 import type { SortedIndex } from '../sorted-index';
-import { keysOf, prefixedRecords } from './open';
+import { moveKeys, prefixedRecords } from './open';
 
 /** Records under `approval:<id>` in the main namespace, and the backend's index of the ones with something left to do. */
 export class KeyvApprovals implements ApprovalsStorage {
@@ -43,17 +43,7 @@ export class KeyvApprovals implements ApprovalsStorage {
   }
 
   async *adoptFormer(): AsyncGenerator<string> {
-    // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
-    // the next page past as many others.
-    for (let found = true; found; ) {
-      found = false;
-      for await (const id of keysOf(this.formerOpenSet)) {
-        await this.index.put(id, 0);
-        await this.formerOpenSet.delete(id);
-        found = true;
-        yield id;
-      }
-    }
+    yield* moveKeys(this.formerOpenSet, (id) => this.index.put(id, 0));
   }
 
   async *all(): AsyncGenerator<{ record: unknown; due: number | undefined }> {

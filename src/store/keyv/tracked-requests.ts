@@ -2,7 +2,7 @@ import type Keyv from 'keyv';
 import { FORMER_LOOKED_FOR_EVERY_MS, NowAndThen } from '../at-most-every';
 import type { SortedIndex } from '../sorted-index';
 import type { TrackedRequest, TrackedRequestsStorage } from '../tracked-requests';
-import { keysOf, prefixedRecords } from './open';
+import { keysOf, moveKeys, prefixedRecords } from './open';
 
 /**
  * Records under `tracked:<id>` in the main namespace; the ids to poll in the backend's index (scored
@@ -55,15 +55,8 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
   }
 
   private async moveFormer(): Promise<void> {
-    // Until a walk finds none: sqlite's listing pages by offset, and the ids deleted on the way shift
-    // the next page past as many others.
-    for (let found = true; found; ) {
-      found = false;
-      for await (const id of keysOf(this.formerPollSet)) {
-        await this.index.put(id, 0);
-        await this.formerPollSet.delete(id);
-        found = true;
-      }
+    for await (const _ of moveKeys(this.formerPollSet, (id) => this.index.put(id, 0))) {
+      // Each step moves one id.
     }
   }
 }
