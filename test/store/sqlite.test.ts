@@ -162,6 +162,31 @@ describe('sqlite: what is particular to the file', () => {
     }
   });
 
+  test('a request closed while an earlier version still has it in its poll set (a rolling upgrade) is taken out of that set too', async () => {
+    const store = await openStore({ url, secret: SECRET });
+    try {
+      // The first listing moves what is there; the earlier version's instance adds r1 after it.
+      expect(await store.trackedRequests.openIds()).toEqual([]);
+      const former = new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}-poll` });
+      await store.trackedRequests.track({
+        limitRequestId: 'r1',
+        accountId: 'acc',
+        requesterId: 'U',
+        channel: 'C',
+        requested: { pixDayLimit: 1 },
+        documents: [],
+        source: 'filed',
+      });
+      await former.set('r1', true);
+      await store.trackedRequests.close('r1');
+      expect(await former.get('r1')).toBeUndefined();
+      await former.disconnect();
+      expect(await store.trackedRequests.openIds()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('where a store writes: the keys and tables earlier versions read', async () => {
     const store = await openStore({ url, secret: SECRET });
     await store.trackedRequests.track({

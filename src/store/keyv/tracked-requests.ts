@@ -30,16 +30,18 @@ export class KeyvTrackedRequests implements TrackedRequestsStorage {
   async put(record: TrackedRequest, poll?: boolean): Promise<void> {
     await this.records.set(key(record.limitRequestId), record);
     if (poll === true) await this.index.put(record.limitRequestId, scoreOf(record));
-    else if (poll === false) await this.index.remove(record.limitRequestId);
+    else if (poll === false) await this.unpoll(record.limitRequestId);
   }
 
   async delete(limitRequestId: string): Promise<void> {
-    await this.index.remove(limitRequestId);
+    await this.unpoll(limitRequestId);
     await this.records.delete(key(limitRequestId));
   }
 
   async unpoll(limitRequestId: string): Promise<void> {
     await this.index.remove(limitRequestId);
+    // Also where an earlier version's instance may have put it and it was not moved yet: moved later, it would be polled again.
+    await this.formerPollSet.delete(limitRequestId);
   }
 
   async *polled(): AsyncGenerator<string> {
