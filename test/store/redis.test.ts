@@ -11,6 +11,7 @@ import { SECRET, storeContract } from './contract';
 import { APP_ID } from './contract/account-apps';
 import { auditEntry, minute } from './contract/audit-trail';
 import { pixEvent } from './contract/pix-events';
+import { trackedRequest } from './contract/tracked-requests';
 
 // Needs the Redis server on 127.0.0.1:6379 (present on every machine of this project, CI included).
 storeContract(redisBackend);
@@ -125,15 +126,7 @@ describe('Redis: what is particular to its keys', () => {
   test('the requests to poll are read from their sorted set: no SCAN of the keyspace at each tick, once the former poll set was moved', async () => {
     const store = await open();
     for (const id of ['r1', 'r2']) {
-      await store.trackedRequests.track({
-        limitRequestId: id,
-        accountId: 'acc',
-        requesterId: 'U',
-        channel: 'C',
-        requested: { pixDayLimit: 1 },
-        documents: [],
-        source: 'filed',
-      });
+      await store.trackedRequests.track(trackedRequest(id));
     }
     // The first listing of a process moves what an earlier version kept in `<namespace>-poll` (one walk).
     expect((await store.trackedRequests.openIds()).sort()).toEqual(['r1', 'r2']);

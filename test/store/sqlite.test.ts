@@ -11,6 +11,7 @@ import { SECRET, storeContract } from './contract';
 import { APP_ID } from './contract/account-apps';
 import { auditEntry, minute, snapshotOf } from './contract/audit-trail';
 import { pixEvent } from './contract/pix-events';
+import { trackedRequest } from './contract/tracked-requests';
 
 storeContract(sqliteBackend);
 
@@ -168,15 +169,7 @@ describe('sqlite: what is particular to the file', () => {
       // The first listing moves what is there; the earlier version's instance adds r1 after it.
       expect(await store.trackedRequests.openIds()).toEqual([]);
       const former = new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}-poll` });
-      await store.trackedRequests.track({
-        limitRequestId: 'r1',
-        accountId: 'acc',
-        requesterId: 'U',
-        channel: 'C',
-        requested: { pixDayLimit: 1 },
-        documents: [],
-        source: 'filed',
-      });
+      await store.trackedRequests.track(trackedRequest('r1'));
       await former.set('r1', true);
       await store.trackedRequests.close('r1');
       expect(await former.get('r1')).toBeUndefined();

@@ -1,7 +1,8 @@
 import type { Store } from '../../../src/store';
 import { type BackendUnderTest, eachSpace } from './backend';
 
-const request = (id: string) => ({
+/** A limit request to track, as a filing records it. */
+export const trackedRequest = (id: string) => ({
   limitRequestId: id,
   accountId: 'acc1',
   requesterId: 'U1',
@@ -20,10 +21,10 @@ export function trackedRequestsContract(backend: BackendUnderTest): void {
 
     test('tracked, polled until closed; what each step records is read by a second instance and after a restart', async () => {
       const a = await space().open();
-      const tracked = await a.trackedRequests.track({ ...request('r1'), createdAt: '2026-11-25T10:00:00.000Z' });
-      expect(tracked).toEqual({ ...request('r1'), createdAt: '2026-11-25T10:00:00.000Z', closed: false });
-      await a.trackedRequests.track(request('r2'));
-      await a.trackedRequests.track(request('r3'));
+      const tracked = await a.trackedRequests.track({ ...trackedRequest('r1'), createdAt: '2026-11-25T10:00:00.000Z' });
+      expect(tracked).toEqual({ ...trackedRequest('r1'), createdAt: '2026-11-25T10:00:00.000Z', closed: false });
+      await a.trackedRequests.track(trackedRequest('r2'));
+      await a.trackedRequests.track(trackedRequest('r3'));
       const b = await space().open();
       expect(await b.trackedRequests.get('r1')).toEqual(tracked);
       expect(await openIds(b)).toEqual(['r1', 'r2', 'r3']);
@@ -53,7 +54,7 @@ export function trackedRequestsContract(backend: BackendUnderTest): void {
       const restarted = await space().open();
       expect(await openIds(restarted)).toEqual(['r1']);
       expect(await restarted.trackedRequests.get('r2')).toEqual({
-        ...request('r2'),
+        ...trackedRequest('r2'),
         createdAt: expect.any(String),
         closed: true,
         reply: { ts: '9.9', status: 'REJECTED' },
@@ -62,7 +63,7 @@ export function trackedRequestsContract(backend: BackendUnderTest): void {
 
     test('getMany: the records of many ids in their order, undefined for one never tracked or forgotten', async () => {
       const store = await space().open();
-      for (const id of ['m1', 'm2', 'm3']) await store.trackedRequests.track(request(id));
+      for (const id of ['m1', 'm2', 'm3']) await store.trackedRequests.track(trackedRequest(id));
       await store.trackedRequests.forget('m2');
       const read = await store.trackedRequests.getMany(['m3', 'nope', 'm1', 'm2']);
       expect(read.map((r) => r?.limitRequestId)).toEqual(['m3', undefined, 'm1', undefined]);
@@ -72,8 +73,8 @@ export function trackedRequestsContract(backend: BackendUnderTest): void {
 
     test('forget removes record and polling; untrack stops polling and keeps the record; a change to an untracked id fails', async () => {
       const store = await space().open();
-      await store.trackedRequests.track(request('f1'));
-      await store.trackedRequests.track(request('u1'));
+      await store.trackedRequests.track(trackedRequest('f1'));
+      await store.trackedRequests.track(trackedRequest('u1'));
       await store.trackedRequests.forget('f1');
       await store.trackedRequests.untrack('u1');
       expect(await store.trackedRequests.get('f1')).toBeUndefined();
