@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { APPROVAL_KINDS } from '../commands';
 import { runApprovalTick } from '../src/approvals/tick';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import {
   APPROVAL_TTL_MS,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { WebClient } from '@slack/web-api';
 import { type RunningApp, STOP_DRAIN_MS, startPixOps } from '../src/app';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import { loadConfig } from '../src/runtime/config';
 import { createLogger, SecretRegistry } from '../src/runtime/logger';
 import type { SandboxCompany } from '../src/sandbox';

@@ -3,7 +3,7 @@ import { APPROVAL_KINDS } from '../commands';
 import { approve } from '../src/approvals/deciding';
 import { delegationsIn } from '../src/approvals/delegations-repo';
 import { runApprovalTick } from '../src/approvals/tick';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import { startBotInProcess, timedApprovalClaims, timeSlackCalls } from './lib';
 
 // One instance of the team-scale approvals benchmark (approvals-team.ts), in a process of its own as

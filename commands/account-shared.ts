@@ -1,4 +1,4 @@
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApprovalKind, ApprovalResult, ApprovalRun } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import type { ActionArgs, CommandRow, EntryContext, EntryRow } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';

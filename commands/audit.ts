@@ -10,7 +10,7 @@ import {
   saoPauloToday,
   systemClock,
 } from '../src/domain/sao-paulo-date';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import { type CommandRow, type EntryContext, type EntryRow, UsageError } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';

@@ -1,4 +1,4 @@
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import type { EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';

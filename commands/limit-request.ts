@@ -6,7 +6,7 @@ import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { splitLimits } from '../src/domain/limit-fields';
 import { BLOCK, type FormMeta, FormMetaSchema, readLimitForm } from '../src/domain/limit-form';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import type { CommandRow, EntryContext, EntryRow } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';

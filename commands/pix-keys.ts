@@ -4,7 +4,7 @@ import type { ApprovalKind } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { PayloadOf } from '../src/domain/approvals';
 import { checkPixKey, detectPixKey, isPixKeyType } from '../src/domain/pix-key-values';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import type { EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';

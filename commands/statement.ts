@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Deps } from '../src/entry/deps';
+import type { Deps } from '../src/deps';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { describeError } from '../src/errors';

@@ -1,5 +1,5 @@
 import type { AuditTarget } from '../audit/entry';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import type { ApprovalRecord } from '../store/approvals';
 
 /** What an approval is about, for its audit entries (the trail masks the Pix key itself). */

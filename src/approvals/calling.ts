@@ -1,5 +1,5 @@
 import { presentMessage, type SlackMessage } from '../../views/message';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import type { Locale } from '../i18n';
 import { slackErrorCode } from '../slack/error-code';

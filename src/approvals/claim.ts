@@ -1,4 +1,4 @@
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError, PixOpsError } from '../errors';
 import type { ApprovalRecord } from '../store/approvals';
 import { holdClaim } from '../store/held-claim';

@@ -1,5 +1,5 @@
 import { type ApprovalRefusal, decidedText, refusalText } from '../../views/approvals';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';

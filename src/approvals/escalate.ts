@@ -1,7 +1,7 @@
 import { escalationDmMessage, escalationMessage } from '../../views/approvals';
 import { presentMessage } from '../../views/message';
-import { mentionsOf } from '../entry/access';
-import type { Deps } from '../entry/deps';
+import { mentionsOf } from '../access';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { postToUser } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';

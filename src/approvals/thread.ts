@@ -1,6 +1,6 @@
 import { approvalRootMessage, notRegisteredRootMessage } from '../../views/approvals';
 import { presentMessage, type SlackMessage } from '../../views/message';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { slackErrorCode } from '../slack/error-code';
 import { type OnceMetadata, postOnce, postToUser } from '../slack/post-once';

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { tickReads } from './calling';
 import { holding, write } from './claim';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BALANCE_ALERT_EVENT_TYPE, belowAlertMessage, blockedAlertMessage } from '../../views/balance-alerts';
 import { presentMessage } from '../../views/message';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { DEFAULT_LOCALE } from '../i18n';
 import type { Account } from '../pix/schemas';

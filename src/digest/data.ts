@@ -2,8 +2,8 @@ import { DIGEST_SHOWN, type DigestData, type Listed, type WaitingApproval } from
 import { stillToCall } from '../approvals/calling';
 import { isEscalated } from '../approvals/escalation';
 import { APPROVAL_ROLE } from '../domain/approvals';
-import { mentionsOf } from '../entry/access';
-import type { Deps } from '../entry/deps';
+import { mentionsOf } from '../access';
+import type { Deps } from '../deps';
 import type { PixClient } from '../pix/client';
 import type { Account } from '../pix/schemas';
 import { part } from '../slack/surface-part';

@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createTask, type ScheduledTask } from 'node-cron';
 import { DIGEST_EVENT_TYPE, digestMessage } from '../../views/digest';
 import { presentMessage } from '../../views/message';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { DEFAULT_LOCALE } from '../i18n';
 import { slackErrorCode } from '../slack/error-code';

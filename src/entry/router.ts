@@ -15,7 +15,7 @@ import { withDeadline } from '../runtime/deadline';
 import { isStoreUnavailable } from '../store/errors';
 import { matchCommand, tokenize } from './command-words';
 import { RECEIVED_AT } from './delivery';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import {
   type ActionArgs,
   type CommandRow,

@@ -14,7 +14,7 @@ import type { SlackMessage } from '../../views/message';
 import type { Role } from '../domain/roles';
 import { PixOpsError } from '../errors';
 import type { ActionKey, Locale, SummaryKey } from '../i18n';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

@@ -2,7 +2,7 @@ import { type Decision, HOME_MAX, type HomeData } from '../../views/home';
 import type { Part } from '../../views/part';
 import type { ActiveDelegation } from '../approvals/delegation';
 import { delegationsIn } from '../approvals/delegations-repo';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { part } from '../slack/surface-part';
 import type { ApprovalRecord } from '../store/approvals';

@@ -6,7 +6,7 @@ import type { ActiveDelegation } from '../approvals/delegation';
 import { mayDecide, type Standing } from '../approvals/who-may-decide';
 import type { Role } from '../domain/roles';
 import { type Clock, systemClock } from '../domain/sao-paulo-date';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import type { Locale } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';

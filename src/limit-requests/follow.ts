@@ -1,6 +1,6 @@
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage } from '../../views/message';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { describeError, PixOpsError } from '../errors';
 import type { Locale } from '../i18n';
 import type { PostedMessage } from '../slack/post-once';

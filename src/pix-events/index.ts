@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Deps } from '../entry/deps';
+import type { Deps } from '../deps';
 import { refreshHomesAfterDecision } from '../home';
 import type { PixBudget } from '../pix/budget';
 import { type DrainGate, drainGate } from '../runtime/drain-gate';

@@ -1,4 +1,4 @@
-import { AccessControl } from '../../src/entry/access';
+import { AccessControl } from '../../src/access';
 
 const lists = (l: Partial<Record<'viewer' | 'operator' | 'admin', string[]>>) => ({ viewer: [], operator: [], admin: [], ...l });
 

@@ -1,5 +1,5 @@
-import { ROLES_HIGH_FIRST, type Role } from '../domain/roles';
-import { withDeadline } from '../runtime/deadline';
+import { ROLES_HIGH_FIRST, type Role } from './domain/roles';
+import { withDeadline } from './runtime/deadline';
 
 export interface AccessOptions {
   lists: Record<Role, string[]>;

@@ -1,11 +1,11 @@
-import type { AuditLog } from '../audit/recorder';
-import type { ApprovalAction } from '../domain/approvals';
-import type { PixClient } from '../pix/client';
-import type { Logger, SecretRegistry } from '../runtime/logger';
-import type { Metrics } from '../runtime/metrics';
-import type { SlackClients } from '../slack/clients';
-import type { Store } from '../store';
 import type { AccessControl } from './access';
+import type { AuditLog } from './audit/recorder';
+import type { ApprovalAction } from './domain/approvals';
+import type { PixClient } from './pix/client';
+import type { Logger, SecretRegistry } from './runtime/logger';
+import type { Metrics } from './runtime/metrics';
+import type { SlackClients } from './slack/clients';
+import type { Store } from './store';
 
 /** Four-eyes approvals as configured (APPROVALS, APPROVAL_TTL; ACCESS_APPROVERS is the access control's). */
 export interface ApprovalSettings {
