@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ApprovalKind } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
-import type { PayloadOf } from '../src/domain/approvals';
 import type { Deps } from '../src/deps';
+import type { PayloadOf } from '../src/domain/approvals';
 import type { EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import type { Locale } from '../src/i18n';

@@ -1,4 +1,5 @@
 import { spoolCsv } from '../src/audit/csv';
+import type { Deps } from '../src/deps';
 import {
   addDays,
   type CalendarDate,
@@ -10,7 +11,6 @@ import {
   saoPauloToday,
   systemClock,
 } from '../src/domain/sao-paulo-date';
-import type { Deps } from '../src/deps';
 import { type CommandRow, type EntryContext, type EntryRow, UsageError } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ApprovalKind } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
+import type { Deps } from '../src/deps';
 import type { PayloadOf } from '../src/domain/approvals';
 import { detectPixKey } from '../src/domain/pix-key-values';
-import type { Deps } from '../src/deps';
 import { type CommandRow, type EntryRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';
 import type { PixClient } from '../src/pix/client';

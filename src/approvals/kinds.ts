@@ -1,6 +1,6 @@
 import type { SlackMessage } from '../../views/message';
-import type { ApprovalAction, PayloadOf } from '../domain/approvals';
 import type { Deps } from '../deps';
+import type { ApprovalAction, PayloadOf } from '../domain/approvals';
 import { PixOpsError } from '../errors';
 import type { Locale } from '../i18n';
 import type { ApprovalIntent, ApprovalRecord } from '../store/approvals';

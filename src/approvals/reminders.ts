@@ -1,7 +1,7 @@
 import { APPROVAL_EVENT_TYPE, reminderMessage } from '../../views/approvals';
-import { APPROVAL_ROLE } from '../domain/approvals';
 import { mentionsOf } from '../access';
 import type { Deps } from '../deps';
+import { APPROVAL_ROLE } from '../domain/approvals';
 import { findOwnMessage } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';
 import { callOn, delegatesOf, stillToCall, type TickReads } from './calling';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { APPROVAL_EVENT_TYPE, sentForApprovalText } from '../../views/approvals';
-import type { ApprovalAction, ApprovalPayload } from '../domain/approvals';
 import type { Deps } from '../deps';
+import type { ApprovalAction, ApprovalPayload } from '../domain/approvals';
 import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { postRootMessage } from '../slack/thread-root';

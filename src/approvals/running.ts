@@ -1,8 +1,8 @@
 import { approvalReplyMessage, withApprovalNote } from '../../views/approvals';
 import { failureText } from '../../views/errors';
+import type { Deps } from '../deps';
 import { APPROVAL_ROLE } from '../domain/approvals';
 import { roleAllows } from '../domain/roles';
-import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import { messages } from '../i18n';
 import { slackErrorCode } from '../slack/error-code';

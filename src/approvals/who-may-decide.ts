@@ -1,7 +1,7 @@
 import type { ApprovalRefusal } from '../../views/approvals';
+import type { Deps } from '../deps';
 import { APPROVAL_ROLE, type ApprovalAction } from '../domain/approvals';
 import { type Role, roleAllows } from '../domain/roles';
-import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import type { Locale } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';

@@ -1,9 +1,9 @@
 import { DIGEST_SHOWN, type DigestData, type Listed, type WaitingApproval } from '../../views/digest';
+import { mentionsOf } from '../access';
 import { stillToCall } from '../approvals/calling';
 import { isEscalated } from '../approvals/escalation';
-import { APPROVAL_ROLE } from '../domain/approvals';
-import { mentionsOf } from '../access';
 import type { Deps } from '../deps';
+import { APPROVAL_ROLE } from '../domain/approvals';
 import type { PixClient } from '../pix/client';
 import type { Account } from '../pix/schemas';
 import { part } from '../slack/surface-part';

@@ -6,6 +6,7 @@ import { inlineErrorText, plain, presentMessage, type SlackMessage } from '../..
 import { messageModal } from '../../views/modal';
 import type { AuditOutcome } from '../audit/entry';
 import type { DeliveryAudit } from '../audit/recorder';
+import type { Deps } from '../deps';
 import { type Role, roleAllows } from '../domain/roles';
 import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
@@ -15,7 +16,6 @@ import { withDeadline } from '../runtime/deadline';
 import { isStoreUnavailable } from '../store/errors';
 import { matchCommand, tokenize } from './command-words';
 import { RECEIVED_AT } from './delivery';
-import type { Deps } from '../deps';
 import {
   type ActionArgs,
   type CommandRow,

@@ -11,10 +11,10 @@ import type {
 } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import type { SlackMessage } from '../../views/message';
+import type { Deps } from '../deps';
 import type { Role } from '../domain/roles';
 import { PixOpsError } from '../errors';
 import type { ActionKey, Locale, SummaryKey } from '../i18n';
-import type { Deps } from '../deps';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

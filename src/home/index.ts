@@ -4,9 +4,9 @@ import { accessHomeView, type HomeApprovals, type HomeData, homeView } from '../
 import type { Part } from '../../views/part';
 import type { ActiveDelegation } from '../approvals/delegation';
 import { mayDecide, type Standing } from '../approvals/who-may-decide';
+import type { Deps } from '../deps';
 import type { Role } from '../domain/roles';
 import { type Clock, systemClock } from '../domain/sao-paulo-date';
-import type { Deps } from '../deps';
 import { describeError } from '../errors';
 import type { Locale } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';

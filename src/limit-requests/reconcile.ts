@@ -1,6 +1,6 @@
 import { escapeMrkdwn, presentMessage, section } from '../../views/message';
-import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
 import type { Deps } from '../deps';
+import { formatSaoPauloDateTime } from '../domain/sao-paulo-date';
 import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import type { LimitRequest } from '../pix/schemas';

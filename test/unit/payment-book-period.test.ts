@@ -1,6 +1,6 @@
 import { checkBookPeriod, paymentBookCommand } from '../../commands/payment-book';
-import { saoPauloToday } from '../../src/domain/sao-paulo-date';
 import type { Deps } from '../../src/deps';
+import { saoPauloToday } from '../../src/domain/sao-paulo-date';
 import { type CommandContext, UsageError } from '../../src/entry/table';
 
 describe('the payment booklet period', () => {
