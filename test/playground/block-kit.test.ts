@@ -1,4 +1,5 @@
 import { mrkdwn, type RenderContext, renderBlocks, renderMessage, text } from '../../src/playground/page/block-kit';
+import { accountsMessage } from '../../views/accounts';
 
 const users = { U0ADMIN: 'Ana Admin', C0FINANCE: 'finance' };
 
@@ -43,6 +44,50 @@ describe('mrkdwn as Slack renders it', () => {
 
   test('words with underscores or asterisks inside are left alone', () => {
     expect(mrkdwn('snake_case_name and 2*3*4')).toBe('snake_case_name and 2*3*4');
+  });
+});
+
+// Slack formats around code spans, links and mentions, and nests the three styles
+// (https://docs.slack.dev/messaging/formatting-message-text#basic-formatting); nothing inside code is formatted.
+describe('mrkdwn: bold, italics and strike around code, links and each other', () => {
+  const link = '<a href="https://x.test" target="_blank" rel="noopener">docs</a>';
+  test.each([
+    ['*`48d5…508f` (default account)*', '<b><code>48d5…508f</code> (default account)</b>'],
+    ['*`id`*', '<b><code>id</code></b>'],
+    ['_see `x` here_', '<i>see <code>x</code> here</i>'],
+    ['~`old`~ new', '<s><code>old</code></s> new'],
+    ['_<https://x.test|docs>_', `<i>${link}</i>`],
+    ['~read <https://x.test|docs> and `a`~', `<s>read ${link} and <code>a</code></s>`],
+    ['*<@U0ADMIN> approved*', '<b><span class="mention">@Ana Admin</span> approved</b>'],
+    ['*bold _italic_ and ~struck~*', '<b>bold <i>italic</i> and <s>struck</s></b>'],
+    ['_*both*_ and *_both_*', '<i><b>both</b></i> and <b><i>both</i></b>'],
+    ['*`a`* · *`b`*', '<b><code>a</code></b> · <b><code>b</code></b>'],
+    ['(*in brackets*), *before punctuation*.', '(<b>in brackets</b>), <b>before punctuation</b>.'],
+    ['*:white_check_mark: done*', '<b><span class="emoji" title=":white_check_mark:">✅</span> done</b>'],
+  ])('%s', (input, html) => {
+    expect(mrkdwn(input, users)).toBe(html);
+  });
+
+  test('a delimiter inside code or a link neither opens nor closes', () => {
+    expect(mrkdwn('*a `b*` c*')).toBe('<b>a <code>b*</code> c</b>');
+    expect(mrkdwn('`*`x*')).toBe('<code>*</code>x*');
+    expect(mrkdwn('_<https://x.test/a_b|a_b>_')).toBe('<i><a href="https://x.test/a_b" target="_blank" rel="noopener">a_b</a></i>');
+  });
+
+  test('unpaired, spaced or split by a line or a code block, the delimiters stay as typed', () => {
+    expect(mrkdwn('*`code` alone')).toBe('*<code>code</code> alone');
+    expect(mrkdwn('* not bold *')).toBe('* not bold *');
+    expect(mrkdwn('*one\ntwo*')).toBe('*one<br>two*');
+    expect(mrkdwn('*a ```x``` b*')).toBe('*a <pre class="code-block">x</pre> b*');
+    expect(mrkdwn('a*`b`*c')).toBe('a*<code>b</code>*c');
+  });
+
+  test("the accounts list as the bot sends it shows no asterisk: each account's title is bold, its ID code", () => {
+    const account = { accountId: '48d5c0de508f', isDefault: true, balance: { available: 150_000 } };
+    const { blocks } = accountsMessage('en', [{ account, app: { kind: 'main' } }] as Parameters<typeof accountsMessage>[1]);
+    const html = renderBlocks(blocks as unknown[], { users });
+    expect(html).toContain('<b><code>48d5c0de508f</code> (default account)</b>');
+    expect(html).not.toContain('*');
   });
 });
 

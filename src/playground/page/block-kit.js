@@ -133,39 +133,68 @@
     return `<a href="${escapeHtml(safeUrl(href))}" target="_blank" rel="noopener">${escapeSlackText(label || target)}</a>`;
   }
 
-  /** Bold, italics, strike within one run of plain text (no code, no control sequences). */
-  function inline(html) {
-    return html
-      .replace(/(^|[\s(>])\*(?!\s)([^*\n]+?)\*(?=$|[\s).,;:!?<])/g, '$1<b>$2</b>')
-      .replace(/(^|[\s(>])_(?!\s)([^_\n]+?)_(?=$|[\s).,;:!?<])/g, '$1<i>$2</i>')
-      .replace(/(^|[\s(>])~(?!\s)([^~\n]+?)~(?=$|[\s).,;:!?<])/g, '$1<s>$2</s>');
-  }
+  /** `*bold*`, `_italics_`, `~strike~`: the tag each delimiter makes. */
+  const STYLES = { '*': 'b', _: 'i', '~': 's' };
 
-  /** Text outside code: control sequences, then formatting and emoji around them. */
-  function prose(text, users) {
-    var out = '';
-    var re = /<([^<>\s][^<>]*)>/g;
-    var last = 0;
-    var m;
-    var parts = [];
-    for (m = re.exec(text); m; m = re.exec(text)) {
-      parts.push({ text: text.slice(last, m.index) });
-      parts.push({ html: controlSequence(m[1], users) });
+  const isSpace = (t) => typeof t === 'string' && /\s/.test(t);
+  const isWordChar = (t) => typeof t === 'string' && /[\p{L}\p{N}]/u.test(t);
+
+  /**
+   * Text outside code blocks as a list of tokens: inline code spans and `<…>` control sequences, each one
+   * token (its HTML: nothing inside it is formatted), and every other character on its own.
+   */
+  function tokens(text, users) {
+    const out = [];
+    const re = /`([^`\n]+)`|<([^<>\s][^<>]*)>/g;
+    let last = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      out.push(...text.slice(last, m.index));
+      out.push({ html: m[1] === undefined ? controlSequence(m[2], users) : `<code>${escapeSlackText(m[1])}</code>` });
       last = re.lastIndex;
     }
-    parts.push({ text: text.slice(last) });
-    // Formatting may span a link (`*<url|text>*`): format the whole line with placeholders for sequences.
-    var holders = [];
-    var joined = parts
-      .map((p) => {
-        if (p.html === undefined) return escapeSlackText(p.text);
-        holders.push(p.html);
-        return `\u0000${holders.length - 1}\u0000`;
-      })
-      .join('');
-    out = emoji(inline(joined));
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL characters are the placeholders put in just above, found again here on purpose.
-    return out.replace(/\u0000(\d+)\u0000/g, (_all, i) => holders[Number(i)]);
+    out.push(...text.slice(last));
+    return out;
+  }
+
+  /**
+   * Where the delimiter at `i` closes, or -1. Slack's rules: it opens at the start, after a space or a
+   * punctuation mark (never inside a word: `snake_case`, `2*3*4`), before something that is not a space;
+   * it closes on the same line, after something that is not a space, before a space, punctuation or the end.
+   * What lies between may hold code, links, mentions and the other two styles (`*`code` and <url|link>*`).
+   */
+  function closing(list, i) {
+    const d = list[i];
+    if (isWordChar(list[i - 1]) || list[i + 1] === undefined || isSpace(list[i + 1]) || list[i + 1] === d) return -1;
+    for (let j = i + 2; j < list.length && list[j] !== '\n'; j++) {
+      if (list[j] === d && !isSpace(list[j - 1]) && !isWordChar(list[j + 1])) return j;
+    }
+    return -1;
+  }
+
+  /** Tokens to HTML: bold, italics and strike, nested as written; the rest escaped, with emoji. */
+  function styled(list) {
+    let html = '';
+    let run = '';
+    const flush = () => {
+      html += emoji(escapeSlackText(run));
+      run = '';
+    };
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i];
+      const end = typeof t === 'string' && STYLES[t] ? closing(list, i) : -1;
+      if (typeof t !== 'string') {
+        flush();
+        html += t.html;
+      } else if (end < 0) {
+        run += t;
+      } else {
+        flush();
+        html += `<${STYLES[t]}>${styled(list.slice(i + 1, end))}</${STYLES[t]}>`;
+        i = end;
+      }
+    }
+    flush();
+    return html;
   }
 
   /** Line breaks, and lines starting with "&gt; " as quotes, in text outside code blocks. */
@@ -178,25 +207,17 @@
 
   /** Slack's mrkdwn (https://docs.slack.dev/messaging/formatting-message-text) to HTML. */
   function mrkdwn(text, users) {
-    var s = String(text == null ? '' : text);
-    var out = [];
-    var re = /```([\s\S]*?)```|`([^`\n]+)`/g;
-    var last = 0;
-    var m;
-    var run = '';
-    // Inline code stays within its line; a code block breaks the lines around it.
-    for (m = re.exec(s); m; m = re.exec(s)) {
-      run += prose(s.slice(last, m.index), users);
-      if (m[1] !== undefined) {
-        out.push(lines(run.replace(/\n$/, '')));
-        run = '';
-        out.push(`<pre class="code-block">${escapeSlackText(m[1].replace(/^\n/, ''))}</pre>`);
-      } else {
-        run += `<code>${escapeSlackText(m[2])}</code>`;
-      }
+    const s = String(text == null ? '' : text);
+    const out = [];
+    const re = /```([\s\S]*?)```/g;
+    let last = 0;
+    // A code block breaks the lines around it; formatting never reaches into it or across it.
+    for (let m = re.exec(s); m; m = re.exec(s)) {
+      out.push(lines(styled(tokens(s.slice(last, m.index), users)).replace(/\n$/, '')));
+      out.push(`<pre class="code-block">${escapeSlackText(m[1].replace(/^\n/, ''))}</pre>`);
       last = re.lastIndex;
     }
-    out.push(lines(run + prose(s.slice(last), users)));
+    out.push(lines(styled(tokens(s.slice(last), users))));
     return out.join('');
   }
 
