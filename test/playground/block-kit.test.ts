@@ -80,6 +80,9 @@ describe('mrkdwn: bold, italics and strike around code, links and each other', (
     expect(mrkdwn('*one\ntwo*')).toBe('*one<br>two*');
     expect(mrkdwn('*a ```x``` b*')).toBe('*a <pre class="code-block">x</pre> b*');
     expect(mrkdwn('a*`b`*c')).toBe('a*<code>b</code>*c');
+    // Doubled, a delimiter is not one: Markdown's bold, and a masked tax ID as the dispute messages show it.
+    expect(mrkdwn('**not bold**')).toBe('**not bold**');
+    expect(mrkdwn('*CPF/CNPJ*\n***.456.789-**')).toBe('<b>CPF/CNPJ</b><br>***.456.789-**');
   });
 
   test("the accounts list as the bot sends it shows no asterisk: each account's title is bold, its ID code", () => {

@@ -161,12 +161,14 @@
    * punctuation mark (never inside a word: `snake_case`, `2*3*4`), before something that is not a space;
    * it closes on the same line, after something that is not a space, before a space, punctuation or the end.
    * What lies between may hold code, links, mentions and the other two styles (`*`code` and <url|link>*`).
+   * A delimiter doubled is not one (`**not bold**`, a masked `***.456.789-**`).
    */
   function closing(list, i) {
     const d = list[i];
-    if (isWordChar(list[i - 1]) || list[i + 1] === undefined || isSpace(list[i + 1]) || list[i + 1] === d) return -1;
+    const opens = !isWordChar(list[i - 1]) && list[i - 1] !== d && list[i + 1] !== undefined && !isSpace(list[i + 1]) && list[i + 1] !== d;
+    if (!opens) return -1;
     for (let j = i + 2; j < list.length && list[j] !== '\n'; j++) {
-      if (list[j] === d && !isSpace(list[j - 1]) && !isWordChar(list[j + 1])) return j;
+      if (list[j] === d && !isSpace(list[j - 1]) && list[j - 1] !== d && !isWordChar(list[j + 1]) && list[j + 1] !== d) return j;
     }
     return -1;
   }
