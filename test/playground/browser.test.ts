@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DECISION_EVENT_TYPE } from '../../src/limit-requests/deliver';
@@ -17,10 +18,13 @@ import { waitFor } from '../support/wait';
  */
 
 const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
+/** The test's output: what it saw, written on every run for a person to look at (never committed). */
+const OUTPUT = path.join(tmpdir(), 'pix-ops-playground-browser');
 const ADMIN = 'U0ADMIN';
 const APPROVER = 'U0APPROVER';
 const OPERATOR = 'U0OPERATOR';
 const NOBODY = 'U0NOBODY';
+const VIEWER = 'U0VIEWER';
 
 // A browser and the whole app on a shared machine: more time than the default 30 s per test.
 jest.setTimeout(90_000);
@@ -36,6 +40,11 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
+async function saw(name: string): Promise<void> {
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: path.join(OUTPUT, `${name}.png`) });
+}
+
 async function type(text: string): Promise<void> {
   await page.fill('#composer', text);
   await page.press('#composer', 'Enter');
@@ -47,6 +56,11 @@ async function become(userId: string): Promise<void> {
   await page.waitForFunction(
     `document.querySelector('#persona').value === '${userId}' && document.querySelector('#persona option:checked')`,
   );
+}
+
+/** The page drawn from `userId`'s own state (the server's first push for them). */
+async function drawnFor(userId: string): Promise<void> {
+  await page.waitForSelector(`body[data-user="${userId}"]`, { state: 'attached' });
 }
 
 const pixCalls = (method: string, route: string) => playground.sandbox.calls.filter((c) => c.method === method && c.path.startsWith(route));
@@ -309,4 +323,69 @@ test("the sandbox panel's withdraw-key button turns the account's withdraw-key A
   expect(await page.getAttribute(button, 'data-enabled')).toBe(turnOn ? '0' : '1');
   await page.click(button);
   await page.waitForFunction(`document.querySelector('${button}')?.textContent.trim() === '${before}'`);
+});
+
+test("mrkdwn as Slack draws it: the accounts list's titles are bold around the account's code, with no asterisk shown", async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await drawnFor(ADMIN);
+  const before = playground.slack.messages.length;
+  await type('/pix accounts');
+  const list = page.locator('.message', { hasText: 'Accounts of the company' }).last();
+  await list.waitFor();
+  const account = playground.sandbox.companies.main.defaultAccountId;
+  const title = list.locator('.bk-text b', { has: page.locator('code', { hasText: account }) });
+  expect(await title.textContent()).toBe(`${account} (default account)`);
+  expect(await list.locator('.message-body').textContent()).not.toContain('*');
+  // An ephemeral answer: nothing posted in the channel.
+  expect(playground.slack.messages.length).toBe(before);
+  await list.scrollIntoViewIfNeeded();
+  await saw('mrkdwn-accounts-list');
+});
+
+test("a modal is its opener's: another persona never sees it, a reload shows the current persona's own, and its opener finds it again", async () => {
+  await page.goto(`${playground.url}?as=${ADMIN}`);
+  await drawnFor(ADMIN);
+  await type('/pix limit request');
+  await page.waitForSelector('.modal [data-block-id="pixDayLimit"] input');
+  const adminsModal = (await page.getAttribute('#modal .modal', 'data-view-id'))!;
+
+  // The viewer has no modal open: nothing of the admin's is on their screen.
+  await become(VIEWER);
+  await drawnFor(VIEWER);
+  expect(await page.isHidden('#modal')).toBe(true);
+  expect(await page.locator('#modal .modal').count()).toBe(0);
+  await saw('modal-another-persona');
+
+  // A reload comes back as the viewer, still without the admin's modal.
+  await page.reload();
+  await drawnFor(VIEWER);
+  expect(await page.inputValue('#persona')).toBe(VIEWER);
+  expect(await page.isHidden('#modal')).toBe(true);
+  await saw('modal-after-reload');
+
+  // The operator opens one of their own: each persona sees their own, and only theirs, after a reload too.
+  await become(OPERATOR);
+  await drawnFor(OPERATOR);
+  expect(await page.isHidden('#modal')).toBe(true);
+  await type('/pix limit request');
+  await page.waitForSelector('.modal [data-block-id="pixDayLimit"] input');
+  const operatorsModal = (await page.getAttribute('#modal .modal', 'data-view-id'))!;
+  expect(operatorsModal).not.toBe(adminsModal);
+  await page.reload();
+  await drawnFor(OPERATOR);
+  await page.waitForSelector(`#modal .modal[data-view-id="${operatorsModal}"]`);
+  await saw('modal-own-after-reload');
+
+  await become(ADMIN);
+  await drawnFor(ADMIN);
+  await page.waitForSelector(`#modal .modal[data-view-id="${adminsModal}"]`);
+  expect(await page.locator('#modal .modal').count()).toBe(1);
+  await page.click('.modal-foot [data-close]');
+  await page.waitForSelector('#modal', { state: 'hidden' });
+  await become(OPERATOR);
+  await drawnFor(OPERATOR);
+  await page.click(`.modal[data-view-id="${operatorsModal}"] .modal-foot [data-close]`);
+  await page.waitForSelector('#modal', { state: 'hidden' });
+  expect(playground.workspace.viewOf(ADMIN).modals).toEqual([]);
+  expect(playground.workspace.viewOf(OPERATOR).modals).toEqual([]);
 });

@@ -24,6 +24,8 @@
     /** Files attached in the composer, to go with the next message. */
     attached: [],
     sandboxOpen: params.get('panel') !== 'closed',
+    /** Answers "no" to the confirmation dialog on screen, if one is. */
+    dismissConfirm: null,
   };
 
   function api(name, body) {
@@ -54,6 +56,7 @@
       var first = !ui.state;
       ui.state = JSON.parse(e.data);
       draw();
+      document.body.dataset.user = ui.state.user;
       document.body.dataset.version = String(ui.state.version);
       if (first && ui.tab === 'home') api('home', { user: ui.me });
       if (ui.sandboxOpen && ui.state.sandboxVersion !== ui.sandboxVersion) {
@@ -641,14 +644,34 @@
       '</button></div></div>';
     box.hidden = false;
     return new Promise((resolve) => {
-      box.onclick = (e) => {
-        var b = e.target.closest('[data-answer]');
-        if (!b) return;
+      var answer = (yes) => {
         box.hidden = true;
         box.onclick = null;
-        resolve(b.dataset.answer === 'yes');
+        ui.dismissConfirm = null;
+        resolve(yes);
+      };
+      ui.dismissConfirm = () => answer(false);
+      box.onclick = (e) => {
+        var b = e.target.closest('[data-answer]');
+        if (b) answer(b.dataset.answer === 'yes');
       };
     });
+  }
+
+  /**
+   * What was on screen for the persona left: their modal (Slack shows a modal only to the person who
+   * opened it), a confirmation they had not answered (answered no: it must not act as the next one),
+   * the shortcut menu. The next persona's state brings their own modal, if they have one open.
+   */
+  function clearPersonalOverlays() {
+    if (ui.dismissConfirm) ui.dismissConfirm();
+    var box = $('#modal');
+    box.hidden = true;
+    box.innerHTML = '';
+    ui.modalKey = '';
+    ui.modalErrors = {};
+    ui.modalFiles = {};
+    $('#shortcut-menu').hidden = true;
   }
 
   /** Sends a block action from wherever the element is: a message, the Home tab, a modal. */
@@ -839,9 +862,11 @@
     if (target.id === 'persona') {
       ui.me = target.value;
       ui.thread = null;
-      ui.modalKey = '';
-      ui.modalErrors = {};
       ui.state = null;
+      clearPersonalOverlays();
+      // The address names the persona: a reload comes back as them, to their own modals.
+      params.set('as', ui.me);
+      history.replaceState(null, '', `?${params}`);
       follow();
       return;
     }
