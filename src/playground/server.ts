@@ -32,10 +32,11 @@ export interface PageServerOptions {
 }
 
 /**
- * The page's files are plain HTML, CSS and JS (no build step), so tsc does not copy them to dist/:
- * they are read from the source tree, next to this file or, compiled, from `src/playground/page`.
+ * The page's files are plain HTML, CSS and JS (no compile step). Compiled in a checkout, the app reads them
+ * from the source tree (the page as it is now, not as last built); a production install has dist/ alone,
+ * where the build copies them next to this file.
  */
-const PAGE_DIR = [path.join(__dirname, 'page'), path.join(__dirname, '..', '..', '..', 'src', 'playground', 'page')].find((d) =>
+const PAGE_DIR = [path.join(__dirname, '..', '..', '..', 'src', 'playground', 'page'), path.join(__dirname, 'page')].find((d) =>
   existsSync(d),
 )!;
 /**
