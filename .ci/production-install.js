@@ -13,8 +13,8 @@
  * no start here reaches (a Redis store) included. A runtime import of a development dependency fails it.
  *
  * Cost: about two minutes of CPU, nearly all of it `npm ci --omit=dev` building sqlite3 from source (where
- * no prebuilt binary can be downloaded); on 2 cores shared with other work that took 8 minutes. The starts
- * take about 20 s. Needs dist/ built (npm test builds it) and what .ci/run starts: PostgreSQL on
+ * no prebuilt binary can be downloaded); on 2 cores busy with other work that took 8 to 11 minutes. The
+ * starts take under a minute. Needs dist/ built (npm test builds it) and what .ci/run starts: PostgreSQL on
  * 127.0.0.1:5432 (trust, database `test`), or POSTGRES_URL.
  */
 const { execFileSync, spawn } = require('node:child_process');
@@ -46,26 +46,28 @@ async function waitFor(what, probe) {
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > until) throw new CheckFailed(`timed out waiting for ${what}`);
+    if (Date.now() > until) throw new CheckFailed(`${what} within ${DEADLINE_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-/** The folder a team deploys: the manifest, the lock and dist/, installed without the development dependencies. */
-function productionInstall() {
+/** The folder a team deploys, `dir`: the manifest, the lock and dist/, installed without the development dependencies. */
+function productionInstall(dir) {
   check(existsSync(path.join(ROOT, 'dist', 'src', 'main.js')), 'dist/ is built (npm run build; npm test does it)');
   const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
   check(/^RUN npm ci --omit=dev\b/m.test(dockerfile), "the Dockerfile's production stage runs the install checked here, npm ci --omit=dev");
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pix-ops-production-'));
   for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, file), path.join(dir, file));
   cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
   log(`npm ci --omit=dev in ${dir}`);
-  execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  try {
+    execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  } catch {
+    throw new CheckFailed('npm ci --omit=dev to succeed (its output is above)');
+  }
   log('installed');
   const lock = JSON.parse(readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
   const devOnly = Object.entries(lock.packages).filter(([where, p]) => where && p.dev && existsSync(path.join(dir, where)));
   check(devOnly.length === 0, `no development dependency installed (found ${devOnly.map(([where]) => where).join(', ')})`);
-  return dir;
 }
 
 /** Every package the compiled app requires (or resolves), resolved from the production folder. */
@@ -366,8 +368,9 @@ async function checkPlayground(dir) {
 }
 
 async function main() {
-  const dir = productionInstall();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pix-ops-production-'));
   try {
+    productionInstall(dir);
     resolveEveryImport(dir);
     await checkHttpMode(dir);
     await checkSocketMode(dir);
@@ -379,6 +382,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`production install check failed: ${err instanceof CheckFailed ? err.message : (err?.stack ?? err)}\n`);
+  process.stderr.write(
+    `production install check failed: ${err instanceof CheckFailed ? `expected ${err.message}` : (err?.stack ?? err)}\n`,
+  );
   process.exit(1);
 });
