@@ -12,9 +12,10 @@ import { waitFor } from '../support/wait';
 /**
  * The playground driven in a real browser (the system's Chromium, headless), as a newcomer would:
  * a whole limit request, its four-eyes approval by a second persona, the decision from the sandbox
- * panel, a larger one approved by two checkers, and a refusal for the persona with no role. Each
- * step's screenshot goes to docs/screenshots (docs/playground.md's walkthrough) when
- * UPDATE_SCREENSHOTS=1; otherwise nothing is written.
+ * panel, a larger one approved by two checkers, a refusal for the persona with no role, mrkdwn as Slack
+ * draws it, and modals that stay with their opener. The walkthrough's screenshots go to docs/screenshots
+ * (docs/playground.md) when UPDATE_SCREENSHOTS=1, and only then; the last two tests save what they saw in
+ * the test's output folder (OUTPUT) on every run.
  */
 
 const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
