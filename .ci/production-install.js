@@ -13,8 +13,8 @@
  * no start here reaches (a Redis store) included. A runtime import of a development dependency fails it.
  *
  * Cost: about two minutes of CPU, nearly all of it `npm ci --omit=dev` building sqlite3 from source (where
- * no prebuilt binary can be downloaded); on 2 cores busy with other work that took 8 to 11 minutes. The
- * starts take under a minute. Needs dist/ built (npm test builds it) and what .ci/run starts: PostgreSQL on
+ * no prebuilt binary can be downloaded); on 2 cores shared with other work (a load of 15 to 24) that took
+ * 8 to 14 minutes. The starts take under a minute. Needs dist/ built (npm test builds it) and what .ci/run starts: PostgreSQL on
  * 127.0.0.1:5432 (trust, database `test`), or POSTGRES_URL.
  */
 const { execFileSync, spawn } = require('node:child_process');
