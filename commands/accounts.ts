@@ -19,7 +19,7 @@ import {
   APP_ID_BLOCK,
   APP_RETRY_ACTION_ID,
   type AppStatus,
-  accountAudit,
+  accountAnnouncements,
   accountMessage,
   accountsMessage,
   createAccountModal,
@@ -35,13 +35,13 @@ import {
 import { apiText, failureText } from '../views/errors';
 import { code, context, inlineErrorText, type SlackMessage, section } from '../views/message';
 import {
-  auditMissedText,
+  announcementMissedText,
   claimOnce,
   exclusive,
   isPending,
   logFailure,
   PENDING_APP_ID,
-  postAudit,
+  postAnnouncement,
   postEphemeral,
   present,
   readJson,
@@ -202,7 +202,7 @@ async function closeFailureMessage(deps: Deps, step: AppStep, clientId: string |
   const m = present(
     deps,
     step.locale,
-    accountAudit(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }),
+    accountAnnouncements(step.locale).appFailedResolved({ accountId: step.accountId, name: step.name, byUserId, clientId }),
   );
   await deps.slack.retried.chat
     .update({ channel: step.failureMessage.channel, ts: step.failureMessage.ts, text: m.text, blocks: m.blocks })
@@ -251,29 +251,29 @@ function uncertainReason(locale: Locale, err: unknown): string {
 async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: string } | { uncertain: string }): Promise<CampaignResult> {
   const { locale } = step;
   const m = messages(locale).accounts;
-  const audits = accountAudit(locale);
+  const announcements = accountAnnouncements(locale);
   const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
   let missed = '';
   if (step.first) {
-    const audit =
+    const announcement =
       'refused' in outcome
-        ? audits.appFailed({
+        ? announcements.appFailed({
             userId: step.userId,
             accountId: step.accountId,
             name: step.name,
             problem: outcome.refused,
             retryValue: JSON.stringify(value),
           })
-        : audits.appUncertain({
+        : announcements.appUncertain({
             userId: step.userId,
             accountId: step.accountId,
             name: step.name,
             reason: outcome.uncertain,
             value: JSON.stringify(value),
           });
-    const posted = await postAudit(deps, locale, step.channel, audit, step.threadTs);
+    const posted = await postAnnouncement(deps, locale, step.channel, announcement, step.threadTs);
     if (posted) value.t = posted.ts;
-    else missed = auditMissedText(locale, step.channel);
+    else missed = announcementMissedText(locale, step.channel);
   } else if (step.failureMessage) {
     value.t = step.failureMessage.ts;
   }
@@ -295,7 +295,7 @@ async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: s
 async function createApplicationStep(deps: Deps, step: AppStep): Promise<CampaignResult> {
   const { locale } = step;
   const m = messages(locale).accounts;
-  const audits = accountAudit(locale);
+  const announcements = accountAnnouncements(locale);
   // Recorded before it is sent: should no clear answer come (or this process die waiting for it),
   // the application may exist, and no retry creates another one blindly.
   try {
@@ -333,8 +333,8 @@ async function createApplicationStep(deps: Deps, step: AppStep): Promise<Campaig
   deps.logger.info({ accountId: step.accountId, clientId: app.clientId, user: step.userId, stored }, 'campaign application created');
 
   const who = { userId: step.userId, accountId: step.accountId, name: step.name, clientId: app.clientId, stored };
-  const audit = step.first ? audits.created(who) : audits.appRetried(who);
-  const posted = await postAudit(deps, locale, step.channel, audit, step.threadTs);
+  const announcement = step.first ? announcements.created(who) : announcements.appRetried(who);
+  const posted = await postAnnouncement(deps, locale, step.channel, announcement, step.threadTs);
   await closeFailureMessage(deps, step, app.clientId, step.userId);
 
   const blocks = secretBlocks(locale, {
@@ -344,7 +344,7 @@ async function createApplicationStep(deps: Deps, step: AppStep): Promise<Campaig
     unstoredAppId: app.appID && !stored ? app.appID : undefined,
   });
   if (!app.appID) blocks.push(section(m.noAppIdInAnswer(step.accountId)));
-  if (!posted) blocks.push(section(auditMissedText(locale, step.channel).trim()));
+  if (!posted) blocks.push(section(announcementMissedText(locale, step.channel).trim()));
   await showSecretOnce(deps, step, blocks);
   return { ok: true, accountId: step.accountId, clientId: app.clientId };
 }
@@ -526,7 +526,13 @@ export const accountCreateApproval: ApprovalKind<'account-create'> = {
       const stored = await deps.store.accountApps.get(accountId);
       if (stored && !isPending(stored)) {
         await run.inThread(
-          accountAudit(locale).created({ userId: record.makerId, accountId, name: p.name, clientId: stored.clientId, stored: true }),
+          accountAnnouncements(locale).created({
+            userId: record.makerId,
+            accountId,
+            name: p.name,
+            clientId: stored.clientId,
+            stored: true,
+          }),
         );
         const text = m.accounts.secretNotShown(code(accountId));
         await run.toMaker({ text, blocks: [section(text)] });
@@ -732,7 +738,8 @@ const linkSubmitted: EntryRow = {
           });
       await deps.slack.retried.views.update({ view_id: view.id, view: next }).catch(() => undefined);
     }
-    if (result.ok) await postAudit(deps, locale, meta.c, accountAudit(locale).linked({ userId: body.user.id, accountId: meta.a }));
+    if (result.ok)
+      await postAnnouncement(deps, locale, meta.c, accountAnnouncements(locale).linked({ userId: body.user.id, accountId: meta.a }));
   },
 };
 

@@ -24,10 +24,18 @@ import {
   KEYS_NEXT_ACTION_ID,
   KEYS_PREV_ACTION_ID,
   keyAddModal,
-  keyAudit,
+  keyAnnouncements,
   pixKeysMessage,
 } from '../views/pix-keys';
-import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
+import {
+  announcementMissedText,
+  claimOnce,
+  exclusive,
+  logFailure,
+  postAnnouncement,
+  readJson,
+  resolveAccountAppId,
+} from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 import { pageTurner } from './paging';
 import { accountIdArg, PixIdSchema } from './parse';
@@ -212,9 +220,16 @@ const addSubmitted: EntryRow = {
     }
     const added = await addPixKey(deps, locale, payload);
     if (!added.ok) return void (await show([section(added.problem)]));
-    const posted = await postAudit(deps, locale, meta.c, keyAudit(locale).added({ userId, accountId: meta.a, key: added.key }));
+    const posted = await postAnnouncement(
+      deps,
+      locale,
+      meta.c,
+      keyAnnouncements(locale).added({ userId, accountId: meta.a, key: added.key }),
+    );
     await show([
-      section(`${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : auditMissedText(locale, meta.c)}`),
+      section(
+        `${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : announcementMissedText(locale, meta.c)}`,
+      ),
     ]);
   },
 };
@@ -287,7 +302,7 @@ export const keyAddApproval: ApprovalKind<'key-add'> = {
       await run.intent('add', before && { keys: before });
     });
     if (!added.ok) return added;
-    await run.inThread(keyAudit(locale).added({ userId: run.record.makerId, accountId: p.accountId, key: added.key }));
+    await run.inThread(keyAnnouncements(locale).added({ userId: run.record.makerId, accountId: p.accountId, key: added.key }));
     return { ok: true };
   },
   async resume(run, p, intent) {
@@ -299,7 +314,7 @@ export const keyAddApproval: ApprovalKind<'key-add'> = {
           ? before.success && keys?.find((k) => k.type === 'EVP' && !before.data.keys.includes(k.key))
           : keys?.find((k) => k.key === p.pixKey);
       if (made) {
-        await run.inThread(keyAudit(run.locale).added({ userId: run.record.makerId, accountId: p.accountId, key: made }));
+        await run.inThread(keyAnnouncements(run.locale).added({ userId: run.record.makerId, accountId: p.accountId, key: made }));
         return { ok: true };
       }
     }
@@ -312,14 +327,14 @@ export const keyDeleteApproval: ApprovalKind<'key-delete'> = {
   async execute(run, p) {
     const deleted = await deletePixKey(run.deps, run.locale, p, () => run.intent('delete'));
     if (!deleted.ok) return deleted;
-    await run.inThread(keyAudit(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
+    await run.inThread(keyAnnouncements(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
     return { ok: true };
   },
   async resume(run, p, intent) {
     if (intent?.step === 'delete') {
       const keys = await keysNow(run.deps, run.locale, p.accountId);
       if (keys && !keys.some((k) => k.key === p.pixKey)) {
-        await run.inThread(keyAudit(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
+        await run.inThread(keyAnnouncements(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
         return { ok: true };
       }
     }
@@ -363,9 +378,9 @@ const deleteConfirm: EntryRow = {
       const deleted = await deletePixKey(deps, locale, payload);
       if (!deleted.ok) return void (await say(args, ctx, plain(deleted.problem)));
       const posted = channel
-        ? await postAudit(deps, locale, channel, keyAudit(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k }))
+        ? await postAnnouncement(deps, locale, channel, keyAnnouncements(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k }))
         : undefined;
-      const done = `${m.pixKeys.deleted({ key: code(ref.k), account: code(ref.a) })}${posted || !channel ? '' : auditMissedText(locale, channel)}`;
+      const done = `${m.pixKeys.deleted({ key: code(ref.k), account: code(ref.a) })}${posted || !channel ? '' : announcementMissedText(locale, channel)}`;
       await say(args, ctx, plain(done), true);
     });
     if (!run.ran) await say(args, ctx, plain(m.pixKeys.beingDeleted));

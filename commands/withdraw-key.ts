@@ -12,13 +12,13 @@ import type { Account } from '../src/pix/schemas';
 import { apiText, failureText, pixErrorText } from '../views/errors';
 import { code, plain, section } from '../views/message';
 import {
-  keyAudit,
+  keyAnnouncements,
   WITHDRAW_KEY_CANCEL_ACTION_ID,
   WITHDRAW_KEY_CONFIRM_ACTION_ID,
   withdrawConfirmMessage,
   withdrawKeyResultMessage,
 } from '../views/pix-keys';
-import { auditMissedText, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
+import { announcementMissedText, exclusive, logFailure, postAnnouncement, readJson, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 import { accountIdArg, PixIdSchema } from './parse';
 
@@ -108,15 +108,15 @@ const withdrawConfirm: EntryRow = {
       const set = await setAccountWithdrawKey(deps, locale, payload);
       if (!set.ok) return void (await say(args, ctx, plain(set.problem), true));
       const posted = channel
-        ? await postAudit(
+        ? await postAnnouncement(
             deps,
             locale,
             channel,
-            keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }),
+            keyAnnouncements(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }),
           )
         : undefined;
       const message = withdrawKeyResultMessage(locale, { account: set.account, accountId: ref.a, pixKey: key.pixKey, via: set.via });
-      if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
+      if (channel && !posted) message.blocks.push(section(announcementMissedText(locale, channel).trim()));
       await say(args, ctx, message, true);
     });
     if (!run.ran) await say(args, ctx, plain(m.withdrawBeingSet));
@@ -159,7 +159,12 @@ export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
     const set = await setAccountWithdrawKey(run.deps, run.locale, p, () => run.intent('set'));
     if (!set.ok) return set;
     await run.inThread(
-      keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account: set.account, pixKey: p.pixKey }),
+      keyAnnouncements(run.locale).withdrawKey({
+        userId: run.record.makerId,
+        accountId: p.accountId,
+        account: set.account,
+        pixKey: p.pixKey,
+      }),
     );
     return { ok: true };
   },
@@ -169,7 +174,7 @@ export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
       const account = await run.deps.pix.getAccount(run.deps.mainAppId, p.accountId);
       if (account.pixKeyWithdraw?.pixKey === p.pixKey) {
         await run.inThread(
-          keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }),
+          keyAnnouncements(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }),
         );
         return { ok: true };
       }

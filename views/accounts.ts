@@ -330,7 +330,7 @@ function storedNote(locale: Locale, input: { accountId: string; stored: boolean 
   return input.stored ? m.storedNote : m.notStoredNote(escapeMrkdwn(input.accountId));
 }
 
-export function accountAudit(locale: Locale) {
+export function accountAnnouncements(locale: Locale) {
   const m = messages(locale).accounts;
   const clientId = (id: string | undefined) => (id ? { clientId: code(id) } : {});
   // The account and its application exist: the same announcement, first time or after a retry.

@@ -177,7 +177,7 @@ export function withdrawKeyResultMessage(
  * channel reads it, so the keys are masked (maskPixKey); the full value is only in what the person
  * who typed it sees.
  */
-export function keyAudit(locale: Locale) {
+export function keyAnnouncements(locale: Locale) {
   const m = messages(locale).pixKeys;
   return {
     added: (input: { userId: string; accountId: string; key: PixKey }): SlackMessage => {
