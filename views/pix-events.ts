@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { formatCents } from '../src/domain/money';
 import { type Locale, messages } from '../src/i18n';
-import type { DisputeRecord, OtherDigest } from '../src/store/pix-events';
+import type { DisputeRecord, OtherEventSummary } from '../src/store/pix-events';
 import { context, escapeClipped, escapeMrkdwn, fields, type SlackMessage, section } from './message';
 
 /** The root's button: opens the dispute-evidence form (commands/pix-events.ts; role operator). */
@@ -68,7 +68,7 @@ export function disputeReplyMessage(locale: Locale, input: { e2e: string; status
 }
 
 /** Any other listed kind: one compact line (the kind in words, R$, the correlation ID, masked data). */
-export function otherEventMessage(locale: Locale, kind: string, d: OtherDigest): SlackMessage {
+export function otherEventMessage(locale: Locale, kind: string, d: OtherEventSummary): SlackMessage {
   const m = messages(locale).pixEvents;
   const parts = [
     ...(d.value !== undefined ? [formatCents(d.value, locale)] : []),
