@@ -129,13 +129,4 @@ export async function resolveAccountAppId(deps: Deps, locale: Locale, accountId:
   return { ok: false, text: isPending(stored) ? pendingAppText(locale, accountId) : noAppIdText(locale, accountId) };
 }
 
-/** Private metadata of a modal, or undefined when it does not read as expected. */
-export function readJson<T>(raw: string | undefined, parse: (v: unknown) => T | undefined): T | undefined {
-  try {
-    return parse(JSON.parse(raw ?? ''));
-  } catch {
-    return undefined;
-  }
-}
-
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

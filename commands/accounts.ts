@@ -22,6 +22,7 @@ import {
   accountAnnouncements,
   accountMessage,
   accountsMessage,
+  CAMPAIGN_NAME_MAX,
   createAccountModal,
   infoModal,
   linkModal,
@@ -32,6 +33,7 @@ import {
   secretBlocks,
   uncertainBlocks,
 } from '../views/accounts';
+import { AccountCreateMetaSchema, AccountLinkMetaSchema, type AppRetry, AppRetrySchema, readCarried } from '../views/carried';
 import { apiText, failureText } from '../views/errors';
 import { code, context, inlineErrorText, type SlackMessage, section } from '../views/message';
 import {
@@ -44,7 +46,6 @@ import {
   postAnnouncement,
   postEphemeral,
   present,
-  readJson,
   sleep,
 } from './account-shared';
 import { pageTurner, parsePage } from './paging';
@@ -52,21 +53,6 @@ import { accountIdArg, PixIdSchema } from './parse';
 
 /** A view submission must be answered within three seconds: the AppID check gets this long inline. */
 const LINK_CHECK_BUDGET_MS = 2_000;
-const MAX_NAME = 80;
-
-const ChannelSchema = z.string().regex(/^[A-Z0-9]{2,30}$/);
-const CreateMetaSchema = z.object({ c: ChannelSchema });
-const LinkMetaSchema = z.object({ c: ChannelSchema, a: PixIdSchema });
-/** The retry button: the account, the campaign name, the channel, and the channel message (if known). */
-const RetrySchema = z.object({ a: PixIdSchema, n: z.string().min(1).max(MAX_NAME), c: ChannelSchema, t: z.string().max(40).optional() });
-type RetryValue = z.infer<typeof RetrySchema>;
-
-const parseWith =
-  <T>(schema: z.ZodType<T>) =>
-  (v: unknown) => {
-    const r = schema.safeParse(v);
-    return r.success ? r.data : undefined;
-  };
 
 async function appStatusOf(deps: Deps, account: Account): Promise<AppStatus> {
   try {
@@ -136,7 +122,7 @@ const createCommand: CommandRow = {
     if (!deps.masterAppId) return { text: missing, blocks: [section(missing)] };
     await deps.slack.retried.views.open({
       trigger_id: triggerId,
-      view: createAccountModal(locale, { privateMetadata: JSON.stringify({ c: channelId }), sandbox: deps.sandboxMode }),
+      view: createAccountModal(locale, { meta: { channelId }, sandbox: deps.sandboxMode }),
     });
     return null;
   },
@@ -155,7 +141,7 @@ const linkCommand: CommandRow = {
     const accountId = accountIdArg(locale, args[0]);
     await deps.slack.retried.views.open({
       trigger_id: triggerId,
-      view: linkModal(locale, { accountId, privateMetadata: JSON.stringify({ c: channelId, a: accountId }), sandbox: deps.sandboxMode }),
+      view: linkModal(locale, { meta: { channelId, accountId }, sandbox: deps.sandboxMode }),
     });
     return null;
   },
@@ -252,7 +238,7 @@ async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: s
   const { locale } = step;
   const m = messages(locale).accounts;
   const announcements = accountAnnouncements(locale);
-  const value: RetryValue = { a: step.accountId, n: step.name, c: step.channel };
+  const value: AppRetry = { accountId: step.accountId, name: step.name, channelId: step.channel };
   let missed = '';
   if (step.first) {
     const announcement =
@@ -262,33 +248,33 @@ async function reportAppFailure(deps: Deps, step: AppStep, outcome: { refused: s
             accountId: step.accountId,
             name: step.name,
             problem: outcome.refused,
-            retryValue: JSON.stringify(value),
+            retryValue: value,
           })
         : announcements.appUncertain({
             userId: step.userId,
             accountId: step.accountId,
             name: step.name,
             reason: outcome.uncertain,
-            value: JSON.stringify(value),
+            value,
           });
     const posted = await postAnnouncement(deps, locale, step.channel, announcement, step.threadTs);
-    if (posted) value.t = posted.ts;
+    if (posted) value.failureTs = posted.ts;
     else missed = announcementMissedText(locale, step.channel);
   } else if (step.failureMessage) {
-    value.t = step.failureMessage.ts;
+    value.failureTs = step.failureMessage.ts;
   }
   if ('refused' in outcome) {
     const lead = step.first
       ? m.createdButAppFailed({ account: code(step.accountId), name: quoted(step.name), problem: outcome.refused })
       : m.appStillFailed({ account: code(step.accountId), problem: outcome.refused });
-    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, JSON.stringify(value))]);
+    await step.answer([section(`${lead}${missed}`), context(m.retryNote), retryButton(locale, value)]);
     return { ok: false, problem: lead, accountId: step.accountId };
   }
   const c = messages(locale).appCreation;
   const lead = step.first
     ? c.uncertain({ account: code(step.accountId), name: quoted(step.name), reason: outcome.uncertain })
     : c.uncertainAgain({ account: code(step.accountId), reason: outcome.uncertain });
-  await step.answer(uncertainBlocks(locale, { lead: `${lead}${missed}`, accountId: step.accountId, value: JSON.stringify(value) }));
+  await step.answer(uncertainBlocks(locale, { lead: `${lead}${missed}`, accountId: step.accountId, value }));
   return { ok: false, problem: lead, accountId: step.accountId };
 }
 
@@ -412,7 +398,7 @@ const createSubmitted: EntryRow = {
   async handler({ ack, view }, ctx) {
     const { deps, locale, userId } = ctx;
     const m = messages(locale).accounts;
-    const meta = readJson(view.private_metadata, parseWith(CreateMetaSchema));
+    const meta = readCarried(AccountCreateMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.createOutOfDate } });
       return;
@@ -422,8 +408,8 @@ const createSubmitted: EntryRow = {
       await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.enterName } });
       return;
     }
-    if (name.length > MAX_NAME) {
-      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.nameTooLong(MAX_NAME) } });
+    if (name.length > CAMPAIGN_NAME_MAX) {
+      await ack({ response_action: 'errors', errors: { [NAME_BLOCK]: m.nameTooLong(CAMPAIGN_NAME_MAX) } });
       return;
     }
     const masterAppId = deps.masterAppId;
@@ -445,7 +431,11 @@ const createSubmitted: EntryRow = {
         response_action: 'update',
         view: infoModal(locale, m.createTitle, progressBlocks(locale, messages(locale).approvals.requesting), deps.sandboxMode),
       });
-      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload: { action: 'account-create', name } });
+      const told = await askApproval(deps, {
+        maker: { userId, locale },
+        channel: meta.channelId,
+        payload: { action: 'account-create', name },
+      });
       await show([section(told)]);
       return;
     }
@@ -453,7 +443,7 @@ const createSubmitted: EntryRow = {
       response_action: 'update',
       view: infoModal(locale, m.createTitle, progressBlocks(locale, m.creatingAccount), deps.sandboxMode),
     });
-    const result = await createCampaign(deps, locale, { userId, channel: meta.c, name, masterAppId, answer: show, progress: show });
+    const result = await createCampaign(deps, locale, { userId, channel: meta.channelId, name, masterAppId, answer: show, progress: show });
     if (!result.ok && !result.accountId) await show([section(result.problem)]);
   },
 };
@@ -604,7 +594,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
   };
 
   const raw = 'value' in action && typeof action.value === 'string' ? action.value : undefined;
-  const value = readJson(raw, parseWith(RetrySchema));
+  const value = readCarried(AppRetrySchema, raw);
   if (!value) {
     await answer([section(messages(locale).common.buttonNoAccount)]);
     return;
@@ -619,33 +609,35 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
   // the button names (from the modal, or an ephemeral answer).
   const failureMessage =
     !fromView && body.message?.ts && container?.is_ephemeral !== true
-      ? { channel: body.channel?.id ?? value.c, ts: body.message.ts }
-      : value.t
-        ? { channel: value.c, ts: value.t }
+      ? { channel: body.channel?.id ?? value.channelId, ts: body.message.ts }
+      : value.failureTs
+        ? { channel: value.channelId, ts: value.failureTs }
         : undefined;
 
-  const run = await exclusive(deps, `app:${value.a}`, async () => {
-    const stored = await deps.store.accountApps.get(value.a);
+  const run = await exclusive(deps, `app:${value.accountId}`, async () => {
+    const stored = await deps.store.accountApps.get(value.accountId);
     if (stored && !isPending(stored)) {
-      await answer([section(m.alreadyHasApp({ account: code(value.a), ...(stored.clientId ? { clientId: code(stored.clientId) } : {}) }))]);
+      await answer([
+        section(m.alreadyHasApp({ account: code(value.accountId), ...(stored.clientId ? { clientId: code(stored.clientId) } : {}) })),
+      ]);
       return;
     }
     if (stored?.uncertainSince && !anyway) {
-      const lead = messages(locale).appCreation.stillUncertain(code(value.a));
+      const lead = messages(locale).appCreation.stillUncertain(code(value.accountId));
       await answer(
         uncertainBlocks(locale, {
           lead,
-          accountId: value.a,
-          value: JSON.stringify({ ...value, ...(failureMessage ? { t: failureMessage.ts } : {}) }),
+          accountId: value.accountId,
+          value: { ...value, ...(failureMessage ? { failureTs: failureMessage.ts } : {}) },
         }),
       );
       return;
     }
     await createApplicationStep(deps, {
       locale,
-      accountId: value.a,
-      name: stored?.name ?? value.n,
-      channel: value.c,
+      accountId: value.accountId,
+      name: stored?.name ?? value.name,
+      channel: value.channelId,
       userId: ctx.userId,
       masterAppId,
       first: false,
@@ -653,7 +645,7 @@ async function retryApplication(args: ActionArgs, ctx: EntryContext, anyway: boo
       failureMessage,
     });
   });
-  if (!run.ran) await answer([section(m.appBeingCreated(code(value.a)))]);
+  if (!run.ran) await answer([section(m.appBeingCreated(code(value.accountId)))]);
 }
 
 // Registering the AppID of an account created elsewhere.
@@ -703,14 +695,14 @@ const linkSubmitted: EntryRow = {
     const { deps, locale } = ctx;
     const m = messages(locale).accounts;
     const errors = (text: string) => ack({ response_action: 'errors', errors: { [APP_ID_BLOCK]: inlineErrorText(text) } });
-    const meta = readJson(view.private_metadata, parseWith(LinkMetaSchema));
+    const meta = readCarried(AccountLinkMetaSchema, view.private_metadata);
     if (!meta) return errors(m.linkOutOfDate);
     const appId = (view.state.values[APP_ID_BLOCK]?.app_id?.value ?? '').trim();
     if (appId === '') return errors(m.enterAppId);
     if (/\s/.test(appId) || appId.length > 1000) return errors(m.notAnAppId);
     deps.secrets.add(appId);
 
-    const check = checkAndStore(deps, locale, meta.a, appId);
+    const check = checkAndStore(deps, locale, meta.accountId, appId);
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, LINK_CHECK_BUDGET_MS, undefined);
@@ -720,7 +712,10 @@ const linkSubmitted: EntryRow = {
     let result: LinkCheck;
     if (early) {
       if (!early.ok) return errors(early.problem);
-      await ack({ response_action: 'update', view: infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.a), deps.sandboxMode) });
+      await ack({
+        response_action: 'update',
+        view: infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.accountId), deps.sandboxMode),
+      });
       result = early;
     } else {
       await ack({
@@ -729,17 +724,17 @@ const linkSubmitted: EntryRow = {
       });
       result = await check;
       const next = result.ok
-        ? infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.a), deps.sandboxMode)
-        : linkModal(locale, {
-            accountId: meta.a,
-            privateMetadata: view.private_metadata,
-            sandbox: deps.sandboxMode,
-            problem: result.problem,
-          });
+        ? infoModal(locale, m.linkTitle, linkedBlocks(locale, meta.accountId), deps.sandboxMode)
+        : linkModal(locale, { meta, sandbox: deps.sandboxMode, problem: result.problem });
       await deps.slack.retried.views.update({ view_id: view.id, view: next }).catch(() => undefined);
     }
     if (result.ok)
-      await postAnnouncement(deps, locale, meta.c, accountAnnouncements(locale).linked({ userId: body.user.id, accountId: meta.a }));
+      await postAnnouncement(
+        deps,
+        locale,
+        meta.channelId,
+        accountAnnouncements(locale).linked({ userId: body.user.id, accountId: meta.accountId }),
+      );
   },
 };
 

@@ -10,6 +10,7 @@ import { type CommandRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';
 import type { PixKey } from '../src/pix/schemas';
 import { infoModal, progressBlocks } from '../views/accounts';
+import { KeyAddMetaSchema, KeyRefSchema, KeysPageSchema, readCarried } from '../views/carried';
 import { failureText } from '../views/errors';
 import { code, plain, type SlackMessage, section } from '../views/message';
 import {
@@ -27,36 +28,11 @@ import {
   keyAnnouncements,
   pixKeysMessage,
 } from '../views/pix-keys';
-import {
-  announcementMissedText,
-  claimOnce,
-  exclusive,
-  logFailure,
-  postAnnouncement,
-  readJson,
-  resolveAccountAppId,
-} from './account-shared';
+import { announcementMissedText, claimOnce, exclusive, logFailure, postAnnouncement, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 import { pageTurner } from './paging';
 import { accountIdArg, PixIdSchema } from './parse';
 import { withdrawKeyRows } from './withdraw-key';
-
-const KeyRefSchema = z.object({
-  a: PixIdSchema,
-  k: z
-    .string()
-    .min(1)
-    .max(100)
-    .refine((k) => !/^\.+$/.test(k)),
-});
-const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
-
-const parseWith =
-  <T>(schema: z.ZodType<T>) =>
-  (v: unknown) => {
-    const r = schema.safeParse(v);
-    return r.success ? r.data : undefined;
-  };
 
 /**
  * A key to delete, as typed: its canonical form when recognized, else as it is (it exists already),
@@ -97,22 +73,16 @@ async function keysPage(deps: Deps, locale: Locale, accountId: string, page: num
   return pixKeysMessage(locale, { accountId, keys: listed.pixKeys, account: listed.account, campaign, page });
 }
 
-const KeysPageSchema = z.object({ a: PixIdSchema, p: z.number().int().min(1).max(1_000_000) });
-
 const turnKeysPage = pageTurner('listPixKeys', async ({ deps, locale }, value) => {
-  const target = readJson(value, parseWith(KeysPageSchema));
-  return target ? keysPage(deps, locale, target.a, target.p) : undefined;
+  const target = readCarried(KeysPageSchema, value);
+  return target ? keysPage(deps, locale, target.accountId, target.page) : undefined;
 });
 
 /** Opens the key form at once (before any Pix call), then makes sure the account's AppID is known. */
 async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: string; channel: string; accountId: string }): Promise<void> {
   const opened = await deps.slack.retried.views.open({
     trigger_id: input.triggerId,
-    view: keyAddModal(locale, {
-      accountId: input.accountId,
-      privateMetadata: JSON.stringify({ c: input.channel, a: input.accountId }),
-      sandbox: deps.sandboxMode,
-    }),
+    view: keyAddModal(locale, { meta: { channelId: input.channel, accountId: input.accountId }, sandbox: deps.sandboxMode }),
   });
   const viewId = opened.view?.id;
   let problem: string | undefined;
@@ -188,7 +158,7 @@ const addSubmitted: EntryRow = {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
     const title = m.pixKeys.addTitle;
-    const meta = readJson(view.private_metadata, parseWith(AddMetaSchema));
+    const meta = readCarried(KeyAddMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'errors', errors: { [KEY_VALUE_BLOCK]: m.common.formOutOfDate } });
       return;
@@ -213,9 +183,9 @@ const addSubmitted: EntryRow = {
       deps.slack.retried.views
         .update({ view_id: view.id, view: infoModal(locale, title, blocks, deps.sandboxMode) })
         .catch(() => undefined);
-    const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.a, pixKey: checked.pixKey, type: checked.type };
+    const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.accountId, pixKey: checked.pixKey, type: checked.type };
     if (approvalsOn(deps, 'key-add')) {
-      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload });
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.channelId, payload });
       return void (await show([section(told)]));
     }
     const added = await addPixKey(deps, locale, payload);
@@ -223,12 +193,12 @@ const addSubmitted: EntryRow = {
     const posted = await postAnnouncement(
       deps,
       locale,
-      meta.c,
-      keyAnnouncements(locale).added({ userId, accountId: meta.a, key: added.key }),
+      meta.channelId,
+      keyAnnouncements(locale).added({ userId, accountId: meta.accountId, key: added.key }),
     );
     await show([
       section(
-        `${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : announcementMissedText(locale, meta.c)}`,
+        `${m.pixKeys.added({ key: code(added.key.key), account: code(meta.accountId) })}${posted ? '' : announcementMissedText(locale, meta.channelId)}`,
       ),
     ]);
   },
@@ -349,9 +319,9 @@ const deleteAsk: EntryRow = {
   role: 'admin',
   what: 'deletePixKey',
   async handler(args, ctx) {
-    const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
+    const ref = readCarried(KeyRefSchema, buttonValue(args.action));
     if (!ref) return void (await say(args, ctx, plain(messages(ctx.locale).common.buttonNoPixKey)));
-    await say(args, ctx, deleteConfirmMessage(ctx.locale, { accountId: ref.a, pixKey: ref.k }));
+    await say(args, ctx, deleteConfirmMessage(ctx.locale, { accountId: ref.accountId, pixKey: ref.pixKey }));
   },
 };
 
@@ -363,24 +333,29 @@ const deleteConfirm: EntryRow = {
   async handler(args, ctx) {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
-    const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
+    const ref = readCarried(KeyRefSchema, buttonValue(args.action));
     if (!ref) return void (await say(args, ctx, plain(m.common.buttonNoPixKey)));
-    const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.a, pixKey: ref.k };
+    const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.accountId, pixKey: ref.pixKey };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'key-delete')) {
       // One approval per confirmation: a second click on the same message asks for nothing more.
-      if (!(await confirmOnce(args, ctx, `key-delete:${ref.a}:${ref.k}`)))
+      if (!(await confirmOnce(args, ctx, `key-delete:${ref.accountId}:${ref.pixKey}`)))
         return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
       const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
       return void (await say(args, ctx, plain(told), true));
     }
-    const run = await exclusive(deps, `key-delete:${ref.a}:${ref.k}`, async () => {
+    const run = await exclusive(deps, `key-delete:${ref.accountId}:${ref.pixKey}`, async () => {
       const deleted = await deletePixKey(deps, locale, payload);
       if (!deleted.ok) return void (await say(args, ctx, plain(deleted.problem)));
       const posted = channel
-        ? await postAnnouncement(deps, locale, channel, keyAnnouncements(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k }))
+        ? await postAnnouncement(
+            deps,
+            locale,
+            channel,
+            keyAnnouncements(locale).deleted({ userId, accountId: ref.accountId, pixKey: ref.pixKey }),
+          )
         : undefined;
-      const done = `${m.pixKeys.deleted({ key: code(ref.k), account: code(ref.a) })}${posted || !channel ? '' : announcementMissedText(locale, channel)}`;
+      const done = `${m.pixKeys.deleted({ key: code(ref.pixKey), account: code(ref.accountId) })}${posted || !channel ? '' : announcementMissedText(locale, channel)}`;
       await say(args, ctx, plain(done), true);
     });
     if (!run.ran) await say(args, ctx, plain(m.pixKeys.beingDeleted));

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ApprovalKind } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { Deps } from '../src/deps';
@@ -9,6 +8,7 @@ import { type Locale, messages } from '../src/i18n';
 import type { PixClient } from '../src/pix/client';
 import { PixApiError } from '../src/pix/errors';
 import type { Account } from '../src/pix/schemas';
+import { KeyRefSchema, readCarried } from '../views/carried';
 import { apiText, failureText, pixErrorText } from '../views/errors';
 import { code, plain, section } from '../views/message';
 import {
@@ -18,9 +18,9 @@ import {
   withdrawConfirmMessage,
   withdrawKeyResultMessage,
 } from '../views/pix-keys';
-import { announcementMissedText, exclusive, logFailure, postAnnouncement, readJson, resolveAccountAppId } from './account-shared';
+import { announcementMissedText, exclusive, logFailure, postAnnouncement, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
-import { accountIdArg, PixIdSchema } from './parse';
+import { accountIdArg } from './parse';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -83,8 +83,6 @@ const withdrawKeyCommand: CommandRow = {
   },
 };
 
-const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
-
 /** Confirm: only now is the key sent (each POST is a DICT lookup), once per confirmation. */
 const withdrawConfirm: EntryRow = {
   kind: 'action',
@@ -94,17 +92,17 @@ const withdrawConfirm: EntryRow = {
   async handler(args, ctx) {
     const { deps, userId, locale } = ctx;
     const m = messages(locale).confirmations;
-    const ref = readJson(buttonValue(args.action), (v) => KeyRefSchema.safeParse(v).data);
-    const key = ref ? detectPixKey(locale, ref.k) : undefined;
+    const ref = readCarried(KeyRefSchema, buttonValue(args.action));
+    const key = ref ? detectPixKey(locale, ref.pixKey) : undefined;
     if (!ref || !key?.ok) return void (await say(args, ctx, plain(messages(locale).common.buttonNoPixKey)));
-    if (!(await confirmOnce(args, ctx, `withdraw-key:${ref.a}`))) return void (await say(args, ctx, plain(m.alreadyConfirmed)));
-    const payload: PayloadOf<'withdraw-key'> = { action: 'withdraw-key', accountId: ref.a, pixKey: key.pixKey };
+    if (!(await confirmOnce(args, ctx, `withdraw-key:${ref.accountId}`))) return void (await say(args, ctx, plain(m.alreadyConfirmed)));
+    const payload: PayloadOf<'withdraw-key'> = { action: 'withdraw-key', accountId: ref.accountId, pixKey: key.pixKey };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'withdraw-key')) {
       const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
       return void (await say(args, ctx, plain(told), true));
     }
-    const run = await exclusive(deps, `withdraw-key:${ref.a}`, async () => {
+    const run = await exclusive(deps, `withdraw-key:${ref.accountId}`, async () => {
       const set = await setAccountWithdrawKey(deps, locale, payload);
       if (!set.ok) return void (await say(args, ctx, plain(set.problem), true));
       const posted = channel
@@ -112,10 +110,15 @@ const withdrawConfirm: EntryRow = {
             deps,
             locale,
             channel,
-            keyAnnouncements(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }),
+            keyAnnouncements(locale).withdrawKey({ userId, accountId: ref.accountId, account: set.account, pixKey: key.pixKey }),
           )
         : undefined;
-      const message = withdrawKeyResultMessage(locale, { account: set.account, accountId: ref.a, pixKey: key.pixKey, via: set.via });
+      const message = withdrawKeyResultMessage(locale, {
+        account: set.account,
+        accountId: ref.accountId,
+        pixKey: key.pixKey,
+        via: set.via,
+      });
       if (channel && !posted) message.blocks.push(section(announcementMissedText(locale, channel).trim()));
       await say(args, ctx, message, true);
     });

@@ -142,7 +142,7 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
     announcements.appFailed({
       ...who,
       problem: failureText(locale, apiError, 'createApplication', { write: true }),
-      retryValue: JSON.stringify({ a: hexId(2), n: 'x'.repeat(80), c: 'C0FINANCE', t: '1700000000.000100' }),
+      retryValue: { accountId: hexId(2), name: 'x'.repeat(80), channelId: 'C0FINANCE', failureTs: '1700000000.000100' },
     }),
   );
   msg(
@@ -150,12 +150,11 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
     announcements.appFailedResolved({ accountId: hexId(2), name: longName(200), byUserId: 'U0ADMIN', clientId: 'c'.repeat(200) }),
   );
   msg('linked announcement', announcements.linked({ userId: 'U0ADMIN', accountId: hexId(2) }));
-  view('create account', createAccountModal(locale, { privateMetadata: JSON.stringify({ c: 'C0FINANCE' }), sandbox: true }));
+  view('create account', createAccountModal(locale, { meta: { channelId: 'C0FINANCE' }, sandbox: true }));
   view(
     'link',
     linkModal(locale, {
-      accountId: hexId(2),
-      privateMetadata: JSON.stringify({ c: 'C0FINANCE', a: hexId(2) }),
+      meta: { channelId: 'C0FINANCE', accountId: hexId(2) },
       sandbox: true,
       problem: failureText(locale, apiError, 'checkAppId'),
     }),
@@ -329,10 +328,7 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
   for (let page = 1; page <= keyPages; page++) {
     msg(`keys page ${page}`, pixKeysMessage(locale, { accountId: hexId(2), keys, account: accounts[1], campaign: longName(200), page }));
   }
-  view(
-    'key add',
-    keyAddModal(locale, { accountId: hexId(2), privateMetadata: JSON.stringify({ c: 'C0FINANCE', a: hexId(2) }), sandbox: true }),
-  );
+  view('key add', keyAddModal(locale, { meta: { channelId: 'C0FINANCE', accountId: hexId(2) }, sandbox: true }));
   msg('key delete', deleteConfirmMessage(locale, { accountId: hexId(2), pixKey: 'k'.repeat(100) }));
   msg(
     'withdraw key',
@@ -388,7 +384,7 @@ describe.each(LOCALES)('every view builder with the largest data (%s)', (locale)
       .filter((s) => s.name.startsWith('keys page'))
       .flatMap((s) =>
         s.message!.blocks.flatMap((b) =>
-          'accessory' in b && b.accessory?.type === 'button' ? [JSON.parse((b.accessory as { value: string }).value).k as string] : [],
+          'accessory' in b && b.accessory?.type === 'button' ? [JSON.parse((b.accessory as { value: string }).value).pixKey as string] : [],
         ),
       );
     expect(deletes).toEqual(keys.map((k) => k.key));
