@@ -65,8 +65,9 @@ export const SLACK_ACK_MS = 3_000;
  */
 const EXIT_GRACE_MS = WAIT_MARGIN * STOP_DRAIN_MS;
 /**
- * How often a wait looks at its condition. Figures are read from the stand-ins' own timestamps
- * (a call's `at`), never from when a wait notices: this only sets how late the bench moves on.
+ * How often a wait looks at its condition. Figures are read from the Slack stand-in's and the
+ * sandbox Pix API's own timestamps (a call's `at`), never from when a wait notices: this only sets
+ * how late the bench moves on.
  */
 const PROBE_EVERY_MS = 10;
 

@@ -27,7 +27,7 @@ import { fixtureMs, limitRequestsInReview, setupMs, trackAll } from './poll-cycl
 
 const REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 2_000);
 const RATE = 50;
-/** The Pix stand-in's own limit, per AppID: above the budget, as the company's allowance would be. */
+/** The sandbox Pix API's own limit, per AppID: above the budget, as the company's allowance would be. */
 const SERVICE_RATE = 60;
 const TIME_BOUND = 1.1;
 const PEAK_BOUND = RATE + 1;
@@ -54,7 +54,7 @@ interface LoggedCall {
   at: number;
 }
 
-/** The most calls the Pix stand-in received in any one-second window. */
+/** The most calls the sandbox Pix API received in any one-second window. */
 function peakPerSecond(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
   let best = 0;
@@ -93,9 +93,9 @@ async function personSamples(app: RunningApp, slack: SlackStandIn, count: number
 }
 
 /**
- * One sweep of every tracked request by `apps` at once (each reads all of them), against the Pix
- * stand-in limited to SERVICE_RATE a second per AppID; the person's `/pix limits` answered during it,
- * against the same command while nothing else runs.
+ * One sweep of every tracked request by `apps` at once (each reads all of them), against the
+ * sandbox Pix API limited to SERVICE_RATE a second per AppID; the person's `/pix limits` answered
+ * during it, against the same command while nothing else runs.
  */
 async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: SlackStandIn, reads: number): Promise<Figure[]> {
   const [first] = apps;
@@ -206,7 +206,7 @@ async function redisSweep(fx: Fixture): Promise<Figure[]> {
   }
 }
 
-/** The sweeps: one instance on sqlite, then two on Redis, against one Pix stand-in limited to SERVICE_RATE a second. */
+/** The sweeps: one instance on sqlite, then two on Redis, against one sandbox Pix API limited to SERVICE_RATE a second. */
 export const pixBudget = benchmark(
   // The fixture; each sweep's requests tracked, the person's idle commands and the sweep at its bound.
   WAIT_MARGIN *

@@ -21,14 +21,15 @@ export const present = (deps: Deps, locale: Locale, message: SlackMessage): Slac
   presentMessage(message, locale, deps.sandboxMode);
 
 /**
- * The audit trail: a message in the channel where the change was asked for (who did what, to which
- * account), or in the thread of the approval that ran it (`threadTs`). Nothing secret ever goes in
- * it. Everyone in the channel reads it in the language of the person who made the change (`locale`).
- * Posted once (post-once.ts: no blind resend of a post whose answer was lost, which the app's
- * retrying client would make). Returns the posted message, or undefined if Slack refused (or whether
- * it was posted cannot be told).
+ * Announces a change: a message in the channel where it was asked for (who did what, to which
+ * account), or in the thread of the approval that ran it (`threadTs`). Not the audit trail (that is
+ * `deps.audit`): the channel's own record of the change. Nothing secret ever goes in it. Everyone
+ * in the channel reads it in the language of the person who made the change (`locale`). Posted
+ * once (post-once.ts: no blind resend of a post whose answer was lost, which the app's retrying
+ * client would make). Returns the posted message, or undefined if Slack refused (or whether it was
+ * posted cannot be told).
  */
-export async function postAudit(
+export async function postAnnouncement(
   deps: Deps,
   locale: Locale,
   channel: string,
@@ -43,13 +44,13 @@ export async function postAudit(
       noticeMetadata(),
     );
   } catch (err) {
-    deps.logger.warn({ channel, ...describeError(err) }, 'could not post an audit message');
+    deps.logger.warn({ channel, ...describeError(err) }, 'could not post an announcement');
     return undefined;
   }
 }
 
-/** Appended (after a line break) when the audit message could not be posted in the channel. */
-export function auditMissedText(locale: Locale, channel: string): string {
+/** Appended (after a line break) when the announcement could not be posted in the channel. */
+export function announcementMissedText(locale: Locale, channel: string): string {
   return `\n${messages(locale).common.auditMissed(escapeMrkdwn(channel))}`;
 }
 
@@ -126,15 +127,6 @@ export async function resolveAccountAppId(deps: Deps, locale: Locale, accountId:
   if (!account) return { ok: false, text: messages(locale).accounts.notAmongAccounts(`\`${escapeMrkdwn(accountId)}\``) };
   if (account.isDefault === true) return { ok: true, appId: deps.mainAppId, source: 'main' };
   return { ok: false, text: isPending(stored) ? pendingAppText(locale, accountId) : noAppIdText(locale, accountId) };
-}
-
-/** Private metadata of a modal, or undefined when it does not read as expected. */
-export function readJson<T>(raw: string | undefined, parse: (v: unknown) => T | undefined): T | undefined {
-  try {
-    return parse(JSON.parse(raw ?? ''));
-  } catch {
-    return undefined;
-  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -9,7 +9,7 @@ import type { Locale } from '../src/i18n';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import {
-  applicationAudit,
+  applicationAnnouncements,
   ROTATE_SECRET_CANCEL_ACTION_ID,
   ROTATE_SECRET_CONFIRM_ACTION_ID,
   rotateConfirmMessage,
@@ -18,7 +18,7 @@ import {
 } from '../views/applications';
 import { failureText } from '../views/errors';
 import { code, plain, type SlackMessage, section } from '../views/message';
-import { auditMissedText, exclusive, logFailure, postAudit } from './account-shared';
+import { announcementMissedText, exclusive, logFailure, postAnnouncement } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 
 /** Client ids as the service hands them out (`Client_Id_<uuid>` in practice); never path syntax (`.`, `..`). */
@@ -143,9 +143,11 @@ const rotateConfirm: EntryRow = {
     const run = await exclusive(deps, `rotate-secret:${clientId}`, async () => {
       const rotated = await rotateSecret(deps, locale, masterAppId, { action: 'rotate-secret', clientId });
       if (!rotated.ok) return void (await say(args, ctx, plain(rotated.problem), true));
-      const posted = channel ? await postAudit(deps, locale, channel, applicationAudit(locale).rotated({ userId, clientId })) : undefined;
+      const posted = channel
+        ? await postAnnouncement(deps, locale, channel, applicationAnnouncements(locale).rotated({ userId, clientId }))
+        : undefined;
       const message = rotated.message;
-      if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
+      if (channel && !posted) message.blocks.push(section(announcementMissedText(locale, channel).trim()));
       // In place of the confirmation, which only this admin sees: the new secret goes nowhere else.
       await say(args, ctx, message, true);
     });
@@ -202,7 +204,7 @@ export const rotateSecretApproval: ApprovalKind<'rotate-secret'> = {
     // The new secret to the maker alone, in a direct message; the thread only says it was rotated.
     const lead = m.approvals.secretLead(m.approvals.actionTitle('rotate-secret'));
     const delivered = await run.toMaker({ text: lead, blocks: [section(lead), ...rotated.message.blocks] });
-    await run.inThread(applicationAudit(locale).rotated({ userId: record.makerId, clientId: p.clientId }));
+    await run.inThread(applicationAnnouncements(locale).rotated({ userId: record.makerId, clientId: p.clientId }));
     if (!delivered) {
       // Never lost silently: the thread says so, and what to do.
       const text = m.approvalRules.secretUndelivered({ maker: `<@${record.makerId}>`, clientId: p.clientId });

@@ -1,5 +1,5 @@
 import type { ApprovalKinds } from '../src/approvals/kinds';
-import { accountCreateApproval } from './accounts';
+import { accountCreateApproval } from './account-create';
 import { rotateSecretApproval } from './applications';
 import { limitRequestApproval } from './limit-request';
 import { keyAddApproval, keyDeleteApproval } from './pix-keys';

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { approve, cancel, checkReject, reject } from '../src/approvals/deciding';
 import { settleEnded } from '../src/approvals/running';
 import type { Actor } from '../src/approvals/who-may-decide';
@@ -8,17 +7,14 @@ import { refreshHome } from '../src/home';
 import { messages } from '../src/i18n';
 import { infoModal } from '../views/accounts';
 import { APPROVAL_ACTION_IDS, APPROVAL_REJECT_CALLBACK, REASON_BLOCK, REASON_MAX, rejectModal } from '../views/approvals';
+import { ApprovalIdSchema, RejectMetaSchema, readCarried } from '../views/carried';
 import { inlineErrorText, plain, section } from '../views/message';
-import { readJson } from './account-shared';
 import { APPROVAL_KINDS } from './approval-kinds';
 import { buttonValue } from './confirm';
 
 // The approval buttons of a pending root (or of the Home tab) and the reject form. Their rows need the
 // lowest role any approval needs; whether this user may decide this approval (its action's role,
 // ACCESS_APPROVERS, not their own) depends on the action: src/approvals/who-may-decide.ts answers it.
-
-const ApprovalIdSchema = z.string().regex(/^[0-9a-f]{16}$/);
-const RejectMetaSchema = z.object({ id: ApprovalIdSchema });
 
 const actorOf = (ctx: EntryContext): Actor => ({ userId: ctx.userId, role: ctx.role, locale: ctx.locale });
 
@@ -100,11 +96,11 @@ const rejectSubmitted: EntryRow = {
     const { deps, locale } = ctx;
     const m = messages(locale);
     const errors = (text: string) => ack({ response_action: 'errors', errors: { [REASON_BLOCK]: inlineErrorText(text) } });
-    const meta = readJson(view.private_metadata, (v) => RejectMetaSchema.safeParse(v).data);
+    const meta = readCarried(RejectMetaSchema, view.private_metadata);
     if (!meta) return errors(m.common.formOutOfDate);
     const reason = (view.state.values[REASON_BLOCK]?.reason?.value ?? '').trim();
     if (reason === '') return errors(m.approvals.reasonRequired);
-    const result = await reject(deps, meta.id, actorOf(ctx), reason.slice(0, REASON_MAX));
+    const result = await reject(deps, meta.approvalId, actorOf(ctx), reason.slice(0, REASON_MAX));
     if ('answer' in result) return errors(result.answer);
     await ack({
       response_action: 'update',

@@ -17,14 +17,8 @@ import { type Locale, messages } from '../src/i18n';
 import { slackErrorCode } from '../src/slack/error-code';
 import { openDm } from '../src/slack/post-once';
 import { UploadRefusedError, uploadFile } from '../src/slack/upload-file';
-import {
-  AUDIT_MAX_DAYS,
-  AUDIT_NEXT_ACTION_ID,
-  AUDIT_PREV_ACTION_ID,
-  type AuditPageRef,
-  AuditPageRefSchema,
-  auditPageMessage,
-} from '../views/audit';
+import { AUDIT_MAX_DAYS, AUDIT_NEXT_ACTION_ID, AUDIT_PREV_ACTION_ID, auditPageMessage } from '../views/audit';
+import { type AuditPageRef, AuditPageRefSchema, readCarried } from '../views/carried';
 import { plain, presentMessage, type SlackMessage } from '../views/message';
 import { pageTurner } from './paging';
 
@@ -49,19 +43,19 @@ function dateArg(locale: Locale, text: string): CalendarDate {
   return date;
 }
 
-/** One page: the entries older than `b`, or newer than `a` (back towards the first page), or the newest. */
+/** One page: the entries older than `before`, or newer than `after` (back towards the first page), or the newest. */
 async function pageMessage(deps: Deps, locale: Locale, ref: AuditPageRef): Promise<SlackMessage> {
-  const since = new Date(ref.s);
-  if (ref.a !== undefined) {
-    const entries = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE, after: ref.a, top: ref.t });
-    return auditPageMessage(locale, { days: ref.d, since: ref.s, top: ref.t, page: ref.p, entries, hasNext: true });
+  const since = new Date(ref.since);
+  if (ref.after !== undefined) {
+    const entries = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE, after: ref.after, top: ref.top });
+    return auditPageMessage(locale, { days: ref.days, since: ref.since, top: ref.top, page: ref.page, entries, hasNext: true });
   }
-  const found = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE + 1, before: ref.b });
+  const found = await deps.store.audit.page({ since, limit: AUDIT_PAGE_SIZE + 1, before: ref.before });
   return auditPageMessage(locale, {
-    days: ref.d,
-    since: ref.s,
-    top: ref.t,
-    page: ref.p,
+    days: ref.days,
+    since: ref.since,
+    top: ref.top,
+    page: ref.page,
     entries: found.slice(0, AUDIT_PAGE_SIZE),
     hasNext: found.length > AUDIT_PAGE_SIZE,
   });
@@ -79,23 +73,17 @@ function auditCommand(now: Clock): CommandRow {
     maxArgs: 1,
     async handler({ deps, args, locale }) {
       const days = daysArg(locale, args[0]);
-      return pageMessage(deps, locale, { d: days, s: now().getTime() - days * 86_400_000, p: 1 });
+      return pageMessage(deps, locale, { days, since: now().getTime() - days * 86_400_000, page: 1 });
     },
   };
 }
 
 /** A button's page of the trail; undefined for a value that names none. */
 async function buttonPage(ctx: EntryContext, value: string): Promise<SlackMessage | undefined> {
-  let ref: AuditPageRef;
-  try {
-    const parsed = AuditPageRefSchema.safeParse(JSON.parse(value));
-    if (!parsed.success) return undefined;
-    ref = parsed.data;
-  } catch {
-    return undefined;
-  }
-  const cursors = [ref.t, ref.b, ref.a].filter((c) => c !== undefined);
-  if (!cursors.every((c) => ctx.deps.store.audit.isCursor(c)) || (ref.a === undefined) === (ref.b === undefined)) return undefined;
+  const ref = readCarried(AuditPageRefSchema, value);
+  if (!ref) return undefined;
+  const cursors = [ref.top, ref.before, ref.after].filter((c) => c !== undefined);
+  if (!cursors.every((c) => ctx.deps.store.audit.isCursor(c)) || (ref.after === undefined) === (ref.before === undefined)) return undefined;
   return pageMessage(ctx.deps, ctx.locale, ref);
 }
 

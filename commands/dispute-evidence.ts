@@ -9,10 +9,10 @@ import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postOnce } from '../src/slack/post-once';
 import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
 import { isStoreUnavailable } from '../src/store/errors';
+import { type EvidenceMeta, EvidenceMetaSchema, readCarried } from '../views/carried';
 import {
   EVIDENCE_BLOCK,
   EVIDENCE_CALLBACK,
-  type EvidenceMeta,
   evidenceFeatureText,
   evidenceModal,
   evidenceProgressModal,
@@ -25,8 +25,6 @@ import { messageModal } from '../views/modal';
 import { PixIdSchema } from './parse';
 
 export const FEATURE_ERROR_CODE = 'DISPUTE_EVIDENCE_FILE_ID_NOT_ALLOWED';
-
-const MetaSchema = z.object({ channelId: z.string().min(1), disputeId: PixIdSchema.optional() });
 
 export const disputeEvidenceCommand: CommandRow = {
   kind: 'command',
@@ -45,14 +43,6 @@ export const disputeEvidenceCommand: CommandRow = {
     return null;
   },
 };
-
-function readMeta(raw: string | undefined): EvidenceMeta | undefined {
-  try {
-    return MetaSchema.parse(JSON.parse(raw ?? ''));
-  } catch {
-    return undefined;
-  }
-}
 
 const StateSchema = z.looseObject({
   value: z.string().nullish(),
@@ -75,7 +65,7 @@ const submitted: EntryRow = {
   async handler({ ack, body, view }, ctx) {
     const { locale } = ctx;
     const m = messages(locale);
-    const read = readMeta(view.private_metadata);
+    const read = readCarried(EvidenceMetaSchema, view.private_metadata);
     if (!read) {
       await ack({ response_action: 'errors', errors: { [EVIDENCE_BLOCK.documents]: m.common.formOutOfDate } });
       return;

@@ -1,10 +1,10 @@
 import type { ModalView } from '@slack/types';
-import { z } from 'zod';
 import type { ActionArgs, EntryContext, EntryRow, EventRow } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { refreshHome } from '../src/home';
 import { messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
+import { HomeKeysSchema, readCarried } from '../views/carried';
 import { pixErrorText } from '../views/errors';
 import { HOME_ACTIONS, keysModal } from '../views/home';
 import { plain } from '../views/message';
@@ -39,44 +39,38 @@ async function requestLimit(args: ActionArgs, ctx: EntryContext): Promise<void> 
   }
 }
 
-const KeysValueSchema = z.object({ a: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), d: z.boolean() });
-
 /** "Pix keys" of an account: a read-only modal, opened at once, filled once the keys are read. */
 async function showKeys(args: ActionArgs, ctx: EntryContext): Promise<void> {
   const { deps, locale } = ctx;
-  let value: z.infer<typeof KeysValueSchema>;
-  try {
-    value = KeysValueSchema.parse(JSON.parse(buttonValue(args.action) ?? ''));
-  } catch {
-    return;
-  }
+  const value = readCarried(HomeKeysSchema, buttonValue(args.action));
+  if (!value) return;
   const opened = await deps.slack.retried.views.open({
     trigger_id: args.body.trigger_id,
-    view: keysModal(locale, { accountId: value.a, sandbox: deps.sandboxMode }),
+    view: keysModal(locale, { accountId: value.accountId, sandbox: deps.sandboxMode }),
   });
   const viewId = opened.view?.id;
   if (!viewId) return;
   let view: ModalView;
   try {
     // The keys are read with the AppID of the account that owns them: the main one for the default account.
-    const stored = value.d ? undefined : await deps.store.accountApps.get(value.a);
-    const appId = value.d ? deps.mainAppId : stored?.appId;
+    const stored = value.isDefault ? undefined : await deps.store.accountApps.get(value.accountId);
+    const appId = value.isDefault ? deps.mainAppId : stored?.appId;
     if (stored?.staleSince) {
       view = keysModal(locale, {
-        accountId: value.a,
-        problem: messages(locale).accounts.staleAppId({ account: `\`${value.a}\``, accountId: value.a }),
+        accountId: value.accountId,
+        problem: messages(locale).accounts.staleAppId({ account: `\`${value.accountId}\``, accountId: value.accountId }),
         sandbox: deps.sandboxMode,
       });
     } else if (!appId) {
-      view = keysModal(locale, { accountId: value.a, problem: messages(locale).home.noAppId, sandbox: deps.sandboxMode });
+      view = keysModal(locale, { accountId: value.accountId, problem: messages(locale).home.noAppId, sandbox: deps.sandboxMode });
     } else {
       const { pixKeys } = await deps.pix.listPixKeys(appId);
-      view = keysModal(locale, { accountId: value.a, keys: pixKeys, sandbox: deps.sandboxMode });
+      view = keysModal(locale, { accountId: value.accountId, keys: pixKeys, sandbox: deps.sandboxMode });
     }
   } catch (err) {
     const m = messages(locale);
     const problem = err instanceof PixApiError ? pixErrorText(locale, err, 'readPixKeys') : m.common.wentWrong(m.actions.readPixKeys);
-    view = keysModal(locale, { accountId: value.a, problem, sandbox: deps.sandboxMode });
+    view = keysModal(locale, { accountId: value.accountId, problem, sandbox: deps.sandboxMode });
   }
   await deps.slack.retried.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch(() => undefined);
 }

@@ -1,5 +1,8 @@
 import type { CommandRow, EntryRow } from '../src/entry/table';
-import { accountRows } from './accounts';
+import { accountCreateRows } from './account-create';
+import { accountLinkRows } from './account-link';
+import { accountListRows } from './account-list';
+import { accountRetryRows } from './account-retry';
 import { applicationRows } from './applications';
 import { approvalRows } from './approvals';
 import { auditRows } from './audit';
@@ -30,7 +33,10 @@ export const ENTRY_TABLE: EntryRow[] = [
   accountOptionsRow,
   ...limitStatusRows,
   ...limitListRows,
-  ...accountRows,
+  ...accountListRows,
+  ...accountCreateRows,
+  ...accountLinkRows,
+  ...accountRetryRows,
   ...pixKeyRows,
   ...applicationRows,
   ...paymentBookRows,

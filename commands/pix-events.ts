@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
+import { EvidenceButtonSchema, readCarried } from '../views/carried';
 import { evidenceModal } from '../views/dispute-evidence';
 import { DISPUTE_EVIDENCE_ACTION } from '../views/pix-events';
 import { buttonValue } from './confirm';
 import { PixIdSchema } from './parse';
-
-const ValueSchema = z.object({ e2e: z.string().min(1).max(100), id: z.string().optional() });
 
 /**
  * A dispute root's "Send evidence" (operator): the dispute-evidence form, its id filled in when the
@@ -14,14 +12,9 @@ const ValueSchema = z.object({ e2e: z.string().min(1).max(100), id: z.string().o
  */
 async function openEvidenceFromRoot(args: ActionArgs, ctx: EntryContext): Promise<void> {
   const { deps, locale } = ctx;
-  let value: z.infer<typeof ValueSchema> | undefined;
-  try {
-    value = ValueSchema.parse(JSON.parse(buttonValue(args.action) ?? ''));
-  } catch {
-    value = undefined;
-  }
-  let disputeId = value?.id;
-  if (!disputeId && value) disputeId = (await deps.store.pixEvents.dispute(value.e2e).catch(() => undefined))?.id;
+  const value = readCarried(EvidenceButtonSchema, buttonValue(args.action));
+  let disputeId = value?.disputeId;
+  if (!disputeId && value) disputeId = (await deps.store.pixEvents.dispute(value.endToEndId).catch(() => undefined))?.id;
   const known = disputeId && PixIdSchema.safeParse(disputeId).success ? disputeId : undefined;
   const channelId = args.body.channel?.id ?? ctx.userId;
   await deps.slack.retried.views.open({

@@ -10,6 +10,7 @@ import { type CommandRow, UsageError } from '../src/entry/table';
 import { type Locale, messages } from '../src/i18n';
 import type { PixKey } from '../src/pix/schemas';
 import { infoModal, progressBlocks } from '../views/accounts';
+import { KeyAddMetaSchema, KeyRefSchema, KeysPageSchema, readCarried } from '../views/carried';
 import { failureText } from '../views/errors';
 import { code, plain, type SlackMessage, section } from '../views/message';
 import {
@@ -24,31 +25,14 @@ import {
   KEYS_NEXT_ACTION_ID,
   KEYS_PREV_ACTION_ID,
   keyAddModal,
-  keyAudit,
+  keyAnnouncements,
   pixKeysMessage,
 } from '../views/pix-keys';
-import { auditMissedText, claimOnce, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
+import { announcementMissedText, claimOnce, exclusive, logFailure, postAnnouncement, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
 import { pageTurner } from './paging';
 import { accountIdArg, PixIdSchema } from './parse';
 import { withdrawKeyRows } from './withdraw-key';
-
-const KeyRefSchema = z.object({
-  a: PixIdSchema,
-  k: z
-    .string()
-    .min(1)
-    .max(100)
-    .refine((k) => !/^\.+$/.test(k)),
-});
-const AddMetaSchema = z.object({ c: z.string().regex(/^[A-Z0-9]{2,30}$/), a: PixIdSchema });
-
-const parseWith =
-  <T>(schema: z.ZodType<T>) =>
-  (v: unknown) => {
-    const r = schema.safeParse(v);
-    return r.success ? r.data : undefined;
-  };
 
 /**
  * A key to delete, as typed: its canonical form when recognized, else as it is (it exists already),
@@ -89,22 +73,16 @@ async function keysPage(deps: Deps, locale: Locale, accountId: string, page: num
   return pixKeysMessage(locale, { accountId, keys: listed.pixKeys, account: listed.account, campaign, page });
 }
 
-const KeysPageSchema = z.object({ a: PixIdSchema, p: z.number().int().min(1).max(1_000_000) });
-
 const turnKeysPage = pageTurner('listPixKeys', async ({ deps, locale }, value) => {
-  const target = readJson(value, parseWith(KeysPageSchema));
-  return target ? keysPage(deps, locale, target.a, target.p) : undefined;
+  const target = readCarried(KeysPageSchema, value);
+  return target ? keysPage(deps, locale, target.accountId, target.page) : undefined;
 });
 
 /** Opens the key form at once (before any Pix call), then makes sure the account's AppID is known. */
 async function openKeyForm(deps: Deps, locale: Locale, input: { triggerId: string; channel: string; accountId: string }): Promise<void> {
   const opened = await deps.slack.retried.views.open({
     trigger_id: input.triggerId,
-    view: keyAddModal(locale, {
-      accountId: input.accountId,
-      privateMetadata: JSON.stringify({ c: input.channel, a: input.accountId }),
-      sandbox: deps.sandboxMode,
-    }),
+    view: keyAddModal(locale, { meta: { channelId: input.channel, accountId: input.accountId }, sandbox: deps.sandboxMode }),
   });
   const viewId = opened.view?.id;
   let problem: string | undefined;
@@ -180,7 +158,7 @@ const addSubmitted: EntryRow = {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
     const title = m.pixKeys.addTitle;
-    const meta = readJson(view.private_metadata, parseWith(AddMetaSchema));
+    const meta = readCarried(KeyAddMetaSchema, view.private_metadata);
     if (!meta) {
       await ack({ response_action: 'errors', errors: { [KEY_VALUE_BLOCK]: m.common.formOutOfDate } });
       return;
@@ -205,16 +183,23 @@ const addSubmitted: EntryRow = {
       deps.slack.retried.views
         .update({ view_id: view.id, view: infoModal(locale, title, blocks, deps.sandboxMode) })
         .catch(() => undefined);
-    const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.a, pixKey: checked.pixKey, type: checked.type };
+    const payload: PayloadOf<'key-add'> = { action: 'key-add', accountId: meta.accountId, pixKey: checked.pixKey, type: checked.type };
     if (approvalsOn(deps, 'key-add')) {
-      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.c, payload });
+      const told = await askApproval(deps, { maker: { userId, locale }, channel: meta.channelId, payload });
       return void (await show([section(told)]));
     }
     const added = await addPixKey(deps, locale, payload);
     if (!added.ok) return void (await show([section(added.problem)]));
-    const posted = await postAudit(deps, locale, meta.c, keyAudit(locale).added({ userId, accountId: meta.a, key: added.key }));
+    const posted = await postAnnouncement(
+      deps,
+      locale,
+      meta.channelId,
+      keyAnnouncements(locale).added({ userId, accountId: meta.accountId, key: added.key }),
+    );
     await show([
-      section(`${m.pixKeys.added({ key: code(added.key.key), account: code(meta.a) })}${posted ? '' : auditMissedText(locale, meta.c)}`),
+      section(
+        `${m.pixKeys.added({ key: code(added.key.key), account: code(meta.accountId) })}${posted ? '' : announcementMissedText(locale, meta.channelId)}`,
+      ),
     ]);
   },
 };
@@ -287,7 +272,7 @@ export const keyAddApproval: ApprovalKind<'key-add'> = {
       await run.intent('add', before && { keys: before });
     });
     if (!added.ok) return added;
-    await run.inThread(keyAudit(locale).added({ userId: run.record.makerId, accountId: p.accountId, key: added.key }));
+    await run.inThread(keyAnnouncements(locale).added({ userId: run.record.makerId, accountId: p.accountId, key: added.key }));
     return { ok: true };
   },
   async resume(run, p, intent) {
@@ -299,7 +284,7 @@ export const keyAddApproval: ApprovalKind<'key-add'> = {
           ? before.success && keys?.find((k) => k.type === 'EVP' && !before.data.keys.includes(k.key))
           : keys?.find((k) => k.key === p.pixKey);
       if (made) {
-        await run.inThread(keyAudit(run.locale).added({ userId: run.record.makerId, accountId: p.accountId, key: made }));
+        await run.inThread(keyAnnouncements(run.locale).added({ userId: run.record.makerId, accountId: p.accountId, key: made }));
         return { ok: true };
       }
     }
@@ -312,14 +297,14 @@ export const keyDeleteApproval: ApprovalKind<'key-delete'> = {
   async execute(run, p) {
     const deleted = await deletePixKey(run.deps, run.locale, p, () => run.intent('delete'));
     if (!deleted.ok) return deleted;
-    await run.inThread(keyAudit(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
+    await run.inThread(keyAnnouncements(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
     return { ok: true };
   },
   async resume(run, p, intent) {
     if (intent?.step === 'delete') {
       const keys = await keysNow(run.deps, run.locale, p.accountId);
       if (keys && !keys.some((k) => k.key === p.pixKey)) {
-        await run.inThread(keyAudit(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
+        await run.inThread(keyAnnouncements(run.locale).deleted({ userId: run.record.makerId, accountId: p.accountId, pixKey: p.pixKey }));
         return { ok: true };
       }
     }
@@ -334,9 +319,9 @@ const deleteAsk: EntryRow = {
   role: 'admin',
   what: 'deletePixKey',
   async handler(args, ctx) {
-    const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
+    const ref = readCarried(KeyRefSchema, buttonValue(args.action));
     if (!ref) return void (await say(args, ctx, plain(messages(ctx.locale).common.buttonNoPixKey)));
-    await say(args, ctx, deleteConfirmMessage(ctx.locale, { accountId: ref.a, pixKey: ref.k }));
+    await say(args, ctx, deleteConfirmMessage(ctx.locale, { accountId: ref.accountId, pixKey: ref.pixKey }));
   },
 };
 
@@ -348,24 +333,29 @@ const deleteConfirm: EntryRow = {
   async handler(args, ctx) {
     const { deps, userId, locale } = ctx;
     const m = messages(locale);
-    const ref = readJson(buttonValue(args.action), parseWith(KeyRefSchema));
+    const ref = readCarried(KeyRefSchema, buttonValue(args.action));
     if (!ref) return void (await say(args, ctx, plain(m.common.buttonNoPixKey)));
-    const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.a, pixKey: ref.k };
+    const payload: PayloadOf<'key-delete'> = { action: 'key-delete', accountId: ref.accountId, pixKey: ref.pixKey };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'key-delete')) {
       // One approval per confirmation: a second click on the same message asks for nothing more.
-      if (!(await confirmOnce(args, ctx, `key-delete:${ref.a}:${ref.k}`)))
+      if (!(await confirmOnce(args, ctx, `key-delete:${ref.accountId}:${ref.pixKey}`)))
         return void (await say(args, ctx, plain(m.confirmations.alreadyConfirmed)));
       const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
       return void (await say(args, ctx, plain(told), true));
     }
-    const run = await exclusive(deps, `key-delete:${ref.a}:${ref.k}`, async () => {
+    const run = await exclusive(deps, `key-delete:${ref.accountId}:${ref.pixKey}`, async () => {
       const deleted = await deletePixKey(deps, locale, payload);
       if (!deleted.ok) return void (await say(args, ctx, plain(deleted.problem)));
       const posted = channel
-        ? await postAudit(deps, locale, channel, keyAudit(locale).deleted({ userId, accountId: ref.a, pixKey: ref.k }))
+        ? await postAnnouncement(
+            deps,
+            locale,
+            channel,
+            keyAnnouncements(locale).deleted({ userId, accountId: ref.accountId, pixKey: ref.pixKey }),
+          )
         : undefined;
-      const done = `${m.pixKeys.deleted({ key: code(ref.k), account: code(ref.a) })}${posted || !channel ? '' : auditMissedText(locale, channel)}`;
+      const done = `${m.pixKeys.deleted({ key: code(ref.pixKey), account: code(ref.accountId) })}${posted || !channel ? '' : announcementMissedText(locale, channel)}`;
       await say(args, ctx, plain(done), true);
     });
     if (!run.ran) await say(args, ctx, plain(m.pixKeys.beingDeleted));

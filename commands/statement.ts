@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import type { Deps } from '../src/deps';
 import type { ActionArgs, EntryContext, EntryRow } from '../src/entry/table';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { describeError } from '../src/errors';
 import { type ActionKey, type Locale, messages } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
+import { readCarried, StatementPageSchema } from '../views/carried';
 import { pixErrorText } from '../views/errors';
 import { plain, type SlackMessage } from '../views/message';
 import { STATEMENT_NEXT_ACTION_ID, STATEMENT_PREV_ACTION_ID, statementMessage, transactionMessage } from '../views/statement';
@@ -88,26 +88,21 @@ export const transactionCommand: CommandRow = {
   },
 };
 
-const PageValueSchema = z.object({ p: z.number().int().min(1).max(1_000_000), a: PixIdSchema.optional() });
-
 /** Previous / Next: the statement is read again and the ephemeral message replaced. */
 async function turnPage(args: ActionArgs, ctx: EntryContext): Promise<void> {
   const { deps, locale } = ctx;
   const m = messages(locale);
   const say = (message: SlackMessage) => args.respond({ response_type: 'ephemeral', replace_original: false, ...ctx.present(message) });
-  let value: z.infer<typeof PageValueSchema> | undefined;
-  try {
-    value = PageValueSchema.parse(JSON.parse(buttonValue(args.action) ?? ''));
-  } catch {
-    value = undefined;
-  }
+  const value = readCarried(StatementPageSchema, buttonValue(args.action));
   if (!value) {
     await say(plain(m.common.buttonNoStatementPage));
     return;
   }
   let message: SlackMessage;
   try {
-    message = await answerOrExplain(deps, locale, value.a, 'readStatement', () => statementPage(deps, locale, value.p, value.a));
+    message = await answerOrExplain(deps, locale, value.accountId, 'readStatement', () =>
+      statementPage(deps, locale, value.page, value.accountId),
+    );
   } catch (err) {
     if (err instanceof PixApiError) {
       deps.logger.warn({ operation: err.operation, status: err.status, kind: err.kind }, 'Pix API call failed');

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ApprovalKind } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { Deps } from '../src/deps';
@@ -9,18 +8,19 @@ import { type Locale, messages } from '../src/i18n';
 import type { PixClient } from '../src/pix/client';
 import { PixApiError } from '../src/pix/errors';
 import type { Account } from '../src/pix/schemas';
+import { KeyRefSchema, readCarried } from '../views/carried';
 import { apiText, failureText, pixErrorText } from '../views/errors';
 import { code, plain, section } from '../views/message';
 import {
-  keyAudit,
+  keyAnnouncements,
   WITHDRAW_KEY_CANCEL_ACTION_ID,
   WITHDRAW_KEY_CONFIRM_ACTION_ID,
   withdrawConfirmMessage,
   withdrawKeyResultMessage,
 } from '../views/pix-keys';
-import { auditMissedText, exclusive, logFailure, postAudit, readJson, resolveAccountAppId } from './account-shared';
+import { announcementMissedText, exclusive, logFailure, postAnnouncement, resolveAccountAppId } from './account-shared';
 import { buttonValue, confirmOnce, say } from './confirm';
-import { accountIdArg, PixIdSchema } from './parse';
+import { accountIdArg } from './parse';
 
 /** "The company already has that withdraw key": the 400 of `POST` whose text says so. */
 export function alreadyExists(err: PixApiError): boolean {
@@ -83,8 +83,6 @@ const withdrawKeyCommand: CommandRow = {
   },
 };
 
-const KeyRefSchema = z.object({ a: PixIdSchema, k: z.string().min(1).max(100) });
-
 /** Confirm: only now is the key sent (each POST is a DICT lookup), once per confirmation. */
 const withdrawConfirm: EntryRow = {
   kind: 'action',
@@ -94,29 +92,34 @@ const withdrawConfirm: EntryRow = {
   async handler(args, ctx) {
     const { deps, userId, locale } = ctx;
     const m = messages(locale).confirmations;
-    const ref = readJson(buttonValue(args.action), (v) => KeyRefSchema.safeParse(v).data);
-    const key = ref ? detectPixKey(locale, ref.k) : undefined;
+    const ref = readCarried(KeyRefSchema, buttonValue(args.action));
+    const key = ref ? detectPixKey(locale, ref.pixKey) : undefined;
     if (!ref || !key?.ok) return void (await say(args, ctx, plain(messages(locale).common.buttonNoPixKey)));
-    if (!(await confirmOnce(args, ctx, `withdraw-key:${ref.a}`))) return void (await say(args, ctx, plain(m.alreadyConfirmed)));
-    const payload: PayloadOf<'withdraw-key'> = { action: 'withdraw-key', accountId: ref.a, pixKey: key.pixKey };
+    if (!(await confirmOnce(args, ctx, `withdraw-key:${ref.accountId}`))) return void (await say(args, ctx, plain(m.alreadyConfirmed)));
+    const payload: PayloadOf<'withdraw-key'> = { action: 'withdraw-key', accountId: ref.accountId, pixKey: key.pixKey };
     const channel = args.body.channel?.id;
     if (approvalsOn(deps, 'withdraw-key')) {
       const told = await askApproval(deps, { maker: { userId, locale }, channel: channel ?? userId, payload });
       return void (await say(args, ctx, plain(told), true));
     }
-    const run = await exclusive(deps, `withdraw-key:${ref.a}`, async () => {
+    const run = await exclusive(deps, `withdraw-key:${ref.accountId}`, async () => {
       const set = await setAccountWithdrawKey(deps, locale, payload);
       if (!set.ok) return void (await say(args, ctx, plain(set.problem), true));
       const posted = channel
-        ? await postAudit(
+        ? await postAnnouncement(
             deps,
             locale,
             channel,
-            keyAudit(locale).withdrawKey({ userId, accountId: ref.a, account: set.account, pixKey: key.pixKey }),
+            keyAnnouncements(locale).withdrawKey({ userId, accountId: ref.accountId, account: set.account, pixKey: key.pixKey }),
           )
         : undefined;
-      const message = withdrawKeyResultMessage(locale, { account: set.account, accountId: ref.a, pixKey: key.pixKey, via: set.via });
-      if (channel && !posted) message.blocks.push(section(auditMissedText(locale, channel).trim()));
+      const message = withdrawKeyResultMessage(locale, {
+        account: set.account,
+        accountId: ref.accountId,
+        pixKey: key.pixKey,
+        via: set.via,
+      });
+      if (channel && !posted) message.blocks.push(section(announcementMissedText(locale, channel).trim()));
       await say(args, ctx, message, true);
     });
     if (!run.ran) await say(args, ctx, plain(m.withdrawBeingSet));
@@ -159,7 +162,12 @@ export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
     const set = await setAccountWithdrawKey(run.deps, run.locale, p, () => run.intent('set'));
     if (!set.ok) return set;
     await run.inThread(
-      keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account: set.account, pixKey: p.pixKey }),
+      keyAnnouncements(run.locale).withdrawKey({
+        userId: run.record.makerId,
+        accountId: p.accountId,
+        account: set.account,
+        pixKey: p.pixKey,
+      }),
     );
     return { ok: true };
   },
@@ -169,7 +177,7 @@ export const withdrawKeyApproval: ApprovalKind<'withdraw-key'> = {
       const account = await run.deps.pix.getAccount(run.deps.mainAppId, p.accountId);
       if (account.pixKeyWithdraw?.pixKey === p.pixKey) {
         await run.inThread(
-          keyAudit(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }),
+          keyAnnouncements(run.locale).withdrawKey({ userId: run.record.makerId, accountId: p.accountId, account, pixKey: p.pixKey }),
         );
         return { ok: true };
       }

@@ -2,6 +2,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { maskPixKey } from '../src/domain/pix-key-mask';
 import { type Locale, messages } from '../src/i18n';
 import type { Account } from '../src/pix/schemas';
+import type { AccountCreateMeta, AccountLinkMeta, AppRetry } from './carried';
 import {
   balanceText,
   code,
@@ -33,6 +34,8 @@ export const ACCOUNTS_PREV_ACTION_ID = 'accounts_prev';
 export const ACCOUNTS_NEXT_ACTION_ID = 'accounts_next';
 /** A name (a campaign's) is shown whole up to this many characters, then cut with an ellipsis. */
 export const NAME_MAX = 100;
+/** The longest name a new campaign account may be given. */
+export const CAMPAIGN_NAME_MAX = 80;
 
 /** How the bot reaches an account's Pix keys: the AppID it knows for it, if any. */
 export type AppStatus =
@@ -194,7 +197,7 @@ export function infoModal(locale: Locale, title: string, blocks: KnownBlock[], s
 }
 
 /** The campaign-account form: opened at once, before any Pix API call. */
-export function createAccountModal(locale: Locale, input: { privateMetadata: string; sandbox: boolean }): ModalView {
+export function createAccountModal(locale: Locale, input: { meta: AccountCreateMeta; sandbox: boolean }): ModalView {
   const c = messages(locale).common;
   const m = messages(locale).accounts;
   return {
@@ -203,7 +206,7 @@ export function createAccountModal(locale: Locale, input: { privateMetadata: str
     title: modalTitle(m.createTitle),
     submit: { type: 'plain_text', text: m.createSubmit },
     close: { type: 'plain_text', text: c.cancel },
-    private_metadata: input.privateMetadata,
+    private_metadata: JSON.stringify(input.meta),
     blocks: withSandboxNote(
       locale,
       [
@@ -212,7 +215,7 @@ export function createAccountModal(locale: Locale, input: { privateMetadata: str
           block_id: NAME_BLOCK,
           label: { type: 'plain_text', text: m.campaignName },
           hint: { type: 'plain_text', text: m.campaignNameHint },
-          element: { type: 'plain_text_input', action_id: 'name', min_length: 1, max_length: 80 },
+          element: { type: 'plain_text_input', action_id: 'name', min_length: 1, max_length: CAMPAIGN_NAME_MAX },
         },
         context(m.createNote),
       ],
@@ -222,13 +225,10 @@ export function createAccountModal(locale: Locale, input: { privateMetadata: str
 }
 
 /** The AppID form of `/pix account link`: the value is never shown back. */
-export function linkModal(
-  locale: Locale,
-  input: { accountId: string; privateMetadata: string; sandbox: boolean; problem?: string },
-): ModalView {
+export function linkModal(locale: Locale, input: { meta: AccountLinkMeta; sandbox: boolean; problem?: string }): ModalView {
   const c = messages(locale).common;
   const m = messages(locale).accounts;
-  const blocks: KnownBlock[] = [section(m.linkIntro(code(input.accountId)))];
+  const blocks: KnownBlock[] = [section(m.linkIntro(code(input.meta.accountId)))];
   if (input.problem) blocks.push(section(`:x: ${input.problem}`));
   blocks.push({
     type: 'input',
@@ -243,7 +243,7 @@ export function linkModal(
     title: modalTitle(m.linkTitle),
     submit: { type: 'plain_text', text: m.linkSubmit },
     close: { type: 'plain_text', text: c.cancel },
-    private_metadata: input.privateMetadata,
+    private_metadata: JSON.stringify(input.meta),
     blocks: withSandboxNote(locale, blocks, input.sandbox),
   };
 }
@@ -252,7 +252,7 @@ export function progressBlocks(locale: Locale, step: string): KnownBlock[] {
   return [section(`:hourglass_flowing_sand: ${step}`), context(messages(locale).common.progressCloseNote)];
 }
 
-export function retryButton(locale: Locale, value: string): KnownBlock {
+export function retryButton(locale: Locale, value: AppRetry): KnownBlock {
   return {
     type: 'actions',
     block_id: 'account_app_retry',
@@ -262,7 +262,7 @@ export function retryButton(locale: Locale, value: string): KnownBlock {
         action_id: APP_RETRY_ACTION_ID,
         style: 'primary',
         text: { type: 'plain_text', text: messages(locale).accounts.retryButton },
-        value,
+        value: JSON.stringify(value),
       },
     ],
   };
@@ -274,7 +274,7 @@ export function retryButton(locale: Locale, value: string): KnownBlock {
  * Limits of the dialog: title 100, text 300, buttons 30 characters
  * (https://docs.slack.dev/reference/block-kit/composition-objects/confirmation-dialog-object).
  */
-export function createAnywayButton(locale: Locale, value: string): KnownBlock {
+export function createAnywayButton(locale: Locale, value: AppRetry): KnownBlock {
   const m = messages(locale).appCreation;
   const plainText = (text: string) => ({ type: 'plain_text' as const, text });
   return {
@@ -286,7 +286,7 @@ export function createAnywayButton(locale: Locale, value: string): KnownBlock {
         action_id: APP_CREATE_ANYWAY_ACTION_ID,
         style: 'danger',
         text: plainText(m.anywayButton),
-        value,
+        value: JSON.stringify(value),
         confirm: {
           title: plainText(m.anywayTitle),
           text: plainText(m.anywayText),
@@ -300,7 +300,7 @@ export function createAnywayButton(locale: Locale, value: string): KnownBlock {
 }
 
 /** What the admin sees when the application may exist: why, how to find out, and the way out. */
-export function uncertainBlocks(locale: Locale, input: { lead: string; accountId: string; value: string }): KnownBlock[] {
+export function uncertainBlocks(locale: Locale, input: { lead: string; accountId: string; value: AppRetry }): KnownBlock[] {
   return [
     section(input.lead),
     context(messages(locale).appCreation.note(escapeMrkdwn(input.accountId))),
@@ -330,7 +330,7 @@ function storedNote(locale: Locale, input: { accountId: string; stored: boolean 
   return input.stored ? m.storedNote : m.notStoredNote(escapeMrkdwn(input.accountId));
 }
 
-export function accountAudit(locale: Locale) {
+export function accountAnnouncements(locale: Locale) {
   const m = messages(locale).accounts;
   const clientId = (id: string | undefined) => (id ? { clientId: code(id) } : {});
   // The account and its application exist: the same announcement, first time or after a retry.
@@ -346,7 +346,7 @@ export function accountAudit(locale: Locale) {
   };
   return {
     created: (input: AppAnnouncement): SlackMessage => appAnnouncement(m.auditCreated, input),
-    appFailed: (input: { userId: string; accountId: string; name: string; problem: string; retryValue: string }): SlackMessage => {
+    appFailed: (input: { userId: string; accountId: string; name: string; problem: string; retryValue: AppRetry }): SlackMessage => {
       const text = m.auditAppFailed({
         user: `<@${input.userId}>`,
         account: code(input.accountId),
@@ -359,7 +359,7 @@ export function accountAudit(locale: Locale) {
       };
     },
     /** The account exists; its application may or may not: the channel is told, with the way out. */
-    appUncertain: (input: { userId: string; accountId: string; name: string; reason: string; value: string }): SlackMessage => {
+    appUncertain: (input: { userId: string; accountId: string; name: string; reason: string; value: AppRetry }): SlackMessage => {
       const text = messages(locale).appCreation.auditUncertain({
         user: `<@${input.userId}>`,
         account: code(input.accountId),

@@ -152,7 +152,7 @@ export function rotatedMessage(
 }
 
 /** The channel's record, in the language of the admin who rotated the secret. */
-export function applicationAudit(locale: Locale) {
+export function applicationAnnouncements(locale: Locale) {
   const m = messages(locale).applications;
   return {
     rotated: (input: { userId: string; clientId: string }): SlackMessage => {

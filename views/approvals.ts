@@ -8,6 +8,7 @@ import { ageText, formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
 import type { ApprovalRecord } from '../src/store/approvals';
 import { keyTypeLabel, quoted } from './accounts';
+import type { RejectMeta } from './carried';
 import { code, context, escapeMrkdwn, formatDateTime, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
@@ -363,13 +364,14 @@ export function withApprovalNote(locale: Locale, message: SlackMessage, record: 
 /** The reject form: the reason is required (the maker reads it in the thread). */
 export function rejectModal(locale: Locale, input: { record: ApprovalRecord; sandbox: boolean }): ModalView {
   const m = messages(locale).approvals;
+  const meta: RejectMeta = { approvalId: input.record.id };
   return {
     type: 'modal',
     callback_id: APPROVAL_REJECT_CALLBACK,
     title: modalTitle(m.rejectTitle),
     submit: { type: 'plain_text', text: m.rejectSubmit },
     close: { type: 'plain_text', text: messages(locale).common.cancel },
-    private_metadata: JSON.stringify({ id: input.record.id }),
+    private_metadata: JSON.stringify(meta),
     blocks: [
       section(m.rejectIntro(m.actionTitle(input.record.action))),
       section(payloadLines(locale, input.record.payload).join('\n')),

@@ -1,8 +1,8 @@
 import type { Button, KnownBlock } from '@slack/types';
-import { z } from 'zod';
 import type { StoredAuditEntry } from '../src/audit/entry';
 import { formatSaoPauloInstant } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
+import type { AuditPageRef } from './carried';
 import { code, context, escapeMrkdwn, type SlackMessage, section } from './message';
 
 /** The paging buttons of `/pix audit` (their value: an AuditPageRef). */
@@ -11,21 +11,6 @@ export const AUDIT_NEXT_ACTION_ID = 'audit_page_next';
 
 /** The longest period `/pix audit` reads, in days. */
 export const AUDIT_MAX_DAYS = 366;
-
-/**
- * Where a page is: the period (`d` days, from `s` ms), the newest entry of the first page (`t`, so
- * that pages stay put while entries are added), the page number, and the entry it starts after
- * (`b`: older than it) or before (`a`: newer than it). A button's value, read back with it.
- */
-export const AuditPageRefSchema = z.object({
-  d: z.number().int().min(1).max(AUDIT_MAX_DAYS),
-  s: z.number().int().nonnegative(),
-  t: z.string().max(40).optional(),
-  p: z.number().int().min(1).max(1_000_000),
-  b: z.string().max(40).optional(),
-  a: z.string().max(40).optional(),
-});
-export type AuditPageRef = z.infer<typeof AuditPageRefSchema>;
 
 export interface AuditPageInput {
   days: number;
@@ -65,12 +50,12 @@ export function auditPageMessage(locale: Locale, input: AuditPageInput): SlackMe
   const m = messages(locale);
   const { days, since, page, entries } = input;
   const top = input.top ?? entries[0]?.id;
-  const base = { d: days, s: since, ...(top ? { t: top } : {}) };
+  const base = { days, since, ...(top ? { top } : {}) };
   const buttons: Button[] = [];
   if (page > 1 && entries.length > 0)
-    buttons.push(navButton(AUDIT_PREV_ACTION_ID, m.common.previous, { ...base, p: page - 1, a: entries[0]!.id }));
+    buttons.push(navButton(AUDIT_PREV_ACTION_ID, m.common.previous, { ...base, page: page - 1, after: entries[0]!.id }));
   if (input.hasNext && entries.length > 0)
-    buttons.push(navButton(AUDIT_NEXT_ACTION_ID, m.common.next, { ...base, p: page + 1, b: entries[entries.length - 1]!.id }));
+    buttons.push(navButton(AUDIT_NEXT_ACTION_ID, m.common.next, { ...base, page: page + 1, before: entries[entries.length - 1]!.id }));
   const nav: KnownBlock[] = buttons.length > 0 ? [{ type: 'actions', block_id: 'audit_nav', elements: buttons }] : [];
 
   if (entries.length === 0) {

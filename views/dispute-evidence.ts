@@ -1,5 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { type Locale, messages } from '../src/i18n';
+import type { EvidenceMeta } from './carried';
 import { API_TEXT_MAX } from './errors';
 import { FILE_NAME_MAX } from './limit-request';
 import { context, escapeClipped, escapeMrkdwn, type SlackMessage, sandboxNoteBlocks, section, sections, TEXT_MAX } from './message';
@@ -9,12 +10,6 @@ export const EVIDENCE_CALLBACK = 'dispute_evidence';
 export const EVIDENCE_BLOCK = { documents: 'documents', note: 'note', disputeId: 'dispute_id' } as const;
 /** What Slack's file input allows at once; the API states no limit of its own. */
 export const MAX_EVIDENCE_FILES = 10;
-
-export interface EvidenceMeta {
-  channelId: string;
-  /** Absent when opened from a dispute's root whose events did not say its id: the form asks for it. */
-  disputeId?: string;
-}
 
 /** The form: the files (checked and uploaded like limit proofs) and an optional note. */
 export function evidenceModal(locale: Locale, meta: EvidenceMeta, sandbox: boolean): ModalView {

@@ -8,6 +8,7 @@ import type { Account, LimitRequest, PixKey } from '../src/pix/schemas';
 import type { DisputeRecord } from '../src/store/pix-events';
 import type { TrackedRequest } from '../src/store/tracked-requests';
 import { type HomeApprovalItem, type HomeDelegation, homeApprovalBlocks } from './approvals';
+import type { HomeKeys } from './carried';
 import { helpMessage } from './help';
 import { statusText } from './limit-request';
 import { limitCents } from './limit-status';
@@ -126,11 +127,12 @@ function decisionBlocks(locale: Locale, data: HomeData): KnownBlock[] {
 }
 
 function keysButton(locale: Locale, account: Account): Button {
+  const value: HomeKeys = { accountId: account.accountId, isDefault: account.isDefault === true };
   return {
     type: 'button',
     action_id: HOME_ACTIONS.keys,
     text: { type: 'plain_text', text: messages(locale).home.keysButton },
-    value: JSON.stringify({ a: account.accountId, d: account.isDefault === true }),
+    value: JSON.stringify(value),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { KnownBlock } from '@slack/types';
 import { formatCents } from '../src/domain/money';
 import { type Locale, messages } from '../src/i18n';
-import type { DisputeRecord, OtherDigest } from '../src/store/pix-events';
+import type { DisputeRecord, OtherEventSummary } from '../src/store/pix-events';
+import { evidenceButton } from './carried';
 import { context, escapeClipped, escapeMrkdwn, fields, type SlackMessage, section } from './message';
 
 /** The root's button: opens the dispute-evidence form (commands/pix-events.ts; role operator). */
@@ -11,12 +12,6 @@ const FIELD_MAX = 300;
 const code = (text: string) => `\`${escapeClipped(text, 100)}\``;
 const valueText = (locale: Locale, cents: number | undefined) =>
   cents === undefined ? messages(locale).pixEvents.notGiven : formatCents(cents, locale);
-
-/** What the evidence button carries: the dispute's end-to-end id, and its id at the service when known. */
-export interface EvidenceButtonValue {
-  e2e: string;
-  id?: string;
-}
 
 /**
  * A dispute's thread root: status, type, value in R$, reason, the customer's name, the masked e-mail,
@@ -38,7 +33,6 @@ export function disputeRootMessage(locale: Locale, d: DisputeRecord): SlackMessa
     [m.e2eLabel, code(d.endToEndId)],
     [m.disputeIdLabel, d.id ? code(d.id) : m.notGiven],
   ];
-  const value: EvidenceButtonValue = { e2e: d.endToEndId, ...(d.id ? { id: d.id } : {}) };
   const blocks: KnownBlock[] = [
     section(`:rotating_light: ${m.disputeTitle(status)}`),
     ...fields(pairs),
@@ -50,7 +44,7 @@ export function disputeRootMessage(locale: Locale, d: DisputeRecord): SlackMessa
           type: 'button',
           action_id: DISPUTE_EVIDENCE_ACTION,
           text: { type: 'plain_text', text: m.evidenceButton },
-          value: JSON.stringify(value),
+          value: JSON.stringify(evidenceButton(d.endToEndId, d.id)),
         },
       ],
     },
@@ -68,7 +62,7 @@ export function disputeReplyMessage(locale: Locale, input: { e2e: string; status
 }
 
 /** Any other listed kind: one compact line (the kind in words, R$, the correlation ID, masked data). */
-export function otherEventMessage(locale: Locale, kind: string, d: OtherDigest): SlackMessage {
+export function otherEventMessage(locale: Locale, kind: string, d: OtherEventSummary): SlackMessage {
   const m = messages(locale).pixEvents;
   const parts = [
     ...(d.value !== undefined ? [formatCents(d.value, locale)] : []),

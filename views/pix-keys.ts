@@ -4,6 +4,7 @@ import { PIX_KEY_TYPES, type PixKeyType } from '../src/domain/pix-key-values';
 import { type Locale, messages } from '../src/i18n';
 import type { Account, PixKey } from '../src/pix/schemas';
 import { keyTypeLabel, quoted, withdrawKeyText, withSandboxNote } from './accounts';
+import type { KeyAddMeta, KeyRef, KeysPage } from './carried';
 import { balanceText, code, confirmMessage, context, pageButtons, pageOf, type SlackMessage, section } from './message';
 import { modalTitle } from './modal';
 
@@ -25,12 +26,14 @@ export const KEYS_PAGE_SIZE = 20;
 
 /** What a Delete or Confirm button carries: the account and the key. */
 export function keyButtonValue(accountId: string, pixKey: string): string {
-  return JSON.stringify({ a: accountId, k: pixKey });
+  const value: KeyRef = { accountId, pixKey };
+  return JSON.stringify(value);
 }
 
 /** What a Previous or Next button of `/pix keys` carries: the account and the page. */
 export function keysPageValue(accountId: string, page: number): string {
-  return JSON.stringify({ a: accountId, p: page });
+  const value: KeysPage = { accountId, page };
+  return JSON.stringify(value);
 }
 
 /** `/pix keys`: a page of the account's keys, each with Delete, and Add. */
@@ -100,7 +103,7 @@ function typeOption(locale: Locale, type: PixKeyType): PlainTextOption {
 }
 
 /** The Pix-key form: opened at once; the value is checked by type before anything is sent. */
-export function keyAddModal(locale: Locale, input: { accountId: string; privateMetadata: string; sandbox: boolean }): ModalView {
+export function keyAddModal(locale: Locale, input: { meta: KeyAddMeta; sandbox: boolean }): ModalView {
   const m = messages(locale).pixKeys;
   return {
     type: 'modal',
@@ -108,11 +111,11 @@ export function keyAddModal(locale: Locale, input: { accountId: string; privateM
     title: modalTitle(m.addTitle),
     submit: { type: 'plain_text', text: m.addSubmit },
     close: { type: 'plain_text', text: messages(locale).common.cancel },
-    private_metadata: input.privateMetadata,
+    private_metadata: JSON.stringify(input.meta),
     blocks: withSandboxNote(
       locale,
       [
-        section(m.addIntro(code(input.accountId))),
+        section(m.addIntro(code(input.meta.accountId))),
         {
           type: 'input',
           block_id: KEY_TYPE_BLOCK,
@@ -177,7 +180,7 @@ export function withdrawKeyResultMessage(
  * channel reads it, so the keys are masked (maskPixKey); the full value is only in what the person
  * who typed it sees.
  */
-export function keyAudit(locale: Locale) {
+export function keyAnnouncements(locale: Locale) {
   const m = messages(locale).pixKeys;
   return {
     added: (input: { userId: string; accountId: string; key: PixKey }): SlackMessage => {

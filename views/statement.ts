@@ -2,6 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import { formatApiCents } from '../src/domain/money';
 import { formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
+import type { StatementPage } from './carried';
 import { context, escapeMrkdwn, fields, pageButtons, pageOf, type SlackMessage, section } from './message';
 
 // The statement and transaction reads have no documented shape (section 4.6): everything here reads
@@ -160,7 +161,8 @@ export interface StatementPageInput {
 
 /** The paging buttons' value: which page, of which account's statement. */
 export function pageValue(page: number, accountId?: string): string {
-  return JSON.stringify(accountId ? { p: page, a: accountId } : { p: page });
+  const value: StatementPage = accountId ? { page, accountId } : { page };
+  return JSON.stringify(value);
 }
 
 /** A page of the statement, whatever its shape, with Previous / Next when there is somewhere to go. */

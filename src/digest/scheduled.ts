@@ -205,7 +205,7 @@ export function startScheduledDigest(deps: Deps, options: ScheduledDigestOptions
       return postOnce(
         deps.slack.exact,
         { channel: options.channel, text: message.text, blocks: message.blocks },
-        { event_type: DIGEST_EVENT_TYPE, event_payload: { requested: randomUUID() } },
+        { event_type: DIGEST_EVENT_TYPE, event_payload: { request_id: randomUUID() } },
       );
     },
     nextRun: () => task.getNextRun(),

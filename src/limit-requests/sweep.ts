@@ -5,9 +5,9 @@ import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
 import type { LimitRequest } from '../pix/schemas';
 import type { TrackedRequest } from '../store/tracked-requests';
+import { ChannelQueues } from './channel-queues';
 import { type Decision, decisionOf } from './decision';
 import { type DeliveryContext, deliverDecision } from './deliver';
-import { ChannelLanes } from './lanes';
 import { reconcileIntents } from './reconcile';
 import { shouldGiveUp, unfollow } from './unfollow';
 
@@ -31,7 +31,7 @@ export interface SweepReport {
 
 type Outcome = 'decided' | 'pending' | 'skipped' | 'unfollowed';
 
-/** A decision read in this tick, to be delivered in its channel's lane. */
+/** A decision read in this tick, to be delivered from its channel's queue. */
 interface ToDeliver {
   tracked: TrackedRequest;
   decision: Decision & { decidedAt?: string };
@@ -48,10 +48,10 @@ export interface SweepOptions {
  * The sweep of the tracked limit requests, on each of the poller's ticks: one pass over the open
  * requests, `concurrency` read at a time, after settling the filings cut short (reconcile.ts). Each
  * request is handled on its own: its failure is logged and counted, and never stops the others. The
- * decisions found are delivered in their channel's lane (lanes.ts), paced to Slack's rate limits
- * (slack/pacing.ts), without holding up the reads or the other channels. Rejects only when the open
- * requests cannot even be listed. `deps` are the poller's (src/app.ts): its lane of the Pix budget,
- * the paced Slack clients.
+ * decisions found are delivered from their channel's queue (channel-queues.ts), paced to Slack's
+ * rate limits (slack/pacing.ts), without holding up the reads or the other channels. Rejects only
+ * when the open requests cannot even be listed. `deps` are the poller's (src/app.ts): its lane of
+ * the Pix budget, the paced Slack clients.
  */
 export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Promise<SweepReport> {
   const { stopping } = options;
@@ -70,7 +70,7 @@ export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Pro
   };
   const limit = pLimit(options.concurrency);
   // As many channels delivering in full at once as requests are read at once.
-  const lanes = new ChannelLanes(options.concurrency);
+  const queues = new ChannelQueues(options.concurrency);
 
   await Promise.all(
     ids.map(async (id) => {
@@ -85,7 +85,7 @@ export async function sweepLimitRequests(deps: Deps, options: SweepOptions): Pro
         const outcome =
           typeof read === 'string'
             ? read
-            : await lanes.run(read.tracked.channel, (queued) =>
+            : await queues.run(read.tracked.channel, (queued) =>
                 // A delivery still waiting for its turn when stop() is called is left too.
                 queued && stopping() ? Promise.resolve<Outcome>('skipped') : deliverOne(deps, ctx, read, options.claimTtlMs),
               );

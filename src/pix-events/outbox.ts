@@ -202,7 +202,10 @@ export class EventOutbox {
         await postOnce(
           this.o.slack,
           { channel: dispute.channel, thread_ts: dispute.rootTs, ...reply },
-          { event_type: DISPUTE_REPLY_EVENT_TYPE, event_payload: { end_to_end_id: dispute.endToEndId, event: record.hash.slice(0, 32) } },
+          {
+            event_type: DISPUTE_REPLY_EVENT_TYPE,
+            event_payload: { end_to_end_id: dispute.endToEndId, event_hash: record.hash.slice(0, 32) },
+          },
           { lookFirst: true, since: Date.parse(record.receivedAt) || 0 },
         );
         await this.o.slack.chat.update({ channel: dispute.channel, ts: dispute.rootTs, text: root.text, blocks: root.blocks });
@@ -244,7 +247,7 @@ export class EventOutbox {
     await postOnce(
       this.o.slack,
       { channel: this.o.channel, ...message },
-      { event_type: OTHER_EVENT_TYPE, event_payload: { event: record.hash.slice(0, 32) } },
+      { event_type: OTHER_EVENT_TYPE, event_payload: { event_hash: record.hash.slice(0, 32) } },
       { lookFirst: attempted, since: Date.parse(record.receivedAt) || 0 },
     );
   }

@@ -6,9 +6,9 @@ import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import { ThrottledWarning } from '../runtime/throttled-warning';
 import { EVENT_KEEP_MS, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
-import { disputeDigest, EventBodySchema, eventTime, otherDigest, TestDeliverySchema } from './digest';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
+import { disputeSummary, EventBodySchema, eventTime, otherEventSummary, TestDeliverySchema } from './summary';
 
 /** Bodies over this are refused with 413 (the contract). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,7 +18,7 @@ export const WEBHOOK_ACTOR = 'pix-service';
 /** The kind the audit trail and the metrics give the service's test delivery. */
 const TEST_KIND = 'TEST';
 /**
- * An event whose own time (digest.ts, eventTime) is older than this is not recorded: its key may be
+ * An event whose own time (summary.ts, eventTime) is older than this is not recorded: its key may be
  * gone (EVENT_KEEP_MS), so a replay of it could not be told from a new event. A day less than the
  * keys are kept, for the service's clock running ahead of ours; a genuine delivery is never near it
  * (the service stops retrying after about 85 minutes).
@@ -149,12 +149,12 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
     return { status: 200, body: { ok: true } };
   }
   const hash = createHash('sha256').update(raw).digest('hex');
-  const dispute = disputeStatusOf(kind) ? disputeDigest(kind, parsed.data) : undefined;
+  const dispute = disputeStatusOf(kind) ? disputeSummary(kind, parsed.data) : undefined;
   const record: PixEventRecord = {
     hash,
     kind,
     receivedAt: new Date().toISOString(),
-    ...(dispute ? { dispute } : { other: otherDigest(parsed.data) }),
+    ...(dispute ? { dispute } : { other: otherEventSummary(parsed.data) }),
   };
   let added: boolean;
   try {

@@ -4,11 +4,11 @@ import { z } from 'zod';
  * The Pix events outbox (record first, answer, then post): every listed event the
  * receiver verified, keyed by the SHA-256 of its raw body, so a redelivery (the same bytes) is the
  * same key and is told from a new event by an insert-if-absent; the events not yet posted; and the
- * disputes seen, with their thread root. No raw body is kept: only the digest the receiver made of it,
- * personal data already masked (pix-events/digest.ts).
+ * disputes seen, with their thread root. No raw body is kept: only the summary the receiver made of it,
+ * personal data already masked (pix-events/summary.ts).
  */
 
-export const DisputeDigestSchema = z.object({
+export const DisputeSummarySchema = z.object({
   endToEndId: z.string(),
   /** The dispute's id at the service, when the event carries one (for the evidence form). */
   id: z.string().optional(),
@@ -23,9 +23,9 @@ export const DisputeDigestSchema = z.object({
   phone: z.string().optional(),
   taxId: z.string().optional(),
 });
-export type DisputeDigest = z.infer<typeof DisputeDigestSchema>;
+export type DisputeSummary = z.infer<typeof DisputeSummarySchema>;
 
-export const OtherDigestSchema = z.object({
+export const OtherEventSummarySchema = z.object({
   /** Cents. */
   value: z.number().int().optional(),
   correlationId: z.string().optional(),
@@ -34,15 +34,15 @@ export const OtherDigestSchema = z.object({
   /** Masked. */
   taxId: z.string().optional(),
 });
-export type OtherDigest = z.infer<typeof OtherDigestSchema>;
+export type OtherEventSummary = z.infer<typeof OtherEventSummarySchema>;
 
 export const PixEventRecordSchema = z.object({
   hash: z.string(),
   /** The part of `event` after the colon, upper case: `DISPUTE_CREATED`. */
   kind: z.string(),
   receivedAt: z.string(),
-  dispute: DisputeDigestSchema.optional(),
-  other: OtherDigestSchema.optional(),
+  dispute: DisputeSummarySchema.optional(),
+  other: OtherEventSummarySchema.optional(),
   /** When a post of it was first tried (a later try looks for it in Slack first). */
   attemptedAt: z.string().optional(),
   /** When it was posted (its root or reply, or its compact message). */
@@ -50,7 +50,7 @@ export const PixEventRecordSchema = z.object({
 });
 export type PixEventRecord = z.infer<typeof PixEventRecordSchema>;
 
-export const DisputeRecordSchema = DisputeDigestSchema.extend({
+export const DisputeRecordSchema = DisputeSummarySchema.extend({
   channel: z.string(),
   rootTs: z.string().optional(),
   /** A final status was seen (accepted, rejected, canceled): no longer listed on the Home tab. */

@@ -156,8 +156,8 @@ describe('/pix audit and /pix audit export', () => {
     expect(messageText((await run(ADMIN, 'audit 0')).answer)).toContain('The number of days is a whole number from 1 to 366.');
     for (const value of [
       'nope',
-      JSON.stringify({ d: 7, s: 0, p: 2, b: '1; DROP TABLE audit_trail' }),
-      JSON.stringify({ d: 7, s: 0, p: 2 }),
+      JSON.stringify({ days: 7, since: 0, page: 2, before: '1; DROP TABLE audit_trail' }),
+      JSON.stringify({ days: 7, since: 0, page: 2 }),
     ]) {
       const click = await clickButton(h, { userId: ADMIN, actionId: 'audit_page_next', value, channelId: CHANNEL });
       expect(messageText(await waitFor('the answer', () => answersOf(click.responseId)[0]))).toContain(
@@ -174,7 +174,7 @@ describe('/pix audit and /pix audit export', () => {
     const click = await clickButton(h, {
       userId: OPERATOR,
       actionId: 'audit_page_next',
-      value: JSON.stringify({ d: 7, s: 0, p: 2, b: '1' }),
+      value: JSON.stringify({ days: 7, since: 0, page: 2, before: '1' }),
       channelId: CHANNEL,
     });
     expect(messageText(await waitFor('the refusal', () => answersOf(click.responseId)[0]))).toContain('You need the *admin* role');

@@ -115,7 +115,7 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
       clickButton(h, {
         userId: OPERATOR,
         actionId: 'pix_key_delete_confirm',
-        value: JSON.stringify({ a: account, k: CPF }),
+        value: JSON.stringify({ accountId: account, pixKey: CPF }),
         channelId: CHANNEL,
       }),
     );

@@ -83,7 +83,7 @@ describe('the entry table', () => {
         return String(ack?.text ?? '');
       }
       case 'action': {
-        await blockAction(h, { userId, actionId: row.id, value: JSON.stringify({ a: ID }), channelId: CHANNEL, responseId });
+        await blockAction(h, { userId, actionId: row.id, value: JSON.stringify({ accountId: ID }), channelId: CHANNEL, responseId });
         const answer = await waitFor('the refusal', () => h.slack.responsesTo(responseId)[0]);
         return String(answer.body.text ?? '');
       }

@@ -206,7 +206,7 @@ describe('the Home tab, through the real app', () => {
       body: JSON.stringify({ pixKey: 'home-test@example.com', type: 'EMAIL' }),
     });
     const before = h.slack.calls.length;
-    await clickHome(h, VIEWER, 'home_pix_keys', JSON.stringify({ a: main.defaultAccountId, d: true }));
+    await clickHome(h, VIEWER, 'home_pix_keys', JSON.stringify({ accountId: main.defaultAccountId, isDefault: true }));
     const keys = await waitFor('the keys', () =>
       h.slack.calls.slice(before).find((c) => c.method === 'views.update' && messageText(c.args.view).includes('home-test@example.com')),
     );
@@ -214,13 +214,13 @@ describe('the Home tab, through the real app', () => {
 
     const other = h.slack.calls.length;
     const pixBefore = h.sandbox.calls.length;
-    await clickHome(h, VIEWER, 'home_pix_keys', JSON.stringify({ a: decided.accountId, d: false }));
+    await clickHome(h, VIEWER, 'home_pix_keys', JSON.stringify({ accountId: decided.accountId, isDefault: false }));
     const none = await waitFor('the explanation', () => h.slack.calls.slice(other).find((c) => c.method === 'views.update'));
     expect(messageText(none.args.view)).toContain('has no AppID for this account');
     expect(h.sandbox.calls.slice(pixBefore)).toEqual([]);
 
     const strangerBefore = h.slack.calls.length;
-    await clickHome(h, STRANGER, 'home_pix_keys', JSON.stringify({ a: main.defaultAccountId, d: true }));
+    await clickHome(h, STRANGER, 'home_pix_keys', JSON.stringify({ accountId: main.defaultAccountId, isDefault: true }));
     const refusal = await waitFor('the refusal', () =>
       h.slack.calls.slice(strangerBefore).find((c) => c.method === 'chat.postMessage' && c.args.channel === STRANGER),
     );

@@ -139,7 +139,7 @@ describe('150 accounts and 100 Pix keys', () => {
     const deletes = pages.flatMap((p) =>
       buttonsOf(p)
         .filter((b) => b.action_id === 'pix_key_delete_ask')
-        .map((b) => JSON.parse(b.value!).k as string),
+        .map((b) => JSON.parse(b.value!).pixKey as string),
     );
     expect(deletes).toEqual(keys);
     for (const page of pages) expect(buttonsOf(page).filter((b) => b.action_id === 'pix_key_add_open')).toHaveLength(1);
@@ -186,7 +186,12 @@ describe('150 accounts and 100 Pix keys', () => {
 
   test('a paging button that names no page: told so, nothing read', async () => {
     const before = h.sandbox.calls.length;
-    const click = await clickButton(h, { userId: VIEWER, actionId: 'pix_keys_next', value: '{"p":"two"}', channelId: CHANNEL });
+    const click = await clickButton(h, {
+      userId: VIEWER,
+      actionId: 'pix_keys_next',
+      value: '{"accountId":"x","page":"two"}',
+      channelId: CHANNEL,
+    });
     expect(messageText(await answerOf(click.responseId))).toContain('This button does not name a page');
     expect(h.sandbox.calls.slice(before)).toEqual([]);
   });

@@ -344,7 +344,7 @@ describe('Pix events: the verified receiver and the dispute desk, through the re
       await blockAction(h, {
         userId: OPERATOR,
         actionId: 'dispute_send_evidence',
-        value: '{"e2e":',
+        value: '{"endToEndId":',
         channelId: CHANNEL,
         responseId: 'ev-bad',
         ephemeral: false,

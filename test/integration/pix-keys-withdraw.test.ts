@@ -67,7 +67,7 @@ describe('/pix withdraw-key: POST, PUT when the company has the key, 403 when no
     expect(messageText(ask)).toContain(`Set \`treasury@example.com\` as the withdraw key of account \`${second.accountId}\`?`);
     expect(messageText(ask)).toContain('withdrawals from this account go to this key');
     expect(buttonsOf(ask).map((b) => [b.action_id, b.value])).toEqual([
-      ['withdraw_key_confirm', JSON.stringify({ a: second.accountId, k: 'treasury@example.com' })],
+      ['withdraw_key_confirm', JSON.stringify({ accountId: second.accountId, pixKey: 'treasury@example.com' })],
       ['withdraw_key_cancel', 'cancel'],
     ]);
     const cancel = await clickButton(h, { userId: ADMIN, actionId: 'withdraw_key_cancel', value: 'cancel', channelId: CHANNEL });

@@ -162,7 +162,7 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const keys = await keysOnSandbox();
     const buttons = buttonsOf(answer);
     expect(buttons.filter((b) => b.action_id === 'pix_key_delete_ask').map((b) => JSON.parse(b.value!))).toEqual(
-      keys.map((k) => ({ a: campaign.accountId, k: k.key })),
+      keys.map((k) => ({ accountId: campaign.accountId, pixKey: k.key })),
     );
     expect(messageText(answer)).toContain('random key (EVP)');
 
@@ -170,13 +170,13 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const click = await clickButton(h, { userId: OPERATOR, actionId: 'pix_key_add_open', value: campaign.accountId, channelId: CHANNEL });
     expect(click.status).toBe(200);
     const form = await openedModal(h, from, 'pix_key_add');
-    expect(JSON.parse(form.view.private_metadata!)).toEqual({ c: CHANNEL, a: campaign.accountId });
+    expect(JSON.parse(form.view.private_metadata!)).toEqual({ channelId: CHANNEL, accountId: campaign.accountId });
     const refused = await clickButton(h, { userId: VIEWER, actionId: 'pix_key_add_open', value: campaign.accountId, channelId: CHANNEL });
     expect(messageText(await answerOf(refused.responseId))).toContain('*operator* role');
   });
 
   test('deleting asks first, saying no money can be sent to the key; only the admin’s confirmation deletes', async () => {
-    const value = JSON.stringify({ a: campaign.accountId, k: 'finance@example.com' });
+    const value = JSON.stringify({ accountId: campaign.accountId, pixKey: 'finance@example.com' });
     const isDelete = (c: { method: string }) => c.method === 'DELETE';
     const before = h.sandbox.calls.length;
 
@@ -233,7 +233,7 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     const click = await clickButton(h, {
       userId: ADMIN,
       actionId: 'pix_key_delete_confirm',
-      value: JSON.stringify({ a: campaign.accountId, k: '..' }),
+      value: JSON.stringify({ accountId: campaign.accountId, pixKey: '..' }),
       channelId: CHANNEL,
     });
     expect(messageText(await answerOf(click.responseId))).toContain('This button does not name a Pix key. Nothing was done.');

@@ -1,4 +1,4 @@
-import { postAudit } from '../../commands/account-shared';
+import { postAnnouncement } from '../../commands/account-shared';
 import { ExactWebClient } from '../../src/slack/exact-client';
 import { section } from '../../views/message';
 import { control } from '../sandbox/helpers';
@@ -45,12 +45,12 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     expect(await h.app.deps.store.trackedRequests.get(filed!.id)).toMatchObject({ channel, rootTs: rootsIn(h.slack, channel)[0]!.ts });
   });
 
-  const audit = { text: 'Pix key added', blocks: [section('Pix key added')] };
+  const announcement = { text: 'Pix key added', blocks: [section('Pix key added')] };
 
-  test('an announcement in the channel (postAudit): one message, its ts returned', async () => {
+  test('an announcement in the channel (postAnnouncement): one message, its ts returned', async () => {
     const channel = 'C0ONCE0002';
     h.slack.loseAnswers('chat.postMessage');
-    const posted = await postAudit(h.app.deps, 'en', channel, audit);
+    const posted = await postAnnouncement(h.app.deps, 'en', channel, announcement);
     const inChannel = h.slack.messages.filter((m) => m.channel === channel);
     expect(inChannel).toHaveLength(1);
     expect(posted).toEqual({ channel, ts: inChannel[0]!.ts });
@@ -65,7 +65,7 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     const before = h.slack.callsOf('chat.postMessage').length;
     // Bolt's client wired in where the exact one belongs (past the type, by a cast): refused, not posted.
     const wired = { ...h.app.deps, slack: { ...slack, exact: slack.retried as ExactWebClient } };
-    expect(await postAudit(wired, 'en', channel, audit)).toBeUndefined();
+    expect(await postAnnouncement(wired, 'en', channel, announcement)).toBeUndefined();
     expect(h.slack.callsOf('chat.postMessage').length).toBe(before);
   });
 
@@ -73,7 +73,7 @@ describe('posts that must happen once, when Slack’s answer is lost', () => {
     const before = h.slack.callsOf('chat.postMessage').length;
     h.slack.closedChannels.add('C0ONCE0003');
     try {
-      expect(await postAudit(h.app.deps, 'en', 'C0ONCE0003', audit)).toBeUndefined();
+      expect(await postAnnouncement(h.app.deps, 'en', 'C0ONCE0003', announcement)).toBeUndefined();
     } finally {
       h.slack.closedChannels.delete('C0ONCE0003');
     }

@@ -4,10 +4,10 @@ import { type Harness, messageText, startHarness } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 /**
- * The statement and transaction shapes are not documented: a small HTTP server standing in for the
+ * The statement and transaction shapes are not documented: a small HTTP server in place of the
  * Pix API answers whatever a test sets, and the bot must show it sensibly and never crash.
  */
-class PixStandIn {
+class ScriptedPixApi {
   /** The next answer's raw body and status. */
   answer: { status: number; body: string; contentType?: string } = { status: 200, body: '[]' };
   readonly requests: Array<{ method: string; url: string; authorization?: string }> = [];
@@ -38,14 +38,14 @@ class PixStandIn {
 }
 
 const VIEWER = 'U0SHAPEVW';
-const APP_ID = 'stand-in-app-id-0001';
+const APP_ID = 'scripted-app-id-0001';
 
-describe('statements and transactions of unknown shapes (a stand-in Pix API)', () => {
+describe('statements and transactions of unknown shapes (a scripted Pix API)', () => {
   let h: Harness;
-  let pix: PixStandIn;
+  let pix: ScriptedPixApi;
 
   beforeAll(async () => {
-    pix = await new PixStandIn().start();
+    pix = await new ScriptedPixApi().start();
     h = await startHarness({ ACCESS_VIEWERS: VIEWER, PIX_API_URL: pix.url, PIX_APP_ID: APP_ID });
   });
   afterAll(async () => {

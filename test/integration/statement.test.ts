@@ -106,16 +106,16 @@ describe('/pix statement and /pix transaction through the real app', () => {
     expect(messageText(first)).toContain('*R$12.34*');
     expect(messageText(first)).toContain('Campaign Pix');
     expect((messageText(first).match(/Campaign Pix/g) ?? []).length).toBe(15);
-    expect(buttonsOf(first)).toEqual([{ action_id: 'statement_next', value: JSON.stringify({ p: 2, a: campaign }) }]);
+    expect(buttonsOf(first)).toEqual([{ action_id: 'statement_next', value: JSON.stringify({ page: 2, accountId: campaign }) }]);
 
-    const second = await click(VIEWER, 'statement_next', JSON.stringify({ p: 2, a: campaign }));
+    const second = await click(VIEWER, 'statement_next', JSON.stringify({ page: 2, accountId: campaign }));
     expect(second).toMatchObject({ replace_original: true });
     expect(messageText(second)).toContain('entries 16–30 of 40 · page 2 of 3');
     expect(buttonsOf(second).map((b) => b.action_id)).toEqual(['statement_prev', 'statement_next']);
 
-    const third = await click(VIEWER, 'statement_next', JSON.stringify({ p: 3, a: campaign }));
+    const third = await click(VIEWER, 'statement_next', JSON.stringify({ page: 3, accountId: campaign }));
     expect(messageText(third)).toContain('entries 31–40 of 40 · page 3 of 3');
-    expect(buttonsOf(third)).toEqual([{ action_id: 'statement_prev', value: JSON.stringify({ p: 2, a: campaign }) }]);
+    expect(buttonsOf(third)).toEqual([{ action_id: 'statement_prev', value: JSON.stringify({ page: 2, accountId: campaign }) }]);
   });
 
   test('a transaction: its fields, its amount in R$, unknown → not found', async () => {
@@ -154,7 +154,7 @@ describe('/pix statement and /pix transaction through the real app', () => {
     const before = sandbox.calls.length;
     expect(messageText(await answerTo(STRANGER, 'statement'))).toMatch(/need the \*viewer\* role/);
     expect(messageText(await answerTo(STRANGER, `transaction ${main.defaultAccountId}`))).toMatch(/need the \*viewer\* role/);
-    const refusal = await click(STRANGER, 'statement_next', JSON.stringify({ p: 2 }));
+    const refusal = await click(STRANGER, 'statement_next', JSON.stringify({ page: 2 }));
     expect(messageText(refusal)).toMatch(/need the \*viewer\* role/);
     expect(refusal).toMatchObject({ replace_original: false });
     expect(sandbox.calls.slice(before)).toEqual([]);
@@ -173,7 +173,7 @@ describe('/pix statement and /pix transaction through the real app', () => {
       const text = messageText(await answerTo(VIEWER, 'statement'));
       expect(text).toContain('Could not read the statement');
       expect(text).toContain('Sandbox fault');
-      const page = await click(VIEWER, 'statement_next', JSON.stringify({ p: 2, a: campaign }));
+      const page = await click(VIEWER, 'statement_next', JSON.stringify({ page: 2, accountId: campaign }));
       expect(messageText(page)).toContain('Could not read the statement');
       expect(page).toMatchObject({ replace_original: false });
     } finally {

@@ -131,7 +131,7 @@ function methodsUsed(): Map<string, string[]> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        // The stand-ins of the other side (the Pix sandbox, Slack's stand-in and the playground on it) are not the bot's calls.
+        // The other side (the sandbox Pix API, the Slack stand-in and the playground on it) makes none of the bot's calls.
         if (!['sandbox', 'slack-standin', 'playground'].some((d) => file === path.join(ROOT, 'src', d))) walk(file);
       } else if (entry.name.endsWith('.ts')) {
         for (const match of readFileSync(file, 'utf8').matchAll(CALL)) {

@@ -1,5 +1,5 @@
 import type { Locale } from '../../src/i18n';
-import { disputeDigest, EventBodySchema, eventTime, otherDigest } from '../../src/pix-events/digest';
+import { disputeSummary, EventBodySchema, eventTime, otherEventSummary } from '../../src/pix-events/summary';
 import { checkMessage, checkView, problemText } from '../../src/slack-standin/block-kit-rules';
 import type { DisputeRecord } from '../../src/store/pix-events';
 import { evidenceModal } from '../../views/dispute-evidence';
@@ -11,7 +11,7 @@ const LOCALES: Locale[] = ['pt-BR', 'en'];
 const long = (n: number, c = 'x') => c.repeat(n);
 const problems = (p: ReturnType<typeof checkMessage>) => p.map(problemText);
 
-/** The largest a digest can hold (every text field capped at 500 by digest.ts), the largest amounts. */
+/** The largest a summary can hold (every text field capped at 500 by summary.ts), the largest amounts. */
 const biggest: DisputeRecord = {
   endToEndId: long(100, 'E'),
   id: long(64, 'a'),
@@ -75,7 +75,7 @@ describe('what is kept of an event', () => {
         secret: 'x',
       },
     });
-    expect(disputeDigest('DISPUTE_CREATED', body)).toEqual({
+    expect(disputeSummary('DISPUTE_CREATED', body)).toEqual({
       endToEndId: 'E1',
       status: 'OPENED',
       value: 1000,
@@ -92,8 +92,8 @@ describe('what is kept of an event', () => {
       event: 'woovi:DISPUTE_ACCEPTED',
       dispute: { endToEndId: 'E2', status: 'OPENED', value: 'lots', name: 42 },
     });
-    expect(disputeDigest('DISPUTE_ACCEPTED', body)).toEqual({ endToEndId: 'E2', status: 'ACCEPTED', name: '42' });
-    expect(disputeDigest('DISPUTE_ACCEPTED', EventBodySchema.parse({ event: 'x:DISPUTE_ACCEPTED', dispute: {} }))).toBeUndefined();
+    expect(disputeSummary('DISPUTE_ACCEPTED', body)).toEqual({ endToEndId: 'E2', status: 'ACCEPTED', name: '42' });
+    expect(disputeSummary('DISPUTE_ACCEPTED', EventBodySchema.parse({ event: 'x:DISPUTE_ACCEPTED', dispute: {} }))).toBeUndefined();
   });
 
   test('a charge: amount, correlation ID, status, name, masked tax id', () => {
@@ -106,7 +106,7 @@ describe('what is kept of an event', () => {
         customer: { name: 'Pedro', email: 'p@example.com', taxID: { taxID: '12345678000195', type: 'BR:CNPJ' } },
       },
     });
-    expect(otherDigest(body)).toEqual({
+    expect(otherEventSummary(body)).toEqual({
       value: 4990,
       correlationId: 'order-1',
       status: 'COMPLETED',

@@ -7,7 +7,7 @@ import type { TrackedRequest } from '../../src/store/tracked-requests';
 import {
   ACCOUNTS_PAGE_SIZE,
   type AccountRow,
-  accountAudit,
+  accountAnnouncements,
   accountMessage,
   accountsMessage,
   createAccountModal,
@@ -16,7 +16,7 @@ import {
   progressBlocks,
   secretBlocks,
 } from '../../views/accounts';
-import { applicationAudit, rotatedMessage, scopesMessage } from '../../views/applications';
+import { applicationAnnouncements, rotatedMessage, scopesMessage } from '../../views/applications';
 import { evidenceFeatureText, evidenceModal, evidenceProgressModal, evidenceSentMessage } from '../../views/dispute-evidence';
 import { apiText, failureText, pixErrorMessage } from '../../views/errors';
 import { helpMessage, refusalMessage, unknownCommandMessage, usageMessage } from '../../views/help';
@@ -33,7 +33,7 @@ import {
   deleteConfirmMessage,
   KEYS_PAGE_SIZE,
   keyAddModal,
-  keyAudit,
+  keyAnnouncements,
   pixKeysMessage,
   withdrawKeyResultMessage,
 } from '../../views/pix-keys';
@@ -133,29 +133,28 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
   const pages = Math.ceil(rows.length / ACCOUNTS_PAGE_SIZE);
   for (let page = 1; page <= pages; page++) msg(`accounts page ${page}`, accountsMessage(locale, rows, page));
   msg('account', accountMessage(locale, rows[1]!));
-  const audits = accountAudit(locale);
+  const announcements = accountAnnouncements(locale);
   const who = { userId: 'U0ADMIN', accountId: hexId(2), name: longName(200), clientId: 'c'.repeat(200), stored: false };
-  msg('audit created', audits.created(who));
-  msg('audit retried', audits.appRetried(who));
+  msg('created announcement', announcements.created(who));
+  msg('retried announcement', announcements.appRetried(who));
   msg(
-    'audit app failed',
-    audits.appFailed({
+    'app failed announcement',
+    announcements.appFailed({
       ...who,
       problem: failureText(locale, apiError, 'createApplication', { write: true }),
-      retryValue: JSON.stringify({ a: hexId(2), n: 'x'.repeat(80), c: 'C0FINANCE', t: '1700000000.000100' }),
+      retryValue: { accountId: hexId(2), name: 'x'.repeat(80), channelId: 'C0FINANCE', failureTs: '1700000000.000100' },
     }),
   );
   msg(
-    'audit resolved',
-    audits.appFailedResolved({ accountId: hexId(2), name: longName(200), byUserId: 'U0ADMIN', clientId: 'c'.repeat(200) }),
+    'resolved announcement',
+    announcements.appFailedResolved({ accountId: hexId(2), name: longName(200), byUserId: 'U0ADMIN', clientId: 'c'.repeat(200) }),
   );
-  msg('audit linked', audits.linked({ userId: 'U0ADMIN', accountId: hexId(2) }));
-  view('create account', createAccountModal(locale, { privateMetadata: JSON.stringify({ c: 'C0FINANCE' }), sandbox: true }));
+  msg('linked announcement', announcements.linked({ userId: 'U0ADMIN', accountId: hexId(2) }));
+  view('create account', createAccountModal(locale, { meta: { channelId: 'C0FINANCE' }, sandbox: true }));
   view(
     'link',
     linkModal(locale, {
-      accountId: hexId(2),
-      privateMetadata: JSON.stringify({ c: 'C0FINANCE', a: hexId(2) }),
+      meta: { channelId: 'C0FINANCE', accountId: hexId(2) },
       sandbox: true,
       problem: failureText(locale, apiError, 'checkAppId'),
     }),
@@ -184,7 +183,7 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
     ),
   );
   msg('rotated', rotatedMessage(locale, { clientId: 'c'.repeat(200), clientSecret: 's'.repeat(200), shownAppId: 'a'.repeat(500) }));
-  msg('rotated audit', applicationAudit(locale).rotated({ userId: 'U0ADMIN', clientId: 'c'.repeat(200) }));
+  msg('rotated announcement', applicationAnnouncements(locale).rotated({ userId: 'U0ADMIN', clientId: 'c'.repeat(200) }));
   view('evidence', evidenceModal(locale, { channelId: 'C0FINANCE', disputeId: hexId(5) }, true));
   view('evidence progress', evidenceProgressModal(locale, `${FILE_NAMES[9]}`, 9, 10));
   msg(
@@ -329,19 +328,19 @@ function surfaces(locale: Locale): Array<{ name: string; message?: SlackMessage;
   for (let page = 1; page <= keyPages; page++) {
     msg(`keys page ${page}`, pixKeysMessage(locale, { accountId: hexId(2), keys, account: accounts[1], campaign: longName(200), page }));
   }
-  view(
-    'key add',
-    keyAddModal(locale, { accountId: hexId(2), privateMetadata: JSON.stringify({ c: 'C0FINANCE', a: hexId(2) }), sandbox: true }),
-  );
+  view('key add', keyAddModal(locale, { meta: { channelId: 'C0FINANCE', accountId: hexId(2) }, sandbox: true }));
   msg('key delete', deleteConfirmMessage(locale, { accountId: hexId(2), pixKey: 'k'.repeat(100) }));
   msg(
     'withdraw key',
     withdrawKeyResultMessage(locale, { account: accounts[1]!, accountId: hexId(2), pixKey: 'k'.repeat(100), via: ['POST', 'PUT'] }),
   );
-  const kAudit = keyAudit(locale);
-  msg('key added', kAudit.added({ userId: 'U0OPERATOR', accountId: hexId(2), key: keys[0]! }));
-  msg('key deleted', kAudit.deleted({ userId: 'U0ADMIN', accountId: hexId(2), pixKey: 'k'.repeat(100) }));
-  msg('withdraw audit', kAudit.withdrawKey({ userId: 'U0ADMIN', accountId: hexId(2), account: accounts[1]!, pixKey: 'k'.repeat(100) }));
+  const keyAnnounced = keyAnnouncements(locale);
+  msg('key added', keyAnnounced.added({ userId: 'U0OPERATOR', accountId: hexId(2), key: keys[0]! }));
+  msg('key deleted', keyAnnounced.deleted({ userId: 'U0ADMIN', accountId: hexId(2), pixKey: 'k'.repeat(100) }));
+  msg(
+    'withdraw announcement',
+    keyAnnounced.withdrawKey({ userId: 'U0ADMIN', accountId: hexId(2), account: accounts[1]!, pixKey: 'k'.repeat(100) }),
+  );
   for (let page = 1; page <= 7; page++)
     msg(
       `statement page ${page}`,
@@ -385,7 +384,7 @@ describe.each(LOCALES)('every view builder with the largest data (%s)', (locale)
       .filter((s) => s.name.startsWith('keys page'))
       .flatMap((s) =>
         s.message!.blocks.flatMap((b) =>
-          'accessory' in b && b.accessory?.type === 'button' ? [JSON.parse((b.accessory as { value: string }).value).k as string] : [],
+          'accessory' in b && b.accessory?.type === 'button' ? [JSON.parse((b.accessory as { value: string }).value).pixKey as string] : [],
         ),
       );
     expect(deletes).toEqual(keys.map((k) => k.key));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { maskPixKey } from '../domain/pix-key-mask';
-import type { DisputeDigest, OtherDigest } from '../store/pix-events';
+import type { DisputeSummary, OtherEventSummary } from '../store/pix-events';
 import { disputeStatusOf } from './kinds';
 
 /**
@@ -77,8 +77,8 @@ const taxIdText = (v: unknown) => (typeof v === 'string' ? v : v && typeof v ===
 const masked = (value: string | undefined, type?: string) => (value ? maskPixKey(value, type) : undefined);
 const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-/** A dispute event's digest; undefined when it names no `endToEndId` (nothing to key its root on). */
-export function disputeDigest(kind: string, body: EventBody): DisputeDigest | undefined {
+/** A dispute event's summary; undefined when it names no `endToEndId` (nothing to key its root on). */
+export function disputeSummary(kind: string, body: EventBody): DisputeSummary | undefined {
   const parsed = DisputeSchema.safeParse(body.dispute);
   if (!parsed.success) return undefined;
   const d = parsed.data;
@@ -98,8 +98,8 @@ export function disputeDigest(kind: string, body: EventBody): DisputeDigest | un
   });
 }
 
-/** Any other kind's digest: an amount, a correlation ID, a status, a customer's name and masked tax id. */
-export function otherDigest(body: EventBody): OtherDigest {
+/** Any other kind's summary: an amount, a correlation ID, a status, a customer's name and masked tax id. */
+export function otherEventSummary(body: EventBody): OtherEventSummary {
   const charge = body.charge ?? body.pix?.charge;
   const customer = charge?.customer;
   const taxId = taxIdText(customer?.taxID) ?? body.account?.taxID;

@@ -6,9 +6,9 @@ import { waitFor } from '../support/wait';
 
 /**
  * Answers the sandbox cannot give (an APPROVED request without approvedLimits, odd values, unknown
- * statuses), from a small HTTP server standing in for the Pix API.
+ * statuses), from a small HTTP server in place of the Pix API, answering what each test scripts.
  */
-class PixStandIn {
+class ScriptedPixApi {
   /** The `limitRequest` object answered for each id (404 for others). */
   readonly requests = new Map<string, Record<string, unknown>>();
   readonly reads: Array<{ id: string; authorization: string | undefined; at: number }> = [];
@@ -57,13 +57,13 @@ class PixStandIn {
   }
 }
 
-const APP_ID = 'stand-in-main-app-id-0001';
+const APP_ID = 'scripted-main-app-id-0001';
 const ACCOUNT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const REQUESTED = { pixDayLimit: 600_000, pixNightLimit: 150_000 };
 let counter = 0;
 const nextId = () => `${(0xb0000000 + ++counter).toString(16)}0000000000000000`;
 
-async function track(h: Harness, pix: PixStandIn, answer: Record<string, unknown>) {
+async function track(h: Harness, pix: ScriptedPixApi, answer: Record<string, unknown>) {
   const id = nextId();
   pix.requests.set(id, { companyBankAccountId: ACCOUNT, requestedLimits: REQUESTED, ...answer });
   const { rootTs } = await trackWithRoot(h.app, {
@@ -79,12 +79,12 @@ async function track(h: Harness, pix: PixStandIn, answer: Record<string, unknown
   return { id, channel: CHANNEL, rootTs };
 }
 
-describe('poller against a Pix API stand-in: what is and is not a decision', () => {
-  let pix: PixStandIn;
+describe('poller against a scripted Pix API: what is and is not a decision', () => {
+  let pix: ScriptedPixApi;
   let h: Harness;
 
   beforeAll(async () => {
-    pix = await new PixStandIn().start();
+    pix = await new ScriptedPixApi().start();
     // A budget that never binds: the poller's reads are spaced by PIX_RATE_LIMIT, and what these tests
     // judge is the reads themselves and POLL_CONCURRENCY (at the default 5 a second, 80 ms reads never overlap).
     h = await startHarness({
@@ -168,7 +168,7 @@ describe('poller against a Pix API stand-in: what is and is not a decision', () 
 
 describe('poller ticks never overlap', () => {
   test('scheduled ticks every second with reads slower than that, and on-demand ticks meanwhile: one tick at a time', async () => {
-    const pix = await new PixStandIn().start();
+    const pix = await new ScriptedPixApi().start();
     const h = await startHarness({ PIX_API_URL: pix.url, PIX_APP_ID: APP_ID, POLL_SCHEDULE: '* * * * * *' });
     try {
       pix.delayMs = 1_200;
