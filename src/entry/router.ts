@@ -224,12 +224,12 @@ export class EntryRouter {
         if (body.response_url) {
           await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
         } else if (body.view?.type === 'modal') {
-          await args.client.views.update({
+          await this.deps.slack.retried.views.update({
             view_id: body.view.id,
             view: messageModal(locale, messages(locale).common.notAllowedTitle, refusal),
           });
         } else {
-          await args.client.chat.postMessage({ channel: body.user.id, ...refusal });
+          await this.deps.slack.retried.chat.postMessage({ channel: body.user.id, ...refusal });
         }
       },
     );

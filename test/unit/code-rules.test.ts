@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// The house rules the code keeps, read from the code itself: Slack is reached only through `deps.slack`.
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const file = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(file);
+    return e.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+const within = (file: string, folder: string) => file === folder || file.startsWith(`${folder}/`);
+const code = ['src', 'commands', 'views'].flatMap(sources).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
+
+/** What is in src/ but is not the bot: the sandbox Pix API, the Slack stand-in and the playground that drives them. */
+const NOT_THE_BOT = ['src/sandbox', 'src/slack-standin', 'src/playground'];
+const botCode = code.filter(({ file }) => !NOT_THE_BOT.some((folder) => within(file, folder)));
+
+/** `file:line: text` of each match of `pattern` in the files. */
+function found(files: typeof code, pattern: RegExp): string[] {
+  return files.flatMap(({ file, text }) =>
+    [...text.matchAll(pattern)].map((m) => `${file}:${text.slice(0, m.index).split('\n').length}: ${m[0].replace(/\s+/g, ' ')}`),
+  );
+}
+
+describe('Slack is reached only through deps.slack', () => {
+  test('reads the entry points (the rule below is not checked against nothing)', () => {
+    expect(botCode.filter(({ file }) => within(file, 'commands')).length).toBeGreaterThan(10);
+    expect(botCode.some(({ file }) => file === path.join('src', 'entry', 'router.ts'))).toBe(true);
+  });
+
+  test("no listener or middleware uses Bolt's per-delivery client (args.client, or a destructured client)", () => {
+    const boltClient = [
+      /\bargs\.client\b/g,
+      // The arguments cast first: `(args as …).client`.
+      /\)\s*\.client\b/g,
+      // Destructured from a handler's arguments, as a parameter or from `args`.
+      /\{[\w\s,:.]*\bclient\b[\w\s,:.]*\}\s*(?::[^=;{}()]*)?(?:\)|=\s*args\b)/g,
+    ];
+    expect(boltClient.flatMap((pattern) => found(botCode, pattern))).toEqual([]);
+  });
+});
