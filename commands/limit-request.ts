@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun } from '../src/approvals/kinds';
+import { ApprovalInDoubtError, type ApprovalKind, type ApprovalRun } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { Deps } from '../src/deps';
 import type { PayloadOf } from '../src/domain/approvals';
@@ -396,7 +396,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
     });
     if (outcome.ok) return { ok: true, limitRequestId: outcome.request.id };
     // Sent without an answer: left to the tick, which looks for it among the company's requests.
-    if (outcome.maybeFiled) throw new ApprovalInDoubt('the limit request may have been filed');
+    if (outcome.maybeFiled) throw new ApprovalInDoubtError('the limit request may have been filed');
     return {
       ok: false,
       problem: `${failureText(locale, outcome.err, outcome.action, { write: true, afterwards: 'none' })}\n${messages(locale).limitForm.notPosted}`,

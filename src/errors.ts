@@ -19,9 +19,8 @@ export type ErrorCode =
   | 'pixops_slack_upload_refused'
   | 'pixops_slack_listener_refused'
   | 'pixops_limit_request_delivery'
-  | 'pixops_filing_claim_lost'
   | 'pixops_approval_in_doubt'
-  | 'pixops_approval_claim_lost';
+  | 'pixops_claim_lost';
 
 export abstract class PixOpsError extends Error {
   abstract readonly code: ErrorCode;
@@ -35,6 +34,15 @@ export abstract class PixOpsError extends Error {
 /** The configuration cannot work (a variable missing, a path that cannot hold the store): the process does not start. */
 export class ConfigError extends PixOpsError {
   readonly code = 'pixops_config';
+}
+
+/**
+ * A claim the work runs under is not this holder's (it lapsed, or someone else had it first): the work
+ * stops before its next write. One class for every claim held while working (an approval's, a
+ * filing's: store/held-claim.ts); the message says which.
+ */
+export class ClaimLostError extends PixOpsError {
+  readonly code = 'pixops_claim_lost';
 }
 
 /**

@@ -44,7 +44,7 @@ function refusing(exportName: string, why: string): object {
 const LISTENER_METHODS = ['use', 'event', 'message', 'shortcut', 'action', 'command', 'options', 'view', 'function', 'assistant'] as const;
 
 /** A listener registered the Bolt way, once the app's one middleware is in place. */
-export class BoltListenerRefused extends PixOpsError {
+export class BoltListenerRefusedError extends PixOpsError {
   readonly code = 'pixops_slack_listener_refused';
 
   constructor(method: string) {
@@ -60,7 +60,7 @@ export function refuseBoltListeners(app: BoltApp): void {
   for (const method of LISTENER_METHODS) {
     Object.defineProperty(app, method, {
       value: () => {
-        throw new BoltListenerRefused(method);
+        throw new BoltListenerRefusedError(method);
       },
     });
   }

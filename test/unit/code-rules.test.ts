@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The house rules the code keeps, read from the code itself: Slack is reached only through `deps.slack`.
+// The house rules the code keeps, read from the code itself: Slack is reached only through
+// `deps.slack`, and bot code throws the PixOpsError family, each class named `…Error`.
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -42,5 +43,22 @@ describe('Slack is reached only through deps.slack', () => {
       /\{[\w\s,:.]*\bclient\b[\w\s,:.]*\}\s*(?::[^=;{}()]*)?(?:\)|=\s*args\b)/g,
     ];
     expect(boltClient.flatMap((pattern) => found(botCode, pattern))).toEqual([]);
+  });
+});
+
+describe('errors: the PixOpsError family, each class named …Error', () => {
+  test("bot code's error classes derive from PixOpsError, not from Error", () => {
+    expect(found(botCode, /\bclass \w+ extends PixOpsError\b/g).length).toBeGreaterThan(10);
+    const direct = botCode.flatMap(({ file, text }) => [...text.matchAll(/\bclass (\w+) extends Error\b/g)].map((m) => `${file}: ${m[1]}`));
+    expect(direct).toEqual([`${path.join('src', 'errors.ts')}: PixOpsError`]);
+  });
+
+  test('every error class, anywhere in src/, commands/ and views/, has a name that ends in Error', () => {
+    const classes = code.flatMap(({ file, text }) =>
+      [...text.matchAll(/\bclass (\w+)(?:<[^>{]*>)? extends (\w+)/g)].map((m) => ({ file, name: m[1]!, base: m[2]! })),
+    );
+    const errorClasses = classes.filter((c) => c.base.endsWith('Error'));
+    expect(errorClasses.length).toBeGreaterThan(20);
+    expect(errorClasses.filter((c) => !c.name.endsWith('Error')).map((c) => `${c.file}: ${c.name} extends ${c.base}`)).toEqual([]);
   });
 });

@@ -1,14 +1,13 @@
 import { ErrorCode as SlackErrorCode, WebClient } from '@slack/web-api';
-import { ClaimLost } from '../../src/approvals/claim';
-import { ApprovalInDoubt } from '../../src/approvals/kinds';
+import { ApprovalInDoubtError } from '../../src/approvals/kinds';
 import { FileOverCapError } from '../../src/domain/proof-files';
 import { UsageError } from '../../src/entry/table';
-import { ConfigError, describeError, PixOpsError } from '../../src/errors';
+import { ClaimLostError, ConfigError, describeError, PixOpsError } from '../../src/errors';
 import { DeliveryError } from '../../src/limit-requests/deliver';
-import { BudgetWaitAborted } from '../../src/pix/budget';
+import { BudgetWaitAbortedError } from '../../src/pix/budget';
 import { NoDefaultAccountError } from '../../src/pix/default-account';
 import { PixApiError } from '../../src/pix/errors';
-import { BoltListenerRefused } from '../../src/slack/bolt-app';
+import { BoltListenerRefusedError } from '../../src/slack/bolt-app';
 import { NotExactClientError } from '../../src/slack/exact-client';
 import { SlackPaceError } from '../../src/slack/pacing';
 import { PostUnknownError } from '../../src/slack/post-once';
@@ -24,7 +23,7 @@ describe('one family of errors, each with a code', () => {
   const errors: PixOpsError[] = [
     new ConfigError('STORE_URL: cannot write there'),
     PixApiError.fromResponse('getLimits', 404, { error: 'not found' }),
-    new BudgetWaitAborted(),
+    new BudgetWaitAbortedError(),
     new NoDefaultAccountError(),
     new FileOverCapError('statement.pdf'),
     new UsageError('one account id'),
@@ -36,10 +35,10 @@ describe('one family of errors, each with a code', () => {
     new SlackPaceError('chat.postMessage', 'C0BUSY', 20_000),
     new NotExactClientError('A post made once'),
     new UploadRefusedError(500),
-    new BoltListenerRefused('action'),
+    new BoltListenerRefusedError('action'),
     new DeliveryError('post-reply', new Error('socket hang up')),
-    new ApprovalInDoubt('the limit request may have been filed'),
-    new ClaimLost('0123456789abcdef'),
+    new ApprovalInDoubtError('the limit request may have been filed'),
+    new ClaimLostError('the claim on approval 0123456789abcdef lapsed'),
   ];
 
   test.each(errors.map((e) => [e.constructor.name, e] as const))('%s derives from PixOpsError and names itself by a code', (_, err) => {
