@@ -16,6 +16,7 @@ import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
 import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files';
+import { IncompleteSlackAnswerError } from '../src/slack/incomplete-answer';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
@@ -55,7 +56,7 @@ export async function openForm(
   const meta: FormMeta = { channelId: input.channelId, accountId: input.accountId, current: {}, attached: input.attached };
   const opened = await deps.slack.retried.views.open({ trigger_id: input.triggerId, view: loadingModal(locale, meta) });
   const viewId = opened.view?.id;
-  if (!viewId) throw new Error('Slack opened no view');
+  if (!viewId) throw new IncompleteSlackAnswerError('Slack opened no view');
   let view: ModalView;
   try {
     view = await buildForm(deps, locale, meta, input.accountId);

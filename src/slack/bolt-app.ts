@@ -28,13 +28,18 @@ export function loadBoltApp(mode: 'http' | 'socket'): typeof BoltApp {
   return (require('@slack/bolt/dist/App') as typeof import('@slack/bolt/dist/App')).default;
 }
 
+/** A module left out at start-up (see loadBoltApp) was constructed after all: the message says which and why. */
+export class NotLoadedError extends PixOpsError {
+  readonly code = 'pixops_slack_not_loaded';
+}
+
 /** A module whose one export throws if constructed. */
 function refusing(exportName: string, why: string): object {
   return {
     __esModule: true,
     [exportName]: class NotLoaded {
       constructor() {
-        throw new Error(why);
+        throw new NotLoadedError(why);
       }
     },
   };

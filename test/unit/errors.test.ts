@@ -7,11 +7,12 @@ import { DeliveryError } from '../../src/limit-requests/deliver';
 import { BudgetWaitAbortedError } from '../../src/pix/budget';
 import { NoDefaultAccountError } from '../../src/pix/default-account';
 import { PixApiError } from '../../src/pix/errors';
-import { BoltListenerRefusedError } from '../../src/slack/bolt-app';
+import { BoltListenerRefusedError, NotLoadedError } from '../../src/slack/bolt-app';
 import { NotExactClientError } from '../../src/slack/exact-client';
+import { IncompleteSlackAnswerError } from '../../src/slack/incomplete-answer';
 import { SlackPaceError } from '../../src/slack/pacing';
 import { PostUnknownError } from '../../src/slack/post-once';
-import { UploadRefusedError } from '../../src/slack/upload-file';
+import { FileShorterThanLengthError, UploadRefusedError, UploadStalledError } from '../../src/slack/upload-file';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { WrongSecretError } from '../../src/store/copy';
 import { StoreLocationError, StoreRefusedError, StoreUnavailableError } from '../../src/store/errors';
@@ -36,6 +37,10 @@ describe('one family of errors, each with a code', () => {
     new NotExactClientError('A post made once'),
     new UploadRefusedError(500),
     new BoltListenerRefusedError('action'),
+    new NotLoadedError('OAuth installation is not used by Pix Ops'),
+    new IncompleteSlackAnswerError('chat.postMessage answered without a ts'),
+    new UploadStalledError(),
+    new FileShorterThanLengthError(),
     new DeliveryError('post-reply', new Error('socket hang up')),
     new ApprovalInDoubtError('the limit request may have been filed'),
     new ClaimLostError('the claim on approval 0123456789abcdef lapsed'),
