@@ -4,6 +4,9 @@
 /** What went wrong, by the class that says so: stable, for the logs and for telling failures apart. */
 export type ErrorCode =
   | 'pixops_config'
+  | 'pixops_deadline_passed'
+  | 'pixops_poller_stopped'
+  | 'pixops_entry_table_invalid'
   | 'pixops_pix_api'
   | 'pixops_pix_budget_wait_aborted'
   | 'pixops_no_default_account'

@@ -1,12 +1,14 @@
 import { ErrorCode as SlackErrorCode, WebClient } from '@slack/web-api';
 import { ApprovalInDoubtError } from '../../src/approvals/kinds';
 import { FileOverCapError } from '../../src/domain/proof-files';
-import { UsageError } from '../../src/entry/table';
+import { InvalidEntryTableError, UsageError } from '../../src/entry/table';
 import { ClaimLostError, ConfigError, describeError, PixOpsError } from '../../src/errors';
 import { DeliveryError } from '../../src/limit-requests/deliver';
 import { BudgetWaitAbortedError } from '../../src/pix/budget';
 import { NoDefaultAccountError } from '../../src/pix/default-account';
 import { PixApiError } from '../../src/pix/errors';
+import { PollerStoppedError } from '../../src/poller';
+import { DeadlinePassedError } from '../../src/runtime/deadline';
 import { BoltListenerRefusedError, NotLoadedError } from '../../src/slack/bolt-app';
 import { NotExactClientError } from '../../src/slack/exact-client';
 import { IncompleteSlackAnswerError } from '../../src/slack/incomplete-answer';
@@ -28,6 +30,9 @@ describe('one family of errors, each with a code', () => {
     new NoDefaultAccountError(),
     new FileOverCapError('statement.pdf'),
     new UsageError('one account id'),
+    new InvalidEntryTableError('The entry table has no help command'),
+    new DeadlinePassedError('no answer within 500 ms'),
+    new PollerStoppedError(),
     new StoreUnavailableError('get', new Error('The client is offline')),
     new StoreLocationError('the folder cannot be made'),
     new StoreRefusedError('Redis’s maxmemory-policy is allkeys-lru'),
