@@ -432,7 +432,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
       if (filing) await followFiled(deps, { intent: filing, request, locale, lookFirst: true });
       return { ok: true, limitRequestId: request.id };
     }
-    if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new Error('the filing is not settled yet');
+    if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new ApprovalInDoubtError('the filing is not settled yet');
     if (filing) await deps.store.filingIntents.delete(intentId);
     return { ok: false, problem: messages(locale).approvals.notFiled };
   },

@@ -171,7 +171,7 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     budget,
     // Nothing is written to the Pix API while the store cannot record what was done.
     beforeWrite: async () => {
-      if (!(await store.ping())) throw new StoreUnavailableError('a Pix write', new Error('the store does not answer'));
+      if (!(await store.ping())) throw new StoreUnavailableError('a Pix write', 'the store does not answer');
     },
     // Not the path or what the call is about: they may hold a Pix key, personal data.
     onCall: (e) => {

@@ -27,6 +27,11 @@ export type ErrorCode =
   | 'pixops_slack_upload_file_short'
   | 'pixops_limit_request_delivery'
   | 'pixops_approval_in_doubt'
+  | 'pixops_audit_entry_malformed'
+  | 'pixops_no_start_of_day'
+  | 'pixops_not_a_date'
+  | 'pixops_tracked_record_missing'
+  | 'pixops_webhook_keys_unavailable'
   | 'pixops_claim_lost';
 
 export abstract class PixOpsError extends Error {

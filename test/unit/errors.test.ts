@@ -1,12 +1,17 @@
 import { ErrorCode as SlackErrorCode, WebClient } from '@slack/web-api';
+import { NotADateError } from '../../src/approvals/delegation';
 import { ApprovalInDoubtError } from '../../src/approvals/kinds';
+import { MalformedAuditEntryError } from '../../src/audit/entry';
 import { FileOverCapError } from '../../src/domain/proof-files';
+import { NoStartOfDayError } from '../../src/domain/sao-paulo-date';
 import { InvalidEntryTableError, UsageError } from '../../src/entry/table';
 import { ClaimLostError, ConfigError, describeError, PixOpsError } from '../../src/errors';
 import { DeliveryError } from '../../src/limit-requests/deliver';
+import { TrackedRecordMissingError } from '../../src/limit-requests/sweep';
 import { BudgetWaitAbortedError } from '../../src/pix/budget';
 import { NoDefaultAccountError } from '../../src/pix/default-account';
 import { PixApiError } from '../../src/pix/errors';
+import { PublicKeysUnavailableError } from '../../src/pix-events/public-keys';
 import { PollerStoppedError } from '../../src/poller';
 import { DeadlinePassedError } from '../../src/runtime/deadline';
 import { BoltListenerRefusedError, NotLoadedError } from '../../src/slack/bolt-app';
@@ -48,6 +53,11 @@ describe('one family of errors, each with a code', () => {
     new FileShorterThanLengthError(),
     new DeliveryError('post-reply', new Error('socket hang up')),
     new ApprovalInDoubtError('the limit request may have been filed'),
+    new MalformedAuditEntryError('Audit entry 1-0 is not an entry'),
+    new NoStartOfDayError('No start of 2026-03-05 in São Paulo'),
+    new NotADateError('Not a date: 2026-02-30'),
+    new TrackedRecordMissingError('in the poll set without a record; removed from the poll set'),
+    new PublicKeysUnavailableError('HTTP 503'),
     new ClaimLostError('the claim on approval 0123456789abcdef lapsed'),
   ];
 
