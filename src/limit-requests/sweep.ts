@@ -116,7 +116,7 @@ export function paceBudgetMs(claimTtlMs: number): number {
   return Math.min(10_000, Math.max(1_000, Math.floor(claimTtlMs / 8)));
 }
 
-/** A request in the poll set has no record (it was taken out of the poll set then). */
+/** A request in the poll set has no record: it is taken out of the poll set, and the tick logs it. */
 export class TrackedRecordMissingError extends PixOpsError {
   readonly code = 'pixops_tracked_record_missing';
 }
