@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { ApprovalInDoubt, type ApprovalKind, type ApprovalRun } from '../src/approvals/kinds';
+import { ApprovalInDoubtError, type ApprovalKind, type ApprovalRun } from '../src/approvals/kinds';
 import { approvalsOn, askApproval } from '../src/approvals/request';
 import type { Deps } from '../src/deps';
 import type { PayloadOf } from '../src/domain/approvals';
@@ -16,6 +16,7 @@ import { defaultAccountId } from '../src/pix/default-account';
 import { PixApiError } from '../src/pix/errors';
 import type { LimitRequest } from '../src/pix/schemas';
 import { fileLabel, resolveSlackFile, type SlackFile } from '../src/slack/files';
+import { IncompleteSlackAnswerError } from '../src/slack/incomplete-answer';
 import { modalUpdater } from '../src/slack/modal-updates';
 import { noticeMetadata, postToUser } from '../src/slack/post-once';
 import { type CheckedFile, checkProofFiles, uploadCheckedFiles } from '../src/slack/proof-check';
@@ -55,7 +56,7 @@ export async function openForm(
   const meta: FormMeta = { channelId: input.channelId, accountId: input.accountId, current: {}, attached: input.attached };
   const opened = await deps.slack.retried.views.open({ trigger_id: input.triggerId, view: loadingModal(locale, meta) });
   const viewId = opened.view?.id;
-  if (!viewId) throw new Error('Slack opened no view');
+  if (!viewId) throw new IncompleteSlackAnswerError('Slack opened no view');
   let view: ModalView;
   try {
     view = await buildForm(deps, locale, meta, input.accountId);
@@ -396,7 +397,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
     });
     if (outcome.ok) return { ok: true, limitRequestId: outcome.request.id };
     // Sent without an answer: left to the tick, which looks for it among the company's requests.
-    if (outcome.maybeFiled) throw new ApprovalInDoubt('the limit request may have been filed');
+    if (outcome.maybeFiled) throw new ApprovalInDoubtError('the limit request may have been filed');
     return {
       ok: false,
       problem: `${failureText(locale, outcome.err, outcome.action, { write: true, afterwards: 'none' })}\n${messages(locale).limitForm.notPosted}`,
@@ -431,7 +432,7 @@ export const limitRequestApproval: ApprovalKind<'limit-request'> = {
       if (filing) await followFiled(deps, { intent: filing, request, locale, lookFirst: true });
       return { ok: true, limitRequestId: request.id };
     }
-    if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new Error('the filing is not settled yet');
+    if (Date.now() - Date.parse(intent.at) < INTENT_SETTLE_MS) throw new ApprovalInDoubtError('the filing is not settled yet');
     if (filing) await deps.store.filingIntents.delete(intentId);
     return { ok: false, problem: messages(locale).approvals.notFiled };
   },

@@ -171,7 +171,7 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     budget,
     // Nothing is written to the Pix API while the store cannot record what was done.
     beforeWrite: async () => {
-      if (!(await store.ping())) throw new StoreUnavailableError('a Pix write', new Error('the store does not answer'));
+      if (!(await store.ping())) throw new StoreUnavailableError('a Pix write', 'the store does not answer');
     },
     // Not the path or what the call is about: they may hold a Pix key, personal data.
     onCall: (e) => {
@@ -272,8 +272,7 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
   const inFlight = new InFlight();
   const router = new EntryRouter(ENTRY_TABLE, deps);
   const dedupe = { claims: store, waitMs: store.shared ? DEDUPE_WAIT_MS : undefined };
-  const localeOf = (userId: string | undefined) => slack.locales.localeOf(userId);
-  app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, localeOf }));
+  app.use(deliveryMiddleware({ inFlight, dedupe, logger, sandboxMode: config.sandboxMode, router, slack: deps.slack }));
   app.error(async (err) => {
     logger.error(describeError(err), 'unhandled error in a Slack listener');
   });

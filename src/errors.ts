@@ -4,6 +4,9 @@
 /** What went wrong, by the class that says so: stable, for the logs and for telling failures apart. */
 export type ErrorCode =
   | 'pixops_config'
+  | 'pixops_deadline_passed'
+  | 'pixops_poller_stopped'
+  | 'pixops_entry_table_invalid'
   | 'pixops_pix_api'
   | 'pixops_pix_budget_wait_aborted'
   | 'pixops_no_default_account'
@@ -18,10 +21,18 @@ export type ErrorCode =
   | 'pixops_slack_not_exact_client'
   | 'pixops_slack_upload_refused'
   | 'pixops_slack_listener_refused'
+  | 'pixops_slack_not_loaded'
+  | 'pixops_slack_incomplete_answer'
+  | 'pixops_slack_upload_stalled'
+  | 'pixops_slack_upload_file_short'
   | 'pixops_limit_request_delivery'
-  | 'pixops_filing_claim_lost'
   | 'pixops_approval_in_doubt'
-  | 'pixops_approval_claim_lost';
+  | 'pixops_audit_entry_malformed'
+  | 'pixops_no_start_of_day'
+  | 'pixops_not_a_date'
+  | 'pixops_tracked_record_missing'
+  | 'pixops_webhook_keys_unavailable'
+  | 'pixops_claim_lost';
 
 export abstract class PixOpsError extends Error {
   abstract readonly code: ErrorCode;
@@ -35,6 +46,15 @@ export abstract class PixOpsError extends Error {
 /** The configuration cannot work (a variable missing, a path that cannot hold the store): the process does not start. */
 export class ConfigError extends PixOpsError {
   readonly code = 'pixops_config';
+}
+
+/**
+ * A claim the work runs under is not this holder's (it lapsed, or someone else had it first): the work
+ * stops before its next write. One class for every claim held while working (an approval's, a
+ * filing's: store/held-claim.ts); the message says which.
+ */
+export class ClaimLostError extends PixOpsError {
+  readonly code = 'pixops_claim_lost';
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { describeError, PixOpsError } from '../errors';
+import { ClaimLostError, describeError } from '../errors';
 import type { ApprovalRecord } from '../store/approvals';
 import { holdClaim } from '../store/held-claim';
 
@@ -8,18 +8,9 @@ import { holdClaim } from '../store/held-claim';
 
 const claimKey = (id: string) => `approval:${id}`;
 
-/** The claim lapsed (or is someone else's now): whatever was under way stops before its next write. */
-export class ClaimLost extends PixOpsError {
-  readonly code = 'pixops_approval_claim_lost';
-
-  constructor(id: string) {
-    super(`the claim on approval ${id} lapsed`);
-  }
-}
-
 /** The claim an approval's work runs under. */
 export interface Held {
-  /** Renews the claim; throws ClaimLost when it lapsed: called before each write. */
+  /** Renews the claim; throws ClaimLostError when it lapsed: called before each write. */
   check(): Promise<void>;
 }
 
@@ -41,7 +32,7 @@ export async function holding<T>(
     async check() {
       if (await claim.stillHeld()) return;
       deps.logger.warn({ approval: id }, 'the approval claim lapsed: stopping before the next write');
-      throw new ClaimLost(id);
+      throw new ClaimLostError(`the claim on approval ${id} lapsed`);
     },
   };
   try {

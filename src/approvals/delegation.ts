@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addDays, type CalendarDate, isoDateOf, parseIsoDate, saoPauloStartOfDay, saoPauloToday } from '../domain/sao-paulo-date';
+import { PixOpsError } from '../errors';
 
 // Delegation while away: an approver names someone who decides in their stead until the end of a day,
 // São Paulo time. What a delegation is, when it holds, and which new one is refused, as rules; the
@@ -26,12 +27,17 @@ const MAX_DAYS_AWAY = 90;
 const endsAt = new Map<string, number>();
 const MAX_ENDS_KEPT = 1_000;
 
+/** A delegation's last day is not a calendar date (its schema checks the shape only: `2026-02-30` passes). */
+export class NotADateError extends PixOpsError {
+  readonly code = 'pixops_not_a_date';
+}
+
 /** When a delegation ends: the start of the day after its last, in São Paulo. */
 export function delegationEndsAt(until: string): Date {
   let at = endsAt.get(until);
   if (at === undefined) {
     const day = parseIsoDate(until);
-    if (!day) throw new Error(`Not a date: ${until}`);
+    if (!day) throw new NotADateError(`Not a date: ${until}`);
     at = saoPauloStartOfDay(addDays(day, 1)).getTime();
     if (endsAt.size >= MAX_ENDS_KEPT) endsAt.clear();
     endsAt.set(until, at);

@@ -43,7 +43,7 @@ export type ApprovalResult = { ok: true; limitRequestId?: string } | { ok: false
  * yet. The approval stays `approving`, and the tick resumes it (looking at the Pix side) once the
  * claim is free.
  */
-export class ApprovalInDoubt extends PixOpsError {
+export class ApprovalInDoubtError extends PixOpsError {
   readonly code = 'pixops_approval_in_doubt';
 }
 

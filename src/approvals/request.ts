@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { APPROVAL_EVENT_TYPE, sentForApprovalText } from '../../views/approvals';
 import type { Deps } from '../deps';
 import type { ApprovalAction, ApprovalPayload } from '../domain/approvals';
-import { describeError } from '../errors';
+import { ClaimLostError, describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { postRootMessage } from '../slack/thread-root';
 import type { ApprovalRecord } from '../store/approvals';
@@ -76,7 +76,7 @@ async function requestApproval(
     }
     return root;
   });
-  if (!posted.ran || !record) throw new Error(`approval ${id} was claimed by someone else before it existed`);
+  if (!posted.ran || !record) throw new ClaimLostError(`approval ${id} was claimed by someone else before it existed`);
   const root = posted.value;
   if (!root) {
     deps.audit.outcome('failed', 'root not posted');

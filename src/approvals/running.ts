@@ -3,15 +3,15 @@ import { failureText } from '../../views/errors';
 import type { Deps } from '../deps';
 import { APPROVAL_ROLE } from '../domain/approvals';
 import { roleAllows } from '../domain/roles';
-import { describeError } from '../errors';
+import { ClaimLostError, describeError } from '../errors';
 import { messages } from '../i18n';
 import { slackErrorCode } from '../slack/error-code';
 import { openDm, postOnce } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditAbout } from './audit';
-import { ClaimLost, type Held, holding, write } from './claim';
-import { ApprovalInDoubt, type ApprovalKind, type ApprovalKinds, type ApprovalResult, type ApprovalRun } from './kinds';
+import { type Held, holding, write } from './claim';
+import { ApprovalInDoubtError, type ApprovalKind, type ApprovalKinds, type ApprovalResult, type ApprovalRun } from './kinds';
 import { directMessage, noticeOf, postInThread, present, updateRootTolerant } from './thread';
 
 // Running an approved action (its kind's write path), or finishing one an instance left half done,
@@ -73,7 +73,7 @@ export async function runApproved(
   let result: ApprovalResult;
   try {
     const standing = makerLost ? 'lost' : mode === 'resume' ? await makerStanding(deps, record) : 'ok';
-    if (standing === 'unknown') throw new ApprovalInDoubt('the maker’s role could not be checked');
+    if (standing === 'unknown') throw new ApprovalInDoubtError('the maker’s role could not be checked');
     if (standing === 'lost') {
       deps.logger.warn({ approval: record.id, maker: record.makerId }, 'the maker no longer has the action’s role: nothing is written');
       result = {
@@ -87,8 +87,8 @@ export async function runApproved(
       result = mode === 'execute' ? await kind.execute(run, record.payload) : await kind.resume(run, record.payload, record.intent);
     }
   } catch (err) {
-    if (err instanceof ClaimLost) return undefined;
-    if (mode === 'resume' || err instanceof ApprovalInDoubt) {
+    if (err instanceof ClaimLostError) return undefined;
+    if (mode === 'resume' || err instanceof ApprovalInDoubtError) {
       // The Pix side could not be read (or the store failed): left in `approving` for a later tick.
       deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not resume an approved action; a later tick tries again');
       return undefined;
@@ -104,7 +104,7 @@ export async function runApproved(
       outcome: result.ok ? (result.limitRequestId ? { limitRequestId: result.limitRequestId } : {}) : { problem: result.problem },
     }));
   } catch (err) {
-    if (err instanceof ClaimLost) return undefined;
+    if (err instanceof ClaimLostError) return undefined;
     throw err;
   }
   deps.logger.info({ approval: record.id, action: record.action, outcome: ended.state }, 'approved action ended');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { maskPixKey } from '../domain/pix-key-mask';
+import { PixOpsError } from '../errors';
 import type { PixCallSubject } from '../pix/client';
 
 /**
@@ -122,6 +123,11 @@ const ROLES_READ: ReadonlySet<unknown> = new Set(AuditEntrySchema.shape.role.opt
 const OUTCOMES_READ: ReadonlySet<unknown> = new Set(AUDIT_OUTCOMES);
 const OPTIONAL_TEXT = ['target', 'pixMethod', 'pixPath', 'maker', 'checker', 'detail'] as const;
 
+/** An entry read back from the trail is not one: a field missing or of the wrong kind. */
+export class MalformedAuditEntryError extends PixOpsError {
+  readonly code = 'pixops_audit_entry_malformed';
+}
+
 /**
  * An entry read back from the trail, from its stored fields (named as in AuditEntry; absent ones
  * null or missing; `pixStatus` a number or its digits). Entries are checked against
@@ -138,17 +144,17 @@ export function storedEntry(id: string, fields: Record<string, unknown>): Stored
     !ROLES_READ.has(role) ||
     !OUTCOMES_READ.has(outcome)
   ) {
-    throw new Error(`Audit entry ${id} is not an entry`);
+    throw new MalformedAuditEntryError(`Audit entry ${id} is not an entry`);
   }
   const entry: StoredAuditEntry = { id, time, user, role: role as AuditEntry['role'], action, outcome: outcome as AuditOutcome };
   for (const field of OPTIONAL_TEXT) {
     const value = fields[field];
     if (typeof value === 'string') entry[field] = value;
-    else if (value !== null && value !== undefined) throw new Error(`Audit entry ${id} has a bad ${field}`);
+    else if (value !== null && value !== undefined) throw new MalformedAuditEntryError(`Audit entry ${id} has a bad ${field}`);
   }
   if (pixStatus !== null && pixStatus !== undefined) {
     const status = Number(pixStatus);
-    if (!Number.isInteger(status)) throw new Error(`Audit entry ${id} has a bad pixStatus`);
+    if (!Number.isInteger(status)) throw new MalformedAuditEntryError(`Audit entry ${id} has a bad pixStatus`);
     entry.pixStatus = status;
   }
   return entry;

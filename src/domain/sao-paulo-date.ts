@@ -1,5 +1,6 @@
 /** The calendar in Brasília time (America/Sao_Paulo), where the Pix service and its users live. */
 
+import { PixOpsError } from '../errors';
 import { type Locale, messages } from '../i18n';
 
 export const SAO_PAULO = 'America/Sao_Paulo';
@@ -109,6 +110,11 @@ export function addDays(date: CalendarDate, days: number): CalendarDate {
   return { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
 }
 
+/** No hour of the first twelve of a day falls on that day in São Paulo: the time-zone data is not what it has always been. */
+export class NoStartOfDayError extends PixOpsError {
+  readonly code = 'pixops_no_start_of_day';
+}
+
 /**
  * The instant a day begins in São Paulo: the first whole UTC hour that is already that day there
  * (its offsets, daylight saving time in past years included, have always been whole hours; a day
@@ -120,5 +126,5 @@ export function saoPauloStartOfDay(date: CalendarDate): Date {
     const there = saoPauloToday(at);
     if (there.year === date.year && there.month === date.month && there.day === date.day) return at;
   }
-  throw new Error(`No start of ${isoDateOf(date)} in São Paulo`);
+  throw new NoStartOfDayError(`No start of ${isoDateOf(date)} in São Paulo`);
 }

@@ -2,9 +2,10 @@ import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { plain, presentMessage } from '../../views/message';
 import { messageModal } from '../../views/modal';
 import { describeError } from '../errors';
-import { type Locale, messages } from '../i18n';
+import { messages } from '../i18n';
 import { withDeadline } from '../runtime/deadline';
 import type { Logger } from '../runtime/logger';
+import type { SlackClients } from '../slack/clients';
 import type { Claims } from '../store/claims';
 import { isStoreUnavailable } from '../store/errors';
 
@@ -127,10 +128,10 @@ export function deliveryMiddleware(options: {
   sandboxMode: boolean;
   /** The entry table's router (see router.ts): every delivery ends there. */
   router: { route(args: MiddlewareArgs): Promise<void> };
-  /** The language a user reads (their Slack locale). */
-  localeOf: (userId: string | undefined) => Promise<Locale>;
+  /** The app's clients (deps.slack): the language a user reads, and the client that tells them. */
+  slack: Pick<SlackClients, 'retried' | 'locales'>;
 }): Middleware<AnyMiddlewareArgs> {
-  const { inFlight, dedupe, logger, sandboxMode, router, localeOf } = options;
+  const { inFlight, dedupe, logger, sandboxMode, router, slack } = options;
   return async (args) => {
     args.context[RECEIVED_AT] ??= Date.now();
     inFlight.enter();
@@ -140,7 +141,7 @@ export function deliveryMiddleware(options: {
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;
       logger.warn(describeError(err), 'a Slack action needed the store, which is unavailable');
-      await tellStoreUnavailable(args, sandboxMode, localeOf).catch((e: unknown) => {
+      await tellStoreUnavailable(args, sandboxMode, slack).catch((e: unknown) => {
         logger.warn({ ...describeError(e) }, 'could not tell the user the store is unavailable');
       });
     } finally {
@@ -151,15 +152,16 @@ export function deliveryMiddleware(options: {
 
 type MiddlewareArgs = Parameters<Middleware<AnyMiddlewareArgs>>[0];
 
+/** A notice, told again as often as Slack needs (the retried client): a repeat does no harm. */
 async function tellStoreUnavailable(
   args: MiddlewareArgs,
   sandboxMode: boolean,
-  localeOf: (userId: string | undefined) => Promise<Locale>,
+  slack: Pick<SlackClients, 'retried' | 'locales'>,
 ): Promise<void> {
   const body = args.body as Body & { view?: { id?: string }; user?: { id?: string }; user_id?: string };
   const a = args as unknown as { ack?: (r?: unknown) => Promise<void>; respond?: (r: unknown) => Promise<unknown> };
   const user = body.user?.id ?? body.user_id;
-  const locale = await localeOf(typeof user === 'string' ? user : undefined);
+  const locale = await slack.locales.localeOf(typeof user === 'string' ? user : undefined);
   const m = messages(locale).common;
   const message = presentMessage(plain(m.storeUnavailable), locale, sandboxMode);
   if (body.type === 'view_submission') {
@@ -169,7 +171,7 @@ async function tellStoreUnavailable(
       return;
     } catch {
       // Already acknowledged by the handler: change the modal instead.
-      if (body.view?.id) await args.client.views.update({ view_id: body.view.id, view });
+      if (body.view?.id) await slack.retried.views.update({ view_id: body.view.id, view });
       return;
     }
   }
@@ -177,5 +179,5 @@ async function tellStoreUnavailable(
     await a.respond({ response_type: 'ephemeral', replace_original: false, ...message });
     return;
   }
-  if (typeof user === 'string') await args.client.chat.postMessage({ channel: user, ...message });
+  if (typeof user === 'string') await slack.retried.chat.postMessage({ channel: user, ...message });
 }

@@ -12,7 +12,7 @@ import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { NoDefaultAccountError } from '../pix/default-account';
 import { PixApiError } from '../pix/errors';
-import { withDeadline } from '../runtime/deadline';
+import { DeadlinePassedError, withDeadline } from '../runtime/deadline';
 import { isStoreUnavailable } from '../store/errors';
 import { matchCommand, tokenize } from './command-words';
 import { RECEIVED_AT } from './delivery';
@@ -22,6 +22,7 @@ import {
   type EntryContext,
   type EntryRow,
   type HomeOpenedArgs,
+  InvalidEntryTableError,
   type OptionsArgs,
   type ShortcutArgs,
   UsageError,
@@ -98,11 +99,11 @@ export class EntryRouter {
     for (const row of rows) {
       if (row.kind === 'command') continue;
       const map = this.byId[row.kind] as Map<string, EntryRow>;
-      if (map.has(row.id)) throw new Error(`Two ${row.kind} rows answer to ${row.id}`);
+      if (map.has(row.id)) throw new InvalidEntryTableError(`Two ${row.kind} rows answer to ${row.id}`);
       map.set(row.id, row);
     }
     const help = this.commands.find((c) => c.id === 'help');
-    if (!help) throw new Error('The entry table has no help command');
+    if (!help) throw new InvalidEntryTableError('The entry table has no help command');
     this.help = help;
   }
 
@@ -224,12 +225,12 @@ export class EntryRouter {
         if (body.response_url) {
           await args.respond({ response_type: 'ephemeral', replace_original: false, ...refusal });
         } else if (body.view?.type === 'modal') {
-          await args.client.views.update({
+          await this.deps.slack.retried.views.update({
             view_id: body.view.id,
             view: messageModal(locale, messages(locale).common.notAllowedTitle, refusal),
           });
         } else {
-          await args.client.chat.postMessage({ channel: body.user.id, ...refusal });
+          await this.deps.slack.retried.chat.postMessage({ channel: body.user.id, ...refusal });
         }
       },
     );
@@ -273,7 +274,7 @@ export class EntryRouter {
     const left = OPTIONS_DEADLINE_MS - (typeof arrived === 'number' ? Date.now() - arrived : 0);
     await this.audited(audit, async () => {
       // The checks took all the time: no search is started whose answer Slack would not wait for.
-      if (left <= 0) throw new Error('no time left to search before Slack stops waiting');
+      if (left <= 0) throw new DeadlinePassedError('no time left to search before Slack stops waiting');
       options = await withDeadline(row.handler(args, { deps, userId, role: role!, locale, present }), left);
     }).catch((err: unknown) => {
       this.deps.logger.warn({ id: row.id, ...describeError(err) }, 'could not list options');

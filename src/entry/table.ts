@@ -139,4 +139,9 @@ export class UsageError extends PixOpsError {
   readonly code = 'pixops_usage';
 }
 
+/** The entry table cannot be routed (two rows answer to one id, or no help): the app does not start. */
+export class InvalidEntryTableError extends PixOpsError {
+  readonly code = 'pixops_entry_table_invalid';
+}
+
 export const usageOf = (cmd: CommandRow) => [cmd.id, cmd.argsUsage].filter(Boolean).join(' ');

@@ -7,6 +7,7 @@ import type { DecisionStatus } from '../pix/schemas';
 import type { Logger } from '../runtime/logger';
 import { slackErrorCode } from '../slack/error-code';
 import { assertExact, type ExactWebClient } from '../slack/exact-client';
+import { IncompleteSlackAnswerError } from '../slack/incomplete-answer';
 import { findOwnMessage, postToUser } from '../slack/post-once';
 import { findThreadRoot, isUnreachable, ROOT_GONE } from '../slack/thread-root';
 import type { LocaleResolver } from '../slack/user-locale';
@@ -149,7 +150,7 @@ async function inThread(ctx: DeliveryContext, record: TrackedRequest, locale: Lo
       blocks: message.blocks,
       metadata: decisionMetadata(id, decision.status),
     });
-    if (!posted.ts) throw new Error('chat.postMessage answered without a ts');
+    if (!posted.ts) throw new IncompleteSlackAnswerError('chat.postMessage answered without a ts');
     return { ts: posted.ts, status: decision.status };
   } catch (err) {
     if (isUnreachable(err)) return unreachable(err);

@@ -1,7 +1,7 @@
 import { limitRequestRootMessage } from '../../views/limit-request';
 import { presentMessage } from '../../views/message';
 import type { Deps } from '../deps';
-import { describeError, PixOpsError } from '../errors';
+import { ClaimLostError, describeError } from '../errors';
 import type { Locale } from '../i18n';
 import type { PostedMessage } from '../slack/post-once';
 import { postThreadRoot } from '../slack/thread-root';
@@ -19,18 +19,12 @@ export const FILING_CLAIM_MS = 5 * 60_000;
 
 export const filingClaimKey = (intentId: string) => `filing:${intentId}`;
 
-/** A filing's claim lapsed (a renewal failed): reconciliation may have settled its intent, so it stops before its request is sent. */
-export class FilingClaimLost extends PixOpsError {
-  readonly code = 'pixops_filing_claim_lost';
-
-  constructor(intentId: string) {
-    super(`the claim on filing intent ${intentId} lapsed`);
-  }
-}
-
 /** A filing's claim, held while it works. */
 export interface FilingHold {
-  /** Renews the claim; throws FilingClaimLost when it lapsed: called just before the request is sent. */
+  /**
+   * Renews the claim; throws ClaimLostError when it lapsed (reconciliation may have settled its intent
+   * meanwhile): called just before the request is sent.
+   */
   check(): Promise<void>;
   release(): Promise<void>;
 }
@@ -42,7 +36,7 @@ export async function holdFiling(deps: Deps, intentId: string): Promise<FilingHo
   );
   return {
     async check() {
-      if (!(await claim?.stillHeld())) throw new FilingClaimLost(intentId);
+      if (!(await claim?.stillHeld())) throw new ClaimLostError(`the claim on filing intent ${intentId} lapsed`);
     },
     release: async () => claim?.release(),
   };

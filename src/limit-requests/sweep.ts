@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Deps } from '../deps';
-import { describeError } from '../errors';
+import { describeError, PixOpsError } from '../errors';
 import { refreshHomesAfterDecision } from '../home';
 import { PixApiError } from '../pix/errors';
 import type { LimitRequest } from '../pix/schemas';
@@ -116,12 +116,17 @@ export function paceBudgetMs(claimTtlMs: number): number {
   return Math.min(10_000, Math.max(1_000, Math.floor(claimTtlMs / 8)));
 }
 
+/** A request in the poll set has no record: it is taken out of the poll set, and the tick logs it. */
+export class TrackedRecordMissingError extends PixOpsError {
+  readonly code = 'pixops_tracked_record_missing';
+}
+
 /** The request's record and, when there is one to deliver, its decision (from the Pix API). */
 async function pollOne(deps: Deps, ctx: DeliveryContext, id: string, claimTtlMs: number): Promise<Outcome | ToDeliver> {
   const tracked = await deps.store.trackedRequests.get(id);
   if (!tracked) {
     await deps.store.trackedRequests.untrack(id);
-    throw new Error('in the poll set without a record; removed from the poll set');
+    throw new TrackedRecordMissingError('in the poll set without a record; removed from the poll set');
   }
   if (tracked.closed) {
     // Closed, but the poll set still had it (a crash inside close()): finish the close.

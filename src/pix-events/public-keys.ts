@@ -1,6 +1,6 @@
 import { createPublicKey, createVerify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { errorText } from '../errors';
+import { errorText, PixOpsError } from '../errors';
 import type { Logger } from '../runtime/logger';
 
 /** `GET {PIX_API_URL}/api/v1/webhook/public-keys` (the contract): every listed key is valid. */
@@ -31,6 +31,11 @@ export interface PublicKeysOptions {
    */
   acquire?: (signal: AbortSignal) => Promise<void>;
   now?: () => number;
+}
+
+/** The service's list of webhook signing keys could not be had (an HTTP error, or no key in it that can be read). */
+export class PublicKeysUnavailableError extends PixOpsError {
+  readonly code = 'pixops_webhook_keys_unavailable';
 }
 
 /**
@@ -110,7 +115,7 @@ export class PublicKeys {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
       });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      if (!res.ok) throw new PublicKeysUnavailableError(`HTTP ${res.status}`);
       const parsed = PublicKeysSchema.parse(await res.json());
       const keys = parsed.public_keys.flatMap((k) => {
         try {
@@ -120,7 +125,7 @@ export class PublicKeys {
           return [];
         }
       });
-      if (keys.length === 0) throw new Error('no usable key listed');
+      if (keys.length === 0) throw new PublicKeysUnavailableError('no usable key listed');
       this.keys = keys;
       this.fetchedAt = this.now();
       this.options.logger.info({ keys: keys.length }, 'webhook public keys fetched');

@@ -138,7 +138,7 @@ interface Waiter {
 }
 
 /** A call given up while it waited for its place (its caller stopping): it was never sent. */
-export class BudgetWaitAborted extends PixOpsError {
+export class BudgetWaitAbortedError extends PixOpsError {
   readonly code = 'pixops_pix_budget_wait_aborted';
 
   constructor() {
@@ -175,18 +175,18 @@ export class PixBudget {
   }
 
   /**
-   * Resolves when a call in `lane` may be sent now (its place taken). Rejects with BudgetWaitAborted,
+   * Resolves when a call in `lane` may be sent now (its place taken). Rejects with BudgetWaitAbortedError,
    * its place given to the next, when `signal` aborts first (the poller stopping: no new request).
    */
   acquire(lane: Lane, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(new BudgetWaitAborted());
+    if (signal?.aborted) return Promise.reject(new BudgetWaitAbortedError());
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const queue = this.lanes[lane];
         const at = queue.indexOf(waiter);
         if (at < 0) return;
         queue.splice(at, 1);
-        reject(new BudgetWaitAborted());
+        reject(new BudgetWaitAbortedError());
       };
       const waiter: Waiter = {
         resolve: () => {

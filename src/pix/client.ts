@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosResponse, Method } from 'axios';
 import type { z } from 'zod';
 import { loadAxios } from '../runtime/load-axios';
-import { BudgetWaitAborted, type Lane, type PixBudget } from './budget';
+import { BudgetWaitAbortedError, type Lane, type PixBudget } from './budget';
 import { PixApiError } from './errors';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, type RetryPolicy, rateLimitBackoff, retryAfterMs } from './retry';
 import {
@@ -503,7 +503,7 @@ export class PixClient {
       try {
         await this.options.budget?.acquire(this.options.lane ?? 'people', this.options.stop);
       } catch (err) {
-        if (!(err instanceof BudgetWaitAborted)) throw err;
+        if (!(err instanceof BudgetWaitAbortedError)) throw err;
         throw new PixApiError('network', 0, undefined, undefined, undefined, spec.operation, false);
       }
       const started = Date.now();

@@ -326,10 +326,10 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     });
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (err instanceof TooLarge) oversized?.note(err.kind);
+      if (err instanceof TooLargeError) oversized?.note(err.kind);
       else options.logger?.error({ err: errorText(err), path: req.url?.split('?')[0] }, 'the playground page server failed');
       if (!res.headersSent)
-        json(res, err instanceof TooLarge ? 413 : 500, { error: err instanceof TooLarge ? err.message : 'internal error' });
+        json(res, err instanceof TooLargeError ? 413 : 500, { error: err instanceof TooLargeError ? err.message : 'internal error' });
       else res.end();
     });
   });
@@ -410,7 +410,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-class TooLarge extends Error {
+class TooLargeError extends Error {
   constructor(
     max: number,
     readonly kind: 'json' | 'upload',
@@ -419,12 +419,12 @@ class TooLarge extends Error {
   }
 }
 
-async function readBody(req: http.IncomingMessage, max: number, kind: TooLarge['kind']): Promise<Buffer> {
+async function readBody(req: http.IncomingMessage, max: number, kind: TooLargeError['kind']): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > max) throw new TooLarge(max, kind);
+    if (size > max) throw new TooLargeError(max, kind);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

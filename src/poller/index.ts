@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { describeError } from '../errors';
+import { describeError, PixOpsError } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import { SerialRunner } from '../runtime/serial-runner';
@@ -24,6 +24,15 @@ export interface TickScope {
   stopping(): boolean;
   /** Aborted when the poller stops: work still waiting for its turn (a Pix call for its place in the budget) is given up. */
   signal: AbortSignal;
+}
+
+/** A tick asked of a poller that is stopped (or stopping): it is not run. */
+export class PollerStoppedError extends PixOpsError {
+  readonly code = 'pixops_poller_stopped';
+
+  constructor() {
+    super('The poller is stopped');
+  }
 }
 
 export type TickJob<T> = (scope: TickScope) => Promise<T>;
@@ -95,7 +104,7 @@ export function startPoller<T>(options: PollerOptions, jobs: PollerJobs<T>): Pol
 
   return {
     tick() {
-      if (stopping) return Promise.reject(new Error('The poller is stopped'));
+      if (stopping) return Promise.reject(new PollerStoppedError());
       return runner.fresh();
     },
     async stop() {

@@ -1,3 +1,10 @@
+import { PixOpsError } from '../errors';
+
+/** Something that must answer within a time did not (or no time was left to start it). */
+export class DeadlinePassedError extends PixOpsError {
+  readonly code = 'pixops_deadline_passed';
+}
+
 /**
  * `promise`, or a rejection once `ms` have passed without it settling. The timer is cleared as soon as
  * the promise settles and never keeps the process alive.
@@ -7,7 +14,7 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, message = `no a
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
     new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message)), ms);
+      timer = setTimeout(() => reject(new DeadlinePassedError(message)), ms);
       timer.unref();
     }),
   ]);

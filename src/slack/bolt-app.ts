@@ -28,13 +28,18 @@ export function loadBoltApp(mode: 'http' | 'socket'): typeof BoltApp {
   return (require('@slack/bolt/dist/App') as typeof import('@slack/bolt/dist/App')).default;
 }
 
+/** A module left out at start-up (see loadBoltApp) was constructed after all: the message says which and why. */
+export class NotLoadedError extends PixOpsError {
+  readonly code = 'pixops_slack_not_loaded';
+}
+
 /** A module whose one export throws if constructed. */
 function refusing(exportName: string, why: string): object {
   return {
     __esModule: true,
     [exportName]: class NotLoaded {
       constructor() {
-        throw new Error(why);
+        throw new NotLoadedError(why);
       }
     },
   };
@@ -44,7 +49,7 @@ function refusing(exportName: string, why: string): object {
 const LISTENER_METHODS = ['use', 'event', 'message', 'shortcut', 'action', 'command', 'options', 'view', 'function', 'assistant'] as const;
 
 /** A listener registered the Bolt way, once the app's one middleware is in place. */
-export class BoltListenerRefused extends PixOpsError {
+export class BoltListenerRefusedError extends PixOpsError {
   readonly code = 'pixops_slack_listener_refused';
 
   constructor(method: string) {
@@ -60,7 +65,7 @@ export function refuseBoltListeners(app: BoltApp): void {
   for (const method of LISTENER_METHODS) {
     Object.defineProperty(app, method, {
       value: () => {
-        throw new BoltListenerRefused(method);
+        throw new BoltListenerRefusedError(method);
       },
     });
   }

@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { IncompleteSlackAnswerError } from './incomplete-answer';
 
 const known = new WeakMap<WebClient, Promise<string>>();
 
@@ -11,7 +12,7 @@ export function ownBotId(slack: WebClient): Promise<string> {
   let id = known.get(slack);
   if (!id) {
     id = slack.auth.test().then((res) => {
-      if (typeof res.bot_id !== 'string' || !res.bot_id) throw new Error('auth.test gave no bot_id: not a bot token');
+      if (typeof res.bot_id !== 'string' || !res.bot_id) throw new IncompleteSlackAnswerError('auth.test gave no bot_id: not a bot token');
       return res.bot_id;
     });
     // A failure is not remembered: the next caller asks again.

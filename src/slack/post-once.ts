@@ -4,6 +4,7 @@ import { PixOpsError } from '../errors';
 import { ownBotId } from './bot-identity';
 import { slackErrorCode } from './error-code';
 import { assertExact, type ExactWebClient } from './exact-client';
+import { IncompleteSlackAnswerError } from './incomplete-answer';
 
 /** Metadata that names what a message is (the app's event type, and a payload with its ids). */
 export interface OnceMetadata {
@@ -108,7 +109,7 @@ export async function postOnce(
   for (let attempt = 1; ; attempt++) {
     try {
       const res = await slack.chat.postMessage({ ...message, metadata } as Parameters<WebClient['chat']['postMessage']>[0]);
-      if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+      if (!res.ts) throw new IncompleteSlackAnswerError('chat.postMessage answered without a ts');
       return { channel: res.channel ?? message.channel, ts: res.ts };
     } catch (err) {
       const kind = failureKind(err);
@@ -147,7 +148,7 @@ export async function openDm(slack: WebClient, userId: string): Promise<string> 
   const kept = known.get(userId);
   if (kept) return kept;
   const dm = await slack.conversations.open({ users: userId });
-  if (!dm.channel?.id) throw new Error('conversations.open gave no channel');
+  if (!dm.channel?.id) throw new IncompleteSlackAnswerError('conversations.open gave no channel');
   if (known.size >= MAX_DM_CHANNELS) known.delete(known.keys().next().value as string);
   known.set(userId, dm.channel.id);
   return dm.channel.id;

@@ -72,7 +72,7 @@ export async function checkProofFiles(
  * The stream, failing as soon as more than `max` bytes have come through: the cap is counted on what
  * is actually sent, since Slack's `size` is only what Slack says.
  */
-function capped(source: Readable, max: number): { stream: Readable; exceeded: () => boolean } {
+function capped(source: Readable, max: number, name: string): { stream: Readable; exceeded: () => boolean } {
   let seen = 0;
   let over = false;
   const counter = new Transform({
@@ -81,7 +81,7 @@ function capped(source: Readable, max: number): { stream: Readable; exceeded: ()
       streamedBytes(chunk.length);
       if (seen > max) {
         over = true;
-        done(new Error('file larger than the cap'));
+        done(new FileOverCapError(name));
         return;
       }
       done(null, chunk);
@@ -111,7 +111,7 @@ export async function uploadCheckedFiles(
       download.stream.destroy();
       throw new FileOverCapError(name);
     }
-    const body = capped(download.stream, MAX_FILE_BYTES);
+    const body = capped(download.stream, MAX_FILE_BYTES, name);
     try {
       const uploaded = await deps.pix.uploadFile(deps.mainAppId, {
         stream: body.stream,

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { WebClient } from '@slack/web-api';
 import { PixOpsError } from '../errors';
+import { IncompleteSlackAnswerError } from './incomplete-answer';
 
 export interface FileUpload {
   /** A channel id (a direct message: `conversations.open` first). */
@@ -26,6 +27,24 @@ export class UploadRefusedError extends PixOpsError {
   }
 }
 
+/** The connection to the upload URL stalled longer than the upload's time limit. */
+export class UploadStalledError extends PixOpsError {
+  readonly code = 'pixops_slack_upload_stalled';
+
+  constructor() {
+    super('the upload stalled');
+  }
+}
+
+/** The file ended before the length announced to Slack (it changed on disk meanwhile). */
+export class FileShorterThanLengthError extends PixOpsError {
+  readonly code = 'pixops_slack_upload_file_short';
+
+  constructor() {
+    super('the file is shorter than its length');
+  }
+}
+
 /** Bytes read at a time from the file, into the one buffer the upload uses. */
 const CHUNK = 64 * 1024;
 
@@ -39,7 +58,7 @@ const CHUNK = 64 * 1024;
  */
 export async function uploadFile(slack: WebClient, upload: FileUpload): Promise<{ fileId: string }> {
   const target = await slack.files.getUploadURLExternal({ filename: upload.filename, length: upload.length });
-  if (!target.upload_url || !target.file_id) throw new Error('files.getUploadURLExternal gave no upload URL');
+  if (!target.upload_url || !target.file_id) throw new IncompleteSlackAnswerError('files.getUploadURLExternal gave no upload URL');
   await postFile(target.upload_url, upload);
   await slack.files.completeUploadExternal({
     files: [{ id: target.file_id, title: upload.title }],
@@ -73,18 +92,19 @@ async function postFile(url: string, upload: FileUpload): Promise<void> {
         },
       );
       request.on('error', reject);
-      request.on('timeout', () => request.destroy(new Error('the upload stalled')));
+      request.on('timeout', () => request.destroy(new UploadStalledError()));
       const buffer = Buffer.allocUnsafe(CHUNK);
       const send = async () => {
         for (let sent = 0; sent < upload.length; ) {
           const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, upload.length - sent), sent);
-          if (bytesRead === 0) throw new Error('the file is shorter than its length');
+          if (bytesRead === 0) throw new FileShorterThanLengthError();
           await new Promise<void>((done, fail) => request.write(buffer.subarray(0, bytesRead), (err) => (err ? fail(err) : done())));
           sent += bytesRead;
         }
         request.end();
       };
-      send().catch((err: unknown) => request.destroy(err instanceof Error ? err : new Error(String(err))));
+      // What send() throws is always an Error: a file read's, a write's, or one of the above.
+      send().catch((err: Error) => request.destroy(err));
     });
   } finally {
     await handle.close();

@@ -1,5 +1,5 @@
 import type BoltApp from '@slack/bolt/dist/App';
-import { BoltListenerRefused } from '../../src/slack/bolt-app';
+import { BoltListenerRefusedError } from '../../src/slack/bolt-app';
 import {
   blockSuggestionPayload,
   interactionBody,
@@ -119,8 +119,8 @@ describe('deliveries no row of the entry table answers to', () => {
 
   test('once the app is wired, Bolt refuses to register a listener', () => {
     expect(bolt).toBeDefined();
-    expect(() => bolt!.action('late_button', async () => undefined)).toThrow(BoltListenerRefused);
+    expect(() => bolt!.action('late_button', async () => undefined)).toThrow(BoltListenerRefusedError);
     expect(() => bolt!.use(async ({ next }) => next())).toThrow(/entry table/);
-    expect(() => bolt!.event('app_mention', async () => undefined)).toThrow(BoltListenerRefused);
+    expect(() => bolt!.event('app_mention', async () => undefined)).toThrow(BoltListenerRefusedError);
   });
 });

@@ -4,7 +4,14 @@ import type { EntryRow } from '../../src/entry/table';
 import type { Store } from '../../src/store';
 import { type Harness, startHarness } from '../support/harness';
 import { blockAction } from '../support/interactions';
-import { blockSuggestion, messageShortcut, sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
+import {
+  blockSuggestion,
+  messageShortcut,
+  sendInteraction,
+  submittedView,
+  viewBlockAction,
+  viewSubmission,
+} from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
 // The entry table, walked: for every row that needs a role, a user one role below is refused, and
@@ -148,4 +155,18 @@ describe('the entry table', () => {
       expect(storeCalls).toEqual([]);
     },
   );
+
+  test('an action in a modal, refused: the modal itself says so (a modal has no response_url)', async () => {
+    const row = guarded.find((r): r is GuardedRow & { kind: 'action' } => r.kind === 'action' && r.role === 'admin')!;
+    const modal = { id: 'V0REFUSED1', type: 'modal', blocks: [], hash: 'h0', private_metadata: '{}', callback_id: 'x' };
+    h.sandbox.calls.length = 0;
+    await sendInteraction(h, viewBlockAction(USERS.operator, modal, { type: 'button', action_id: row.id, block_id: 'b', value: '{}' }));
+    const update = await waitFor('the refusal in the modal', () =>
+      h.slack.callsOf('views.update').find((c) => c.args.view_id === modal.id),
+    );
+    const view = update.args.view as { title: { text: string } };
+    expect(view.title.text).toBe('Not allowed');
+    expect(JSON.stringify(view).replace(/\*/g, '')).toContain('You need the admin role');
+    expect(h.sandbox.calls).toEqual([]);
+  });
 });

@@ -1,6 +1,9 @@
+import { WebClient } from '@slack/web-api';
 import type { RunningApp } from '../../src/app';
 import { deliveryMiddleware, InFlight } from '../../src/entry/delivery';
 import { createLogger, SecretRegistry } from '../../src/runtime/logger';
+import { slackClients } from '../../src/slack/clients';
+import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { MemoryClaims } from '../../src/store/claims';
 import { StoreUnavailableError } from '../../src/store/errors';
 import { type Harness, poster, signedForm, slashBody, startHarness } from '../support/harness';
@@ -152,6 +155,16 @@ describe("Slack's retries across instances (Redis, 127.0.0.1:6379)", () => {
 describe('the delivery middleware, when a handler finds the store unavailable', () => {
   const logger = createLogger({ level: 'silent', secrets: new SecretRegistry() });
   const failing = { route: async () => Promise.reject(new StoreUnavailableError('get', new Error('The client is offline'))) };
+  let slack: SlackStandIn;
+  beforeAll(async () => {
+    slack = await new SlackStandIn().start();
+  });
+  afterAll(() => slack.close());
+  /** The app's clients (deps.slack), on the stand-in: the only way the middleware reaches Slack. */
+  const clients = () => {
+    const options = { slackApiUrl: slack.apiUrl };
+    return slackClients(new WebClient(slack.botToken, options), { token: slack.botToken }, options);
+  };
   const middleware = (inFlight = new InFlight()) =>
     deliveryMiddleware({
       inFlight,
@@ -159,7 +172,7 @@ describe('the delivery middleware, when a handler finds the store unavailable', 
       logger,
       sandboxMode: false,
       router: failing,
-      localeOf: async () => 'en',
+      slack: clients(),
     });
 
   test('a button: the person is told through the response_url, nothing else', async () => {
@@ -188,5 +201,30 @@ describe('the delivery middleware, when a handler finds the store unavailable', 
     expect(acks).toHaveLength(1);
     expect(acks[0]).toMatchObject({ response_action: 'update', view: { type: 'modal', title: { text: 'Not available' } } });
     expect(JSON.stringify(acks[0])).toContain('storage is unavailable');
+  });
+
+  // Bolt's per-delivery client (args.client) is not given: only deps.slack can reach the stand-in.
+  test('a modal submission the handler acknowledged already: the modal is changed through deps.slack', async () => {
+    await middleware()({
+      body: { type: 'view_submission', trigger_id: 'trigger-mw-3', user: { id: OPERATOR }, view: { id: 'V0ACKED1' } },
+      context: {},
+      ack: async () => Promise.reject(new Error('already acknowledged')),
+      next: async () => undefined,
+    } as never);
+    const updates = slack.callsOf('views.update').filter((c) => c.args.view_id === 'V0ACKED1');
+    expect(updates).toHaveLength(1);
+    expect(JSON.stringify(updates[0]!.args.view)).toContain('storage is unavailable');
+  });
+
+  test('a delivery with no response_url: the person is told in a DM, through deps.slack', async () => {
+    await middleware()({
+      body: { type: 'block_actions', trigger_id: 'trigger-mw-4', user: { id: 'U0NORESP01' } },
+      context: {},
+      ack: async () => undefined,
+      next: async () => undefined,
+    } as never);
+    const posts = slack.callsOf('chat.postMessage').filter((c) => c.args.channel === 'U0NORESP01');
+    expect(posts).toHaveLength(1);
+    expect(String(posts[0]!.args.text)).toContain('storage is unavailable');
   });
 });

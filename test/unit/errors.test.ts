@@ -1,18 +1,25 @@
 import { ErrorCode as SlackErrorCode, WebClient } from '@slack/web-api';
-import { ClaimLost } from '../../src/approvals/claim';
-import { ApprovalInDoubt } from '../../src/approvals/kinds';
+import { NotADateError } from '../../src/approvals/delegation';
+import { ApprovalInDoubtError } from '../../src/approvals/kinds';
+import { MalformedAuditEntryError } from '../../src/audit/entry';
 import { FileOverCapError } from '../../src/domain/proof-files';
-import { UsageError } from '../../src/entry/table';
-import { ConfigError, describeError, PixOpsError } from '../../src/errors';
+import { NoStartOfDayError } from '../../src/domain/sao-paulo-date';
+import { InvalidEntryTableError, UsageError } from '../../src/entry/table';
+import { ClaimLostError, ConfigError, describeError, PixOpsError } from '../../src/errors';
 import { DeliveryError } from '../../src/limit-requests/deliver';
-import { BudgetWaitAborted } from '../../src/pix/budget';
+import { TrackedRecordMissingError } from '../../src/limit-requests/sweep';
+import { BudgetWaitAbortedError } from '../../src/pix/budget';
 import { NoDefaultAccountError } from '../../src/pix/default-account';
 import { PixApiError } from '../../src/pix/errors';
-import { BoltListenerRefused } from '../../src/slack/bolt-app';
+import { PublicKeysUnavailableError } from '../../src/pix-events/public-keys';
+import { PollerStoppedError } from '../../src/poller';
+import { DeadlinePassedError } from '../../src/runtime/deadline';
+import { BoltListenerRefusedError, NotLoadedError } from '../../src/slack/bolt-app';
 import { NotExactClientError } from '../../src/slack/exact-client';
+import { IncompleteSlackAnswerError } from '../../src/slack/incomplete-answer';
 import { SlackPaceError } from '../../src/slack/pacing';
 import { PostUnknownError } from '../../src/slack/post-once';
-import { UploadRefusedError } from '../../src/slack/upload-file';
+import { FileShorterThanLengthError, UploadRefusedError, UploadStalledError } from '../../src/slack/upload-file';
 import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { WrongSecretError } from '../../src/store/copy';
 import { StoreLocationError, StoreRefusedError, StoreUnavailableError } from '../../src/store/errors';
@@ -24,10 +31,13 @@ describe('one family of errors, each with a code', () => {
   const errors: PixOpsError[] = [
     new ConfigError('STORE_URL: cannot write there'),
     PixApiError.fromResponse('getLimits', 404, { error: 'not found' }),
-    new BudgetWaitAborted(),
+    new BudgetWaitAbortedError(),
     new NoDefaultAccountError(),
     new FileOverCapError('statement.pdf'),
     new UsageError('one account id'),
+    new InvalidEntryTableError('The entry table has no help command'),
+    new DeadlinePassedError('no answer within 500 ms'),
+    new PollerStoppedError(),
     new StoreUnavailableError('get', new Error('The client is offline')),
     new StoreLocationError('the folder cannot be made'),
     new StoreRefusedError('Redis’s maxmemory-policy is allkeys-lru'),
@@ -36,10 +46,19 @@ describe('one family of errors, each with a code', () => {
     new SlackPaceError('chat.postMessage', 'C0BUSY', 20_000),
     new NotExactClientError('A post made once'),
     new UploadRefusedError(500),
-    new BoltListenerRefused('action'),
+    new BoltListenerRefusedError('action'),
+    new NotLoadedError('OAuth installation is not used by Pix Ops'),
+    new IncompleteSlackAnswerError('chat.postMessage answered without a ts'),
+    new UploadStalledError(),
+    new FileShorterThanLengthError(),
     new DeliveryError('post-reply', new Error('socket hang up')),
-    new ApprovalInDoubt('the limit request may have been filed'),
-    new ClaimLost('0123456789abcdef'),
+    new ApprovalInDoubtError('the limit request may have been filed'),
+    new MalformedAuditEntryError('Audit entry 1-0 is not an entry'),
+    new NoStartOfDayError('No start of 2026-03-05 in São Paulo'),
+    new NotADateError('Not a date: 2026-02-30'),
+    new TrackedRecordMissingError('in the poll set without a record; removed from the poll set'),
+    new PublicKeysUnavailableError('HTTP 503'),
+    new ClaimLostError('the claim on approval 0123456789abcdef lapsed'),
   ];
 
   test.each(errors.map((e) => [e.constructor.name, e] as const))('%s derives from PixOpsError and names itself by a code', (_, err) => {

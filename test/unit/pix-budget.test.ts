@@ -387,7 +387,7 @@ describe('the Pix budget when its caller stops', () => {
       await new Promise((r) => setImmediate(r));
     }
     await person;
-    expect(order).toEqual(['first', 'second: BudgetWaitAborted', 'person']);
+    expect(order).toEqual(['first', 'second: BudgetWaitAbortedError', 'person']);
     await expect(budget.acquire('poller', stop.signal)).rejects.toThrow('not sent');
   });
 });
