@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SandboxCall } from './context';
+import { defaultHolder, dictEntryView } from './dict';
 import { DECIDED_EVENT, decideSchema, disputeEvent, openDisputeSchema } from './dispute-events';
 import { type Faults, faultsSchema } from './faults';
 import { fail, jsonReply, type Params, type Reply, Router } from './http';
@@ -37,12 +38,15 @@ const blockedSchema = z.object({ blocked: z.boolean({ error: 'must be a boolean'
  */
 const cents = z.number({ error: 'must be a number of cents' }).finite().min(0, 'must not be negative').max(1e15, 'is too large');
 const balanceSchema = z.object({ available: cents, blocked: cents.default(0), total: cents.optional() });
+const holderText = z.string().trim().min(1, 'is required').max(140, 'must be at most 140 characters');
 const dictSchema = z.object({
   pixKey: z.string().trim().min(1, 'is required'),
   // The DICT knows a random key as EVP or RANDOM; the withdraw key reports it as RANDOM.
   type: z.enum([...WITHDRAW_KEY_TYPES, 'EVP']).transform((t) => (t === 'EVP' ? 'RANDOM' : t)),
   holderTaxId: z.string().regex(/^\d{11}$|^\d{14}$/, 'must be a CPF or CNPJ (digits only)'),
   serviceAccount: z.boolean().default(false),
+  /** Who the key check and a payment's destination show (the tax id is `holderTaxId`); made up when absent. */
+  holder: z.object({ name: holderText, bank: holderText, branch: holderText, account: holderText }).optional(),
 });
 const featureSchema = z.object({ feature: z.enum(FEATURES), enabled: z.boolean() });
 const transactionsSchema = z.object({
@@ -131,9 +135,10 @@ export function controlRouter(): Router<ControlHandler> {
       })
 
       .add('POST', '/sandbox/dict', ({ state, body }) => {
-        const { pixKey, ...entry } = parseWith(dictSchema, body());
+        const { pixKey, holder, ...rest } = parseWith(dictSchema, body());
+        const entry = { ...rest, holder: holder ?? defaultHolder(pixKey) };
         state.dict.set(pixKey, entry);
-        return jsonReply(201, { entry: { pixKey, ...entry } });
+        return jsonReply(201, { entry: dictEntryView(pixKey, entry) });
       })
 
       .add('POST', '/sandbox/companies/:companyId/features', ({ state, params, body }) => {

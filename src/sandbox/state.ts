@@ -1,5 +1,6 @@
 // The one schema the sandbox shares with the bot: the statuses of the interface.
 import type { LimitRequestStatus } from '../pix/schemas';
+import { SandboxClock } from './clock';
 import { IdSource } from './ids';
 import { defaultLimits, type Limits, type LimitValues } from './limits-object';
 import { ALL_SCOPES, type Scope } from './scopes';
@@ -12,7 +13,7 @@ export type Feature = (typeof FEATURES)[number];
 export const FILE_PURPOSES = ['ACCOUNT_LIMIT_REQUEST', 'DISPUTE_EVIDENCE'] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
-/** Key types as `pixKeyWithdraw` and the DICT name them (a random key is `RANDOM` here). */
+/** Key types as `pixKeyWithdraw`, the DICT and a payment's `destinationAliasType` name them (a random key is `RANDOM` here). */
 export const WITHDRAW_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] as const;
 export type WithdrawKeyType = (typeof WITHDRAW_KEY_TYPES)[number];
 
@@ -21,6 +22,7 @@ export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
 
 export interface Company {
   id: string;
+  name: string;
   taxId: string;
   features: Set<Feature>;
   /** Withdraw keys registered by the company (POST), selectable on its accounts (PUT). */
@@ -97,6 +99,16 @@ export interface DictEntry {
   holderTaxId: string;
   /** A key of an account of the service itself; refused as a withdraw key. */
   serviceAccount: boolean;
+  /** Who holds the key and where: what a key check and a payment's destination show. */
+  holder: DictHolder;
+}
+
+export interface DictHolder {
+  name: string;
+  /** The holder's bank (its PSP), by name. */
+  bank: string;
+  branch: string;
+  account: string;
 }
 
 export interface Installment {
@@ -176,13 +188,17 @@ export class SandboxState {
   readonly disputes = new Map<string, Dispute>();
   readonly transactions = new Map<string, Transaction>();
 
-  constructor(seed?: string) {
+  constructor(
+    seed?: string,
+    readonly clock = new SandboxClock(),
+  ) {
     this.ids = new IdSource(seed);
   }
 
-  createCompany(): Company {
+  createCompany(name: string): Company {
     const company: Company = {
       id: this.ids.objectId(),
+      name,
       taxId: this.ids.cnpj(),
       features: new Set(),
       withdrawKeys: new Map(),

@@ -188,6 +188,33 @@ describe('authentication, routing and the control routes', () => {
     await control(sb, 'POST', `/accounts/${defaultAccountId}/balance`, { available: 1_500_000 });
   });
 
+  it('keeps a DICT entry’s holder, made up when none is given', async () => {
+    const holder = { name: 'Oficina do Zé ME', bank: 'Banco Inter S.A.', branch: '0001', account: '1234567-8' };
+    const given = await control(sb, 'POST', '/dict', { pixKey: 'ze@oficina.com.br', type: 'EMAIL', holderTaxId: '11444777000161', holder });
+    expect(given.status).toBe(201);
+    expect(given.json).toEqual({
+      entry: { pixKey: 'ze@oficina.com.br', type: 'EMAIL', holderTaxId: '11444777000161', serviceAccount: false, holder },
+    });
+    const made = await control<{ entry: { holder: typeof holder } }>(sb, 'POST', '/dict', {
+      pixKey: 'sem.titular@example.com',
+      type: 'EMAIL',
+      holderTaxId: '11444777000161',
+    });
+    expect(made.json.entry.holder).toEqual({
+      name: expect.any(String),
+      bank: expect.any(String),
+      branch: '0001',
+      account: expect.stringMatching(/^\d{7}-\d$/),
+    });
+    const bad = await control(sb, 'POST', '/dict', {
+      pixKey: 'x@y.com',
+      type: 'EMAIL',
+      holderTaxId: '11444777000161',
+      holder: { name: '' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses bad control bodies', async () => {
     expect((await control(sb, 'POST', '/faults', { fail: { status: 'x' } })).status).toBe(400);
     expect((await control(sb, 'POST', '/dict', { pixKey: 'a@b.co', type: 'EMAIL', holderTaxId: '12' })).status).toBe(400);
