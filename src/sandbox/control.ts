@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SandboxCall } from './context';
+import { moneyOutInfo, registerMoneyOutControls } from './control-money-out';
 import { defaultHolder, dictEntryView } from './dict';
 import { DECIDED_EVENT, decideSchema, disputeEvent, openDisputeSchema } from './dispute-events';
 import { type Faults, faultsSchema } from './faults';
@@ -24,7 +25,7 @@ export interface ControlContext {
   params: Params;
   body(): unknown;
 }
-type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
+export type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
 
 const approveSchema = z
   .object({ limits: z.record(z.string(), limitValueSchema).optional() })
@@ -71,8 +72,9 @@ function pendingRequest(state: SandboxState, id: string): LimitRequest {
 
 export function controlRouter(): Router<ControlHandler> {
   return (
-    new Router<ControlHandler>()
-      .add('GET', '/sandbox/info', ({ baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies }))
+    // The money-out controls first: their paths overlap none of these.
+    registerMoneyOutControls(new Router<ControlHandler>())
+      .add('GET', '/sandbox/info', ({ state, baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies, ...moneyOutInfo(state) }))
 
       .add('POST', '/sandbox/limit-requests/:id/approve', ({ state, params, body }) => {
         const request = pendingRequest(state, params.id ?? '');
@@ -134,10 +136,12 @@ export function controlRouter(): Router<ControlHandler> {
         return jsonReply(201, { transactions: created.map((t) => ({ ...t })), account: accountView(account) });
       })
 
+      // A new or changed entry is not hidden behind the service's cache of an earlier look-up.
       .add('POST', '/sandbox/dict', ({ state, body }) => {
         const { pixKey, holder, ...rest } = parseWith(dictSchema, body());
         const entry = { ...rest, holder: holder ?? defaultHolder(pixKey) };
         state.dict.set(pixKey, entry);
+        state.dictCache.delete(pixKey);
         return jsonReply(201, { entry: dictEntryView(pixKey, entry) });
       })
 

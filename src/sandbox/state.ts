@@ -5,9 +5,14 @@ import { IdSource } from './ids';
 import { defaultLimits, type Limits, type LimitValues } from './limits-object';
 import { ALL_SCOPES, type Scope } from './scopes';
 
+/** The service's defaults: 500 look-up tokens at most, 20 more a minute. */
+export const DEFAULT_MAX_TOKENS = 500;
+export const DEFAULT_REFRESH_RATE = 20;
+
 /** The in-memory model of the sandbox: what each company owns, and how new things are created. */
 
-export const FEATURES = ['DISPUTE_EVIDENCE_FILE_ID', 'MASTER_APP_READ_ANY_ACCOUNT'] as const;
+/** `CHECK_PIX_KEY` (the key check) is on for every company unless turned off; the others are off. */
+export const FEATURES = ['DISPUTE_EVIDENCE_FILE_ID', 'MASTER_APP_READ_ANY_ACCOUNT', 'CHECK_PIX_KEY'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export const FILE_PURPOSES = ['ACCOUNT_LIMIT_REQUEST', 'DISPUTE_EVIDENCE'] as const;
@@ -27,6 +32,17 @@ export interface Company {
   features: Set<Feature>;
   /** Withdraw keys registered by the company (POST), selectable on its accounts (PUT). */
   withdrawKeys: Map<string, WithdrawKeyType>;
+  /** The company's DICT look-up tokens, shared by all its AppIDs. */
+  lookups: LookupBucket;
+}
+
+/** A token bucket, refilled `refreshRate` tokens every minute since `refilledAt`, up to `maxTokens`. */
+export interface LookupBucket {
+  tokens: number;
+  maxTokens: number;
+  refreshRate: number;
+  /** Sandbox time (epoch ms) of the latest refill; the next one is a minute later. */
+  refilledAt: number;
 }
 
 export interface Balance {
@@ -111,6 +127,20 @@ export interface DictHolder {
   account: string;
 }
 
+/** What the service remembers of a DICT look-up: a found key for a while, a missing one for 5 minutes. */
+export interface CachedLookup {
+  found: boolean;
+  /** Sandbox time (epoch ms) until which it is used. */
+  until: number;
+}
+
+/** A key check, by its `pixKeyEndToEndId`: a payment to that key soon after needs no second look-up. */
+export interface KeyCheck {
+  companyId: string;
+  pixKey: string;
+  at: number;
+}
+
 export interface Installment {
   number: number;
   month: number;
@@ -187,6 +217,12 @@ export class SandboxState {
   readonly subscriptions = new Map<string, Subscription>();
   readonly disputes = new Map<string, Dispute>();
   readonly transactions = new Map<string, Transaction>();
+  /** The service's cache of DICT look-ups, by key. */
+  readonly dictCache = new Map<string, CachedLookup>();
+  /** The next this many DICT look-ups are answered 429 by the DICT. */
+  dictTooManyRequests = 0;
+  /** Recent key checks, by `pixKeyEndToEndId`. */
+  readonly keyChecks = new Map<string, KeyCheck>();
 
   constructor(
     seed?: string,
@@ -200,8 +236,14 @@ export class SandboxState {
       id: this.ids.objectId(),
       name,
       taxId: this.ids.cnpj(),
-      features: new Set(),
+      features: new Set(['CHECK_PIX_KEY']),
       withdrawKeys: new Map(),
+      lookups: {
+        tokens: DEFAULT_MAX_TOKENS,
+        maxTokens: DEFAULT_MAX_TOKENS,
+        refreshRate: DEFAULT_REFRESH_RATE,
+        refilledAt: this.clock.now(),
+      },
     };
     this.companies.set(company.id, company);
     return company;

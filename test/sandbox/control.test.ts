@@ -45,8 +45,22 @@ describe('authentication, routing and the control routes', () => {
   });
 
   it('describes itself at /sandbox/info', async () => {
-    const res = await control(sb, 'GET', '/info');
-    expect(res.json).toEqual({ url: sb.url, companies: sb.companies });
+    const res = await control<Record<string, unknown>>(sb, 'GET', '/info');
+    expect(res.json).toEqual({
+      url: sb.url,
+      companies: sb.companies,
+      clock: { now: expect.any(String), offsetMs: 0 },
+      dict: expect.arrayContaining([
+        {
+          pixKey: '71460238001',
+          type: 'CPF',
+          holderTaxId: '71460238001',
+          serviceAccount: false,
+          holder: { name: 'Ana Beatriz Costa', bank: 'Nu Pagamentos S.A.', branch: '0001', account: '8123456-7' },
+        },
+      ]),
+      lookups: { minTokens: 20, paidRefund: 2, foundCacheMs: 1_800_000, missingCacheMs: 300_000, checkValidMs: 900_000 },
+    });
     const { main, other } = sb.companies;
     expect(main.companyId).not.toBe(other.companyId);
     for (const id of [main.companyId, main.defaultAccountId, main.subscriptionId, main.disputeId]) expect(id).toMatch(/^[0-9a-f]{24}$/);
@@ -222,6 +236,16 @@ describe('authentication, routing and the control routes', () => {
       400,
     );
     expect((await control(sb, 'POST', '/limit-requests/ffffffffffffffffffffffff/approve')).status).toBe(404);
+    expect((await control(sb, 'POST', '/clock', { advanceMs: -1 })).status).toBe(400);
+    expect((await control(sb, 'POST', '/clock', {})).status).toBe(400);
+  });
+
+  it('moves the sandbox’s clock forward only, and tells where it stands', async () => {
+    const before = (await control<{ now: string; offsetMs: number }>(sb, 'GET', '/clock')).json;
+    const moved = await control<{ now: string; offsetMs: number }>(sb, 'POST', '/clock', { advanceMs: 3_600_000 });
+    expect(moved.status).toBe(200);
+    expect(moved.json.offsetMs).toBe(before.offsetMs + 3_600_000);
+    expect(Date.parse(moved.json.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(3_600_000);
   });
 });
 

@@ -5,12 +5,13 @@ import { registerAccountRoutes } from './accounts';
 import { registerApplicationRoutes } from './applications';
 import { registerDisputeRoutes } from './disputes';
 import { registerFileRoutes } from './files';
+import { registerPixKeyCheckRoutes } from './pix-key-check';
 import { registerPixKeyRoutes } from './pix-keys';
 import { registerStatementRoutes } from './statement';
 import { registerSubscriptionRoutes } from './subscriptions';
 import { registerWithdrawKeyRoutes } from './withdraw-key';
 
-/** Every `/api/v1` route of the interface. */
+/** Every `/api/v1` route of the interface and the key checks. */
 export function apiRouter(): ApiRouter {
   const router = new Router<ApiRoute>();
   registerFileRoutes(router);
@@ -22,5 +23,6 @@ export function apiRouter(): ApiRouter {
   registerSubscriptionRoutes(router);
   registerDisputeRoutes(router);
   registerStatementRoutes(router);
+  registerPixKeyCheckRoutes(router);
   return router;
 }

@@ -36,6 +36,7 @@ export function registerPixKeyRoutes(router: ApiRouter): void {
         serviceAccount: true,
         holder: serviceHolder(ctx.state.companies.get(account.companyId), account),
       });
+      ctx.state.dictCache.delete(key);
       return jsonReply(201, { pixKey: { key, type: input.type } });
     },
   });
@@ -58,6 +59,7 @@ export function registerPixKeyRoutes(router: ApiRouter): void {
       if (index < 0) throw fail(404, 'Pix key not found');
       account.pixKeys.splice(index, 1);
       ctx.state.dict.delete(key);
+      ctx.state.dictCache.delete(key);
       return { status: 204 };
     },
   });
