@@ -3,11 +3,14 @@ import type { ControlHandler } from './control';
 import { dictEntryView } from './dict';
 import { fail, jsonReply, type Router } from './http';
 import { CHECK_VALID_MS, FOUND_CACHE_MS, MIN_TOKENS, MISSING_CACHE_MS, PAID_REFUND, refreshed, tokensView } from './lookups';
-import type { SandboxState } from './state';
+import { FAILURE_CODES, FAILURE_DESCRIPTIONS, removePayment } from './payments';
+import type { Payment, SandboxState } from './state';
 import { parseWith } from './validate';
+import { accountView, paymentReadView } from './views';
 
 /**
- * `/sandbox/*` controls of the money-out endpoints: the clock, the look-up tokens, the DICT's answers.
+ * `/sandbox/*` controls of the money-out endpoints: the clock, the look-up tokens, the DICT's answers,
+ * how approved payments end, the web app's removal of a payment, and the autoApprove permission.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,12 +25,31 @@ const tokensSchema = z
     (t) => t.tokens !== undefined || t.maxTokens !== undefined || t.refreshRate !== undefined,
     'give tokens, maxTokens or refreshRate',
   );
+const failSchema = z.object({
+  code: z.enum(FAILURE_CODES, { error: `must be one of ${FAILURE_CODES.join(', ')}` }),
+  description: z.string().trim().min(1).max(300).optional(),
+  /** Every payment to this key fails; without it, the next `count` payments approved. */
+  pixKey: z.string().min(1).optional(),
+  count: z.number().int().min(1).max(10_000).default(1),
+});
+const enabledSchema = z.object({ enabled: z.boolean({ error: 'must be a boolean' }) });
+
+/** A payment by id or correlationID, of any company; a correlationID two companies use must be given as the id. */
+function anyPayment(state: SandboxState, idOrCorrelationID: string): Payment {
+  const byId = state.payments.get(idOrCorrelationID);
+  if (byId) return byId;
+  const matches = [...state.payments.values()].filter((p) => p.correlationID === idOrCorrelationID);
+  if (matches.length > 1) throw fail(409, 'Several companies have a payment with this correlationID: give the payment id');
+  if (!matches[0]) throw fail(404, 'Payment not found');
+  return matches[0];
+}
 
 /** What a test or the playground needs to drive the money-out endpoints, for `GET /sandbox/info`. */
 export function moneyOutInfo(state: SandboxState): Record<string, unknown> {
   return {
     clock: { now: state.clock.date().toISOString(), offsetMs: state.clock.offsetMs },
     dict: [...state.dict].filter(([, e]) => !e.serviceAccount).map(([pixKey, e]) => dictEntryView(pixKey, e)),
+    payments: { confirmDelayMs: state.paymentOutcomes.confirmDelayMs, failureCodes: { ...FAILURE_DESCRIPTIONS } },
     lookups: {
       minTokens: MIN_TOKENS,
       paidRefund: PAID_REFUND,
@@ -76,6 +98,40 @@ export function registerMoneyOutControls(router: Router<ControlHandler>): Router
         const { count } = parseWith(z.object({ count: z.number().int().min(0).max(10_000) }), body());
         state.dictTooManyRequests = count;
         return jsonReply(200, { count });
+      })
+
+      .add('POST', '/sandbox/payments/confirm-delay', ({ state, body }) => {
+        const { ms } = parseWith(z.object({ ms: z.number().int().min(0).max(DAY_MS) }), body());
+        state.paymentOutcomes.confirmDelayMs = ms;
+        return jsonReply(200, { confirmDelayMs: ms });
+      })
+
+      .add('POST', '/sandbox/payments/fail', ({ state, body }) => {
+        const { code, description, pixKey, count } = parseWith(failSchema, body());
+        const failure = { code, description: description ?? FAILURE_DESCRIPTIONS[code] };
+        const outcomes = state.paymentOutcomes;
+        if (pixKey === undefined) outcomes.failNext = { failure, count };
+        else outcomes.failByKey.set(pixKey, failure);
+        return jsonReply(200, { failure, ...(pixKey === undefined ? { count } : { pixKey }) });
+      })
+
+      .add('DELETE', '/sandbox/payments/fail', ({ state }) => {
+        state.paymentOutcomes.failNext = undefined;
+        state.paymentOutcomes.failByKey.clear();
+        return { status: 204 };
+      })
+
+      .add('POST', '/sandbox/payments/:id/remove', ({ state, webhooks, params }) => {
+        const payment = anyPayment(state, params.id ?? '');
+        removePayment(state, webhooks, payment);
+        return jsonReply(200, paymentReadView(payment));
+      })
+
+      .add('POST', '/sandbox/accounts/:id/auto-approve', ({ state, params, body }) => {
+        const account = state.accounts.get(params.id ?? '');
+        if (!account) throw fail(404, 'Account not found');
+        account.autoApprove = parseWith(enabledSchema, body()).enabled;
+        return jsonReply(200, { account: { ...accountView(account), autoApprove: account.autoApprove } });
       })
   );
 }

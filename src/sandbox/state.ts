@@ -8,6 +8,8 @@ import { ALL_SCOPES, type Scope } from './scopes';
 /** The service's defaults: 500 look-up tokens at most, 20 more a minute. */
 export const DEFAULT_MAX_TOKENS = 500;
 export const DEFAULT_REFRESH_RATE = 20;
+/** "A short delay" between a payment's approval and its confirmation. */
+export const DEFAULT_CONFIRM_DELAY_MS = 1_500;
 
 /** The in-memory model of the sandbox: what each company owns, and how new things are created. */
 
@@ -67,6 +69,8 @@ export interface Account {
   pixKeyWithdraw: { pixKey: string; type: WithdrawKeyType } | null;
   limits: Limits;
   pixKeys: PixKey[];
+  /** Whether a payment from this account may be created with `autoApprove` (granted by the service on request). */
+  autoApprove: boolean;
 }
 
 export type ApplicationType = 'API' | 'MASTER';
@@ -139,6 +143,50 @@ export interface KeyCheck {
   companyId: string;
   pixKey: string;
   at: number;
+}
+
+export const PAYMENT_TYPES = ['PIX_KEY', 'QR_CODE', 'MANUAL', 'BOLETO'] as const;
+
+/** `APPROVED` between the approval and the end (the service's example); `CONFIRMED` and `FAILED` are final. */
+export type PaymentStatus = 'CREATED' | 'APPROVED' | 'CONFIRMED' | 'FAILED';
+
+export interface PaymentFailure {
+  code: string;
+  description: string;
+}
+
+export interface Payment {
+  id: string;
+  companyId: string;
+  sourceAccountId: string;
+  /** Cents. */
+  value: number;
+  destinationAlias: string;
+  destinationAliasType: WithdrawKeyType;
+  correlationID: string;
+  comment?: string;
+  metadata?: Record<string, unknown>;
+  status: PaymentStatus;
+  createdAt: string;
+  updatedAt: string;
+  /** The key's holder as the DICT gave it when the payment was created. */
+  receiver: DictHolder & { taxID: string };
+  /** The debit of the source account, once approved. */
+  transaction?: Transaction;
+  /** Once approved: how it will end (undefined: confirmed). */
+  outcome?: PaymentFailure;
+  /** Once failed. */
+  error?: PaymentFailure;
+}
+
+/** How approved payments end, as the controls set it. */
+export interface PaymentOutcomes {
+  /** How long after its approval a payment is confirmed or failed. */
+  confirmDelayMs: number;
+  /** The next `count` payments approved fail with this. */
+  failNext: { failure: PaymentFailure; count: number } | undefined;
+  /** Every payment approved to one of these keys fails with its failure. */
+  failByKey: Map<string, PaymentFailure>;
 }
 
 export interface Installment {
@@ -217,12 +265,15 @@ export class SandboxState {
   readonly subscriptions = new Map<string, Subscription>();
   readonly disputes = new Map<string, Dispute>();
   readonly transactions = new Map<string, Transaction>();
+  /** By id, in creation order; a removed payment is gone. */
+  readonly payments = new Map<string, Payment>();
   /** The service's cache of DICT look-ups, by key. */
   readonly dictCache = new Map<string, CachedLookup>();
   /** The next this many DICT look-ups are answered 429 by the DICT. */
   dictTooManyRequests = 0;
   /** Recent key checks, by `pixKeyEndToEndId`. */
   readonly keyChecks = new Map<string, KeyCheck>();
+  readonly paymentOutcomes: PaymentOutcomes = { confirmDelayMs: DEFAULT_CONFIRM_DELAY_MS, failNext: undefined, failByKey: new Map() };
 
   constructor(
     seed?: string,
@@ -261,6 +312,7 @@ export class SandboxState {
       pixKeyWithdraw: null,
       limits: defaultLimits(),
       pixKeys: [],
+      autoApprove: false,
     };
     this.accounts.set(account.id, account);
     return account;
@@ -336,5 +388,20 @@ export class SandboxState {
 
   transactionsOf(accountId: string): Transaction[] {
     return [...this.transactions.values()].filter((t) => t.accountId === accountId);
+  }
+
+  /** A payment of the company by its id or its `correlationID`. */
+  paymentOf(companyId: string, idOrCorrelationID: string): Payment | undefined {
+    const byId = this.payments.get(idOrCorrelationID);
+    return byId?.companyId === companyId ? byId : this.paymentByCorrelationID(companyId, idOrCorrelationID);
+  }
+
+  paymentByCorrelationID(companyId: string, correlationID: string): Payment | undefined {
+    return [...this.payments.values()].find((p) => p.companyId === companyId && p.correlationID === correlationID);
+  }
+
+  /** The company's payments, newest first. */
+  paymentsOf(companyId: string): Payment[] {
+    return [...this.payments.values()].filter((p) => p.companyId === companyId).reverse();
   }
 }

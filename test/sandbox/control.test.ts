@@ -59,6 +59,10 @@ describe('authentication, routing and the control routes', () => {
           holder: { name: 'Ana Beatriz Costa', bank: 'Nu Pagamentos S.A.', branch: '0001', account: '8123456-7' },
         },
       ]),
+      payments: {
+        confirmDelayMs: 1_500,
+        failureCodes: expect.objectContaining({ REACH_TRANSFER_LIMIT: 'Limite de transferência Pix atingido' }),
+      },
       lookups: { minTokens: 20, paidRefund: 2, foundCacheMs: 1_800_000, missingCacheMs: 300_000, checkValidMs: 900_000 },
     });
     const { main, other } = sb.companies;
@@ -238,6 +242,10 @@ describe('authentication, routing and the control routes', () => {
     expect((await control(sb, 'POST', '/limit-requests/ffffffffffffffffffffffff/approve')).status).toBe(404);
     expect((await control(sb, 'POST', '/clock', { advanceMs: -1 })).status).toBe(400);
     expect((await control(sb, 'POST', '/clock', {})).status).toBe(400);
+    expect((await control(sb, 'POST', `/accounts/${sb.companies.main.defaultAccountId}/auto-approve`, { enabled: 'yes' })).status).toBe(
+      400,
+    );
+    expect((await control(sb, 'POST', '/accounts/ffffffffffffffffffffffff/auto-approve', { enabled: true })).status).toBe(404);
   });
 
   it('moves the sandbox’s clock forward only, and tells where it stands', async () => {

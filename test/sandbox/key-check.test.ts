@@ -1,5 +1,14 @@
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
-import { advanceClock, api, type CheckAnswer, type CodedFailure, control, type Failure, type TokensAnswer } from './helpers';
+import {
+  advanceClock,
+  api,
+  type CheckAnswer,
+  type CodedFailure,
+  control,
+  type Failure,
+  type PaymentAnswer,
+  type TokensAnswer,
+} from './helpers';
 
 const MINUTE = 60_000;
 const SEEDED = [
@@ -58,6 +67,11 @@ describe('Pix key checks and look-up tokens', () => {
     control<TokensAnswer & Failure>(sb, 'POST', `/companies/${company}/lookup-tokens`, { refreshRate: 0, ...body });
   /** Past every cache of an earlier test (found keys are kept 30 minutes). */
   const expireCaches = () => advanceClock(sb, 31 * MINUTE);
+  const pay = (body: Record<string, unknown>) =>
+    api<PaymentAnswer & CodedFailure>(sb, 'POST', '/api/v1/payment', {
+      appId,
+      body: { type: 'PIX_KEY', value: 100, destinationAlias: EMAIL, destinationAliasType: 'EMAIL', ...body },
+    });
 
   it('answers the tokens with the service’s defaults: 500 at most, 20 a minute, the next refill as an ISO time', async () => {
     const fresh = await startSandbox();
@@ -198,7 +212,10 @@ describe('Pix key checks and look-up tokens', () => {
     await setTokens({ tokens: 500, maxTokens: 500 });
   });
 
-  it('under 20 tokens refuses every look-up with 429 before the DICT, spending nothing', async () => {
+  it('under 20 tokens refuses every look-up and payment with 429 before the DICT, spending nothing', async () => {
+    await expireCaches();
+    await setTokens({ tokens: 300 });
+    const checked = (await check(EMAIL)).json.pixKeyEndToEndId;
     await setTokens({ tokens: 19 });
     for (const res of [await check(EMAIL), await check('ninguem@example.com.br'), await check('not a key')]) {
       expect(res.status).toBe(429);
@@ -207,6 +224,10 @@ describe('Pix key checks and look-up tokens', () => {
         errorCode: 'TOO_MANY_REQUESTS',
       });
     }
+    const payment = await pay({ correlationID: 'under-20', pixKeyEndToEndId: checked });
+    expect(payment.status).toBe(429);
+    expect(payment.json.errorCode).toBe('TOO_MANY_REQUESTS');
+    expect((await api(sb, 'GET', '/api/v1/payment/under-20', { appId })).status).toBe(404);
     expect((await tokens()).tokens).toBe(19);
 
     // At 20, one more key not found brings the company to 0.
@@ -215,6 +236,53 @@ describe('Pix key checks and look-up tokens', () => {
     expect((await tokens()).tokens).toBe(0);
     expect((await check(CPF)).status).toBe(429);
     await setTokens({ tokens: 500 });
+  });
+
+  it('a payment looks its key up unless given a recent check of it; paying gives 2 back', async () => {
+    await expireCaches();
+    await setTokens({ tokens: 300 });
+    const holder = { name: 'Loja Teste Ltda', bank: 'Banco Inter S.A.', branch: '0001', account: '7654321-0' };
+    const key = 'loja@teste.com.br';
+    const putKey = () => control(sb, 'POST', '/dict', { pixKey: key, type: 'EMAIL', holderTaxId: '11444777000161', holder });
+    await putKey();
+    const { pixKeyEndToEndId } = (await check(key)).json;
+    expect((await tokens()).tokens).toBe(299);
+
+    // Changing the entry empties the service's cache of it: a look-up would cost 1 again.
+    await putKey();
+    expect((await pay({ correlationID: 'with-check', destinationAlias: key, pixKeyEndToEndId })).status).toBe(200);
+    expect((await tokens()).tokens).toBe(299);
+    expect((await pay({ correlationID: 'without-check', destinationAlias: key })).status).toBe(200);
+    expect((await tokens()).tokens).toBe(298);
+
+    // Another key's check, or one too old, spares nothing.
+    const otherCheck = (await check(CPF)).json.pixKeyEndToEndId;
+    await putKey();
+    const afterCpf = (await tokens()).tokens;
+    expect((await pay({ correlationID: 'other-check', destinationAlias: key, pixKeyEndToEndId: otherCheck })).status).toBe(200);
+    expect((await tokens()).tokens).toBe(afterCpf - 1);
+    await advanceClock(sb, 16 * MINUTE);
+    await putKey();
+    expect((await pay({ correlationID: 'old-check', destinationAlias: key, pixKeyEndToEndId })).status).toBe(200);
+    expect((await tokens()).tokens).toBe(afterCpf - 2);
+
+    // A key not found or malformed costs 20 on a payment too.
+    expect((await pay({ correlationID: 'to-nobody', destinationAlias: 'ninguem2@example.com.br' })).json.errorCode).toBe(
+      'PIX_KEY_INFO_NOT_FOUND',
+    );
+    expect((await tokens()).tokens).toBe(afterCpf - 22);
+    expect((await pay({ correlationID: 'malformed', destinationAlias: '123', destinationAliasType: 'CPF' })).json.errorCode).toBe(
+      'INVALID_PIX_KEY',
+    );
+    expect((await tokens()).tokens).toBe(afterCpf - 42);
+
+    const approve = (correlationID: string) => api(sb, 'POST', '/api/v1/payment/approve', { appId, body: { correlationID } });
+    expect((await approve('with-check')).status).toBe(200);
+    expect((await tokens()).tokens).toBe(afterCpf - 40);
+    // Never above the maximum.
+    await setTokens({ tokens: 499 });
+    expect((await approve('without-check')).status).toBe(200);
+    expect((await tokens()).tokens).toBe(500);
   });
 
   it('one bucket per company, shared by all its AppIDs', async () => {

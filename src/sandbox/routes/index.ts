@@ -5,13 +5,14 @@ import { registerAccountRoutes } from './accounts';
 import { registerApplicationRoutes } from './applications';
 import { registerDisputeRoutes } from './disputes';
 import { registerFileRoutes } from './files';
+import { registerPaymentRoutes } from './payments';
 import { registerPixKeyCheckRoutes } from './pix-key-check';
 import { registerPixKeyRoutes } from './pix-keys';
 import { registerStatementRoutes } from './statement';
 import { registerSubscriptionRoutes } from './subscriptions';
 import { registerWithdrawKeyRoutes } from './withdraw-key';
 
-/** Every `/api/v1` route of the interface and the key checks. */
+/** Every `/api/v1` route of the interface and of the money-out endpoints. */
 export function apiRouter(): ApiRouter {
   const router = new Router<ApiRoute>();
   registerFileRoutes(router);
@@ -23,6 +24,7 @@ export function apiRouter(): ApiRouter {
   registerSubscriptionRoutes(router);
   registerDisputeRoutes(router);
   registerStatementRoutes(router);
+  registerPaymentRoutes(router);
   registerPixKeyCheckRoutes(router);
   return router;
 }
