@@ -100,6 +100,14 @@ export function registerMoneyOutControls(router: Router<ControlHandler>): Router
         return jsonReply(200, { count });
       })
 
+      // The key leaves the directory (and the service's cache): a withdraw to it blocks the account.
+      .add('DELETE', '/sandbox/dict/:pixKey', ({ state, params }) => {
+        const pixKey = params.pixKey ?? '';
+        if (!state.dict.delete(pixKey)) throw fail(404, 'Pix key not found in DICT');
+        state.dictCache.delete(pixKey);
+        return { status: 204 };
+      })
+
       .add('POST', '/sandbox/payments/confirm-delay', ({ state, body }) => {
         const { ms } = parseWith(z.object({ ms: z.number().int().min(0).max(DAY_MS) }), body());
         state.paymentOutcomes.confirmDelayMs = ms;

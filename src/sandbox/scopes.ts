@@ -7,6 +7,7 @@ export const SCOPE_GROUPS = [
   { group: 'APPLICATION', scopes: ['APPLICATION_ROTATE_POST'] },
   // The money-out endpoints (pix-money-out.md): granted by the service on request.
   { group: 'PAYMENT', scopes: ['PAYMENT_POST', 'PAYMENT_APPROVE_POST', 'PAYMENT_GET_LIST'] },
+  { group: 'ACCOUNT', scopes: ['ACCOUNT_WITHDRAW_POST'] },
 ] as const;
 
 export type Scope = (typeof SCOPE_GROUPS)[number]['scopes'][number];

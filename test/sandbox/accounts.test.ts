@@ -100,6 +100,7 @@ describe('accounts, applications and Pix keys', () => {
         'PAYMENT_POST',
         'PAYMENT_APPROVE_POST',
         'PAYMENT_GET_LIST',
+        'ACCOUNT_WITHDRAW_POST',
       ].sort(),
     );
   });

@@ -246,6 +246,7 @@ describe('authentication, routing and the control routes', () => {
       400,
     );
     expect((await control(sb, 'POST', '/accounts/ffffffffffffffffffffffff/auto-approve', { enabled: true })).status).toBe(404);
+    expect((await control(sb, 'DELETE', '/dict/nobody@nowhere.example')).status).toBe(404);
   });
 
   it('moves the sandbox’s clock forward only, and tells where it stands', async () => {

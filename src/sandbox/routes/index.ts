@@ -10,6 +10,7 @@ import { registerPixKeyCheckRoutes } from './pix-key-check';
 import { registerPixKeyRoutes } from './pix-keys';
 import { registerStatementRoutes } from './statement';
 import { registerSubscriptionRoutes } from './subscriptions';
+import { registerWithdrawRoutes } from './withdraw';
 import { registerWithdrawKeyRoutes } from './withdraw-key';
 
 /** Every `/api/v1` route of the interface and of the money-out endpoints. */
@@ -25,6 +26,7 @@ export function apiRouter(): ApiRouter {
   registerDisputeRoutes(router);
   registerStatementRoutes(router);
   registerPaymentRoutes(router);
+  registerWithdrawRoutes(router);
   registerPixKeyCheckRoutes(router);
   return router;
 }
