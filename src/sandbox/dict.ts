@@ -4,10 +4,10 @@ import type { Account, Company, DictEntry, DictHolder, SandboxState, WithdrawKey
 /** The central bank's key directory as the sandbox plays it: who holds a key, and at which bank. */
 
 /** The bank the sandbox's own accounts are at (the service is a payment institution). */
-export const SERVICE_BANK = 'Sandbox Pix IP S.A.';
+const SERVICE_BANK = 'Sandbox Pix IP S.A.';
 
 /** An account number of the usual form (digits, a dash, a check digit), stable for the same text. */
-export function accountNumber(of: string): string {
+function accountNumber(of: string): string {
   const digits = createHash('sha256').update(of).digest().readUInt32BE(0).toString().padStart(8, '0').slice(-8);
   return `${digits.slice(0, 7)}-${digits.slice(7)}`;
 }
@@ -22,7 +22,7 @@ export function defaultHolder(pixKey: string): DictHolder {
   return { name: 'Titular Sandbox', bank: 'Banco Sandbox S.A.', branch: '0001', account: accountNumber(pixKey) };
 }
 
-export interface SeededKey {
+interface SeededKey {
   pixKey: string;
   type: WithdrawKeyType;
   holderTaxId: string;
@@ -33,7 +33,7 @@ export interface SeededKey {
  * Keys of other people and companies at other banks, one of each type, so that the playground and
  * tests can pay someone real-looking: the CPF and CNPJs have valid check digits.
  */
-export const SEEDED_KEYS: readonly SeededKey[] = [
+const SEEDED_KEYS: readonly SeededKey[] = [
   {
     pixKey: '71460238001',
     type: 'CPF',

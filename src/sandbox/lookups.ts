@@ -10,7 +10,7 @@ import { endToEndId } from './webhooks';
  * paying a key that was looked up gives 2 back. Times are the sandbox clock's.
  */
 
-export const REFRESH_EVERY_MS = 60_000;
+const REFRESH_EVERY_MS = 60_000;
 export const MIN_TOKENS = 20;
 const FOUND_COST = 1;
 const MISS_COST = 20;

@@ -21,11 +21,11 @@ export const FAILURE_DESCRIPTIONS = {
   NOT_ENOUGH_BALANCE: 'Saldo insuficiente',
   ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER: 'Chave Pix associada a conta ou usuário com restrição',
 } as const;
-export type FailureCode = keyof typeof FAILURE_DESCRIPTIONS;
+type FailureCode = keyof typeof FAILURE_DESCRIPTIONS;
 export const FAILURE_CODES = Object.keys(FAILURE_DESCRIPTIONS) as [FailureCode, ...FailureCode[]];
 
 /** The service's text (pix-money-out.md §1). */
-export const NOT_ENOUGH_BALANCE = 'Você não possui saldo o suficiente para realizar esse pagamento';
+const NOT_ENOUGH_BALANCE = 'Você não possui saldo o suficiente para realizar esse pagamento';
 
 /** The failure the controls chose for this payment, if any: a rule for its key, else the next-payment one. */
 function chosenFailure(state: SandboxState, payment: Payment): PaymentFailure | undefined {

@@ -10,7 +10,7 @@ import { parseWith } from '../validate';
 import { paymentReadView, paymentView } from '../views';
 
 /** The service's text for a second payment with the same `correlationID` (pix-money-out.md §1). */
-export const DUPLICATE_CORRELATION_ID = 'Já existe um pagamento com o correlationID fornecido';
+const DUPLICATE_CORRELATION_ID = 'Já existe um pagamento com o correlationID fornecido';
 const MAX_METADATA_KEYS = 30;
 /** A Pix carries at most 140 characters of message to the receiver (the central bank's rule). */
 const MAX_COMMENT = 140;
