@@ -1,6 +1,6 @@
 import { fail, HttpError, jsonReply } from './http';
 import type { Scope } from './scopes';
-import type { Application, SandboxState } from './state';
+import type { Application, Company, SandboxState } from './state';
 
 /** The AppID is the whole value of the Authorization header. */
 export function authenticate(state: SandboxState, authorization: string | undefined): Application {
@@ -16,4 +16,11 @@ export function requireScope(app: Application, scope: Scope): void {
 
 export function requireMaster(app: Application): void {
   if (app.type !== 'MASTER') throw fail(403, 'Wrong API type');
+}
+
+/** The company of the calling application (its look-up tokens, its payments). */
+export function callerCompany(state: SandboxState, app: Application): Company {
+  const company = state.companies.get(app.companyId);
+  if (!company) throw fail(404, 'Company not found');
+  return company;
 }

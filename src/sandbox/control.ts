@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { SandboxCall } from './context';
+import { moneyOutInfo, registerMoneyOutControls } from './control-money-out';
+import { defaultHolder, dictEntryView } from './dict';
 import { DECIDED_EVENT, decideSchema, disputeEvent, openDisputeSchema } from './dispute-events';
 import { type Faults, faultsSchema } from './faults';
 import { fail, jsonReply, type Params, type Reply, Router } from './http';
@@ -23,7 +25,7 @@ export interface ControlContext {
   params: Params;
   body(): unknown;
 }
-type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
+export type ControlHandler = (ctx: ControlContext) => Reply | Promise<Reply>;
 
 const approveSchema = z
   .object({ limits: z.record(z.string(), limitValueSchema).optional() })
@@ -37,12 +39,15 @@ const blockedSchema = z.object({ blocked: z.boolean({ error: 'must be a boolean'
  */
 const cents = z.number({ error: 'must be a number of cents' }).finite().min(0, 'must not be negative').max(1e15, 'is too large');
 const balanceSchema = z.object({ available: cents, blocked: cents.default(0), total: cents.optional() });
+const holderText = z.string().trim().min(1, 'is required').max(140, 'must be at most 140 characters');
 const dictSchema = z.object({
   pixKey: z.string().trim().min(1, 'is required'),
   // The DICT knows a random key as EVP or RANDOM; the withdraw key reports it as RANDOM.
   type: z.enum([...WITHDRAW_KEY_TYPES, 'EVP']).transform((t) => (t === 'EVP' ? 'RANDOM' : t)),
   holderTaxId: z.string().regex(/^\d{11}$|^\d{14}$/, 'must be a CPF or CNPJ (digits only)'),
   serviceAccount: z.boolean().default(false),
+  /** Who the key check and a payment's destination show (the tax id is `holderTaxId`); made up when absent. */
+  holder: z.object({ name: holderText, bank: holderText, branch: holderText, account: holderText }).optional(),
 });
 const featureSchema = z.object({ feature: z.enum(FEATURES), enabled: z.boolean() });
 const transactionsSchema = z.object({
@@ -67,8 +72,9 @@ function pendingRequest(state: SandboxState, id: string): LimitRequest {
 
 export function controlRouter(): Router<ControlHandler> {
   return (
-    new Router<ControlHandler>()
-      .add('GET', '/sandbox/info', ({ baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies }))
+    // The money-out controls first: their paths overlap none of these.
+    registerMoneyOutControls(new Router<ControlHandler>())
+      .add('GET', '/sandbox/info', ({ state, baseUrl, companies }) => jsonReply(200, { url: baseUrl, companies, ...moneyOutInfo(state) }))
 
       .add('POST', '/sandbox/limit-requests/:id/approve', ({ state, params, body }) => {
         const request = pendingRequest(state, params.id ?? '');
@@ -130,10 +136,13 @@ export function controlRouter(): Router<ControlHandler> {
         return jsonReply(201, { transactions: created.map((t) => ({ ...t })), account: accountView(account) });
       })
 
+      // A new or changed entry is not hidden behind the service's cache of an earlier look-up.
       .add('POST', '/sandbox/dict', ({ state, body }) => {
-        const { pixKey, ...entry } = parseWith(dictSchema, body());
+        const { pixKey, holder, ...rest } = parseWith(dictSchema, body());
+        const entry = { ...rest, holder: holder ?? defaultHolder(pixKey) };
         state.dict.set(pixKey, entry);
-        return jsonReply(201, { entry: { pixKey, ...entry } });
+        state.dictCache.delete(pixKey);
+        return jsonReply(201, { entry: dictEntryView(pixKey, entry) });
       })
 
       .add('POST', '/sandbox/companies/:companyId/features', ({ state, params, body }) => {

@@ -15,6 +15,11 @@ export const faultsSchema = z.object({
       ...ruleShape,
       status: z.number().int().min(400).max(599),
       retryAfter: z.number().int().min(0).optional(),
+      /**
+       * The call is handled (a write happens) and only then answered with this status, as when a
+       * gateway loses the service's answer: the client cannot know that it was done.
+       */
+      afterWrite: z.boolean().optional(),
     })
     .optional(),
   /**
@@ -101,8 +106,12 @@ export class Faults {
     return jsonReply(429, { error: 'Too many requests' }, headers);
   }
 
-  /** The failure reply for this call, if one is due; consumes one of the configured count. */
-  takeFailure(method: string, path: string): Reply | undefined {
+  /**
+   * The failure reply for this call, if one is due at this point (before handling it, or after with
+   * `afterWrite`); consumes one of the configured count.
+   */
+  takeFailure(method: string, path: string, afterWrite = false): Reply | undefined {
+    if (this.failRule && (this.failRule.afterWrite ?? false) !== afterWrite) return undefined;
     const rule = take(this.failRule, method, path);
     if (!rule) return undefined;
     if (rule.count <= 0) this.failRule = undefined;

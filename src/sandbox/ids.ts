@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { cnpjCheckDigit } from './tax-id';
 
 /**
  * Source of every identifier the sandbox hands out. With a seed the sequence is reproducible
@@ -60,14 +61,4 @@ export class IdSource {
   clientSecret(): string {
     return `Client_Secret_${this.bytes(24).toString('base64').replace(/[+/=]/g, '')}`;
   }
-}
-
-function cnpjCheckDigit(digits: number[]): number {
-  // Weights run 2..9 cyclically from the rightmost digit.
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    sum += (digits[digits.length - 1 - i] ?? 0) * ((i % 8) + 2);
-  }
-  const rest = sum % 11;
-  return rest < 2 ? 0 : 11 - rest;
 }

@@ -72,6 +72,7 @@ export async function startSandbox(
     close: () =>
       new Promise<void>((resolve, reject) => {
         webhooks.close();
+        state.clock.close();
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections would otherwise hold close() open.
         server.closeAllConnections();

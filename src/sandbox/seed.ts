@@ -1,3 +1,4 @@
+import { seedDict } from './dict';
 import { SandboxState } from './state';
 
 /** What a seeded company exposes to tests and to the CLI. */
@@ -21,14 +22,13 @@ const DAY = 24 * 60 * 60 * 1000;
 export function seedState(seed?: string): { state: SandboxState; companies: { main: SandboxCompany; other: SandboxCompany } } {
   const state = new SandboxState(seed);
   const now = new Date();
-  return {
-    state,
-    companies: { main: seedCompany(state, 'Main Company', now), other: seedCompany(state, 'Other Company', now) },
-  };
+  const companies = { main: seedCompany(state, 'Main Company', now), other: seedCompany(state, 'Other Company', now) };
+  seedDict(state);
+  return { state, companies };
 }
 
 function seedCompany(state: SandboxState, name: string, now: Date): SandboxCompany {
-  const company = state.createCompany();
+  const company = state.createCompany(name);
   const account = state.createAccount(company, true);
   const master = state.createApplication(account, `${name} MASTER`, 'MASTER');
   const main = state.createApplication(account, `${name} API`, 'API');

@@ -55,7 +55,7 @@ async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, 
   }
 }
 
-/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle, answer (late if asked). */
+/** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle, answer (late, or failed after the write, if asked). */
 async function handleApi(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, api: ApiRouter): Promise<Reply> {
   const query = Object.fromEntries(url.searchParams);
   const call: SandboxCall = {
@@ -98,10 +98,10 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
       return parseJson(raw);
     },
   });
-  // Done, but answered too late for a client with a time limit: it cannot know that it was done.
+  // Done, but answered too late for a client with a time limit, or with an error: it cannot know that it was done.
   const lateMs = deps.faults.takeLateAnswer(method, url.pathname);
   if (lateMs > 0) await sleep(lateMs);
-  return reply;
+  return deps.faults.takeFailure(method, url.pathname, true) ?? reply;
 }
 
 function loggedBody(raw: Buffer): unknown {

@@ -1,18 +1,26 @@
 // The one schema the sandbox shares with the bot: the statuses of the interface.
 import type { LimitRequestStatus } from '../pix/schemas';
+import { SandboxClock } from './clock';
 import { IdSource } from './ids';
 import { defaultLimits, type Limits, type LimitValues } from './limits-object';
 import { ALL_SCOPES, type Scope } from './scopes';
 
+/** The service's defaults: 500 look-up tokens at most, 20 more a minute. */
+export const DEFAULT_MAX_TOKENS = 500;
+export const DEFAULT_REFRESH_RATE = 20;
+/** "A short delay" between a payment's approval and its confirmation. */
+export const DEFAULT_CONFIRM_DELAY_MS = 1_500;
+
 /** The in-memory model of the sandbox: what each company owns, and how new things are created. */
 
-export const FEATURES = ['DISPUTE_EVIDENCE_FILE_ID', 'MASTER_APP_READ_ANY_ACCOUNT'] as const;
+/** `CHECK_PIX_KEY` (the key check) is on for every company unless turned off; the others are off. */
+export const FEATURES = ['DISPUTE_EVIDENCE_FILE_ID', 'MASTER_APP_READ_ANY_ACCOUNT', 'CHECK_PIX_KEY'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export const FILE_PURPOSES = ['ACCOUNT_LIMIT_REQUEST', 'DISPUTE_EVIDENCE'] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
-/** Key types as `pixKeyWithdraw` and the DICT name them (a random key is `RANDOM` here). */
+/** Key types as `pixKeyWithdraw`, the DICT and a payment's `destinationAliasType` name them (a random key is `RANDOM` here). */
 export const WITHDRAW_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] as const;
 export type WithdrawKeyType = (typeof WITHDRAW_KEY_TYPES)[number];
 
@@ -21,10 +29,22 @@ export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
 
 export interface Company {
   id: string;
+  name: string;
   taxId: string;
   features: Set<Feature>;
   /** Withdraw keys registered by the company (POST), selectable on its accounts (PUT). */
   withdrawKeys: Map<string, WithdrawKeyType>;
+  /** The company's DICT look-up tokens, shared by all its AppIDs. */
+  lookups: LookupBucket;
+}
+
+/** A token bucket, refilled `refreshRate` tokens every minute since `refilledAt`, up to `maxTokens`. */
+export interface LookupBucket {
+  tokens: number;
+  maxTokens: number;
+  refreshRate: number;
+  /** Sandbox time (epoch ms) of the latest refill; the next one is a minute later. */
+  refilledAt: number;
 }
 
 export interface Balance {
@@ -49,6 +69,8 @@ export interface Account {
   pixKeyWithdraw: { pixKey: string; type: WithdrawKeyType } | null;
   limits: Limits;
   pixKeys: PixKey[];
+  /** Whether a payment from this account may be created with `autoApprove` (granted by the service on request). */
+  autoApprove: boolean;
 }
 
 export type ApplicationType = 'API' | 'MASTER';
@@ -97,6 +119,74 @@ export interface DictEntry {
   holderTaxId: string;
   /** A key of an account of the service itself; refused as a withdraw key. */
   serviceAccount: boolean;
+  /** Who holds the key and where: what a key check and a payment's destination show. */
+  holder: DictHolder;
+}
+
+export interface DictHolder {
+  name: string;
+  /** The holder's bank (its PSP), by name. */
+  bank: string;
+  branch: string;
+  account: string;
+}
+
+/** What the service remembers of a DICT look-up: a found key for a while, a missing one for 5 minutes. */
+export interface CachedLookup {
+  found: boolean;
+  /** Sandbox time (epoch ms) until which it is used. */
+  until: number;
+}
+
+/** A key check, by its `pixKeyEndToEndId`: a payment to that key soon after needs no second look-up. */
+export interface KeyCheck {
+  companyId: string;
+  pixKey: string;
+  at: number;
+}
+
+export const PAYMENT_TYPES = ['PIX_KEY', 'QR_CODE', 'MANUAL', 'BOLETO'] as const;
+
+/** `APPROVED` between the approval and the end (the service's example); `CONFIRMED` and `FAILED` are final. */
+export type PaymentStatus = 'CREATED' | 'APPROVED' | 'CONFIRMED' | 'FAILED';
+
+export interface PaymentFailure {
+  code: string;
+  description: string;
+}
+
+export interface Payment {
+  id: string;
+  companyId: string;
+  sourceAccountId: string;
+  /** Cents. */
+  value: number;
+  destinationAlias: string;
+  destinationAliasType: WithdrawKeyType;
+  correlationID: string;
+  comment?: string;
+  metadata?: Record<string, unknown>;
+  status: PaymentStatus;
+  createdAt: string;
+  updatedAt: string;
+  /** The key's holder as the DICT gave it when the payment was created. */
+  receiver: DictHolder & { taxID: string };
+  /** The debit of the source account, once approved. */
+  transaction?: Transaction;
+  /** Once approved: how it will end (undefined: confirmed). */
+  outcome?: PaymentFailure;
+  /** Once failed. */
+  error?: PaymentFailure;
+}
+
+/** How approved payments end, as the controls set it. */
+export interface PaymentOutcomes {
+  /** How long after its approval a payment is confirmed or failed. */
+  confirmDelayMs: number;
+  /** The next `count` payments approved fail with this. */
+  failNext: { failure: PaymentFailure; count: number } | undefined;
+  /** Every payment approved to one of these keys fails with its failure. */
+  failByKey: Map<string, PaymentFailure>;
 }
 
 export interface Installment {
@@ -175,17 +265,36 @@ export class SandboxState {
   readonly subscriptions = new Map<string, Subscription>();
   readonly disputes = new Map<string, Dispute>();
   readonly transactions = new Map<string, Transaction>();
+  /** By id, in creation order; a removed payment is gone. */
+  readonly payments = new Map<string, Payment>();
+  /** The service's cache of DICT look-ups, by key. */
+  readonly dictCache = new Map<string, CachedLookup>();
+  /** The next this many DICT look-ups are answered 429 by the DICT. */
+  dictTooManyRequests = 0;
+  /** Recent key checks, by `pixKeyEndToEndId`. */
+  readonly keyChecks = new Map<string, KeyCheck>();
+  readonly paymentOutcomes: PaymentOutcomes = { confirmDelayMs: DEFAULT_CONFIRM_DELAY_MS, failNext: undefined, failByKey: new Map() };
 
-  constructor(seed?: string) {
+  constructor(
+    seed?: string,
+    readonly clock = new SandboxClock(),
+  ) {
     this.ids = new IdSource(seed);
   }
 
-  createCompany(): Company {
+  createCompany(name: string): Company {
     const company: Company = {
       id: this.ids.objectId(),
+      name,
       taxId: this.ids.cnpj(),
-      features: new Set(),
+      features: new Set(['CHECK_PIX_KEY']),
       withdrawKeys: new Map(),
+      lookups: {
+        tokens: DEFAULT_MAX_TOKENS,
+        maxTokens: DEFAULT_MAX_TOKENS,
+        refreshRate: DEFAULT_REFRESH_RATE,
+        refilledAt: this.clock.now(),
+      },
     };
     this.companies.set(company.id, company);
     return company;
@@ -203,6 +312,7 @@ export class SandboxState {
       pixKeyWithdraw: null,
       limits: defaultLimits(),
       pixKeys: [],
+      autoApprove: false,
     };
     this.accounts.set(account.id, account);
     return account;
@@ -278,5 +388,20 @@ export class SandboxState {
 
   transactionsOf(accountId: string): Transaction[] {
     return [...this.transactions.values()].filter((t) => t.accountId === accountId);
+  }
+
+  /** A payment of the company by its id or its `correlationID`. */
+  paymentOf(companyId: string, idOrCorrelationID: string): Payment | undefined {
+    const byId = this.payments.get(idOrCorrelationID);
+    return byId?.companyId === companyId ? byId : this.paymentByCorrelationID(companyId, idOrCorrelationID);
+  }
+
+  paymentByCorrelationID(companyId: string, correlationID: string): Payment | undefined {
+    return [...this.payments.values()].find((p) => p.companyId === companyId && p.correlationID === correlationID);
+  }
+
+  /** The company's payments, newest first. */
+  paymentsOf(companyId: string): Payment[] {
+    return [...this.payments.values()].filter((p) => p.companyId === companyId).reverse();
   }
 }

@@ -1,4 +1,4 @@
-import type { Account, Application, LimitRequest, StoredFile } from './state';
+import type { Account, Application, LimitRequest, Payment, StoredFile, Transaction } from './state';
 
 /** Response shapes of the resources, kept apart from the internal model. */
 
@@ -53,5 +53,39 @@ export function applicationView(app: Application): Record<string, unknown> {
     clientSecret: app.clientSecret,
     appID: app.appId,
     companyBankAccount: app.accountId,
+  };
+}
+
+/** A payment as the service shows it (its `error` once failed; the receiver only in `destination`). */
+export function paymentView(payment: Payment): Record<string, unknown> {
+  return {
+    id: payment.id,
+    type: 'PIX_KEY',
+    value: payment.value,
+    status: payment.status,
+    destinationAlias: payment.destinationAlias,
+    destinationAliasType: payment.destinationAliasType,
+    correlationID: payment.correlationID,
+    ...(payment.comment !== undefined ? { comment: payment.comment } : {}),
+    sourceAccountId: payment.sourceAccountId,
+    ...(payment.metadata !== undefined ? { metadata: { ...payment.metadata } } : {}),
+    ...(payment.error ? { error: { ...payment.error } } : {}),
+    createdAt: payment.createdAt,
+    updatedAt: payment.updatedAt,
+  };
+}
+
+export function paymentTransactionView(tx: Transaction): Record<string, unknown> {
+  return { value: tx.value, endToEndId: tx.endToEndId, time: tx.time };
+}
+
+/** `{ payment, transaction, destination }`, the last two once the money was sent. */
+export function paymentReadView(payment: Payment): Record<string, unknown> {
+  if (!payment.transaction) return { payment: paymentView(payment) };
+  const { name, taxID, bank, branch, account } = payment.receiver;
+  return {
+    payment: paymentView(payment),
+    transaction: paymentTransactionView(payment.transaction),
+    destination: { name, taxID, pixKey: payment.destinationAlias, bank, branch, account },
   };
 }

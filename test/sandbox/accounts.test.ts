@@ -97,6 +97,10 @@ describe('accounts, applications and Pix keys', () => {
         'PIX_KEY_WITHDRAW_POST',
         'PIX_KEY_WITHDRAW_PUT',
         'SUBSCRIPTION_PAYMENT_BOOK_GET',
+        'PAYMENT_POST',
+        'PAYMENT_APPROVE_POST',
+        'PAYMENT_GET_LIST',
+        'ACCOUNT_WITHDRAW_POST',
       ].sort(),
     );
   });

@@ -45,8 +45,26 @@ describe('authentication, routing and the control routes', () => {
   });
 
   it('describes itself at /sandbox/info', async () => {
-    const res = await control(sb, 'GET', '/info');
-    expect(res.json).toEqual({ url: sb.url, companies: sb.companies });
+    const res = await control<Record<string, unknown>>(sb, 'GET', '/info');
+    expect(res.json).toEqual({
+      url: sb.url,
+      companies: sb.companies,
+      clock: { now: expect.any(String), offsetMs: 0 },
+      dict: expect.arrayContaining([
+        {
+          pixKey: '71460238001',
+          type: 'CPF',
+          holderTaxId: '71460238001',
+          serviceAccount: false,
+          holder: { name: 'Ana Beatriz Costa', bank: 'Nu Pagamentos S.A.', branch: '0001', account: '8123456-7' },
+        },
+      ]),
+      payments: {
+        confirmDelayMs: 1_500,
+        failureCodes: expect.objectContaining({ REACH_TRANSFER_LIMIT: 'Limite de transferência Pix atingido' }),
+      },
+      lookups: { minTokens: 20, paidRefund: 2, foundCacheMs: 1_800_000, missingCacheMs: 300_000, checkValidMs: 900_000 },
+    });
     const { main, other } = sb.companies;
     expect(main.companyId).not.toBe(other.companyId);
     for (const id of [main.companyId, main.defaultAccountId, main.subscriptionId, main.disputeId]) expect(id).toMatch(/^[0-9a-f]{24}$/);
@@ -188,6 +206,33 @@ describe('authentication, routing and the control routes', () => {
     await control(sb, 'POST', `/accounts/${defaultAccountId}/balance`, { available: 1_500_000 });
   });
 
+  it('keeps a DICT entry’s holder, made up when none is given', async () => {
+    const holder = { name: 'Oficina do Zé ME', bank: 'Banco Inter S.A.', branch: '0001', account: '1234567-8' };
+    const given = await control(sb, 'POST', '/dict', { pixKey: 'ze@oficina.com.br', type: 'EMAIL', holderTaxId: '11444777000161', holder });
+    expect(given.status).toBe(201);
+    expect(given.json).toEqual({
+      entry: { pixKey: 'ze@oficina.com.br', type: 'EMAIL', holderTaxId: '11444777000161', serviceAccount: false, holder },
+    });
+    const made = await control<{ entry: { holder: typeof holder } }>(sb, 'POST', '/dict', {
+      pixKey: 'sem.titular@example.com',
+      type: 'EMAIL',
+      holderTaxId: '11444777000161',
+    });
+    expect(made.json.entry.holder).toEqual({
+      name: expect.any(String),
+      bank: expect.any(String),
+      branch: '0001',
+      account: expect.stringMatching(/^\d{7}-\d$/),
+    });
+    const bad = await control(sb, 'POST', '/dict', {
+      pixKey: 'x@y.com',
+      type: 'EMAIL',
+      holderTaxId: '11444777000161',
+      holder: { name: '' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses bad control bodies', async () => {
     expect((await control(sb, 'POST', '/faults', { fail: { status: 'x' } })).status).toBe(400);
     expect((await control(sb, 'POST', '/dict', { pixKey: 'a@b.co', type: 'EMAIL', holderTaxId: '12' })).status).toBe(400);
@@ -195,6 +240,21 @@ describe('authentication, routing and the control routes', () => {
       400,
     );
     expect((await control(sb, 'POST', '/limit-requests/ffffffffffffffffffffffff/approve')).status).toBe(404);
+    expect((await control(sb, 'POST', '/clock', { advanceMs: -1 })).status).toBe(400);
+    expect((await control(sb, 'POST', '/clock', {})).status).toBe(400);
+    expect((await control(sb, 'POST', `/accounts/${sb.companies.main.defaultAccountId}/auto-approve`, { enabled: 'yes' })).status).toBe(
+      400,
+    );
+    expect((await control(sb, 'POST', '/accounts/ffffffffffffffffffffffff/auto-approve', { enabled: true })).status).toBe(404);
+    expect((await control(sb, 'DELETE', '/dict/nobody@nowhere.example')).status).toBe(404);
+  });
+
+  it('moves the sandbox’s clock forward only, and tells where it stands', async () => {
+    const before = (await control<{ now: string; offsetMs: number }>(sb, 'GET', '/clock')).json;
+    const moved = await control<{ now: string; offsetMs: number }>(sb, 'POST', '/clock', { advanceMs: 3_600_000 });
+    expect(moved.status).toBe(200);
+    expect(moved.json.offsetMs).toBe(before.offsetMs + 3_600_000);
+    expect(Date.parse(moved.json.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(3_600_000);
   });
 });
 

@@ -1,3 +1,6 @@
+import { verify } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { SandboxHandle } from '../../src/sandbox';
 
 /** Small HTTP client for the sandbox tests: real requests with the global fetch. */
@@ -84,4 +87,85 @@ export async function uploadProof(sb: SandboxHandle, appId: string, purpose = 'A
   const res = await upload<FileAnswer>(sb, appId, { bytes: SAMPLES.pdf, purpose });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.json)}`);
   return res.json.file.id;
+}
+
+// The money-out answers (pix-money-out.md), as far as the tests read them.
+export type PaymentView = {
+  id: string;
+  type: string;
+  value: number;
+  status: string;
+  destinationAlias: string;
+  destinationAliasType: string;
+  correlationID: string;
+  comment?: string;
+  sourceAccountId: string;
+  metadata?: Record<string, unknown>;
+  error?: { code: string; description: string };
+  createdAt: string;
+  updatedAt: string;
+};
+export type PaymentTransaction = { value: number; endToEndId: string; time: string };
+export type PaymentDestination = { name: string; taxID: string; pixKey: string; bank: string; branch: string; account: string };
+export type PaymentAnswer = { payment: PaymentView; transaction?: PaymentTransaction; destination?: PaymentDestination };
+export type PaymentsAnswer = {
+  payments: PaymentAnswer[];
+  pageInfo: { skip: number; limit: number; hasPreviousPage: boolean; hasNextPage: boolean };
+};
+export type TokensAnswer = { tokens: number; maxTokens: number; nextRefresh: string; tokensAfterRefresh: number; refreshRate: number };
+export type CheckAnswer = {
+  pixKey: string;
+  type: string;
+  pixKeyEndToEndId: string;
+  owner: { name: string; taxID: string; psp: string; branch: string; account: string };
+};
+export type CodedFailure = { error: string; errorCode?: string };
+
+/** Moves the sandbox's clock forward. */
+export async function advanceClock(sb: SandboxHandle, ms: number): Promise<void> {
+  const res = await control(sb, 'POST', '/clock', { advanceMs: ms });
+  if (res.status !== 200) throw new Error(`clock not moved: ${res.status}`);
+}
+
+/** One webhook delivery as it reached the receiver: the raw bytes and the signature header. */
+export interface Received {
+  raw: Buffer;
+  signature: string | undefined;
+  json: { event: string; [field: string]: unknown };
+}
+
+/**
+ * A webhook receiver on 127.0.0.1: records every delivery, answering each with the next of `statuses`
+ * (200 once they are used up).
+ */
+export async function startReceiver(statuses: number[] = []): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const header = req.headers['x-webhook-signature'];
+      received.push({ raw, signature: typeof header === 'string' ? header : undefined, json: JSON.parse(raw.toString('utf8')) });
+      res.writeHead(statuses.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Whether a key the sandbox publishes at `GET /api/v1/webhook/public-keys` verifies this delivery's signature. */
+export async function signedByTheService(sb: SandboxHandle, delivery: Received): Promise<boolean> {
+  if (delivery.signature === undefined) return false;
+  const keys = (await api<{ public_keys: Array<{ key: string }> }>(sb, 'GET', '/api/v1/webhook/public-keys')).json.public_keys;
+  return keys.some((k) => verify('RSA-SHA256', delivery.raw, k.key, Buffer.from(delivery.signature!, 'base64')));
 }

@@ -5,12 +5,15 @@ import { registerAccountRoutes } from './accounts';
 import { registerApplicationRoutes } from './applications';
 import { registerDisputeRoutes } from './disputes';
 import { registerFileRoutes } from './files';
+import { registerPaymentRoutes } from './payments';
+import { registerPixKeyCheckRoutes } from './pix-key-check';
 import { registerPixKeyRoutes } from './pix-keys';
 import { registerStatementRoutes } from './statement';
 import { registerSubscriptionRoutes } from './subscriptions';
+import { registerWithdrawRoutes } from './withdraw';
 import { registerWithdrawKeyRoutes } from './withdraw-key';
 
-/** Every `/api/v1` route of the interface. */
+/** Every `/api/v1` route of the interface and of the money-out endpoints. */
 export function apiRouter(): ApiRouter {
   const router = new Router<ApiRoute>();
   registerFileRoutes(router);
@@ -22,5 +25,8 @@ export function apiRouter(): ApiRouter {
   registerSubscriptionRoutes(router);
   registerDisputeRoutes(router);
   registerStatementRoutes(router);
+  registerPaymentRoutes(router);
+  registerWithdrawRoutes(router);
+  registerPixKeyCheckRoutes(router);
   return router;
 }

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import type { ApiContext, ApiRouter } from '../context';
+import { serviceHolder } from '../dict';
 import { fail, jsonReply } from '../http';
-import { type Account, PIX_KEY_TYPES, type PixKeyType } from '../state';
+import { dictKeyType, KEY_FORMATS } from '../pix-key-format';
+import { type Account, PIX_KEY_TYPES } from '../state';
 import { parseWith } from '../validate';
-
-const KEY_FORMATS: Record<PixKeyType, RegExp> = {
-  EMAIL: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-  PHONE: /^\+[1-9]\d{10,13}$/,
-  CPF: /^\d{11}$/,
-  CNPJ: /^\d{14}$/,
-  EVP: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-};
 
 const createSchema = z.object({
   pixKey: z.string({ error: 'must be a string' }).trim().default(''),
@@ -37,10 +31,12 @@ export function registerPixKeyRoutes(router: ApiRouter): void {
       account.pixKeys.push({ key, type: input.type });
       // Keys of the service's own accounts are in the DICT too, and are refused as withdraw keys.
       ctx.state.dict.set(key, {
-        type: input.type === 'EVP' ? 'RANDOM' : input.type,
+        type: dictKeyType(input.type),
         holderTaxId: account.taxId,
         serviceAccount: true,
+        holder: serviceHolder(ctx.state.companies.get(account.companyId), account),
       });
+      ctx.state.dictCache.delete(key);
       return jsonReply(201, { pixKey: { key, type: input.type } });
     },
   });
@@ -63,6 +59,7 @@ export function registerPixKeyRoutes(router: ApiRouter): void {
       if (index < 0) throw fail(404, 'Pix key not found');
       account.pixKeys.splice(index, 1);
       ctx.state.dict.delete(key);
+      ctx.state.dictCache.delete(key);
       return { status: 204 };
     },
   });
