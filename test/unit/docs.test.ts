@@ -14,8 +14,8 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const readme = read('README.md');
 const commands = ENTRY_TABLE.filter((r): r is CommandRow => r.kind === 'command');
 
-/** The copies of the shared specs: their text is the contract's, future features included. */
-const CONTRACT_COPIES = [path.join('docs', 'product.md'), path.join('docs', 'pix-interface.md')];
+/** The Pix interface as the service describes it: its text is the service's, not ours. */
+const INTERFACE_COPIES = [path.join('docs', 'pix-interface.md')];
 
 /** Every Markdown document of the repository (not what npm or the build makes). */
 function markdownFiles(dir = ''): string[] {
@@ -26,7 +26,7 @@ function markdownFiles(dir = ''): string[] {
   });
 }
 const docs = markdownFiles();
-const ownDocs = docs.filter((d) => !CONTRACT_COPIES.includes(d));
+const ownDocs = docs.filter((d) => !INTERFACE_COPIES.includes(d));
 
 /** Every text file of the repository a user gets. */
 function repositoryFiles(dir = ''): string[] {
@@ -102,7 +102,7 @@ describe('the docs are there, and lead where they say', () => {
     expect(expected.filter((f) => f !== 'README.md' && !readme.includes(`](${f})`))).toEqual([]);
   });
 
-  test('nothing points outside the repository: the Pix interface and the product contract are in docs/', () => {
+  test('nothing points outside the repository: the Pix interface is in docs/', () => {
     const outside = ['..', 'shared', 'spec'].join('/'); // spelled so, or this file would name it
     expect(repositoryFiles().filter((f) => read(f).includes(outside))).toEqual([]);
   });
@@ -156,16 +156,16 @@ describe('the README, for a newcomer', () => {
     expect(rows).toHaveLength(commands.length);
   });
 
-  test('repeats no passage of the product contract (one copy: docs/product.md) beyond the command table', () => {
+  test('repeats no passage of docs/product.md (what the app does has one home) beyond the command table', () => {
     const words = (text: string) =>
       prose(text)
         .toLowerCase()
         .replace(/[^\p{L}\p{N}]+/gu, ' ')
         .split(' ')
         .filter(Boolean);
-    const contract = words(read('docs/product.md'));
+    const product = words(read('docs/product.md'));
     const span = 10;
-    const passages = new Set(contract.slice(0, contract.length - span + 1).map((_, i) => contract.slice(i, i + span).join(' ')));
+    const passages = new Set(product.slice(0, product.length - span + 1).map((_, i) => product.slice(i, i + span).join(' ')));
     const own = words(
       readme
         .split('\n')
@@ -177,6 +177,20 @@ describe('the README, for a newcomer', () => {
       return passages.has(passage) ? [passage] : [];
     });
     expect(repeated).toEqual([]);
+  });
+});
+
+describe('docs/product.md, for a person deciding whether to adopt the app', () => {
+  const product = prose(read('docs/product.md'));
+
+  test('names the Pix service it works with, and links its developer site', () => {
+    expect(product).toMatch(/\bWoovi\b/);
+    expect(product).toContain('https://developers.woovi.com');
+  });
+
+  test('says nothing to whoever builds the app: no duty, no API path, no Block Kit id', () => {
+    const BUILDERS = [/\bmust\b/i, /\bcontract\b/i, /\/api\/v1\//, /\b(?:block|action|callback)_id\b/, /\bz\.infer\b|\bzod\b/];
+    expect(BUILDERS.filter((words) => words.test(product)).map(String)).toEqual([]);
   });
 });
 
