@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ENTRY_TABLE } from '../../commands';
 import type { CommandRow } from '../../src/entry/table';
-import { CONFIG_VARIABLES } from '../../src/runtime/config';
+import { PERSONAS } from '../../src/playground/personas';
+import { CONFIG_VARIABLES, wantsPlayground } from '../../src/runtime/config';
 
 // The docs as a newcomer reads them in a fresh clone, each held to the code it describes: the README's
 // command table to the entry table, docs/configuration.md to the configuration's schemas,
@@ -194,9 +195,9 @@ describe('docs/product.md, for a person deciding whether to adopt the app', () =
   });
 });
 
-describe('docs/configuration.md, against the configuration schemas', () => {
-  const configuration = read('docs/configuration.md');
+const configuration = read('docs/configuration.md');
 
+describe('docs/configuration.md, against the configuration schemas', () => {
   test('documents every variable the bot, the playground and the sandbox read, in a table', () => {
     expect(VARIABLES).toEqual(expect.arrayContaining(['SLACK_BOT_TOKEN', 'STORE_URL', 'PLAYGROUND_PORT', 'SANDBOX_PORT', 'SANDBOX_SEED']));
     const documented = firstCells(configuration).join(' ');
@@ -218,6 +219,99 @@ describe('docs/configuration.md, against the configuration schemas', () => {
         .map((name) => `${doc}: ${name}`),
     );
     expect(unknown).toEqual([]);
+  });
+});
+
+describe('.env.example, after docs/configuration.md', () => {
+  /** Each variable of docs/configuration.md's tables: its section's anchor, and its default when it is a value. */
+  const documented = configuration.split(/\n(?=## )/).flatMap((part) => {
+    const heading = /^## (.+)$/m.exec(part)?.[1];
+    if (!heading) return [];
+    const rows = part.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| -'));
+    return rows.flatMap((row) => {
+      const [names, defaultCell] = row.split(' | ') as [string, string];
+      // A default that is a value: the cell is that value (`3000`), or names it after a word (Slack's own, `…`).
+      const value = /^(?:[^`|]*, )?`([^`]+)`(?:,|$)/.exec(defaultCell.trim())?.[1];
+      return [...names.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => ({ name: m[1]!, section: heading, value }));
+    });
+  });
+  // `npm run sandbox` reads the environment alone, never .env: its variables have no place in the file.
+  const forEnvFile = documented.filter((v) => v.section !== 'Sandbox');
+  const lines = read('.env.example').split('\n');
+  const entries = lines.flatMap((line, i) => {
+    const m = /^(# ?)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    return m ? [{ name: m[2]!, commented: m[1] !== undefined, value: m[3]!, line: i }] : [];
+  });
+
+  test('reads the documented variables (the check below is not made against nothing)', () => {
+    expect(forEnvFile.length).toBeGreaterThan(30);
+    expect(forEnvFile.find((v) => v.name === 'POLL_SCHEDULE')?.value).toBe('* * * * *');
+    expect(forEnvFile.find((v) => v.name === 'SLACK_API_URL')?.value).toBe('https://slack.com/api/');
+    expect(forEnvFile.find((v) => v.name === 'STORE_SECRET')?.value).toBeUndefined();
+  });
+
+  test('lists the same variables, each once', () => {
+    expect(entries.map((e) => e.name).sort()).toEqual(forEnvFile.map((v) => v.name).sort());
+  });
+
+  test('shows each default as docs/configuration.md gives it, on a commented line', () => {
+    const differ = forEnvFile.flatMap((v) => {
+      const entry = entries.find((e) => e.name === v.name);
+      if (v.value === undefined || !entry) return [];
+      return entry.commented && entry.value === v.value ? [] : [`${v.name}: ${entry.value} (docs: ${v.value})`];
+    });
+    expect(differ).toEqual([]);
+  });
+
+  test('puts each variable under a comment that points at its section of docs/configuration.md', () => {
+    const anchors = anchorsOf(configuration);
+    const misplaced = entries.flatMap((e) => {
+      const pointer = lines
+        .slice(0, e.line)
+        .reverse()
+        .map((line) => /^#.*docs\/configuration\.md#([a-z0-9-]+)/.exec(line)?.[1])
+        .find((anchor) => anchor !== undefined);
+      const section = forEnvFile.find((v) => v.name === e.name)?.section;
+      return section !== undefined && pointer === anchorOf(section) && anchors.has(pointer) ? [] : [`${e.name} (after #${pointer})`];
+    });
+    expect(misplaced).toEqual([]);
+  });
+});
+
+describe('docs/playground.md, the one home of the personas and of when the playground opens', () => {
+  const playground = read('docs/playground.md');
+
+  test("its persona table is the playground's people: each name and Slack ID, and no other", () => {
+    const rows = section(playground, 'Personas')
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| -') && !line.startsWith('| persona'))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    const shown = rows.map(([, persona, id]) => `${persona!.replace(/ \(.*\)$/, '')} ${id!.replace(/`/g, '')}`);
+    expect(shown).toEqual(PERSONAS.map((p) => `${p.name} ${p.id}`));
+  });
+
+  test('"When it opens" names exactly the variables that, set alone, keep the playground closed', () => {
+    const named = [...section(playground, 'When it opens: never in production').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!);
+    const closing = VARIABLES.filter((v) => !wantsPlayground({ [v]: 'set' }));
+    expect(closing).toEqual(expect.arrayContaining(['SLACK_BOT_TOKEN', 'PIX_API_URL', 'STORE_URL']));
+    expect([...new Set(named)].sort()).toEqual(closing.sort());
+    // A sqlite STORE_URL is the playground's own kind; any other is a deployment's.
+    expect(wantsPlayground({ STORE_URL: 'sqlite://data/x.sqlite' })).toBe(true);
+    expect(wantsPlayground({ STORE_URL: 'postgres://db/pixops' })).toBe(false);
+  });
+
+  test('the README does not copy the persona table: it links it', () => {
+    expect(PERSONAS.filter((p) => readme.includes(p.name)).map((p) => p.name)).toEqual([]);
+  });
+});
+
+describe('the Node version, as package.json requires it', () => {
+  test('every "Node X.Y or newer" of the docs is the engines field', () => {
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    expect(engines).toMatch(/^>=\d+\.\d+$/);
+    const said = ownDocs.flatMap((doc) => [...read(doc).matchAll(/\bNode (\d+\.\d+) or newer/g)].map((m) => `${doc}: ${m[1]}`));
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.filter((s) => !s.endsWith(`: ${engines.slice(2)}`))).toEqual([]);
   });
 });
 
