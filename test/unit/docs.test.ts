@@ -330,17 +330,20 @@ describe('docs/architecture.md, against the imports', () => {
     });
   }
 
-  /** Every import of the app's code: relative ones resolved to a path from the root, packages by name. */
-  const imports: Import[] = ['src', 'commands', 'views'].flatMap(sources).flatMap((from) =>
-    [...read(from).matchAll(/^(import type|import|export)\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'|\brequire\('([^']+)'\)/gms)].map(
-      (m) => {
-        const spec = (m[2] ?? m[3] ?? m[4])!;
-        const to = spec.startsWith('.') ? path.normalize(path.join(path.dirname(from), spec)) : spec;
-        return { from, to, typeOnly: m[1] === 'import type' };
-      },
-    ),
-  );
-  const within = (file: string, room: string) => file === room || file.startsWith(`${room}/`);
+  /** Every import of the files under these folders: relative ones resolved to a path from the root, packages by name. */
+  const importsOf = (folders: string[]): Import[] =>
+    folders.flatMap(sources).flatMap((from) =>
+      [...read(from).matchAll(/^(import type|import|export)\b[^;]*?\bfrom '([^']+)'|^import '([^']+)'|\brequire\('([^']+)'\)/gms)].map(
+        (m) => {
+          const spec = (m[2] ?? m[3] ?? m[4])!;
+          const to = spec.startsWith('.') ? path.normalize(path.join(path.dirname(from), spec)) : spec;
+          return { from, to, typeOnly: m[1] === 'import type' };
+        },
+      ),
+    );
+  /** The app's code. */
+  const imports = importsOf(['src', 'commands', 'views']);
+  const within = (file: string, folder: string) => file === folder || file.startsWith(`${folder}/`);
   const show = (i: Import) => `${i.from} → ${i.to}`;
 
   test('reads every import of the code (the rules below are not checked against nothing)', () => {
@@ -356,13 +359,13 @@ describe('docs/architecture.md, against the imports', () => {
   });
 
   test('views/ does no I/O: values only from views/, src/domain/, src/i18n/, src/pix/ and zod', () => {
-    const allowed = (to: string) => ['views', 'src/domain', 'src/i18n', 'src/pix'].some((room) => within(to, room)) || to === 'zod';
+    const allowed = (to: string) => ['views', 'src/domain', 'src/i18n', 'src/pix'].some((folder) => within(to, folder)) || to === 'zod';
     expect(imports.filter((i) => within(i.from, 'views') && !i.typeOnly && !allowed(i.to)).map(show)).toEqual([]);
   });
 
   test('src/pix/ knows nothing of Slack', () => {
     const slackish = (to: string) =>
-      to.startsWith('@slack/') || ['src/slack', 'src/entry', 'commands', 'views'].some((room) => within(to, room));
+      to.startsWith('@slack/') || ['src/slack', 'src/entry', 'commands', 'views'].some((folder) => within(to, folder));
     expect(imports.filter((i) => within(i.from, 'src/pix') && slackish(i.to)).map(show)).toEqual([]);
   });
 
@@ -381,12 +384,85 @@ describe('docs/architecture.md, against the imports', () => {
     expect(arrows.map(show)).toEqual([]);
   });
 
-  test('names every room of src/ that it describes, and every dependency of package.json', () => {
-    const architecture = read('docs/architecture.md');
-    const rooms = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).map((e) =>
-      e.isDirectory() ? `src/${e.name}/` : `src/${e.name}`,
+  test('the router meets the features only in src/deps.ts: src/entry/ imports no feature', () => {
+    const features = ['commands', 'src/approvals', 'src/limit-requests', 'src/pix-events', 'src/digest', 'src/home'];
+    expect(imports.filter((i) => within(i.from, 'src/entry') && features.some((f) => within(i.to, f))).map(show)).toEqual([]);
+    expect(imports.some((i) => within(i.from, 'src/entry') && i.to === 'src/deps')).toBe(true);
+  });
+
+  const architecture = read('docs/architecture.md');
+  /** The code's parts: each folder and file at the top of src/, and the folders beside it. */
+  const parts = [
+    ...readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).map((e) => (e.isDirectory() ? `src/${e.name}/` : `src/${e.name}`)),
+    'commands/',
+    'views/',
+    'bench/',
+    'test/',
+  ];
+
+  describe('its diagram', () => {
+    const diagram = /^```mermaid\n([\s\S]*?)^```$/m.exec(architecture)?.[1] ?? '';
+    /** Node id → the part it draws (the first line of its label), for the nodes that draw a part of the code. */
+    const nodes = new Map(
+      [...diagram.matchAll(/\b(\w+)\["([^"<]+)/g)].map((m) => [m[1]!, m[2]!.trim()] as const).filter(([, label]) => parts.includes(label)),
     );
-    expect(rooms.filter((room) => !architecture.includes(`\`${room}\``))).toEqual([]);
+    const lines = diagram.split('\n').map((line) => line.replace(/\["[^"]*"\]/g, '').trim());
+    /** A subgraph's id → the nodes drawn in it: an arrow from (or to) a subgraph is an arrow from each of them. */
+    const groups = new Map<string, Set<string>>();
+    let group: Set<string> | undefined;
+    for (const line of lines) {
+      const opened = /^subgraph (\w+)/.exec(line)?.[1];
+      if (opened) {
+        group = new Set();
+        groups.set(opened, group);
+      } else if (line === 'end') group = undefined;
+      else if (group) for (const id of line.split(/-->|&/)) group.add(id.trim());
+    }
+    const each = (id: string) => [...(groups.get(id) ?? [id])];
+    /** Every arrow `a --> b` (and `a & b --> c & d`, each pair), declarations left out. */
+    const arrows = lines
+      .filter((line) => line.includes('-->'))
+      .flatMap((line) => {
+        const sides = line.split('-->').map((side) => side.split('&').flatMap((id) => each(id.trim())));
+        return sides.slice(1).flatMap((to, i) => sides[i]!.flatMap((a) => to.map((b) => [a, b] as const)));
+      });
+    const allImports = importsOf(['src', 'commands', 'views', 'bench', 'test']);
+    /** Whether a file (or an import's target, without its extension) belongs to a part. */
+    const inPart = (file: string, part: string) =>
+      part.endsWith('/') ? within(file, part.slice(0, -1)) : file.replace(/\.ts$/, '') === part.replace(/\.ts$/, '');
+
+    test('draws parts of the code, and arrows between them (the checks below are not made against nothing)', () => {
+      expect(nodes.size).toBeGreaterThan(20);
+      expect(arrows.length).toBeGreaterThan(40);
+    });
+
+    test('shows every folder of the code, and every file at the top of src/', () => {
+      const drawn = new Set(nodes.values());
+      expect(parts.filter((part) => !drawn.has(part))).toEqual([]);
+    });
+
+    test('each arrow is an import of the code, in its direction', () => {
+      const unknown = arrows.filter(([a, b]) => !nodes.has(a) || !nodes.has(b)).map(([a, b]) => `${a} → ${b}: not a part of the code`);
+      const false_ = arrows
+        .filter(([a, b]) => nodes.has(a) && nodes.has(b))
+        .filter(([a, b]) => !allImports.some((i) => inPart(i.from, nodes.get(a)!) && inPart(i.to, nodes.get(b)!)))
+        .map(([a, b]) => `${nodes.get(a)} → ${nodes.get(b)}: no such import`);
+      expect([...unknown, ...false_]).toEqual([]);
+    });
+
+    test('every part has an arrow, and the entry table points at the router, which points at Deps', () => {
+      const linked = new Set(arrows.flat());
+      expect([...nodes].filter(([id]) => !linked.has(id)).map(([, part]) => part)).toEqual([]);
+      const drawnArrows = arrows.map(([a, b]) => `${nodes.get(a)} → ${nodes.get(b)}`);
+      expect(drawnArrows).toEqual(
+        expect.arrayContaining(['commands/ → src/entry/', 'src/entry/ → src/deps.ts', 'commands/ → src/deps.ts']),
+      );
+    });
+  });
+
+  test('names every part of the code in its table, and every dependency of package.json', () => {
+    const layout = firstCells(section(architecture, 'Where the code is')).join(' ');
+    expect(parts.filter((part) => !layout.includes(`\`${part}\``))).toEqual([]);
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const packages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((p) => !p.startsWith('@types/'));
     const table = firstCells(section(architecture, 'Dependencies')).join(' ');
