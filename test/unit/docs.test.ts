@@ -273,6 +273,26 @@ describe('docs/architecture.md, against the imports', () => {
     expect(arrows.map(show)).toEqual([]);
   });
 
+  test('libraries as they are published: no path into a package build, no require.cache, no run-time V8 flag, no patch', () => {
+    const TRICKS: Array<[RegExp, string]> = [
+      [
+        /(?:\bfrom\s+|\brequire(?:\.resolve)?\(\s*|\bimport\(\s*)['"`](?![./])[^'"`]*\/dist(?:\/[^'"`]*)?['"`]/,
+        'a path into a package build',
+      ],
+      [/\brequire\.cache\b/, 'require.cache'],
+      [/\bsetFlagsFromString\b|--expose[-_]gc/, 'a V8 flag set at run time'],
+      [/\.prototype\.[\w$]+\s*=(?!=)|\bObject\.setPrototypeOf\(/, 'a prototype patched'],
+    ];
+    // Bolt's listener methods refused on the app's own App instance: the one property defined.
+    const defines = /\b(?:Object|Reflect)\.define(?:Property|Properties)\(/;
+    const found = ['src', 'commands', 'views'].flatMap(sources).flatMap((file) => {
+      const text = read(file);
+      const tricks = TRICKS.filter(([pattern]) => pattern.test(text)).map(([, what]) => `${file}: ${what}`);
+      return defines.test(text) && file !== 'src/slack/bolt-app.ts' ? [...tricks, `${file}: a property defined`] : tricks;
+    });
+    expect(found).toEqual([]);
+  });
+
   test('names every room of src/ that it describes, and every dependency of package.json', () => {
     const architecture = read('docs/architecture.md');
     const rooms = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).map((e) =>
