@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { sweepBalanceAlerts } from '../src/digest/balance-alerts';
 import { readDigestData } from '../src/digest/data';
 import { SlackStandIn } from '../src/slack-standin/web-api';
@@ -7,6 +5,7 @@ import type { Store } from '../src/store';
 import { digestMessage } from '../views/digest';
 import {
   benchmark,
+  exposedGc,
   type Figure,
   inBatches,
   MiB,
@@ -75,13 +74,6 @@ async function seed(store: Store): Promise<void> {
   );
 }
 
-function gcFunction(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
@@ -96,6 +88,7 @@ export const digest = benchmark(
   // writes, within the builds' share.)
   WAIT_MARGIN * (RIG_START_MS + Math.ceil(ACCOUNTS / 16) * PIX_CALL_MS + BUILDS * BUILD_BOUND_MS + 2 * SWEEP_CALLS_BOUND * PIX_CALL_MS),
   async (): Promise<Figure[]> => {
+    const gc = exposedGc();
     const sandbox = await startSandboxProcess();
     const slack = await new SlackStandIn().start();
     const app = await startBotInProcess({
@@ -107,7 +100,6 @@ export const digest = benchmark(
       DIGEST_CHANNEL: 'C0BENCH',
       PIX_RATE_LIMIT: '1000',
     });
-    const gc = gcFunction();
     try {
       await seed(app.deps.store);
       await inBatches(ACCOUNTS - 1, 16, () =>

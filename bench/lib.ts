@@ -277,6 +277,16 @@ export function timedApprovalClaims(deps: Deps, costs: number[], slackMs: (appro
 }
 
 /**
+ * `global.gc`, which node exposes only when started with --expose-gc (`npm run bench` passes it): a
+ * figure read after a full collection cannot be taken without it, so it fails, saying so.
+ */
+export function exposedGc(): () => void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('global.gc is not exposed: start node with --expose-gc (npm run bench does)');
+  return gc;
+}
+
+/**
  * Every Web API call of this process timed at the client (`WebClient.apiCall`): `seen` gets each one's
  * method, arguments and time (ms) once it is answered. Answers the undoing.
  */

@@ -1,10 +1,9 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { openStore, type Store } from '../src/store';
 import {
   benchmark,
   type Child,
+  exposedGc,
   type Figure,
   inBatches,
   logLines,
@@ -104,20 +103,13 @@ export async function trackAll(store: Store, requests: Fixture['requests']): Pro
   );
 }
 
-/** `global.gc`, exposed by `--expose-gc` (npm run bench passes it) or, failing that, switched on here. */
-function gcFunction(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
 /**
  * The poll cycle: the bot in this process (sqlite store), the sandbox in its own with 50 ms on
  * every call, 2,000 tracked requests, POLL_CONCURRENCY 16. Each of five ticks is timed; the heap
  * after a full GC at ticks 2..5 shows whether a tick leaves anything behind.
  */
 async function sqliteCycle(fx: Fixture): Promise<Figure[]> {
+  const gc = exposedGc();
   const slack = await new SlackStandIn().start();
   const app = await startBotInProcess({
     SLACK_API_URL: slack.apiUrl,
@@ -127,7 +119,6 @@ async function sqliteCycle(fx: Fixture): Promise<Figure[]> {
     // What a tick itself costs, not the Pix budget (bench/pix-budget.ts): a budget that never binds.
     PIX_RATE_LIMIT: '1000',
   });
-  const gc = gcFunction();
   try {
     await trackAll(app.deps.store, fx.requests);
     await sandboxControl(fx.sandbox.url, '/sandbox/faults', { latencyMs: LATENCY_MS });

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type BoltApp from '@slack/bolt/dist/App';
-import { LogLevel } from '@slack/web-api';
+import type { App as BoltApp } from '@slack/bolt';
 import { APPROVAL_KINDS, ENTRY_TABLE } from '../commands';
 import { AccessControl } from './access';
 import { runApprovalTick } from './approvals/tick';
@@ -25,7 +24,7 @@ import { HEALTH_PATH, HealthCheck, type HealthServer, Readiness, startHealthServ
 import { createLogger, type Logger, SecretRegistry } from './runtime/logger';
 import { createMetrics, disabledMetrics } from './runtime/metrics';
 import type { SandboxHandle } from './sandbox';
-import { loadBoltApp, refuseBoltListeners } from './slack/bolt-app';
+import { createBoltApp, refuseBoltListeners } from './slack/bolt-app';
 import { boltLogger } from './slack/bolt-logger';
 import { slackClientOptions, slackClients } from './slack/clients';
 import { SlackPacer } from './slack/pacing';
@@ -201,23 +200,15 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
         ]
       : [];
 
-  const App = loadBoltApp(mode);
-  const app = new App({
-    token: config.slack.botToken,
-    signingSecret: config.slack.signingSecret,
+  const { app, socket } = createBoltApp({
+    botToken: config.slack.botToken,
     appToken: config.slack.appToken,
-    socketMode: Boolean(config.slack.appToken),
+    signingSecret: config.slack.signingSecret,
     clientOptions: slackOptions,
     logger: boltLogger(logger),
-    logLevel: LogLevel.INFO,
-    // Bolt's conversation context is unused here, and its store rejects with a new Error (a stack
-    // trace) on every delivery of a conversation it does not know: a tenth of the ack's CPU under load.
-    convoStore: false,
     // HTTP mode: /healthz on the same port. (Socket Mode would open a server on a port of Bolt's
     // choosing for custom routes; it gets HEALTH_PORT instead, below.)
-    ...(mode === 'http'
-      ? { customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }, ...pixEventsRoutes] }
-      : {}),
+    customRoutes: [{ path: HEALTH_PATH, method: ['GET', 'HEAD'], handler: health.handle }, ...pixEventsRoutes],
   });
 
   // Every way to reach Slack, from here on: Bolt's own client and the ones made beside it (slack/clients.ts).
@@ -303,8 +294,10 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
   let port: number | undefined;
   /** HTTP mode: what stops Slack's deliveries (and webhooks, /healthz) on connections kept alive from before the stop. */
   let slackGate: DrainGate | undefined;
-  if (config.slack.appToken) {
-    followSocket(app, (up) => (slackUp = up));
+  if (socket) {
+    // Whether the socket is connected, as its client tells (it reconnects by itself).
+    socket.on('connected', () => (slackUp = true));
+    for (const event of ['disconnected', 'reconnecting']) socket.on(event, () => (slackUp = false));
     await app.start();
     opened.push(() => app.stop());
     slackUp = true;
@@ -423,13 +416,6 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     // Safe to call twice (a signal during a stop, a test cleaning up): the second call waits on the first.
     stop: () => (stopped ??= stopInOrder()),
   };
-}
-
-/** Socket Mode: whether the socket is connected, as its client tells (it reconnects by itself). */
-function followSocket(app: object, set: (up: boolean) => void): void {
-  const client = (app as unknown as { receiver?: { client?: { on(event: string, listener: () => void): void } } }).receiver?.client;
-  client?.on('connected', () => set(true));
-  for (const event of ['disconnected', 'reconnecting']) client?.on(event, () => set(false));
 }
 
 /** The password in a Postgres or Redis `STORE_URL` (`postgres://user:password@host/db`), as written and decoded: a secret like the others. */

@@ -21,7 +21,6 @@ export type ErrorCode =
   | 'pixops_slack_not_exact_client'
   | 'pixops_slack_upload_refused'
   | 'pixops_slack_listener_refused'
-  | 'pixops_slack_not_loaded'
   | 'pixops_slack_incomplete_answer'
   | 'pixops_slack_upload_stalled'
   | 'pixops_slack_upload_file_short'

@@ -1,4 +1,3 @@
-import './runtime/zod-without-locales';
 import { config as loadDotenv } from 'dotenv';
 import { startPixOps } from './app';
 import { errorText } from './errors';

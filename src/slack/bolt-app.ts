@@ -1,48 +1,61 @@
-import type BoltApp from '@slack/bolt/dist/App';
+import { App, type CustomRoute, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import type { Logger, WebClientOptions } from '@slack/web-api';
 import { PixOpsError } from '../errors';
-import { standIn } from '../runtime/stand-in';
+
+export interface BoltAppSettings {
+  botToken: string;
+  /** Socket Mode when set; HTTP mode otherwise. */
+  appToken?: string;
+  /** HTTP mode: the secret every delivery's signature is checked with. */
+  signingSecret?: string;
+  /** Every Web API client's options (slack/clients.ts): SLACK_API_URL, the counting fetch. */
+  clientOptions: WebClientOptions;
+  logger: Logger;
+  /** HTTP mode: routes served beside /slack/events on the same port. */
+  customRoutes: CustomRoute[];
+}
+
+export interface BoltParts {
+  app: App;
+  /** Socket Mode: the connection's client, whose events say whether the socket is up. */
+  socket?: SocketModeReceiver['client'];
+}
 
 /**
- * Bolt's App class, loaded with only what the configured mode needs (start-up time).
- *
- * Not Bolt's index: it also loads the Express and AWS Lambda receivers, which this app never uses.
- * (The package has no `exports` map, so `dist/App` is a public path.) And App itself requires both
- * of its receivers when it loads; the Socket Mode one brings @slack/socket-mode and undici, about a
- * seventh of a second, which HTTP mode never constructs. Both receivers also require @slack/oauth
- * (with jsonwebtoken, about a twentieth of a second), which they construct only for OAuth
- * installation, which this app never configures. Those modules are therefore given stand-ins that
- * refuse to be constructed, before App is loaded.
+ * Bolt's App, with the receiver of the mode built here and handed to it, so that the app holds the
+ * receiver's public parts (its Socket Mode client) rather than reaching into the App for them
+ * (https://docs.slack.dev/tools/bolt-js/concepts/socket-mode, "Custom SocketMode Receiver").
  */
-export function loadBoltApp(mode: 'http' | 'socket'): typeof BoltApp {
-  const receivers = require.resolve('@slack/bolt/dist/receivers/HTTPReceiver');
-  standIn(
-    require.resolve('@slack/oauth', { paths: [receivers] }),
-    refusing('InstallProvider', 'OAuth installation is not used by Pix Ops'),
-  );
-  if (mode === 'http') {
-    standIn(
-      require.resolve('@slack/bolt/dist/receivers/SocketModeReceiver'),
-      refusing('default', 'Socket Mode is not loaded in HTTP mode (SLACK_APP_TOKEN was not set at start)'),
-    );
-  }
-  return (require('@slack/bolt/dist/App') as typeof import('@slack/bolt/dist/App')).default;
-}
-
-/** A module left out at start-up (see loadBoltApp) was constructed after all: the message says which and why. */
-export class NotLoadedError extends PixOpsError {
-  readonly code = 'pixops_slack_not_loaded';
-}
-
-/** A module whose one export throws if constructed. */
-function refusing(exportName: string, why: string): object {
-  return {
-    __esModule: true,
-    [exportName]: class NotLoaded {
-      constructor() {
-        throw new NotLoadedError(why);
-      }
-    },
-  };
+export function createBoltApp(settings: BoltAppSettings): BoltParts {
+  const common = { logger: settings.logger, logLevel: LogLevel.INFO };
+  // Each gets its own copy of the options: Bolt's App and the Socket Mode client add to what they are
+  // given (the logger; the retries of apps.connections.open), which the app's other clients must not inherit.
+  const socketReceiver = settings.appToken
+    ? new SocketModeReceiver({
+        ...common,
+        appToken: settings.appToken,
+        // The Socket Mode client makes its Web API calls (apps.connections.open) with these options:
+        // SLACK_API_URL like every other call, and counted.
+        installerOptions: { clientOptions: { ...settings.clientOptions } },
+      })
+    : undefined;
+  const receiver =
+    socketReceiver ??
+    new HTTPReceiver({
+      ...common,
+      signingSecret: settings.signingSecret ?? '',
+      customRoutes: settings.customRoutes,
+    });
+  const app = new App({
+    ...common,
+    token: settings.botToken,
+    receiver,
+    clientOptions: { ...settings.clientOptions },
+    // Bolt's conversation context is unused here, and its store rejects with a new Error (a stack
+    // trace) on every delivery of a conversation it does not know: a tenth of the ack's CPU under load.
+    convoStore: false,
+  });
+  return { app, ...(socketReceiver ? { socket: socketReceiver.client } : {}) };
 }
 
 /** Bolt's ways to register a listener (or a middleware that would run before the entry table's). */
@@ -61,7 +74,7 @@ export class BoltListenerRefusedError extends PixOpsError {
  * Makes Bolt's registration methods throw from now on: a listener added the Bolt way would never be
  * reached (the one middleware answers every delivery itself), so adding one fails loudly instead.
  */
-export function refuseBoltListeners(app: BoltApp): void {
+export function refuseBoltListeners(app: App): void {
   for (const method of LISTENER_METHODS) {
     Object.defineProperty(app, method, {
       value: () => {

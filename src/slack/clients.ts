@@ -90,9 +90,10 @@ export function slackClients(
 
 /**
  * A fetch that counts each Web API call by method and result: `ok` or `error` (Slack's `ok: false`,
- * read from the answer's text as the Web API client reads it, not from a copy of its stream: a copy
- * costs every call a second stream), `rate_limited` (429), `failed` (no answer, or an HTTP error, or
- * an answer that is not JSON). A call to another address (a file upload's URL) counts as `files.upload`.
+ * read from a copy of the answer, `clone()`, so that the answer itself reaches the Web API client
+ * untouched), `rate_limited` (429), `failed` (no answer, or an HTTP error, or an answer that is not
+ * JSON). A call to another address (a file upload's URL) counts as `files.upload`. The copy is read
+ * before the answer is handed on, so a call is counted by the time its caller has its result.
  */
 function countingFetch(metrics: Metrics, apiUrl: string): FetchFunction {
   return async (url, init) => {
@@ -110,21 +111,12 @@ function countingFetch(metrics: Metrics, apiUrl: string): FetchFunction {
     else if (response.status !== 200) count('failed');
     else if (method === 'files.upload') count('ok');
     else {
-      const answer = response as Response;
-      const text = answer.text.bind(answer);
-      Object.defineProperty(answer, 'text', {
-        value: async () => {
-          let body: string;
-          try {
-            body = await text();
-          } catch (err) {
-            count('failed');
-            throw err;
-          }
-          count(okOf(body));
-          return body;
-        },
-      });
+      count(
+        await (response as Response)
+          .clone()
+          .text()
+          .then(okOf, () => 'failed' as const),
+      );
     }
     return response;
   };

@@ -2,7 +2,6 @@ import { pipeline, type Readable, Transform } from 'node:stream';
 import { detectProofType, FileOverCapError, HEAD_BYTES, MAX_FILE_BYTES, type ProofType } from '../domain/proof-files';
 import { type Locale, messages } from '../i18n';
 import type { FilePurpose, PixClient } from '../pix/client';
-import { streamedBytes } from '../runtime/young-garbage';
 import type { SlackClients } from './clients';
 import { fileLabel, openFileStream, readFileHead, resolveSlackFile, type SlackFile } from './files';
 
@@ -78,7 +77,6 @@ function capped(source: Readable, max: number, name: string): { stream: Readable
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      streamedBytes(chunk.length);
       if (seen > max) {
         over = true;
         done(new FileOverCapError(name));

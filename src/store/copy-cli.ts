@@ -1,4 +1,3 @@
-import '../runtime/zod-without-locales';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';

@@ -1,4 +1,4 @@
-import type BoltApp from '@slack/bolt/dist/App';
+import type { App as BoltApp } from '@slack/bolt';
 import { BoltListenerRefusedError } from '../../src/slack/bolt-app';
 import {
   blockSuggestionPayload,

@@ -384,6 +384,26 @@ describe('docs/architecture.md, against the imports', () => {
     expect(arrows.map(show)).toEqual([]);
   });
 
+  test('libraries as they are published: no path into a package build, no require.cache, no run-time V8 flag, no patch', () => {
+    const TRICKS: Array<[RegExp, string]> = [
+      [
+        /(?:\bfrom\s+|\brequire(?:\.resolve)?\(\s*|\bimport\(\s*)['"`](?![./])[^'"`]*\/dist(?:\/[^'"`]*)?['"`]/,
+        'a path into a package build',
+      ],
+      [/\brequire\.cache\b/, 'require.cache'],
+      [/\bsetFlagsFromString\b|--expose[-_]gc/, 'a V8 flag set at run time'],
+      [/\.prototype\.[\w$]+\s*=(?!=)|\bObject\.setPrototypeOf\(/, 'a prototype patched'],
+    ];
+    // Bolt's listener methods refused on the app's own App instance: the one property defined.
+    const defines = /\b(?:Object|Reflect)\.define(?:Property|Properties)\(/;
+    const found = ['src', 'commands', 'views'].flatMap(sources).flatMap((file) => {
+      const text = read(file);
+      const tricks = TRICKS.filter(([pattern]) => pattern.test(text)).map(([, what]) => `${file}: ${what}`);
+      return defines.test(text) && file !== 'src/slack/bolt-app.ts' ? [...tricks, `${file}: a property defined`] : tricks;
+    });
+    expect(found).toEqual([]);
+  });
+
   test('the router meets the features only in src/deps.ts: src/entry/ imports no feature', () => {
     const features = ['commands', 'src/approvals', 'src/limit-requests', 'src/pix-events', 'src/digest', 'src/home'];
     expect(imports.filter((i) => within(i.from, 'src/entry') && features.some((f) => within(i.to, f))).map(show)).toEqual([]);

@@ -14,7 +14,7 @@ import { PixApiError } from '../../src/pix/errors';
 import { PublicKeysUnavailableError } from '../../src/pix-events/public-keys';
 import { PollerStoppedError } from '../../src/poller';
 import { DeadlinePassedError } from '../../src/runtime/deadline';
-import { BoltListenerRefusedError, NotLoadedError } from '../../src/slack/bolt-app';
+import { BoltListenerRefusedError } from '../../src/slack/bolt-app';
 import { NotExactClientError } from '../../src/slack/exact-client';
 import { IncompleteSlackAnswerError } from '../../src/slack/incomplete-answer';
 import { SlackPaceError } from '../../src/slack/pacing';
@@ -47,7 +47,6 @@ describe('one family of errors, each with a code', () => {
     new NotExactClientError('A post made once'),
     new UploadRefusedError(500),
     new BoltListenerRefusedError('action'),
-    new NotLoadedError('OAuth installation is not used by Pix Ops'),
     new IncompleteSlackAnswerError('chat.postMessage answered without a ts'),
     new UploadStalledError(),
     new FileShorterThanLengthError(),
