@@ -5,6 +5,7 @@ import { config as loadDotenv } from 'dotenv';
 import { errorText } from '../errors';
 import { copyStore, countLine } from './copy';
 import { DEFAULT_NAMESPACE, type OpenBackend, openBackend, storeKindOf } from './index';
+import { storeNamespace } from './namespace';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
 const USAGE = `Usage: npm run store:copy -- FROM_URL TO_URL [--from-namespace NAME] [--to-namespace NAME]
@@ -45,7 +46,12 @@ function parseArguments(argv: string[], env: NodeJS.ProcessEnv): Arguments | str
   ] as const) {
     if (!STORE_URL.test(url)) return `${which}: expected sqlite://PATH, postgres://…, redis://… or rediss://…`;
   }
-  return { from, to, fromNamespace: named['--from-namespace'] ?? namespace, toNamespace: named['--to-namespace'] ?? namespace };
+  return {
+    from,
+    to,
+    fromNamespace: storeNamespace(named['--from-namespace'] ?? namespace, named['--from-namespace'] ? '--from-namespace' : 'STORE_NAMESPACE'),
+    toNamespace: storeNamespace(named['--to-namespace'] ?? namespace, named['--to-namespace'] ? '--to-namespace' : 'STORE_NAMESPACE'),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { PixEventsRepo } from './pix-events';
 import { RecordsRepo } from './records';
 import type { ConnectionEvents } from './redis/client';
 import { SecretBox } from './secret-box';
+import { storeNamespace } from './namespace';
 import { isPostgresUrl, resolveStoreSecret, sqlitePathOf } from './store-secret';
 import { TrackedRequestsRepo } from './tracked-requests';
 
@@ -81,7 +82,7 @@ export interface OpenBackend {
  */
 export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
   const sqliteFile = sqlitePathOf(options.url);
-  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const namespace = storeNamespace(options.namespace ?? DEFAULT_NAMESPACE);
   const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const state: GuardState = { closed: false, timeoutMs: undefined };
   const guard = guardOf(state);
