@@ -38,3 +38,24 @@ export class StoreRefusedError extends PixOpsError {
   override readonly name = 'StoreRefusedError';
   readonly code = 'pixops_store_refused';
 }
+
+/** The place holds no store of this app (nothing there, or under another namespace): a copy's source must hold one. */
+export class NoStoreError extends StoreRefusedError {}
+
+/**
+ * The store's format is not this app's: newer (written by a newer app: it is never used), or, for a
+ * store opened as it is (a copy's source, which is never changed), older. `where` names the store.
+ */
+export class StoreVersionError extends StoreRefusedError {
+  constructor(
+    where: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      found > known
+        ? `${where} is at version ${found}, newer than this app knows (version ${known}): run the app that wrote it (or a newer one), or restore a backup taken before`
+        : `${where} is at version ${found}, older than this app's (version ${known}): start this version of the app on it once (it upgrades the store as it starts), then copy`,
+    );
+  }
+}

@@ -83,6 +83,7 @@ describe('Redis: what is particular to its keys', () => {
         `${ns}:approvals:due`,
         `${ns}:audit`,
         `${ns}:claim:c1`,
+        `${ns}:format`,
         `${ns}:intents-index`,
         `${ns}:tracked:polled`,
         `${ns}:pix-dispute:E1`,
@@ -92,6 +93,9 @@ describe('Redis: what is particular to its keys', () => {
         `${ns}:record:mark:k`,
         `${ns}:record:mark:kept`,
         `${ns}:records:mark`,
+        // The store's identity, kept for good.
+        `${ns}:record:store:identity`,
+        `${ns}:records:store`,
       ].sort(),
     );
     expect(await raw.type(`${ns}:approvals:due`)).toBe('zset');
@@ -102,6 +106,8 @@ describe('Redis: what is particular to its keys', () => {
     expect(await raw.pTTL(`${ns}:record:mark:k`)).toBeGreaterThan(50_000);
     expect(await raw.pTTL(`${ns}:record:mark:kept`)).toBe(-1);
     expect(await raw.pTTL(`${ns}:claim:c1`)).toBeGreaterThan(50_000);
+    expect(await raw.get(`${ns}:format`)).toBe('1');
+    expect(await raw.pTTL(`${ns}:record:store:identity`)).toBe(-1);
     expect(await raw.get(`${ns}:record:mark:k`)).toBe('{"v":1}');
     const values = await Promise.all(
       (await keysOf(SHARED_REDIS_URL, namespace)).map(async (key) =>

@@ -237,8 +237,9 @@ describe('sqlite: what is particular to the file', () => {
       expect(await count('pix_events')).toBe(1);
       expect(await count('pix_disputes')).toBe(1);
       expect(await count('audit_trail')).toBe(1);
-      expect(await raw.query('SELECT kind, key, value, expires FROM records')).toEqual([
+      expect(await raw.query('SELECT kind, key, value, expires FROM records ORDER BY kind')).toEqual([
         { kind: 'mark', key: 'k', value: '{"v":1}', expires: null },
+        { kind: 'store', key: 'identity', value: expect.stringMatching(/^\{"createdAt":"[^"]+","id":"[0-9a-f-]{36}"\}$/), expires: null },
       ]);
     } finally {
       await raw.disconnect();

@@ -11,6 +11,7 @@ import { loadMigrations, migrate } from '../../src/store/postgres/migrate';
 import { PostgresSortedIndex } from '../../src/store/postgres/sorted-index';
 import { RedisSortedIndex } from '../../src/store/redis/sorted-index';
 import type { SecretBox } from '../../src/store/secret-box';
+import { sortedIndexTables } from '../../src/store/sqlite/format';
 import { queryOf } from '../../src/store/sqlite/query';
 import { SqliteSortedIndex } from '../../src/store/sqlite/sorted-index';
 import { type BackendUnderTest, spaceOf } from '../store/contract';
@@ -31,6 +32,7 @@ export const sqliteBackend: BackendUnderTest = {
       { url },
       async (name) => {
         const connection = new KeyvSqlite({ uri: url, busyTimeout: 5_000 });
+        for (const sql of sortedIndexTables(name)) await connection.query(sql);
         return { index: new SqliteSortedIndex(queryOf(connection), SQLITE_NAMESPACE, name), close: () => connection.disconnect() };
       },
       async () => rmSync(dir, { recursive: true, force: true }),
