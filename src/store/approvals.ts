@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APPROVAL_ACTIONS, ApprovalGivenSchema, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
 import { FORMER_LOOKED_FOR_EVERY_MS, NowAndThen } from './at-most-every';
+import { NoSuchRecordError } from './errors';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -188,7 +189,7 @@ export class ApprovalsRepo {
    */
   async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord, known?: ApprovalRecord): Promise<ApprovalRecord> {
     const current = known ?? (await this.get(id));
-    if (!current) throw new Error(`Approval ${id} does not exist`);
+    if (!current) throw new NoSuchRecordError(`Approval ${id} does not exist`);
     const next = { ...change(current), updatedAt: new Date().toISOString() };
     await this.storage.put(this.seal(next), !OPEN_STATES.includes(next.state) && next.settled ? undefined : dueMs(next));
     return next;

@@ -1,4 +1,5 @@
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { StoreMisuseError } from '../errors';
 
 /**
  * A keyv whose failures are errors, never silent misses (keyv's default is to swallow an adapter's
@@ -15,7 +16,7 @@ export function openKeyv(adapter: KeyvStoreAdapter, namespace: string): Keyv {
 
 /** Every key of a keyv namespace, one page of the adapter at a time (a SCAN on Redis). */
 export async function* keysOf(keyv: Keyv): AsyncGenerator<string> {
-  if (!keyv.iterator) throw new Error('This store cannot list keys');
+  if (!keyv.iterator) throw new StoreMisuseError('This store cannot list keys');
   for await (const [key] of keyv.iterator(undefined)) yield String(key);
 }
 
@@ -38,7 +39,7 @@ export async function* moveKeys(former: Keyv, move: (id: string) => Promise<void
 
 /** The records of a keyv namespace whose keys begin with `prefix`: the rest of the key, and the value. */
 export async function* prefixedRecords(keyv: Keyv, prefix: string): AsyncGenerator<{ id: string; value: unknown }> {
-  if (!keyv.iterator) throw new Error('This store cannot list keys');
+  if (!keyv.iterator) throw new StoreMisuseError('This store cannot list keys');
   for await (const [key, value] of keyv.iterator(undefined)) {
     const text = String(key);
     if (text.startsWith(prefix)) yield { id: text.slice(prefix.length), value: value as unknown };

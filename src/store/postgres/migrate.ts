@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientConfig } from 'pg';
-import { StoreVersionError } from '../errors';
+import { BrokenMigrationsError, StoreVersionError } from '../errors';
 import { IDENTITY_RECORD, newIdentityText } from '../identity';
 import { postgresWhere } from './inspect';
 
@@ -25,9 +25,10 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     })
     .sort((a, b) => a.version - b.version);
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`The Postgres migrations in ${dir} skip or repeat a number at ${m.name} (${m.version})`);
+    if (m.version !== i + 1)
+      throw new BrokenMigrationsError(`The Postgres migrations in ${dir} skip or repeat a number at ${m.name} (${m.version})`);
   });
-  if (migrations.length === 0) throw new Error(`No Postgres migrations in ${dir}`);
+  if (migrations.length === 0) throw new BrokenMigrationsError(`No Postgres migrations in ${dir}`);
   return migrations;
 }
 

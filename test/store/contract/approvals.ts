@@ -1,4 +1,5 @@
 import type { Store } from '../../../src/store';
+import { NoSuchRecordError } from '../../../src/store/errors';
 import { type BackendUnderTest, eachSpace } from './backend';
 
 const payload = { action: 'key-add' as const, accountId: '6840aeca23c0d1fe48c856a3', pixKey: 'maker.secret@example.com', type: 'EMAIL' };
@@ -101,6 +102,7 @@ export function approvalsContract(backend: BackendUnderTest): void {
       await expect(stranger.approvals.get('b000000000000001')).rejects.toThrow();
       expect(await store.approvals.get('nope')).toBeUndefined();
       await expect(store.approvals.update('nope', (r) => r)).rejects.toThrow(/does not exist/);
+      await expect(store.approvals.update('nope', (r) => r)).rejects.toBeInstanceOf(NoSuchRecordError);
     });
 
     test('two checkers, escalation and delegation on the record: the approvals given in order, whom a delegate decided for, where it was asked', async () => {
