@@ -1,13 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
-import Keyv from 'keyv';
 import { type OpenBackend, openBackend, openStore } from '../../src/store';
 import type { AuditBackend } from '../../src/store/audit-trail';
 import { copyStore, countLine, type KindCopied, SameStoreError, WrongSecretError } from '../../src/store/copy';
-import { SecretBox } from '../../src/store/secret-box';
-import { formerRecords, postgresBackend, redisBackend, SQLITE_NAMESPACE, sqliteBackend } from '../support/store-backends';
+import { postgresBackend, redisBackend, sqliteBackend } from '../support/store-backends';
 import type { BackendUnderTest, Space } from './contract';
 import { SECRET } from './contract';
 import { AUDIT_ENTRIES, auditOf, fillEverything, readEverything } from './contract/everything';
@@ -141,51 +138,6 @@ describe('copying with the wrong STORE_SECRET', () => {
     } finally {
       await from.close();
       await to.close();
-    }
-  });
-});
-
-describe('copying a store an earlier version wrote', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-copy-former-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  test('a request its former poll set still holds is polled on the target; the source is left as it was', async () => {
-    const url = `sqlite://${path.join(dir, 'source.sqlite')}`;
-    const first = await openStore({ url, secret: SECRET });
-    await first.close();
-    const keyvs = new Map<string, Keyv>();
-    const createdAt = new Date(Date.now() - 60_000).toISOString();
-    for (const [suffix, key, value] of formerRecords(new SecretBox(SECRET), createdAt)) {
-      if (suffix !== '' && suffix !== '-poll') continue;
-      if (!keyvs.has(suffix))
-        keyvs.set(suffix, new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}${suffix}` }));
-      await keyvs.get(suffix)!.set(key, value);
-    }
-    for (const keyv of keyvs.values()) await keyv.disconnect();
-    const from = await openBackend({ url, secret: SECRET });
-    const to = await openBackend({ url: `sqlite://${path.join(dir, 'target.sqlite')}`, secret: SECRET });
-    try {
-      await copyStore(from, to);
-    } finally {
-      await from.close();
-      await to.close();
-    }
-    const target = await openStore({ url: `sqlite://${path.join(dir, 'target.sqlite')}`, secret: SECRET });
-    try {
-      expect(await target.trackedRequests.openIds()).toEqual(['old-r1']);
-    } finally {
-      await target.close();
-    }
-    const raw = new KeyvSqlite({ uri: url });
-    try {
-      expect((await raw.query("SELECT key FROM keyv WHERE key LIKE '%-poll:%'")).map((r: { key: string }) => r.key)).toEqual([
-        `${SQLITE_NAMESPACE}-poll:old-r1`,
-      ]);
-    } finally {
-      await raw.disconnect();
     }
   });
 });

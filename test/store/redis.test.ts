@@ -1,11 +1,9 @@
-import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
-import Keyv from 'keyv';
+import { createClient, type RedisClientType } from '@keyv/redis';
 import { openStore, type Store } from '../../src/store';
 import { EVENT_KEEP_MS } from '../../src/store/pix-events';
 import { RedisPixEvents } from '../../src/store/redis/pix-events';
-import { SecretBox } from '../../src/store/secret-box';
 import { deleteKeys, keysOf, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
-import { expectFormerRecordsRead, formerRecords, redisBackend } from '../support/store-backends';
+import { redisBackend } from '../support/store-backends';
 import { waitFor } from '../support/wait';
 import { SECRET, storeContract } from './contract';
 import { APP_ID } from './contract/account-apps';
@@ -36,7 +34,7 @@ describe('Redis: what is particular to its keys', () => {
     await deleteKeys(SHARED_REDIS_URL, namespace);
   });
 
-  test('every key under the namespace, named as earlier versions named them (the requests to poll now in a sorted set), with its lifetime; no AppID in clear in any value', async () => {
+  test('every key under the namespace (the requests to poll in a sorted set), with its lifetime; no AppID in clear in any value', async () => {
     const store = await open();
     await store.trackedRequests.track({
       limitRequestId: 'r1',
@@ -118,23 +116,11 @@ describe('Redis: what is particular to its keys', () => {
     for (const v of values) expect(v).not.toContain(APP_ID); // …but not the AppID in clear
   });
 
-  test('what earlier versions wrote is read: keyv records by namespace, the approvals index, the former open set', async () => {
-    const createdAt = new Date(Date.now() - 60_000).toISOString();
-    const keyvs = new Map<string, Keyv>();
-    for (const [suffix, key, value] of formerRecords(new SecretBox(SECRET), createdAt)) {
-      if (!keyvs.has(suffix)) keyvs.set(suffix, new Keyv({ store: new KeyvRedis(raw), namespace: `${namespace}${suffix}` }));
-      await keyvs.get(suffix)!.set(key, value);
-    }
-    await raw.zAdd(`${namespace}:approvals:due`, { score: Date.now() + 3_600_000, value: 'old-a1' });
-    await expectFormerRecordsRead(await open());
-  });
-
-  test('the requests to poll are read from their sorted set: no SCAN of the keyspace at each tick, once the former poll set was moved', async () => {
+  test('the requests to poll are read from their sorted set: no SCAN of the keyspace at each tick', async () => {
     const store = await open();
     for (const id of ['r1', 'r2']) {
       await store.trackedRequests.track(trackedRequest(id));
     }
-    // The first listing of a process moves what an earlier version kept in `<namespace>-poll` (one walk).
     expect((await store.trackedRequests.openIds()).sort()).toEqual(['r1', 'r2']);
     const watcher = raw.duplicate();
     await watcher.connect();

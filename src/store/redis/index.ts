@@ -39,7 +39,7 @@ export interface RedisBackendOptions {
 
 /**
  * Several instances on one Redis, every key under the namespace, one connection for everything.
- * Records through keyv (the keys the first versions wrote), the rest on the client directly: claims
+ * Records through keyv, the rest on the client directly: claims
  * `SET NX PX`, indexes and the pending events as sorted sets, the audit trail a stream.
  */
 export async function openRedisBackend(options: RedisBackendOptions): Promise<Backend> {
@@ -73,18 +73,16 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ba
   }
   const keyv = openKeyv(redisAdapter(client), namespace);
   const records = new RedisRecords(client, namespace);
-  const formerPollSet = openKeyv(redisAdapter(client), `${namespace}-poll`);
   const intents = openKeyv(redisAdapter(client), `${namespace}-intents`);
-  const formerApprovals = openKeyv(redisAdapter(client), `${namespace}-approvals`);
   return {
     kind: 'redis',
     shared: true,
     timeoutMs: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
     claims: new RedisClaims(client, `${namespace}:claim:`, options.holder),
     accountApps: new KeyvAccountApps(keyv),
-    trackedRequests: new KeyvTrackedRequests(keyv, new RedisSortedIndex(client, `${namespace}:tracked:polled`), formerPollSet),
+    trackedRequests: new KeyvTrackedRequests(keyv, new RedisSortedIndex(client, `${namespace}:tracked:polled`)),
     filingIntents: new KeyvFilingIntents(intents, new RedisSortedIndex(client, `${namespace}:intents-index`)),
-    approvals: new KeyvApprovals(keyv, new RedisSortedIndex(client, `${namespace}:approvals:due`), formerApprovals),
+    approvals: new KeyvApprovals(keyv, new RedisSortedIndex(client, `${namespace}:approvals:due`)),
     audit: new RedisAuditBackend(client, `${namespace}:audit`),
     pixEvents: new RedisPixEvents(client, namespace),
     records,

@@ -45,9 +45,7 @@ export async function openSqliteBackend(options: {
   };
   const main = connect();
   const keyv = openKeyv(main as KeyvStoreAdapter, namespace);
-  const formerPollSet = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-poll`);
   const intents = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-intents`);
-  const formerApprovals = openKeyv(connect() as KeyvStoreAdapter, `${namespace}-approvals`);
   const indexes = connect();
   // A connection of its own: appends never wait behind the app's reads and writes.
   const audit = connect();
@@ -62,9 +60,9 @@ export async function openSqliteBackend(options: {
     timeoutMs: undefined,
     claims: new MemoryClaims(`${path.resolve(file)}\n${namespace}`, holder),
     accountApps: new KeyvAccountApps(keyv),
-    trackedRequests: new KeyvTrackedRequests(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'tracked_polled'), formerPollSet),
+    trackedRequests: new KeyvTrackedRequests(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'tracked_polled')),
     filingIntents: new KeyvFilingIntents(intents, new SqliteSortedIndex(queryOf(indexes), namespace, 'filing_intents_index')),
-    approvals: new KeyvApprovals(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'approvals_due'), formerApprovals),
+    approvals: new KeyvApprovals(keyv, new SqliteSortedIndex(queryOf(indexes), namespace, 'approvals_due')),
     audit: new SqliteAuditBackend(queryOf(audit), namespace),
     pixEvents: new SqlitePixEvents(mainQuery, namespace),
     records,
@@ -72,14 +70,7 @@ export async function openSqliteBackend(options: {
     identity: () => identityIn(records, SQLITE_WHERE),
     ping: () => keyv.get('__ping__'),
     async close() {
-      await Promise.all([
-        keyv.disconnect(),
-        formerPollSet.disconnect(),
-        intents.disconnect(),
-        formerApprovals.disconnect(),
-        indexes.disconnect(),
-        audit.disconnect(),
-      ]);
+      await Promise.all([keyv.disconnect(), intents.disconnect(), indexes.disconnect(), audit.disconnect()]);
     },
   };
 }
