@@ -152,22 +152,6 @@ describe('Redis: what is particular to its keys', () => {
   });
 
   describe('a webhook event is never recorded without being pending', () => {
-    test('a record left without its place among the pending ones (an earlier version’s ZADD failed): the redelivery puts it back', async () => {
-      const store = await open();
-      const lost = pixEvent('lost', '2026-11-25T10:00:00.000Z');
-      expect(await store.pixEvents.add(pixEvent('later', '2026-11-25T10:00:05.000Z'))).toBe(true);
-      // What `SET NX` then a failed `ZADD` left behind.
-      await raw.set(`${namespace}:pix-event:lost`, JSON.stringify(lost), { expiration: { type: 'PX', value: EVENT_KEEP_MS } });
-      // The service's retry is a repeat (200), and the event is pending again, in its original place.
-      expect(await store.pixEvents.add({ ...lost, receivedAt: '2026-11-25T10:01:30.000Z' })).toBe(false);
-      expect(await store.pixEvents.pending()).toEqual(['lost', 'later']);
-      expect((await store.pixEvents.get('lost'))?.receivedAt).toBe('2026-11-25T10:00:00.000Z');
-      // Posted, it stays posted.
-      await store.pixEvents.markPosted('lost');
-      expect(await store.pixEvents.add(lost)).toBe(false);
-      expect(await store.pixEvents.pending()).toEqual(['later']);
-    });
-
     test('the connection lost after the first command: the event is recorded and pending, or not recorded at all', async () => {
       const client = createClient({ url: SHARED_REDIS_URL }) as unknown as RedisClientType;
       await client.connect();
