@@ -23,6 +23,7 @@ export const SQLITE_NAMESPACE = 'pix-ops';
 export const sqliteBackend: BackendUnderTest = {
   name: 'sqlite',
   sharesRateWindow: false,
+  filingIntentsIndex: 'filing_intents_index',
   async space() {
     const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-store-'));
     const url = `sqlite://${path.join(dir, 'pix-ops.sqlite')}`;
@@ -42,6 +43,7 @@ export const sqliteBackend: BackendUnderTest = {
 export const redisBackend: BackendUnderTest = {
   name: 'Redis',
   sharesRateWindow: true,
+  filingIntentsIndex: 'intents-index',
   async space() {
     // A random tail: two spaces made in the same millisecond stay apart (and neither's prefix is the other's).
     const namespace = `${testNamespace('contract')}-${randomBytes(4).toString('hex')}`;
@@ -61,6 +63,7 @@ export const redisBackend: BackendUnderTest = {
 export const postgresBackend: BackendUnderTest = {
   name: 'Postgres',
   sharesRateWindow: true,
+  filingIntentsIndex: 'filing_intents',
   async space() {
     const namespace = pgNamespace('contract');
     const schema = schemaOf(namespace);

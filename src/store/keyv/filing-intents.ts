@@ -28,10 +28,6 @@ export class KeyvFilingIntents implements FilingIntentsStorage {
     return this.sorted.all();
   }
 
-  index(intentId: string, score: number): Promise<void> {
-    return this.sorted.put(intentId, score);
-  }
-
   unindex(intentId: string): Promise<void> {
     return this.sorted.remove(intentId);
   }

@@ -34,6 +34,8 @@ export interface BackendUnderTest {
   name: string;
   /** Its stores share the Pix budget's window (`store.rateWindow`); else each process counts its own. */
   sharesRateWindow: boolean;
+  /** The name of the filing intents' index (`space().sortedIndex(name)`): to leave an entry without its record, as a filing cut short does. */
+  filingIntentsIndex: string;
   /** A new, empty space. */
   space(): Promise<Space>;
 }
