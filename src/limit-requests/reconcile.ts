@@ -83,14 +83,11 @@ export async function reconcileIntents(deps: Deps): Promise<number> {
 }
 
 /**
- * At start, before the first tick: intents an older version recorded without indexing them are
- * indexed first, once (filing-intents.ts); then the filings a previous run left cut short are settled.
- * Never rejects: a failure is logged, and the next tick tries again.
+ * At start, before the first tick: the filings a previous run left cut short are settled. Never
+ * rejects: a failure is logged, and the next tick tries again.
  */
 export async function settleLeftFilings(deps: Deps): Promise<void> {
   try {
-    const adopted = await deps.store.filingIntents.adoptUnindexed();
-    if (adopted > 0) deps.logger.info({ adopted }, 'filing intents recorded before their index: indexed');
     await reconcileIntents(deps);
   } catch (err) {
     deps.logger.warn(describeError(err), 'could not list the filing intents at start; the next tick tries again');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { APPROVAL_ACTIONS, type ApprovalAction, parseDuration } from '../domain/approvals';
 import { parseReais } from '../domain/money';
 import type { Role } from '../domain/roles';
+import { namespaceProblem } from '../store/namespace';
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
@@ -150,7 +151,10 @@ const ConfigSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected letters, digits, dots, dashes or underscores (at most 64)'),
+      .superRefine((namespace, ctx) => {
+        const problem = namespaceProblem(namespace);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
   ),
   // Postgres: connections per instance at most, and the time limit of every query (and of the wait for a connection).
   STORE_POOL_MAX: positiveInt(10, 1_000),
@@ -272,8 +276,6 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
     problems.push('STORE_SECRET: required when STORE_URL is redis:// or rediss://');
   if (/^postgres(ql)?:/.test(v('STORE_URL') ?? '')) {
     if (!storeSecret) problems.push('STORE_SECRET: required when STORE_URL is postgres:// or postgresql://');
-    // Postgres cuts a longer name to its first 63 bytes: two namespaces alike that far would share a schema.
-    if ((v('STORE_NAMESPACE') ?? '').length > 63) problems.push('STORE_NAMESPACE: at most 63 characters with Postgres (the schema name)');
   }
   if (storeSecret && storeSecret.length < 32) problems.push('STORE_SECRET: must be at least 32 characters');
   problems.push(...approvalRuleProblems(v));

@@ -91,5 +91,5 @@ export class AccountAppsRepo {
   }
 }
 
-/** The context each sealed AppID is bound to (the record's key in the first versions: kept, or nothing old would open). */
+/** The context each sealed AppID is bound to (as 0.1.0 sealed them: another, and nothing stored would open). */
 const context = (accountId: string) => `account-app:${accountId}`;

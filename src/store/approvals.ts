@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_ACTIONS, ApprovalGivenSchema, type ApprovalPayload, ApprovalPayloadSchema } from '../domain/approvals';
-import { FORMER_LOOKED_FOR_EVERY_MS, NowAndThen } from './at-most-every';
+import { NoSuchRecordError } from './errors';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -119,24 +119,12 @@ export interface ApprovalsStorage {
   listed(limit: number): Promise<string[]>;
   /** How many ids are listed. */
   count(): Promise<number>;
-  /**
-   * Ids an earlier version listed as open where the backend kept them then: each is indexed (due at
-   * once) and dropped from there as it is walked. Absent: nothing of the kind on this backend.
-   */
-  adoptFormer?(): AsyncGenerator<string>;
   /** Every record, with its place in the index (undefined: not listed), in no particular order (what a copy of the store reads). */
   all(): AsyncGenerator<{ record: unknown; due: number | undefined }>;
 }
 
 /** Pending approvals and their outcome. */
 export class ApprovalsRepo {
-  /** Ids an earlier version listed elsewhere move to the index (due at once). */
-  private readonly adoption = new NowAndThen(FORMER_LOOKED_FOR_EVERY_MS, async () => {
-    for await (const _ of this.storage.adoptFormer?.() ?? []) {
-      // Each step adopts one id.
-    }
-  });
-
   constructor(
     private readonly storage: ApprovalsStorage,
     private readonly box: SecretBox,
@@ -166,19 +154,16 @@ export class ApprovalsRepo {
 
   /** Ids of the approvals not settled yet (pending, approving, or ended but not shown), earliest due first. */
   async openIds(): Promise<string[]> {
-    await this.adoption.run();
     return this.storage.listed(MAX_LISTED);
   }
 
   /** How many approvals are not settled yet (the index's size: no record is read). */
   async openCount(): Promise<number> {
-    await this.adoption.run();
     return this.storage.count();
   }
 
   /** Ids of the approvals that need a tick now (an expiry, a reminder, a run to resume, a root to settle), earliest first. */
   async dueIds(now = Date.now()): Promise<string[]> {
-    await this.adoption.run();
     return this.storage.due(now, MAX_LISTED);
   }
 
@@ -188,7 +173,7 @@ export class ApprovalsRepo {
    */
   async update(id: string, change: (r: ApprovalRecord) => ApprovalRecord, known?: ApprovalRecord): Promise<ApprovalRecord> {
     const current = known ?? (await this.get(id));
-    if (!current) throw new Error(`Approval ${id} does not exist`);
+    if (!current) throw new NoSuchRecordError(`Approval ${id} does not exist`);
     const next = { ...change(current), updatedAt: new Date().toISOString() };
     await this.storage.put(this.seal(next), !OPEN_STATES.includes(next.state) && next.settled ? undefined : dueMs(next));
     return next;
@@ -236,5 +221,5 @@ export class ApprovalsRepo {
   }
 }
 
-/** The context each sealed value is bound to (the record's key in the first versions: kept, or nothing old would open). */
+/** The context each sealed value is bound to (as 0.1.0 sealed them: another, and nothing stored would open). */
 const key = (id: string) => `approval:${id}`;

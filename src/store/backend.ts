@@ -4,6 +4,7 @@ import type { ApprovalsStorage } from './approvals';
 import type { AuditBackend } from './audit-trail';
 import type { Claims } from './claims';
 import type { FilingIntentsStorage } from './filing-intents';
+import type { StoreIdentity } from './identity';
 import type { PixEventsRepo } from './pix-events';
 import type { RecordsStorage } from './records';
 import type { TrackedRequestsStorage } from './tracked-requests';
@@ -32,7 +33,21 @@ export interface Backend {
   readonly records: RecordsStorage;
   /** The Pix budget's window shared by the instances; undefined: each process counts its own. */
   readonly rateWindow: RateWindow | undefined;
+  /** What the store is (identity.ts), asked of it; NoStoreError when it holds none. */
+  identity(): Promise<StoreIdentity>;
   /** One round trip (a failure or a hang is "down"). */
   ping(): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/** What a place holds under a namespace, read without creating or changing anything there. */
+export interface Inspection {
+  /** The version of the store's format there (0: no store was ever made there). */
+  version: number;
+  /** The version this app writes. */
+  known: number;
+  /** Absent: no store under this namespace (a mistyped one, an empty file). */
+  identity?: StoreIdentity;
+  /** Names the store in a message (`the database schema "pix_ops"`). */
+  where: string;
 }

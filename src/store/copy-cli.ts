@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { errorText } from '../errors';
-import { copyStore, countLine } from './copy';
-import { DEFAULT_NAMESPACE, type OpenBackend, openBackend, storeKindOf } from './index';
+import { ConfigError, errorText, PixOpsError } from '../errors';
+import { copyStore, countLine, SameStoreError } from './copy';
+import { NoStoreError, StoreUnavailableError } from './errors';
+import { sameStore } from './identity';
+import { type BackendOptions, DEFAULT_NAMESPACE, type Inspection, inspectStore, type OpenBackend, openBackend, storeKindOf } from './index';
+import { storeNamespace } from './namespace';
 import { resolveStoreSecret, sqlitePathOf } from './store-secret';
 
 const USAGE = `Usage: npm run store:copy -- FROM_URL TO_URL [--from-namespace NAME] [--to-namespace NAME]
@@ -44,20 +47,28 @@ function parseArguments(argv: string[], env: NodeJS.ProcessEnv): Arguments | str
   ] as const) {
     if (!STORE_URL.test(url)) return `${which}: expected sqlite://PATH, postgres://…, redis://… or rediss://…`;
   }
-  return { from, to, fromNamespace: named['--from-namespace'] ?? namespace, toNamespace: named['--to-namespace'] ?? namespace };
+  return {
+    from,
+    to,
+    fromNamespace: storeNamespace(
+      named['--from-namespace'] ?? namespace,
+      named['--from-namespace'] ? '--from-namespace' : 'STORE_NAMESPACE',
+    ),
+    toNamespace: storeNamespace(named['--to-namespace'] ?? namespace, named['--to-namespace'] ? '--to-namespace' : 'STORE_NAMESPACE'),
+  };
 }
 
 /**
  * The secret both stores are opened with: STORE_SECRET, or the one a sqlite source generated beside
- * its file. A sqlite target without STORE_SECRET is given that same secret in its own file (so the
- * app started on it reads what was copied); one that has another is refused.
+ * its file (read, never made). A sqlite target without STORE_SECRET is given that same secret in its
+ * own file (so the app started on it reads what was copied); one that has another is refused.
  */
 function secretFor(args: Arguments, env: NodeJS.ProcessEnv): { secret: string; note?: string } {
   const given = env.STORE_SECRET?.trim();
   if (given) return { secret: given };
   const source = sqlitePathOf(args.from);
-  if (source === undefined) throw new Error('STORE_SECRET: required (the secret the source was written with)');
-  const secret = resolveStoreSecret({ url: args.from });
+  if (source === undefined) throw new ConfigError('STORE_SECRET: required (the secret the source was written with)');
+  const secret = resolveStoreSecret({ url: args.from }, { create: false });
   const target = sqlitePathOf(args.to);
   if (target === undefined) {
     const file = path.join(path.dirname(source), 'store-secret');
@@ -71,27 +82,27 @@ function secretFor(args: Arguments, env: NodeJS.ProcessEnv): { secret: string; n
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     if (readFileSync(file, 'utf8').trim() !== secret)
-      throw new Error(`${file} holds another secret: set STORE_SECRET, or remove that file`);
+      throw new ConfigError(`${file} holds another secret: set STORE_SECRET, or remove that file`);
   }
   return { secret };
 }
 
-/** What names a source for its progress mark: its kind, where it is (no password), its namespace. */
-function sourceId(url: string, namespace: string): string {
-  if (sqlitePathOf(url) !== undefined) return `sqlite ${path.resolve(sqlitePathOf(url)!)} ${namespace}`;
-  const parsed = new URL(url);
-  // The path names the database (Postgres) or the database number (Redis): two of them on one server are two sources.
-  const where = `${parsed.hostname}:${parsed.port}${parsed.pathname}`;
-  return `${storeKindOf(url)} ${where} ${namespace}`;
+/** What `side` holds, asked of the store itself, creating nothing there. */
+async function inspect(side: string, url: string, namespace: string): Promise<Inspection> {
+  try {
+    return await inspectStore({ url, namespace });
+  } catch (err) {
+    throw err instanceof PixOpsError ? err : new StoreUnavailableError(`${side}, the ${storeKindOf(url)} store`, err);
+  }
 }
 
-async function open(url: string, namespace: string, secret: string, side: string): Promise<OpenBackend> {
-  const opened = await openBackend({ url, secret, namespace });
+async function open(options: BackendOptions, side: string): Promise<OpenBackend> {
+  const opened = await openBackend(options);
   try {
     await opened.backend.ping();
   } catch (err) {
     await opened.close();
-    throw new Error(`${side}: the ${storeKindOf(url)} store cannot be reached (${errorText(err)})`);
+    throw new StoreUnavailableError(`${side}, the ${storeKindOf(options.url)} store`, err);
   }
   return opened;
 }
@@ -103,21 +114,22 @@ async function main(): Promise<void> {
     process.stderr.write(`${args}\n\n${USAGE}\n`);
     process.exit(1);
   }
-  // Onto itself, the audit trail (append-only) would be doubled for good.
-  if (sourceId(args.from, args.fromNamespace) === sourceId(args.to, args.toNamespace))
-    throw new Error('FROM_URL and TO_URL are the same store (and namespace): nothing to copy');
-  const sourceFile = sqlitePathOf(args.from);
-  if (sourceFile !== undefined && !existsSync(sourceFile)) throw new Error(`FROM_URL: there is no sqlite file at ${sourceFile}`);
+  // Asked of the stores before either is opened: nothing is made in a source that holds no store, and
+  // nothing is written to a target that is the source (its audit trail would be doubled for good).
+  const source = (await inspect('FROM_URL', args.from, args.fromNamespace)).identity;
+  if (source === undefined)
+    throw new NoStoreError(
+      `FROM_URL holds no store in the namespace ${args.fromNamespace} (is the URL or the namespace mistyped?): nothing was copied`,
+    );
+  const target = (await inspect('TO_URL', args.to, args.toNamespace)).identity;
+  if (target !== undefined && sameStore(source, target)) throw new SameStoreError(source);
   const { secret, note } = secretFor(args, process.env);
-  const from = await open(args.from, args.fromNamespace, secret, 'FROM_URL');
+  const from = await open({ url: args.from, namespace: args.fromNamespace, secret, existing: true }, 'FROM_URL');
   let to: OpenBackend | undefined;
   try {
-    to = await open(args.to, args.toNamespace, secret, 'TO_URL');
+    to = await open({ url: args.to, namespace: args.toNamespace, secret }, 'TO_URL');
     process.stdout.write(`Copying from ${storeKindOf(args.from)} to ${storeKindOf(args.to)}\n`);
-    await copyStore(from, to, {
-      sourceId: sourceId(args.from, args.fromNamespace),
-      onKind: (done) => process.stdout.write(`${countLine(done)}\n`),
-    });
+    await copyStore(from, to, { onKind: (done) => process.stdout.write(`${countLine(done)}\n`) });
     if (note) process.stdout.write(`Note: ${note}\n`);
   } finally {
     await to?.close();

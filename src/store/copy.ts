@@ -4,7 +4,9 @@ import type { AuditEntry, StoredAuditEntry } from '../audit/entry';
 import { PixOpsError } from '../errors';
 import { StoredAccountAppSchema } from './account-apps';
 import { StoredApprovalSchema } from './approvals';
+import { StoreRefusedError } from './errors';
 import { FilingIntentSchema } from './filing-intents';
+import { describeIdentity, IDENTITY_RECORD, type StoreIdentity, sameStore } from './identity';
 import type { OpenBackend } from './index';
 import { canonicalJson, RecordsRepo, recordsOf } from './records';
 import { TrackedRequestSchema } from './tracked-requests';
@@ -22,6 +24,8 @@ export interface KindCopied {
 
 /** The keyed records' kind that marks how far the audit trail of a source has been copied (never copied itself). */
 const PROGRESS_KIND = 'store-copy';
+/** What each store keeps of its own and never passes on: how far copies into it went, and its identity. */
+const NOT_COPIED = new Set([PROGRESS_KIND, IDENTITY_RECORD.kind]);
 /** Audit entries read and written at a time (one write is one transaction or script: all or none). */
 const AUDIT_BATCH = 200;
 const EPOCH = new Date(0);
@@ -48,6 +52,13 @@ export class WrongSecretError extends PixOpsError {
   }
 }
 
+/** FROM and TO are one store (or one is a copy of the other made by other means): copying would double its audit trail. */
+export class SameStoreError extends StoreRefusedError {
+  constructor(source: StoreIdentity) {
+    super(`FROM_URL and TO_URL are the same store (${describeIdentity(source)}): nothing to copy`);
+  }
+}
+
 /**
  * Copies everything from one store to another, each read through the source backend's parts and
  * written through the target's (sqlite, Redis or Postgres either side): tracked requests (polled as
@@ -56,19 +67,24 @@ export class WrongSecretError extends PixOpsError {
  * trail in its order with its own times. Sealed values are copied as they are: both stores are opened
  * with the same secret, and the first of each kind is opened first to prove it.
  *
- * Run again, nothing is copied twice: a record already in the target is left as it is there (the
- * same: counted `already`; different: `kept`, since an app started on the target may have moved it
- * on), and the audit trail goes on after the last entry copied, which the target records
- * (`store-copy` records, one per source). A batch of the trail is marked before it is written, so a
- * copy cut short is not written twice: the batch either landed whole or not at all.
+ * What is the same store is asked of the stores themselves (identity.ts), never of the URLs: a copy
+ * onto itself, which would double the audit trail for good, is refused. Run again, nothing is copied
+ * twice: a record already in the target is left as it is there (the same: counted `already`;
+ * different: `kept`, since an app started on the target may have moved it on), and the audit trail
+ * goes on after the last entry copied, which the target records (`store-copy` records, one per source
+ * identity). A batch of the trail is marked before it is written, so a copy cut short is not written
+ * twice: the batch either landed whole or not at all.
  */
 export async function copyStore(
   from: OpenBackend,
   to: OpenBackend,
-  options: { sourceId: string; onKind?: (done: KindCopied) => void },
+  options: { onKind?: (done: KindCopied) => void } = {},
 ): Promise<KindCopied[]> {
   const src = from.backend;
   const dst = to.backend;
+  const source = await src.identity();
+  const target = await dst.identity();
+  if (sameStore(source, target)) throw new SameStoreError(source);
   const report: KindCopied[] = [];
   const kind = async (name: string, copy: (count: KindCopied) => Promise<void>) => {
     const count = { kind: name, copied: 0, already: 0, kept: 0 };
@@ -146,7 +162,7 @@ export async function copyStore(
 
   await kind('keyed records', async (count) => {
     for await (const r of src.records.all()) {
-      if (r.kind === PROGRESS_KIND) continue;
+      if (NOT_COPIED.has(r.kind)) continue;
       if (await dst.records.setIfAbsent(r.kind, r.key, r.text, r.ttlMs)) count.copied++;
       else {
         const there = await dst.records.get(r.kind, r.key);
@@ -158,7 +174,7 @@ export async function copyStore(
 
   await kind('audit trail', async (count) => {
     const marks = recordsOf(new RecordsRepo(dst.records), PROGRESS_KIND, ProgressSchema);
-    const key = createHash('sha256').update(options.sourceId).digest('hex');
+    const key = createHash('sha256').update(source.id).digest('hex');
     const newestInTarget = async () => (await dst.audit.newest({ since: EPOCH, limit: 1 }))[0];
     let progress = (await marks.get(key)) ?? {};
     if (progress.pending) {

@@ -58,11 +58,9 @@ export interface FilingIntentsStorage {
   delete(intentId: string): Promise<void>;
   /** Every id indexed, with its score, lowest first. */
   indexed(): Promise<IndexEntry[]>;
-  /** Indexes an id alone (an intent recorded before the index). */
-  index(intentId: string, score: number): Promise<void>;
   /** Drops an id from the index alone (its record gone). */
   unindex(intentId: string): Promise<void>;
-  /** Every intent recorded, indexed or not (one walk of them). */
+  /** Every intent recorded, in no particular order (what a copy of the store reads). */
   all(): AsyncGenerator<unknown>;
 }
 
@@ -89,22 +87,6 @@ export class FilingIntentsRepo {
       else if (now - score > DANGLING_AFTER_MS) await this.storage.unindex(id);
     }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  }
-
-  /**
-   * Intents recorded before the index existed (an older version of the app): indexed, once, with one
-   * walk of the records, when the poller starts.
-   */
-  async adoptUnindexed(): Promise<number> {
-    const known = new Set((await this.storage.indexed()).map((e) => e.id));
-    let adopted = 0;
-    for await (const value of this.storage.all()) {
-      const parsed = FilingIntentSchema.safeParse(value);
-      if (!parsed.success || known.has(parsed.data.intentId)) continue;
-      await this.storage.index(parsed.data.intentId, scoreOf(parsed.data));
-      adopted++;
-    }
-    return adopted;
   }
 }
 

@@ -18,7 +18,7 @@ export interface GuardState {
  */
 export function guardOf(state: GuardState): Guard {
   return async (operation, run) => {
-    if (state.closed) throw new StoreUnavailableError(operation, new Error('the store is closed'));
+    if (state.closed) throw new StoreUnavailableError(operation, 'the store is closed');
     if (state.refused) throw new StoreUnavailableError(operation, state.refused);
     try {
       const work = run();

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { RateWindow } from '../pix/budget';
+import { withDeadline } from '../runtime/deadline';
 import { AccountAppsRepo } from './account-apps';
 import { ApprovalsRepo } from './approvals';
 import { AuditTrail } from './audit-trail';
-import type { Backend, StoreKind } from './backend';
+import type { Backend, Inspection, StoreKind } from './backend';
 import type { Claims } from './claims';
+import { NoStoreError, StoreVersionError } from './errors';
 import { FilingIntentsRepo } from './filing-intents';
 import { type GuardState, guardAll, guardOf } from './guard';
+import { storeNamespace } from './namespace';
 import type { PixEventsRepo } from './pix-events';
 import { RecordsRepo } from './records';
 import type { ConnectionEvents } from './redis/client';
@@ -14,8 +17,16 @@ import { SecretBox } from './secret-box';
 import { isPostgresUrl, resolveStoreSecret, sqlitePathOf } from './store-secret';
 import { TrackedRequestsRepo } from './tracked-requests';
 
-export type { Backend, StoreKind } from './backend';
-export { isStoreUnavailable, StoreLocationError, StoreRefusedError, StoreUnavailableError } from './errors';
+export type { Backend, Inspection, StoreKind } from './backend';
+export {
+  isStoreUnavailable,
+  NoStoreError,
+  StoreLocationError,
+  StoreRefusedError,
+  StoreUnavailableError,
+  StoreVersionError,
+} from './errors';
+export type { StoreIdentity } from './identity';
 
 export interface Store extends Claims {
   readonly kind: StoreKind;
@@ -59,11 +70,59 @@ export interface StoreOptions {
   onWarning?: (message: string) => void;
 }
 
+/** How a backend is opened (openBackend): the store's options, and whether it is opened as it is. */
+export interface BackendOptions extends StoreOptions {
+  /**
+   * A store that must be there, opened as it is (a copy's source): nothing is created, upgraded or
+   * written, and every session is read-only. A place that holds no store is refused (NoStoreError),
+   * and so is one whose format is not this app's (StoreVersionError).
+   */
+  existing?: boolean;
+}
+
 export const DEFAULT_NAMESPACE = 'pix-ops';
+/** How long an inspection waits for Redis or Postgres to answer. */
+const INSPECT_WAIT_MS = 3_000;
 
 /** Which backend a STORE_URL names. */
 export function storeKindOf(url: string): StoreKind {
   return sqlitePathOf(url) !== undefined ? 'sqlite' : isPostgresUrl(url) ? 'postgres' : 'redis';
+}
+
+/**
+ * What the store at `url` holds under `namespace`, asked of the store and read without creating or
+ * changing anything there (a sqlite file that is not there stays so): its format's version and its
+ * identity, or none.
+ */
+export async function inspectStore(options: Pick<StoreOptions, 'url' | 'namespace' | 'connectWaitMs'>): Promise<Inspection> {
+  const namespace = storeNamespace(options.namespace ?? DEFAULT_NAMESPACE);
+  const sqliteFile = sqlitePathOf(options.url);
+  if (sqliteFile !== undefined) {
+    const { inspectSqliteFile } = require('./sqlite/index') as typeof import('./sqlite/index');
+    return inspectSqliteFile(sqliteFile, namespace);
+  }
+  if (isPostgresUrl(options.url)) {
+    const { inspectPostgres } = require('./postgres/inspect') as typeof import('./postgres/inspect');
+    const { poolConfig, schemaOf } = require('./postgres/db') as typeof import('./postgres/db');
+    const { loadMigrations } = require('./postgres/migrate') as typeof import('./postgres/migrate');
+    const config = poolConfig(options.url, { poolMax: 1, timeoutMs: options.connectWaitMs ?? INSPECT_WAIT_MS });
+    return inspectPostgres(config, schemaOf(namespace), loadMigrations().length);
+  }
+  const { createRedisClient, closeRedis } = require('./redis/client') as typeof import('./redis/client');
+  const { inspectRedis } = require('./redis/format') as typeof import('./redis/format');
+  const client = createRedisClient(options.url);
+  try {
+    await withDeadline(client.connect(), options.connectWaitMs ?? INSPECT_WAIT_MS);
+    return await inspectRedis(client, namespace);
+  } finally {
+    await closeRedis(client);
+  }
+}
+
+/** A store there, at this app's version: else refused (NoStoreError, StoreVersionError). */
+function refuseUnlessCurrent(found: Inspection): void {
+  if (found.identity === undefined) throw new NoStoreError(`${found.where} holds no store under this namespace`);
+  if (found.version !== found.known) throw new StoreVersionError(found.where, found.version, found.known);
 }
 
 /** A backend opened and guarded, with the secret box its repositories seal with and how to close it. */
@@ -79,9 +138,11 @@ export interface OpenBackend {
  * guarded: each operation either succeeds or fails with StoreUnavailableError, none hangs and none
  * fails silently. What `openStore` builds on; the contract tests reach a backend's parts through it.
  */
-export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
+export async function openBackend(options: BackendOptions): Promise<OpenBackend> {
   const sqliteFile = sqlitePathOf(options.url);
-  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const namespace = storeNamespace(options.namespace ?? DEFAULT_NAMESPACE);
+  const existing = options.existing === true;
+  if (existing) refuseUnlessCurrent(await inspectStore(options));
   const holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const state: GuardState = { closed: false, timeoutMs: undefined };
   const guard = guardOf(state);
@@ -92,9 +153,9 @@ export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
   let box: SecretBox;
   if (sqliteFile !== undefined) {
     const sqlite = require('./sqlite/index') as typeof import('./sqlite/index');
-    await sqlite.checkFile(sqliteFile);
-    box = new SecretBox(resolveStoreSecret(options));
-    backend = sqlite.openSqliteBackend({ file: sqliteFile, namespace, holder });
+    if (!existing) await sqlite.prepareFile(sqliteFile, namespace);
+    box = new SecretBox(resolveStoreSecret(options, { create: !existing }));
+    backend = await sqlite.openSqliteBackend({ file: sqliteFile, namespace, holder, existing });
   } else {
     box = new SecretBox(resolveStoreSecret(options));
     const events: ConnectionEvents = {
@@ -114,6 +175,7 @@ export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
       connectWaitMs: options.connectWaitMs,
       guard,
       onRefused,
+      existing,
     };
     if (isPostgresUrl(options.url)) {
       const { openPostgresBackend } = require('./postgres/index') as typeof import('./postgres/index');
@@ -138,6 +200,7 @@ export async function openBackend(options: StoreOptions): Promise<OpenBackend> {
     records: guardAll('records', backend.records, guard),
     // Guarded by itself (it is given the guard).
     rateWindow: backend.rateWindow,
+    identity: () => guard('identity', () => backend.identity()),
     ping: () => guard('ping', () => backend.ping()),
     close: () => backend.close(),
   };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { StoreMisuseError } from './errors';
 
 /**
  * What a backend keeps for the keyed records: text under (kind, key), compared as text. Each write
@@ -32,13 +33,14 @@ const KIND = /^[a-z][a-z0-9-]{0,39}$/;
 const MAX_KEY = 200;
 
 function check(kind: string, key?: string): void {
-  if (!KIND.test(kind)) throw new Error(`Not a record kind: ${JSON.stringify(kind)}`);
-  if (key !== undefined && (key.length === 0 || key.length > MAX_KEY)) throw new Error(`A record key is 1 to ${MAX_KEY} characters`);
+  if (!KIND.test(kind)) throw new StoreMisuseError(`Not a record kind: ${JSON.stringify(kind)}`);
+  if (key !== undefined && (key.length === 0 || key.length > MAX_KEY))
+    throw new StoreMisuseError(`A record key is 1 to ${MAX_KEY} characters`);
 }
 
 function ttl(ttlMs: number | undefined): number | undefined {
   if (ttlMs === undefined) return undefined;
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new Error('A record lifetime is a positive number of milliseconds');
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new StoreMisuseError('A record lifetime is a positive number of milliseconds');
   return Math.max(1, Math.round(ttlMs));
 }
 
@@ -52,7 +54,7 @@ export function canonicalJson(value: unknown): string {
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
-  if (text === undefined) throw new Error('A record value is JSON');
+  if (text === undefined) throw new StoreMisuseError('A record value is JSON');
   return text;
 }
 
@@ -95,7 +97,7 @@ export class RecordsRepo {
 
   async list(kind: string, limit: number): Promise<Array<{ key: string; value: unknown }>> {
     check(kind);
-    if (!Number.isInteger(limit) || limit < 1) throw new Error('A listing limit is a positive integer');
+    if (!Number.isInteger(limit) || limit < 1) throw new StoreMisuseError('A listing limit is a positive integer');
     return (await this.storage.list(kind, limit)).map(({ key, text }) => ({ key, value: JSON.parse(text) as unknown }));
   }
 }

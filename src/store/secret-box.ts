@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { UnreadableSealedValueError } from './errors';
 
 const VERSION = 'v1';
 /** GCM's recommended IV: 96 bits. Any other length is not one this box wrote. */
@@ -28,10 +29,10 @@ export class SecretBox {
 
   open(sealed: string, context: string): string {
     const [version, ivText, tagText, data] = sealed.split(':');
-    if (version !== VERSION || !ivText || !tagText || data === undefined) throw new Error('Unreadable sealed value');
+    if (version !== VERSION || !ivText || !tagText || data === undefined) throw new UnreadableSealedValueError('Unreadable sealed value');
     const iv = Buffer.from(ivText, 'base64');
     const tag = Buffer.from(tagText, 'base64');
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error('Unreadable sealed value');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new UnreadableSealedValueError('Unreadable sealed value');
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(tag);

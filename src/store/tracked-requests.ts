@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalGivenSchema } from '../domain/approvals';
 import { DecisionStatusSchema } from '../pix/schemas';
+import { NoSuchRecordError } from './errors';
 
 const CentsRecord = z.record(z.string(), z.number().int());
 
@@ -183,7 +184,7 @@ export class TrackedRequestsRepo {
 
   private async update(limitRequestId: string, change: (r: TrackedRequest) => TrackedRequest, poll?: boolean): Promise<TrackedRequest> {
     const current = await this.get(limitRequestId);
-    if (!current) throw new Error(`Limit request ${limitRequestId} is not tracked`);
+    if (!current) throw new NoSuchRecordError(`Limit request ${limitRequestId} is not tracked`);
     const next = change(current);
     await this.storage.put(next, poll);
     return next;

@@ -1,13 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
-import Keyv from 'keyv';
 import { type OpenBackend, openBackend, openStore } from '../../src/store';
 import type { AuditBackend } from '../../src/store/audit-trail';
-import { copyStore, countLine, type KindCopied, WrongSecretError } from '../../src/store/copy';
-import { SecretBox } from '../../src/store/secret-box';
-import { formerRecords, postgresBackend, redisBackend, SQLITE_NAMESPACE, sqliteBackend } from '../support/store-backends';
+import { copyStore, countLine, type KindCopied, SameStoreError, WrongSecretError } from '../../src/store/copy';
+import { postgresBackend, redisBackend, sqliteBackend } from '../support/store-backends';
 import type { BackendUnderTest, Space } from './contract';
 import { SECRET } from './contract';
 import { AUDIT_ENTRIES, auditOf, fillEverything, readEverything } from './contract/everything';
@@ -66,14 +63,14 @@ describe.each<[string, string, BackendUnderTest, BackendUnderTest]>(
     await fillEverything(source);
     // A claim still held (a Slack delivery's lasts an hour after the app last ran): a lease, not copied.
     expect(await source.claim('delivery:Ev0STILLHELD', 60 * 60_000)).toBe(true);
-    const first = await copyStore(await from.openBackend(), await to.openBackend(), { sourceId: 'the source' });
+    const first = await copyStore(await from.openBackend(), await to.openBackend());
     expect(counts(first)).toEqual(EVERYTHING);
     expect(first.every((c) => c.already === 0 && c.kept === 0)).toBe(true);
     const expected = await readEverything(await from.open());
     expect(expected.audit).toHaveLength(AUDIT_ENTRIES);
     expect(await readEverything(await to.open())).toEqual(expected);
 
-    const again = await copyStore(await from.openBackend(), await to.openBackend(), { sourceId: 'the source' });
+    const again = await copyStore(await from.openBackend(), await to.openBackend());
     expect(again.map(countLine)).toEqual(
       Object.entries(EVERYTHING).map(([kind, n]) => (kind === 'audit trail' ? 'audit trail: 0' : `${kind}: 0 (${n} already there)`)),
     );
@@ -87,17 +84,35 @@ describe.each<[string, string, BackendUnderTest, BackendUnderTest]>(
       if (++writes === 2) throw new Error('connection lost');
       await audit.write(entries);
     });
-    await expect(copyStore(await from.openBackend(), failing, { sourceId: 'the source' })).rejects.toThrow('connection lost');
+    await expect(copyStore(await from.openBackend(), failing)).rejects.toThrow('connection lost');
     // The next batch lands, and the run dies before it records so.
     writes = 0;
     const dying = withAuditWrite(await to.openBackend(), async (audit, entries) => {
       await audit.write(entries);
       if (++writes === 1) throw new Error('killed');
     });
-    await expect(copyStore(await from.openBackend(), dying, { sourceId: 'the source' })).rejects.toThrow('killed');
-    const finished = await copyStore(await from.openBackend(), await to.openBackend(), { sourceId: 'the source' });
+    await expect(copyStore(await from.openBackend(), dying)).rejects.toThrow('killed');
+    const finished = await copyStore(await from.openBackend(), await to.openBackend());
     expect(counts(finished)['audit trail']).toBe(AUDIT_ENTRIES - 400);
     expect(await auditOf(await to.open())).toEqual(await auditOf(await from.open()));
+  });
+});
+
+describe.each([sqliteBackend, redisBackend, postgresBackend])('copying a store onto itself on $name', (backend) => {
+  let space: Space;
+  beforeEach(async () => {
+    space = await backend.space();
+  });
+  afterEach(() => space.dispose());
+
+  test('refused (the stores say they are one, whatever reached them), before anything is written', async () => {
+    await fillEverything(await space.open());
+    const before = await readEverything(await space.open());
+    await expect(copyStore(await space.openBackend({ existing: true }), await space.openBackend())).rejects.toThrow(
+      /^FROM_URL and TO_URL are the same store \(store [0-9a-f-]{36}/,
+    );
+    await expect(copyStore(await space.openBackend(), await space.openBackend())).rejects.toBeInstanceOf(SameStoreError);
+    expect(await readEverything(await space.open())).toEqual(before);
   });
 });
 
@@ -117,57 +132,12 @@ describe('copying with the wrong STORE_SECRET', () => {
     const from = await openBackend({ url, secret: wrong });
     const to = await openBackend({ url: `sqlite://${path.join(dir, 'target.sqlite')}`, secret: wrong });
     try {
-      await expect(copyStore(from, to, { sourceId: 'the source' })).rejects.toBeInstanceOf(WrongSecretError);
-      await expect(copyStore(from, to, { sourceId: 'the source' })).rejects.toThrow(/STORE_SECRET/);
+      await expect(copyStore(from, to)).rejects.toBeInstanceOf(WrongSecretError);
+      await expect(copyStore(from, to)).rejects.toThrow(/STORE_SECRET/);
       expect(await to.backend.approvals.get('pending-1')).toBeUndefined();
     } finally {
       await from.close();
       await to.close();
-    }
-  });
-});
-
-describe('copying a store an earlier version wrote', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-copy-former-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  test('a request its former poll set still holds is polled on the target; the source is left as it was', async () => {
-    const url = `sqlite://${path.join(dir, 'source.sqlite')}`;
-    const first = await openStore({ url, secret: SECRET });
-    await first.close();
-    const keyvs = new Map<string, Keyv>();
-    const createdAt = new Date(Date.now() - 60_000).toISOString();
-    for (const [suffix, key, value] of formerRecords(new SecretBox(SECRET), createdAt)) {
-      if (suffix !== '' && suffix !== '-poll') continue;
-      if (!keyvs.has(suffix))
-        keyvs.set(suffix, new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}${suffix}` }));
-      await keyvs.get(suffix)!.set(key, value);
-    }
-    for (const keyv of keyvs.values()) await keyv.disconnect();
-    const from = await openBackend({ url, secret: SECRET });
-    const to = await openBackend({ url: `sqlite://${path.join(dir, 'target.sqlite')}`, secret: SECRET });
-    try {
-      await copyStore(from, to, { sourceId: 'the source' });
-    } finally {
-      await from.close();
-      await to.close();
-    }
-    const target = await openStore({ url: `sqlite://${path.join(dir, 'target.sqlite')}`, secret: SECRET });
-    try {
-      expect(await target.trackedRequests.openIds()).toEqual(['old-r1']);
-    } finally {
-      await target.close();
-    }
-    const raw = new KeyvSqlite({ uri: url });
-    try {
-      expect((await raw.query("SELECT key FROM keyv WHERE key LIKE '%-poll:%'")).map((r: { key: string }) => r.key)).toEqual([
-        `${SQLITE_NAMESPACE}-poll:old-r1`,
-      ]);
-    } finally {
-      await raw.disconnect();
     }
   });
 });

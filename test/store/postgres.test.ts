@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
 import { openStore, type Store, StoreRefusedError, StoreUnavailableError } from '../../src/store';
+import { BrokenMigrationsError } from '../../src/store/errors';
 import { schemaOf } from '../../src/store/postgres/db';
 import { loadMigrations } from '../../src/store/postgres/migrate';
 import { dropSchema, PG_URL, pgNamespace, pgQuery } from '../support/postgres';
@@ -224,5 +228,19 @@ describe('Postgres: what is particular to it', () => {
       expect(await store.trackedRequests.get('x')).toBeUndefined();
       expect((await migrations()).length).toBe(loadMigrations().length);
     });
+  });
+});
+
+describe('the migrations shipped with the app', () => {
+  test('numbered 1, 2, 3 without a gap: a set that skips or repeats a number, or none, is a broken install', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-migrations-'));
+    try {
+      expect(() => loadMigrations(dir)).toThrow(BrokenMigrationsError);
+      writeFileSync(path.join(dir, '001_initial.sql'), 'SELECT 1;');
+      writeFileSync(path.join(dir, '003_later.sql'), 'SELECT 3;');
+      expect(() => loadMigrations(dir)).toThrow(/skip or repeat a number at later \(3\)/);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 });

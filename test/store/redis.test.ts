@@ -1,11 +1,9 @@
-import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
-import Keyv from 'keyv';
+import { createClient, type RedisClientType } from '@keyv/redis';
 import { openStore, type Store } from '../../src/store';
 import { EVENT_KEEP_MS } from '../../src/store/pix-events';
 import { RedisPixEvents } from '../../src/store/redis/pix-events';
-import { SecretBox } from '../../src/store/secret-box';
 import { deleteKeys, keysOf, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
-import { expectFormerRecordsRead, formerRecords, redisBackend } from '../support/store-backends';
+import { redisBackend } from '../support/store-backends';
 import { waitFor } from '../support/wait';
 import { SECRET, storeContract } from './contract';
 import { APP_ID } from './contract/account-apps';
@@ -36,7 +34,7 @@ describe('Redis: what is particular to its keys', () => {
     await deleteKeys(SHARED_REDIS_URL, namespace);
   });
 
-  test('every key under the namespace, named as earlier versions named them (the requests to poll now in a sorted set), with its lifetime; no AppID in clear in any value', async () => {
+  test('every key under the namespace (the requests to poll in a sorted set), with its lifetime; no AppID in clear in any value', async () => {
     const store = await open();
     await store.trackedRequests.track({
       limitRequestId: 'r1',
@@ -83,6 +81,7 @@ describe('Redis: what is particular to its keys', () => {
         `${ns}:approvals:due`,
         `${ns}:audit`,
         `${ns}:claim:c1`,
+        `${ns}:format`,
         `${ns}:intents-index`,
         `${ns}:tracked:polled`,
         `${ns}:pix-dispute:E1`,
@@ -92,6 +91,9 @@ describe('Redis: what is particular to its keys', () => {
         `${ns}:record:mark:k`,
         `${ns}:record:mark:kept`,
         `${ns}:records:mark`,
+        // The store's identity, kept for good.
+        `${ns}:record:store:identity`,
+        `${ns}:records:store`,
       ].sort(),
     );
     expect(await raw.type(`${ns}:approvals:due`)).toBe('zset');
@@ -102,6 +104,8 @@ describe('Redis: what is particular to its keys', () => {
     expect(await raw.pTTL(`${ns}:record:mark:k`)).toBeGreaterThan(50_000);
     expect(await raw.pTTL(`${ns}:record:mark:kept`)).toBe(-1);
     expect(await raw.pTTL(`${ns}:claim:c1`)).toBeGreaterThan(50_000);
+    expect(await raw.get(`${ns}:format`)).toBe('1');
+    expect(await raw.pTTL(`${ns}:record:store:identity`)).toBe(-1);
     expect(await raw.get(`${ns}:record:mark:k`)).toBe('{"v":1}');
     const values = await Promise.all(
       (await keysOf(SHARED_REDIS_URL, namespace)).map(async (key) =>
@@ -112,23 +116,11 @@ describe('Redis: what is particular to its keys', () => {
     for (const v of values) expect(v).not.toContain(APP_ID); // …but not the AppID in clear
   });
 
-  test('what earlier versions wrote is read: keyv records by namespace, the approvals index, the former open set', async () => {
-    const createdAt = new Date(Date.now() - 60_000).toISOString();
-    const keyvs = new Map<string, Keyv>();
-    for (const [suffix, key, value] of formerRecords(new SecretBox(SECRET), createdAt)) {
-      if (!keyvs.has(suffix)) keyvs.set(suffix, new Keyv({ store: new KeyvRedis(raw), namespace: `${namespace}${suffix}` }));
-      await keyvs.get(suffix)!.set(key, value);
-    }
-    await raw.zAdd(`${namespace}:approvals:due`, { score: Date.now() + 3_600_000, value: 'old-a1' });
-    await expectFormerRecordsRead(await open());
-  });
-
-  test('the requests to poll are read from their sorted set: no SCAN of the keyspace at each tick, once the former poll set was moved', async () => {
+  test('the requests to poll are read from their sorted set: no SCAN of the keyspace at each tick', async () => {
     const store = await open();
     for (const id of ['r1', 'r2']) {
       await store.trackedRequests.track(trackedRequest(id));
     }
-    // The first listing of a process moves what an earlier version kept in `<namespace>-poll` (one walk).
     expect((await store.trackedRequests.openIds()).sort()).toEqual(['r1', 'r2']);
     const watcher = raw.duplicate();
     await watcher.connect();
@@ -160,22 +152,6 @@ describe('Redis: what is particular to its keys', () => {
   });
 
   describe('a webhook event is never recorded without being pending', () => {
-    test('a record left without its place among the pending ones (an earlier version’s ZADD failed): the redelivery puts it back', async () => {
-      const store = await open();
-      const lost = pixEvent('lost', '2026-11-25T10:00:00.000Z');
-      expect(await store.pixEvents.add(pixEvent('later', '2026-11-25T10:00:05.000Z'))).toBe(true);
-      // What `SET NX` then a failed `ZADD` left behind.
-      await raw.set(`${namespace}:pix-event:lost`, JSON.stringify(lost), { expiration: { type: 'PX', value: EVENT_KEEP_MS } });
-      // The service's retry is a repeat (200), and the event is pending again, in its original place.
-      expect(await store.pixEvents.add({ ...lost, receivedAt: '2026-11-25T10:01:30.000Z' })).toBe(false);
-      expect(await store.pixEvents.pending()).toEqual(['lost', 'later']);
-      expect((await store.pixEvents.get('lost'))?.receivedAt).toBe('2026-11-25T10:00:00.000Z');
-      // Posted, it stays posted.
-      await store.pixEvents.markPosted('lost');
-      expect(await store.pixEvents.add(lost)).toBe(false);
-      expect(await store.pixEvents.pending()).toEqual(['later']);
-    });
-
     test('the connection lost after the first command: the event is recorded and pending, or not recorded at all', async () => {
       const client = createClient({ url: SHARED_REDIS_URL }) as unknown as RedisClientType;
       await client.connect();

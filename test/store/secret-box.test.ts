@@ -1,4 +1,5 @@
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { UnreadableSealedValueError } from '../../src/store/errors';
 import { SecretBox } from '../../src/store/secret-box';
 
 const APP_ID = 'Q2xpZW50X0lkX3NlY3JldC1hcHAtaWQtZm9yLXRlc3Q=';
@@ -30,5 +31,6 @@ describe('SecretBox', () => {
     const data = Buffer.concat([cipher.update(APP_ID, 'utf8'), cipher.final()]);
     const sealed = ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
     expect(() => new SecretBox(secret).open(sealed, 'ctx')).toThrow('Unreadable sealed value');
+    expect(() => new SecretBox(secret).open(sealed, 'ctx')).toThrow(UnreadableSealedValueError);
   });
 });

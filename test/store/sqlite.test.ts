@@ -2,16 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
-import Keyv from 'keyv';
 import { openStore } from '../../src/store';
 import { MemoryClaims } from '../../src/store/claims';
-import { SecretBox } from '../../src/store/secret-box';
-import { expectFormerRecordsRead, formerRecords, SQLITE_NAMESPACE, sqliteBackend } from '../support/store-backends';
+import { sqliteBackend } from '../support/store-backends';
 import { SECRET, storeContract } from './contract';
 import { APP_ID } from './contract/account-apps';
 import { auditEntry, minute, snapshotOf } from './contract/audit-trail';
 import { pixEvent } from './contract/pix-events';
-import { trackedRequest } from './contract/tracked-requests';
 
 storeContract(sqliteBackend);
 
@@ -117,70 +114,7 @@ describe('sqlite: what is particular to the file', () => {
     expect(claims.size).toBe(2);
   });
 
-  test('what earlier versions wrote is read: keyv records by namespace, the approvals index, the former open set', async () => {
-    const createdAt = new Date(Date.now() - 60_000).toISOString();
-    const first = await openStore({ url, secret: SECRET });
-    await first.close();
-    const connection = new KeyvSqlite({ uri: url });
-    const keyvs = new Map<string, Keyv>();
-    for (const [suffix, key, value] of formerRecords(new SecretBox(SECRET), createdAt)) {
-      if (!keyvs.has(suffix))
-        keyvs.set(suffix, new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}${suffix}` }));
-      await keyvs.get(suffix)!.set(key, value);
-    }
-    // The intents' index of those versions: one keyv record, no longer read (the intents are indexed again at start).
-    await keyvs.get('')!.set('intents-index', { 'old-i1': Date.parse(createdAt) });
-    await connection.query(
-      'CREATE TABLE IF NOT EXISTS approvals_due (namespace TEXT NOT NULL, id TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (namespace, id))',
-    );
-    await connection.query('INSERT INTO approvals_due (namespace, id, due) VALUES (?, ?, ?)', [
-      SQLITE_NAMESPACE,
-      'old-a1',
-      Date.now() + 3_600_000,
-    ]);
-    for (const keyv of keyvs.values()) await keyv.disconnect();
-    await connection.disconnect();
-    const store = await openStore({ url, secret: SECRET });
-    try {
-      await expectFormerRecordsRead(store);
-    } finally {
-      await store.close();
-    }
-  });
-
-  test('a former open set longer than a page of the file’s listing is adopted whole', async () => {
-    const first = await openStore({ url, secret: SECRET });
-    await first.close();
-    const former = new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}-approvals` });
-    const ids = Array.from({ length: 1_500 }, (_, i) => `f${String(i).padStart(5, '0')}`);
-    await Promise.all(ids.map((id) => former.set(id, true)));
-    await former.disconnect();
-    const store = await openStore({ url, secret: SECRET });
-    try {
-      expect(await store.approvals.openCount()).toBe(1_500);
-    } finally {
-      await store.close();
-    }
-  });
-
-  test('a request closed while an earlier version still has it in its poll set (a rolling upgrade) is taken out of that set too', async () => {
-    const store = await openStore({ url, secret: SECRET });
-    try {
-      // The first listing moves what is there; the earlier version's instance adds r1 after it.
-      expect(await store.trackedRequests.openIds()).toEqual([]);
-      const former = new Keyv({ store: new KeyvSqlite({ uri: url }), namespace: `${SQLITE_NAMESPACE}-poll` });
-      await store.trackedRequests.track(trackedRequest('r1'));
-      await former.set('r1', true);
-      await store.trackedRequests.close('r1');
-      expect(await former.get('r1')).toBeUndefined();
-      await former.disconnect();
-      expect(await store.trackedRequests.openIds()).toEqual([]);
-    } finally {
-      await store.close();
-    }
-  });
-
-  test('where a store writes: the keys and tables earlier versions read', async () => {
+  test('where a store writes: its keys and tables', async () => {
     const store = await openStore({ url, secret: SECRET });
     await store.trackedRequests.track({
       limitRequestId: 'r1',
@@ -237,8 +171,9 @@ describe('sqlite: what is particular to the file', () => {
       expect(await count('pix_events')).toBe(1);
       expect(await count('pix_disputes')).toBe(1);
       expect(await count('audit_trail')).toBe(1);
-      expect(await raw.query('SELECT kind, key, value, expires FROM records')).toEqual([
+      expect(await raw.query('SELECT kind, key, value, expires FROM records ORDER BY kind')).toEqual([
         { kind: 'mark', key: 'k', value: '{"v":1}', expires: null },
+        { kind: 'store', key: 'identity', value: expect.stringMatching(/^\{"createdAt":"[^"]+","id":"[0-9a-f-]{36}"\}$/), expires: null },
       ]);
     } finally {
       await raw.disconnect();

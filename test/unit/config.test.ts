@@ -314,10 +314,24 @@ describe('first run: what a new user leaves or copies by mistake is refused with
     });
     expect(!bad.ok && bad.problems.map((p) => p.split(':')[0])).toEqual([
       'STORE_URL',
+      'STORE_NAMESPACE',
       'STORE_POOL_MAX',
       'STORE_TIMEOUT_MS',
-      'STORE_NAMESPACE',
     ]);
+  });
+
+  test('STORE_NAMESPACE names one store on every backend: at most 63 bytes (a longer one would share a Postgres schema), never ending in -intents', () => {
+    for (const url of [undefined, 'redis://127.0.0.1:6379', 'postgres://db/x']) {
+      const store = { ...(url ? { STORE_URL: url } : {}), STORE_SECRET: 's'.repeat(32) };
+      const long = loadConfig({ ...base, ...store, STORE_NAMESPACE: 'n'.repeat(64) });
+      expect(!long.ok && long.problems).toEqual(['STORE_NAMESPACE: at most 63 characters (the longest name Postgres keeps whole)']);
+      const intents = loadConfig({ ...base, ...store, STORE_NAMESPACE: 'pix_ops-intents' });
+      expect(!intents.ok && intents.problems).toEqual([
+        'STORE_NAMESPACE: must not end in -intents (the namespace without it keeps its filing intents there)',
+      ]);
+      const fine = loadConfig({ ...base, ...store, STORE_NAMESPACE: 'n'.repeat(63) });
+      expect(fine.ok && fine.config.store.namespace).toBe('n'.repeat(63));
+    }
   });
 });
 

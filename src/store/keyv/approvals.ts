@@ -1,15 +1,13 @@
 import type Keyv from 'keyv';
 import type { ApprovalsStorage, StoredApproval } from '../approvals';
 import type { SortedIndex } from '../sorted-index';
-import { moveKeys, prefixedRecords } from './open';
+import { prefixedRecords } from './open';
 
 /** Records under `approval:<id>` in the main namespace, and the backend's index of the ones with something left to do. */
 export class KeyvApprovals implements ApprovalsStorage {
   constructor(
     private readonly records: Keyv,
     private readonly index: SortedIndex,
-    /** Where earlier versions listed open ids (`<namespace>-approvals`, scanned). */
-    private readonly formerOpenSet: Keyv,
   ) {}
 
   get(id: string): Promise<unknown> {
@@ -40,10 +38,6 @@ export class KeyvApprovals implements ApprovalsStorage {
 
   count(): Promise<number> {
     return this.index.count();
-  }
-
-  async *adoptFormer(): AsyncGenerator<string> {
-    yield* moveKeys(this.formerOpenSet, (id) => this.index.put(id, 0));
   }
 
   async *all(): AsyncGenerator<{ record: unknown; due: number | undefined }> {

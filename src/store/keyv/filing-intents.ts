@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import { StoreMisuseError } from '../errors';
 import type { FilingIntent, FilingIntentsStorage } from '../filing-intents';
 import type { IndexEntry, SortedIndex } from '../sorted-index';
 
@@ -27,16 +28,12 @@ export class KeyvFilingIntents implements FilingIntentsStorage {
     return this.sorted.all();
   }
 
-  index(intentId: string, score: number): Promise<void> {
-    return this.sorted.put(intentId, score);
-  }
-
   unindex(intentId: string): Promise<void> {
     return this.sorted.remove(intentId);
   }
 
   async *all(): AsyncGenerator<unknown> {
-    if (!this.intents.iterator) throw new Error('This store cannot list keys');
+    if (!this.intents.iterator) throw new StoreMisuseError('This store cannot list keys');
     for await (const [, value] of this.intents.iterator(undefined)) yield value;
   }
 }

@@ -1,4 +1,5 @@
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
+import { StoreMisuseError } from '../errors';
 
 /**
  * A keyv whose failures are errors, never silent misses (keyv's default is to swallow an adapter's
@@ -13,32 +14,9 @@ export function openKeyv(adapter: KeyvStoreAdapter, namespace: string): Keyv {
   return keyv;
 }
 
-/** Every key of a keyv namespace, one page of the adapter at a time (a SCAN on Redis). */
-export async function* keysOf(keyv: Keyv): AsyncGenerator<string> {
-  if (!keyv.iterator) throw new Error('This store cannot list keys');
-  for await (const [key] of keyv.iterator(undefined)) yield String(key);
-}
-
-/**
- * Each key of a namespace an earlier version wrote, handed to `move` and then deleted there (each
- * yielded once moved), until a walk finds none: sqlite's listing pages by offset, and the keys deleted
- * on the way shift the next page past as many others.
- */
-export async function* moveKeys(former: Keyv, move: (id: string) => Promise<void>): AsyncGenerator<string> {
-  for (let found = true; found; ) {
-    found = false;
-    for await (const id of keysOf(former)) {
-      await move(id);
-      await former.delete(id);
-      found = true;
-      yield id;
-    }
-  }
-}
-
 /** The records of a keyv namespace whose keys begin with `prefix`: the rest of the key, and the value. */
 export async function* prefixedRecords(keyv: Keyv, prefix: string): AsyncGenerator<{ id: string; value: unknown }> {
-  if (!keyv.iterator) throw new Error('This store cannot list keys');
+  if (!keyv.iterator) throw new StoreMisuseError('This store cannot list keys');
   for await (const [key, value] of keyv.iterator(undefined)) {
     const text = String(key);
     if (text.startsWith(prefix)) yield { id: text.slice(prefix.length), value: value as unknown };

@@ -18,7 +18,7 @@ const IDLE_MS = 30_000;
  * (`statement_timeout`) and by the client (`query_timeout`, for a server that no longer answers), and
  * a connection, or a place in the full pool, is waited for as long at most.
  */
-export function poolConfig(url: string, options: { poolMax: number; timeoutMs: number }): PoolConfig {
+export function poolConfig(url: string, options: { poolMax: number; timeoutMs: number; readOnly?: boolean }): PoolConfig {
   const parsed = new URL(url);
   if (parsed.searchParams.has('sslmode') && !parsed.searchParams.has('uselibpqcompat')) parsed.searchParams.set('uselibpqcompat', 'true');
   return {
@@ -32,6 +32,8 @@ export function poolConfig(url: string, options: { poolMax: number; timeoutMs: n
     idleTimeoutMillis: IDLE_MS,
     keepAlive: true,
     application_name: 'pix-ops',
+    // A store opened as it is (a copy's source): the server refuses any write of its sessions.
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   };
 }
 

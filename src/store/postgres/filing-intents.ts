@@ -43,10 +43,6 @@ export class PostgresFilingIntents implements FilingIntentsStorage {
     return this.sorted.all();
   }
 
-  index(intentId: string, score: number): Promise<void> {
-    return this.sorted.put(intentId, score);
-  }
-
   unindex(intentId: string): Promise<void> {
     return this.sorted.remove(intentId);
   }

@@ -1,6 +1,7 @@
+import type { PoolConfig } from 'pg';
 import { withDeadline } from '../../runtime/deadline';
 import type { Backend } from '../backend';
-import { StoreRefusedError } from '../errors';
+import { StoreRefusedError, StoreUnavailableError } from '../errors';
 import type { Guard } from '../guard';
 import type { ConnectionEvents } from '../redis/client';
 import { PostgresAccountApps } from './account-apps';
@@ -9,6 +10,7 @@ import { PostgresAuditBackend } from './audit-trail';
 import { PostgresClaims } from './claims';
 import { Db, isConnectionError, poolConfig, schemaOf } from './db';
 import { PostgresFilingIntents } from './filing-intents';
+import { postgresIdentity } from './inspect';
 import { loadMigrations, migrate } from './migrate';
 import { PostgresPixEvents } from './pix-events';
 import { PostgresRateWindow } from './rate-window';
@@ -37,6 +39,8 @@ export interface PostgresBackendOptions {
   guard: Guard;
   /** Called when migrations done in the background (the database was down at start) refuse the schema. */
   onRefused?(err: Error): void;
+  /** A store opened as it is (a copy's source): nothing migrated, every session read-only. */
+  existing?: boolean;
 }
 
 /**
@@ -55,9 +59,46 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
   const schema = schemaOf(options.namespace);
   const s = escapeIdentifier(schema);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const config = poolConfig(options.url, { poolMax: options.poolMax ?? DEFAULT_POOL_MAX, timeoutMs });
-  const migrations = loadMigrations();
+  const config = poolConfig(options.url, {
+    poolMax: options.poolMax ?? DEFAULT_POOL_MAX,
+    timeoutMs,
+    readOnly: options.existing === true,
+  });
+  const schemaState = options.existing ? { gate: () => undefined, stop: () => undefined } : await migrated(config, schema, options);
+  const db = new Db(new Pool(config), options.events, schemaState.gate);
+  const { query } = db;
+  return {
+    kind: 'postgres',
+    shared: true,
+    timeoutMs,
+    claims: new PostgresClaims(query, s, options.holder),
+    accountApps: new PostgresAccountApps(query, s),
+    trackedRequests: new PostgresTrackedRequests(query, s),
+    filingIntents: new PostgresFilingIntents(query, s),
+    approvals: new PostgresApprovals(query, s),
+    audit: new PostgresAuditBackend(query, s, `pix-ops audit ${schema}`),
+    pixEvents: new PostgresPixEvents(query, s),
+    records: new PostgresRecords(query, s),
+    rateWindow: new PostgresRateWindow(query, s, options.guard),
+    identity: () => postgresIdentity(query, s, schema),
+    ping: () => query('SELECT 1'),
+    async close() {
+      schemaState.stop();
+      await db.close();
+    },
+  };
+}
 
+/**
+ * Runs the migrations, waiting for them a short time at most: the gate that lets operations run once
+ * they are done (and refuses them all once the schema is refused), and how to stop trying again.
+ */
+async function migrated(
+  config: PoolConfig,
+  schema: string,
+  options: PostgresBackendOptions,
+): Promise<{ gate: () => void; stop: () => void }> {
+  const migrations = loadMigrations();
   const schemaState: { now: 'migrating' | 'ready' | Error } = { now: 'migrating' };
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -78,7 +119,7 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     const again = (err: unknown) => {
       if (closed) return;
       if (!unreachable(err)) {
-        const refused = err instanceof Error ? err : new Error(String(err));
+        const refused = err instanceof Error ? err : new StoreRefusedError(String(err));
         schemaState.now = refused;
         options.onRefused?.(refused);
         return;
@@ -89,33 +130,16 @@ export async function openPostgresBackend(options: PostgresBackendOptions): Prom
     // The first attempt may still be under way (its wait was cut short): its end decides.
     first.then(() => options.events?.onUp?.(), again);
   }
-
-  // Nothing runs before the schema is there, or once it is refused.
-  const gate = () => {
-    const { now } = schemaState;
-    if (now === 'ready') return;
-    throw now === 'migrating' ? new Error('the database has not been reached since the app started') : now;
-  };
-  const db = new Db(new Pool(config), options.events, gate);
-  const { query } = db;
   return {
-    kind: 'postgres',
-    shared: true,
-    timeoutMs,
-    claims: new PostgresClaims(query, s, options.holder),
-    accountApps: new PostgresAccountApps(query, s),
-    trackedRequests: new PostgresTrackedRequests(query, s),
-    filingIntents: new PostgresFilingIntents(query, s),
-    approvals: new PostgresApprovals(query, s),
-    audit: new PostgresAuditBackend(query, s, `pix-ops audit ${schema}`),
-    pixEvents: new PostgresPixEvents(query, s),
-    records: new PostgresRecords(query, s),
-    rateWindow: new PostgresRateWindow(query, s, options.guard),
-    ping: () => query('SELECT 1'),
-    async close() {
+    // Nothing runs before the schema is there, or once it is refused.
+    gate: () => {
+      const { now } = schemaState;
+      if (now === 'ready') return;
+      throw now === 'migrating' ? new StoreUnavailableError('migrations', 'the database has not been reached since the app started') : now;
+    },
+    stop: () => {
       closed = true;
       clearTimeout(retry);
-      await db.close();
     },
   };
 }

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientConfig } from 'pg';
-import { StoreRefusedError } from '../errors';
+import { BrokenMigrationsError, StoreVersionError } from '../errors';
+import { IDENTITY_RECORD, newIdentityText } from '../identity';
+import { postgresWhere } from './inspect';
 
 export interface Migration {
   version: number;
@@ -23,33 +25,22 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     })
     .sort((a, b) => a.version - b.version);
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`The Postgres migrations in ${dir} skip or repeat a number at ${m.name} (${m.version})`);
+    if (m.version !== i + 1)
+      throw new BrokenMigrationsError(`The Postgres migrations in ${dir} skip or repeat a number at ${m.name} (${m.version})`);
   });
-  if (migrations.length === 0) throw new Error(`No Postgres migrations in ${dir}`);
+  if (migrations.length === 0) throw new BrokenMigrationsError(`No Postgres migrations in ${dir}`);
   return migrations;
 }
 
 /** How long the migrations may take, the wait for another instance's included (far past the store's time limit of one query). */
 const MIGRATION_TIMEOUT_MS = 5 * 60_000;
 
-/** The schema's version is newer than the migrations this app knows: it is run by a newer app. */
-class SchemaTooNewError extends StoreRefusedError {
-  constructor(
-    readonly schema: string,
-    readonly found: number,
-    readonly known: number,
-  ) {
-    super(
-      `the database schema "${schema}" is at version ${found}, newer than this app knows (version ${known}): run the app that migrated it (or a newer one), or restore a backup taken before`,
-    );
-  }
-}
-
 /**
  * Brings the schema up to the last migration, on a connection of its own, in one transaction under
  * a lock of the database (several instances starting at once: one migrates, the others wait, then
- * find nothing left to do). Each migration applied is a row of `<schema>.schema_migrations`. A schema
- * at a version newer than the last known is left as it is (SchemaTooNewError). Answers the versions applied.
+ * find nothing left to do). Each migration applied is a row of `<schema>.schema_migrations`; the
+ * store's identity is written once, with its first migrations. A schema at a version newer than the
+ * last known is left as it is (StoreVersionError). Answers the versions applied.
  */
 export async function migrate(config: ClientConfig, schema: string, migrations: readonly Migration[]): Promise<number[]> {
   const { Client, escapeIdentifier } = require('pg') as typeof import('pg');
@@ -67,7 +58,7 @@ export async function migrate(config: ClientConfig, schema: string, migrations: 
       const rows = (await client.query(`SELECT version FROM ${s}.schema_migrations`)).rows as Array<{ version: number }>;
       applied = new Set(rows.map((r) => Number(r.version)));
       const newest = Math.max(0, ...applied);
-      if (newest > known) throw new SchemaTooNewError(schema, newest, known);
+      if (newest > known) throw new StoreVersionError(postgresWhere(schema), newest, known);
     } else {
       // Made only when missing: CREATE SCHEMA IF NOT EXISTS would still need the right to create
       // schemas, which a user given a schema made by its DBA may not have.
@@ -85,6 +76,12 @@ export async function migrate(config: ClientConfig, schema: string, migrations: 
       await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
       done.push(m.version);
     }
+    // Made with the store, kept for good (a copy asks it what the store is).
+    await client.query(`INSERT INTO ${s}.records (kind, key, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+      IDENTITY_RECORD.kind,
+      IDENTITY_RECORD.key,
+      newIdentityText(),
+    ]);
     await client.query('COMMIT');
     return done;
   } catch (err) {

@@ -13,10 +13,8 @@ import {
 import { scanStrings } from './client';
 
 /**
- * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`), one script,
- * so that no failure between two commands can leave a record that is not pending. A repeat: 0, or,
- * when its record is there, not posted and not pending (written so by an earlier version whose ZADD
- * failed), the record, for its original place to be given back (`RELIST`).
+ * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`), one script, so
+ * that no failure between two commands can leave a record that is not pending. A repeat: 0.
  * KEYS: the event, the pending set. ARGV: the record, its lifetime, its score, its hash.
  */
 const ADD = `
@@ -24,17 +22,7 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
   return 1
 end
-if redis.call('ZSCORE', KEYS[2], ARGV[4]) then return 0 end
-local stored = redis.call('GET', KEYS[1])
-if stored and not cjson.decode(stored).postedAt then return stored end
 return 0
-`;
-
-/** Puts an event back among the pending ones, unless it was posted meanwhile. KEYS: the event, the pending set. ARGV: score, hash. */
-const RELIST = `
-local stored = redis.call('GET', KEYS[1])
-if stored and not cjson.decode(stored).postedAt then redis.call('ZADD', KEYS[2], 'NX', ARGV[1], ARGV[2]) end
-return 1
 `;
 
 /** One string per event (`SET NX PX`), a sorted set of the pending ones, one string per dispute and a set of the open ones. */
@@ -59,10 +47,7 @@ export class RedisPixEvents implements PixEventsRepo {
       keys,
       arguments: [JSON.stringify(record), String(EVENT_KEEP_MS), String(Date.parse(record.receivedAt)), record.hash],
     });
-    if (reply === 1) return true;
-    const lost = parseStored(PixEventRecordSchema, reply);
-    if (lost) await this.client.eval(RELIST, { keys, arguments: [String(Date.parse(lost.receivedAt)), record.hash] });
-    return false;
+    return reply === 1;
   }
 
   async get(hash: string) {

@@ -19,29 +19,6 @@ const COLUMNS = [
   'detail',
 ] as const;
 
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS ${TABLE} (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    namespace TEXT NOT NULL,
-    time TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    role TEXT NOT NULL,
-    action TEXT NOT NULL,
-    target TEXT,
-    pix_method TEXT,
-    pix_path TEXT,
-    pix_status INTEGER,
-    maker TEXT,
-    checker TEXT,
-    outcome TEXT NOT NULL,
-    detail TEXT
-  )`,
-  `CREATE INDEX IF NOT EXISTS ${TABLE}_time ON ${TABLE} (namespace, time)`,
-  // Append, never update: the database itself refuses to change or remove an entry.
-  `CREATE TRIGGER IF NOT EXISTS ${TABLE}_no_update BEFORE UPDATE ON ${TABLE} BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`,
-  `CREATE TRIGGER IF NOT EXISTS ${TABLE}_no_delete BEFORE DELETE ON ${TABLE} BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`,
-];
-
 /** The columns of an entry, named as AuditEntry names its fields. */
 const SELECT = `SELECT id, time, user_id AS user, role, action, target, pix_method AS pixMethod, pix_path AS pixPath, pix_status AS pixStatus, maker, checker, outcome, detail FROM ${TABLE} NOT INDEXED`;
 
@@ -53,21 +30,12 @@ const fromRow = (row: Record<string, unknown>): StoredAuditEntry => storedEntry(
  * Reads walk the id (rowid) order, the time index only finding where a period begins and ends.
  */
 export class SqliteAuditBackend implements AuditBackend {
-  private readonly ready: Promise<void>;
-
   constructor(
     private readonly query: Query,
     private readonly namespace: string,
-  ) {
-    this.ready = (async () => {
-      for (const sql of SCHEMA) await query(sql);
-    })();
-    // Its failure is every operation's (each awaits it); nothing is left unhandled meanwhile.
-    this.ready.catch(() => undefined);
-  }
+  ) {}
 
   async write(entries: AuditEntry[]): Promise<void> {
-    await this.ready;
     const row = `(${COLUMNS.map(() => '?').join(', ')})`;
     const params = entries.flatMap((e) => [
       this.namespace,
@@ -100,7 +68,6 @@ export class SqliteAuditBackend implements AuditBackend {
   }
 
   async newest(q: { since: Date; before?: string; limit: number }): Promise<StoredAuditEntry[]> {
-    await this.ready;
     const low = await this.firstSince(q.since);
     if (low === undefined) return [];
     const before = q.before === undefined ? Number.MAX_SAFE_INTEGER : Number(q.before);
@@ -115,7 +82,6 @@ export class SqliteAuditBackend implements AuditBackend {
   }
 
   async newerThan(q: { since: Date; after: string; top?: string; limit: number }): Promise<StoredAuditEntry[]> {
-    await this.ready;
     const top = q.top === undefined ? Number.MAX_SAFE_INTEGER : Number(q.top);
     const rows = await this.query(`${SELECT} WHERE id > ? AND id <= ? AND namespace = ? AND time >= ? ORDER BY id ASC LIMIT ?`, [
       Number(q.after),
@@ -128,7 +94,6 @@ export class SqliteAuditBackend implements AuditBackend {
   }
 
   async bounds(from: Date, to: Date): Promise<{ low: string; high: string } | undefined> {
-    await this.ready;
     const [row] = await this.query(`SELECT MIN(id) AS low, MAX(id) AS high FROM ${TABLE} WHERE namespace = ? AND time >= ? AND time < ?`, [
       this.namespace,
       from.toISOString(),
@@ -143,7 +108,6 @@ export class SqliteAuditBackend implements AuditBackend {
     after: string | undefined,
     limit: number,
   ): Promise<StoredAuditEntry[]> {
-    await this.ready;
     const start = after === undefined ? Number(range.low) - 1 : Number(after);
     // NOT INDEXED: walk the rowid range, not the time index (which would sort the whole period each batch).
     const rows = await this.query(

@@ -9,14 +9,7 @@ import {
   type PixEventsRepo,
   parseStored,
 } from '../pix-events';
-import { madeAtFirstUse, type Query } from './query';
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS pix_events (ns TEXT NOT NULL, hash TEXT NOT NULL, received_at TEXT NOT NULL, posted INTEGER NOT NULL DEFAULT 0, json TEXT NOT NULL, PRIMARY KEY (ns, hash))`,
-  `CREATE INDEX IF NOT EXISTS pix_events_pending ON pix_events (ns, posted, received_at)`,
-  `CREATE TABLE IF NOT EXISTS pix_disputes (ns TEXT NOT NULL, e2e TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (ns, e2e))`,
-  `CREATE INDEX IF NOT EXISTS pix_disputes_open ON pix_disputes (ns, open)`,
-];
+import type { Query } from './query';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -29,15 +22,10 @@ const ADD_BATCH = 500;
  * one row, so a repeat of an event not posted finds it pending still.
  */
 export class SqlitePixEvents implements PixEventsRepo {
-  /** The tables, made at first use, not at start: each statement is a commit on the main connection. */
-  private readonly ready: () => Promise<void>;
-
   constructor(
     private readonly query: Query,
     private readonly ns: string,
-  ) {
-    this.ready = madeAtFirstUse(query, SCHEMA);
-  }
+  ) {}
 
   /**
    * Group commit: each insert is a transaction, and a transaction on a file costs its syncs (about 20 ms
@@ -59,7 +47,6 @@ export class SqlitePixEvents implements PixEventsRepo {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, ADD_BATCH);
       try {
-        await this.ready();
         const rows = await this.query(
           `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, 0, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
           batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, JSON.stringify(record)]),
@@ -79,20 +66,17 @@ export class SqlitePixEvents implements PixEventsRepo {
   }
 
   async get(hash: string) {
-    await this.ready();
     const [row] = await this.query('SELECT json FROM pix_events WHERE ns = ? AND hash = ?', [this.ns, hash]);
     return parseStored(PixEventRecordSchema, row?.json);
   }
 
   async update(record: PixEventRecord) {
-    await this.ready();
     await this.query('UPDATE pix_events SET json = ? WHERE ns = ? AND hash = ?', [JSON.stringify(record), this.ns, record.hash]);
   }
 
   private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   async pending() {
-    await this.ready();
     // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
     if (this.pruning.due()) {
       await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [
@@ -105,7 +89,6 @@ export class SqlitePixEvents implements PixEventsRepo {
   }
 
   async markPosted(hash: string) {
-    await this.ready();
     const record = await this.get(hash);
     if (!record) return;
     await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [
@@ -116,13 +99,11 @@ export class SqlitePixEvents implements PixEventsRepo {
   }
 
   async dispute(endToEndId: string) {
-    await this.ready();
     const [row] = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND e2e = ?', [this.ns, endToEndId]);
     return parseStored(DisputeRecordSchema, row?.json);
   }
 
   async saveDispute(record: DisputeRecord) {
-    await this.ready();
     await this.query(
       'INSERT INTO pix_disputes (ns, e2e, open, json) VALUES (?, ?, ?, ?) ON CONFLICT (ns, e2e) DO UPDATE SET open = excluded.open, json = excluded.json',
       [this.ns, record.endToEndId, record.closed ? 0 : 1, JSON.stringify(record)],
@@ -130,7 +111,6 @@ export class SqlitePixEvents implements PixEventsRepo {
   }
 
   async openDisputes() {
-    await this.ready();
     const rows = await this.query('SELECT json FROM pix_disputes WHERE ns = ? AND open = 1', [this.ns]);
     return rows
       .map((r) => parseStored(DisputeRecordSchema, r.json))
@@ -139,7 +119,6 @@ export class SqlitePixEvents implements PixEventsRepo {
   }
 
   async *events(): AsyncGenerator<PixEventRecord> {
-    await this.ready();
     for await (const text of pages(
       this.query,
       'SELECT hash AS k, json FROM pix_events WHERE ns = ? AND hash > ? ORDER BY hash LIMIT ?',
@@ -151,7 +130,6 @@ export class SqlitePixEvents implements PixEventsRepo {
   }
 
   async *disputes(): AsyncGenerator<DisputeRecord> {
-    await this.ready();
     for await (const text of pages(
       this.query,
       'SELECT e2e AS k, json FROM pix_disputes WHERE ns = ? AND e2e > ? ORDER BY e2e LIMIT ?',

@@ -1,10 +1,6 @@
 import { AtMostEvery } from '../at-most-every';
 import type { RecordsStorage, StoredRecord } from '../records';
-import { madeAtFirstUse, type Query } from './query';
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS records (namespace TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires INTEGER, PRIMARY KEY (namespace, kind, key))`,
-];
+import type { Query } from './query';
 
 /** Rows read at a time by a listing of everything. */
 const PAGE = 500;
@@ -18,19 +14,15 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * operation is one statement, so two stores on the file (two connections) race safely.
  */
 export class SqliteRecords implements RecordsStorage {
-  private readonly ready: () => Promise<void>;
   private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   constructor(
     private readonly query: Query,
     private readonly namespace: string,
     private readonly now: () => number = Date.now,
-  ) {
-    this.ready = madeAtFirstUse(query, SCHEMA);
-  }
+  ) {}
 
   async get(kind: string, key: string): Promise<string | undefined> {
-    await this.ready();
     const [row] = await this.query(
       'SELECT value FROM records WHERE namespace = ? AND kind = ? AND key = ? AND (expires IS NULL OR expires > ?)',
       [this.namespace, kind, key, this.now()],
@@ -57,7 +49,6 @@ export class SqliteRecords implements RecordsStorage {
   }
 
   async compareAndSet(kind: string, key: string, expected: string, next: string): Promise<boolean> {
-    await this.ready();
     const rows = await this.query(
       'UPDATE records SET value = ? WHERE namespace = ? AND kind = ? AND key = ? AND value = ? AND (expires IS NULL OR expires > ?) RETURNING key',
       [next, this.namespace, kind, key, expected, this.now()],
@@ -66,12 +57,10 @@ export class SqliteRecords implements RecordsStorage {
   }
 
   async delete(kind: string, key: string): Promise<void> {
-    await this.ready();
     await this.query('DELETE FROM records WHERE namespace = ? AND kind = ? AND key = ?', [this.namespace, kind, key]);
   }
 
   async list(kind: string, limit: number): Promise<Array<{ key: string; text: string }>> {
-    await this.ready();
     const rows = await this.query(
       'SELECT key, value FROM records WHERE namespace = ? AND kind = ? AND (expires IS NULL OR expires > ?) ORDER BY key LIMIT ?',
       [this.namespace, kind, this.now(), limit],
@@ -80,7 +69,6 @@ export class SqliteRecords implements RecordsStorage {
   }
 
   async *all(): AsyncGenerator<StoredRecord> {
-    await this.ready();
     for (let after: [string, string] = ['', '']; ; ) {
       const now = this.now();
       const rows = await this.query(
@@ -106,7 +94,6 @@ export class SqliteRecords implements RecordsStorage {
   }
 
   private async prune(): Promise<void> {
-    await this.ready();
     const now = this.now();
     if (!this.pruning.due(now)) return;
     await this.query('DELETE FROM records WHERE namespace = ? AND expires IS NOT NULL AND expires <= ?', [this.namespace, now]);

@@ -1,5 +1,5 @@
 import type { IndexEntry, SortedIndex } from '../sorted-index';
-import { madeAtFirstUse, type Query } from './query';
+import type { Query } from './query';
 
 const entries = (rows: Array<Record<string, unknown>>): IndexEntry[] => rows.map((r) => ({ id: String(r.id), score: Number(r.due) }));
 
@@ -8,21 +8,13 @@ const entries = (rows: Array<Record<string, unknown>>): IndexEntry[] => rows.map
  * id)` keyed, indexed by score (the column `due`, as the first of them named it).
  */
 export class SqliteSortedIndex implements SortedIndex {
-  private readonly ready: () => Promise<void>;
-
   constructor(
     private readonly query: Query,
     private readonly namespace: string,
     private readonly table: string,
-  ) {
-    this.ready = madeAtFirstUse(query, [
-      `CREATE TABLE IF NOT EXISTS ${table} (namespace TEXT NOT NULL, id TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (namespace, id))`,
-      `CREATE INDEX IF NOT EXISTS ${table}_due ON ${table} (namespace, due)`,
-    ]);
-  }
+  ) {}
 
   async put(id: string, score: number): Promise<void> {
-    await this.ready();
     await this.query(
       `INSERT INTO ${this.table} (namespace, id, due) VALUES (?, ?, ?) ON CONFLICT (namespace, id) DO UPDATE SET due = excluded.due`,
       [this.namespace, id, score],
@@ -30,13 +22,11 @@ export class SqliteSortedIndex implements SortedIndex {
   }
 
   async remove(id: string): Promise<void> {
-    await this.ready();
     await this.query(`DELETE FROM ${this.table} WHERE namespace = ? AND id = ?`, [this.namespace, id]);
   }
 
   async range(maxScore: number, limit: number): Promise<IndexEntry[]> {
     if (limit < 1) return [];
-    await this.ready();
     return entries(
       await this.query(`SELECT id, due FROM ${this.table} WHERE namespace = ? AND due <= ? ORDER BY due, id LIMIT ?`, [
         this.namespace,
@@ -48,7 +38,6 @@ export class SqliteSortedIndex implements SortedIndex {
 
   async all(limit?: number): Promise<IndexEntry[]> {
     if (limit !== undefined && limit < 1) return [];
-    await this.ready();
     // LIMIT -1: no limit.
     return entries(
       await this.query(`SELECT id, due FROM ${this.table} WHERE namespace = ? ORDER BY due, id LIMIT ?`, [this.namespace, limit ?? -1]),
@@ -56,7 +45,6 @@ export class SqliteSortedIndex implements SortedIndex {
   }
 
   async count(): Promise<number> {
-    await this.ready();
     const rows = await this.query(`SELECT COUNT(*) AS n FROM ${this.table} WHERE namespace = ?`, [this.namespace]);
     return Number(rows[0]?.n ?? 0);
   }

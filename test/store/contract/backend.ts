@@ -1,4 +1,13 @@
-import { type OpenBackend, openBackend, openStore, type Store, type StoreOptions } from '../../../src/store';
+import {
+  type BackendOptions,
+  type Inspection,
+  inspectStore,
+  type OpenBackend,
+  openBackend,
+  openStore,
+  type Store,
+  type StoreOptions,
+} from '../../../src/store';
 import type { SortedIndex } from '../../../src/store/sorted-index';
 
 /** The secret every contract store is opened with unless a case says otherwise. */
@@ -11,7 +20,9 @@ export const SECRET = 's'.repeat(40);
 export interface Space {
   open(options?: Partial<Pick<StoreOptions, 'secret' | 'onSecret'>>): Promise<Store>;
   /** The backend's own parts, guarded as the store guards them (for what no repository shows: an index entry alone). */
-  openBackend(): Promise<OpenBackend>;
+  openBackend(options?: Pick<BackendOptions, 'existing'>): Promise<OpenBackend>;
+  /** What the space holds, asked of the store without making anything. */
+  inspect(): Promise<Inspection>;
   /** A sorted index of this backend named `name`, on this space. */
   sortedIndex(name: string): Promise<SortedIndex>;
   /** Closes whatever was opened on it and removes its state. */
@@ -23,6 +34,8 @@ export interface BackendUnderTest {
   name: string;
   /** Its stores share the Pix budget's window (`store.rateWindow`); else each process counts its own. */
   sharesRateWindow: boolean;
+  /** The name of the filing intents' index (`space().sortedIndex(name)`): to leave an entry without its record, as a filing cut short does. */
+  filingIntentsIndex: string;
   /** A new, empty space. */
   space(): Promise<Space>;
 }
@@ -43,7 +56,8 @@ export function spaceOf(
   };
   return {
     open: async (extra) => keep(await openStore({ secret: SECRET, ...options, ...extra })),
-    openBackend: async () => keep(await openBackend({ secret: SECRET, ...options })),
+    openBackend: async (extra) => keep(await openBackend({ secret: SECRET, ...options, ...extra })),
+    inspect: () => inspectStore(options),
     sortedIndex: async (name) => keep(await sortedIndex(name)).index,
     async dispose() {
       for (const it of opened.splice(0)) await it.close().catch(() => undefined);

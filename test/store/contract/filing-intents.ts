@@ -36,24 +36,11 @@ export function filingIntentsContract(backend: BackendUnderTest): void {
       const { backend: parts } = await space().openBackend();
       const store = await space().open();
       const at = Date.parse('2026-01-01T10:00:00.000Z');
-      await parts.filingIntents.index('ghost', at);
+      await (await space().sortedIndex(backend.filingIntentsIndex)).put('ghost', at);
       expect(await store.filingIntents.list(at + 1_000)).toEqual([]);
       expect((await parts.filingIntents.indexed()).map((e) => e.id)).toEqual(['ghost']);
       await store.filingIntents.list(at + 5 * 60_000);
       expect(await parts.filingIntents.indexed()).toEqual([]);
-    });
-
-    test('intents recorded without their index (an older version) are indexed once, at their time', async () => {
-      const { backend: parts } = await space().openBackend();
-      const store = await space().open();
-      await store.filingIntents.record(intent('indexed', '2026-01-01T10:00:01.000Z'));
-      await parts.filingIntents.put(intent('old', '2026-01-01T09:00:00.000Z'), 0);
-      await parts.filingIntents.unindex('old');
-      expect((await store.filingIntents.list()).map((i) => i.intentId)).toEqual(['indexed']);
-      expect(await store.filingIntents.adoptUnindexed()).toBe(1);
-      expect(await store.filingIntents.adoptUnindexed()).toBe(0);
-      expect((await store.filingIntents.list()).map((i) => i.intentId)).toEqual(['old', 'indexed']);
-      expect((await parts.filingIntents.indexed()).find((e) => e.id === 'old')?.score).toBe(Date.parse('2026-01-01T09:00:00.000Z'));
     });
   });
 }

@@ -41,7 +41,9 @@ export function listingsContract(backend: BackendUnderTest): void {
       expect(disputes['E-closed']!.closed).toBe(true);
 
       const records = byId(await all(parts.records.all()), (r: StoredRecord) => `${r.kind}/${r.key}`);
-      expect(Object.keys(records).sort()).toEqual(['delegation/U0ABEL', 'digest-slot/2026-11-25T09:00:00.000Z']);
+      // The store's identity is one of its records, kept for good.
+      expect(Object.keys(records).sort()).toEqual(['delegation/U0ABEL', 'digest-slot/2026-11-25T09:00:00.000Z', 'store/identity']);
+      expect(records['store/identity']!.ttlMs).toBeUndefined();
       expect(records['delegation/U0ABEL']).toEqual({
         kind: 'delegation',
         key: 'U0ABEL',

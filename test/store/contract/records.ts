@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StoreMisuseError } from '../../../src/store/errors';
 import { recordsOf } from '../../../src/store/records';
 import { waitFor } from '../../support/wait';
 import { type BackendUnderTest, eachSpace } from './backend';
@@ -106,6 +107,7 @@ export function recordsContract(backend: BackendUnderTest): void {
       await expect(store.records.set('mark', 'k', undefined)).rejects.toThrow(/JSON/);
       await expect(store.records.set('mark', 'k', 1, 0)).rejects.toThrow(/lifetime/);
       await expect(store.records.list('mark', 0)).rejects.toThrow(/limit/);
+      await expect(store.records.set('Bad Kind', 'k', 1)).rejects.toBeInstanceOf(StoreMisuseError);
 
       const marks = recordsOf(store.records, 'balance-alert', MarkSchema);
       expect(await marks.setIfAbsent('acc1', { below: false, blocked: false })).toBe(true);

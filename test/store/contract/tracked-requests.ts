@@ -1,4 +1,5 @@
 import type { Store } from '../../../src/store';
+import { NoSuchRecordError } from '../../../src/store/errors';
 import { type BackendUnderTest, eachSpace } from './backend';
 
 /** A limit request to track, as a filing records it. */
@@ -81,6 +82,7 @@ export function trackedRequestsContract(backend: BackendUnderTest): void {
       expect(await store.trackedRequests.get('u1')).toMatchObject({ limitRequestId: 'u1', closed: false });
       expect(await store.trackedRequests.openIds()).toEqual([]);
       await expect(store.trackedRequests.attachRoot('nope', { channel: 'C', ts: '1.1' })).rejects.toThrow(/not tracked/);
+      await expect(store.trackedRequests.close('nope')).rejects.toBeInstanceOf(NoSuchRecordError);
       expect(await store.trackedRequests.get('nope')).toBeUndefined();
     });
   });
