@@ -47,6 +47,12 @@ export const PixEventRecordSchema = z.object({
   attemptedAt: z.string().optional(),
   /** When it was posted (its root or reply, or its compact message). */
   postedAt: z.string().optional(),
+  /**
+   * Answered and never to be posted (the service's test delivery, a body that is no event, a kind not
+   * listed in PIX_EVENTS, an event too old): recorded, never pending, only so that a repeat of it is
+   * known and adds nothing to the audit trail.
+   */
+  dropped: z.enum(['test_delivery', 'not_event', 'not_listed', 'too_old']).optional(),
 });
 export type PixEventRecord = z.infer<typeof PixEventRecordSchema>;
 
@@ -79,8 +85,9 @@ export const EVENT_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
  */
 export interface PixEventsRepo {
   /**
-   * Records a new event, pending; false when one with this hash is recorded already (a redelivery).
-   * A redelivery of an event not posted yet leaves it pending (puts it back if it was not).
+   * Records a new event, pending (never, when it is `dropped`); false when one with this hash is
+   * recorded already (a repeat). A repeat of an event not posted yet leaves it pending (puts it back
+   * if it was not), unless it was dropped.
    */
   add(record: PixEventRecord): Promise<boolean>;
   get(hash: string): Promise<PixEventRecord | undefined>;

@@ -25,7 +25,8 @@ const disputes = (rows: Row[]) => rows.map((r) => parsed(DisputeRecordSchema, r.
 /**
  * An event is one row, its pending mark a column of it: recorded and pending in one insert, the first
  * of the same bytes winning (`ON CONFLICT DO NOTHING`), so a repeat of an event not posted finds it
- * pending still, and none is ever recorded without being pending.
+ * pending still, and none is ever recorded without being pending. `posted` means "not pending": a
+ * dropped event's row is written so.
  */
 export class PostgresPixEvents implements PixEventsRepo {
   private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
@@ -37,8 +38,8 @@ export class PostgresPixEvents implements PixEventsRepo {
 
   async add(record: PixEventRecord): Promise<boolean> {
     const rows = await this.query(
-      `INSERT INTO ${this.s}.pix_events (hash, received_at, record) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING RETURNING 1`,
-      [record.hash, record.receivedAt, JSON.stringify(record)],
+      `INSERT INTO ${this.s}.pix_events (hash, received_at, posted, record) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING RETURNING 1`,
+      [record.hash, record.receivedAt, record.dropped !== undefined, JSON.stringify(record)],
     );
     return rows.length === 1;
   }

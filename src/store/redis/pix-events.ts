@@ -12,28 +12,36 @@ import {
 } from '../pix-events';
 import { scanStrings } from './client';
 
+/** Whether a stored record (its JSON in `stored`) waits to be posted: neither posted nor dropped. */
+const UNPOSTED = `
+local function unposted(stored)
+  if not stored then return false end
+  local record = cjson.decode(stored)
+  return not record.postedAt and not record.dropped
+end
+`;
+
 /**
- * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`), one script,
- * so that no failure between two commands can leave a record that is not pending. A repeat: 0, or,
- * when its record is there, not posted and not pending (written so by an earlier version whose ZADD
- * failed), the record, for its original place to be given back (`RELIST`).
- * KEYS: the event, the pending set. ARGV: the record, its lifetime, its score, its hash.
+ * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`; none for a
+ * dropped event), one script, so that no failure between two commands can leave a record that is not
+ * pending. A repeat: 0, or, when its record is there, not posted and not pending (written so by an
+ * earlier version whose ZADD failed), the record, for its original place to be given back (`RELIST`).
+ * KEYS: the event, the pending set. ARGV: the record, its lifetime, its score, its hash, '1' when it is pending.
  */
-const ADD = `
+const ADD = `${UNPOSTED}
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  if ARGV[5] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
   return 1
 end
 if redis.call('ZSCORE', KEYS[2], ARGV[4]) then return 0 end
 local stored = redis.call('GET', KEYS[1])
-if stored and not cjson.decode(stored).postedAt then return stored end
+if unposted(stored) then return stored end
 return 0
 `;
 
 /** Puts an event back among the pending ones, unless it was posted meanwhile. KEYS: the event, the pending set. ARGV: score, hash. */
-const RELIST = `
-local stored = redis.call('GET', KEYS[1])
-if stored and not cjson.decode(stored).postedAt then redis.call('ZADD', KEYS[2], 'NX', ARGV[1], ARGV[2]) end
+const RELIST = `${UNPOSTED}
+if unposted(redis.call('GET', KEYS[1])) then redis.call('ZADD', KEYS[2], 'NX', ARGV[1], ARGV[2]) end
 return 1
 `;
 
@@ -57,7 +65,13 @@ export class RedisPixEvents implements PixEventsRepo {
     const keys = [this.key(record.hash), this.pendingKey];
     const reply = await this.client.eval(ADD, {
       keys,
-      arguments: [JSON.stringify(record), String(EVENT_KEEP_MS), String(Date.parse(record.receivedAt)), record.hash],
+      arguments: [
+        JSON.stringify(record),
+        String(EVENT_KEEP_MS),
+        String(Date.parse(record.receivedAt)),
+        record.hash,
+        record.dropped ? '0' : '1',
+      ],
     });
     if (reply === 1) return true;
     const lost = parseStored(PixEventRecordSchema, reply);

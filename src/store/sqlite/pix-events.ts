@@ -26,7 +26,8 @@ const ADD_BATCH = 500;
 /**
  * sqlite: a table with the hash as its key (`INSERT … ON CONFLICT DO NOTHING RETURNING`: the
  * insert-if-absent). An event is pending while its row says it is not posted: record and listing are
- * one row, so a repeat of an event not posted finds it pending still.
+ * one row, so a repeat of an event not posted finds it pending still. The `posted` column means "not
+ * pending": a dropped event's row is written so.
  */
 export class SqlitePixEvents implements PixEventsRepo {
   /** The tables, made at first use, not at start: each statement is a commit on the main connection. */
@@ -61,8 +62,9 @@ export class SqlitePixEvents implements PixEventsRepo {
       try {
         await this.ready();
         const rows = await this.query(
-          `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, 0, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
-          batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, JSON.stringify(record)]),
+          `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
+          // A dropped event is never pending: its row says posted (its record says it was not).
+          batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, record.dropped ? 1 : 0, JSON.stringify(record)]),
         );
         const inserted = new Set(rows.map((r) => String(r.hash)));
         // The same bytes twice in one batch: the first is the new event, the second its repeat.

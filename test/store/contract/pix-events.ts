@@ -58,6 +58,20 @@ export function pixEventsContract(backend: BackendUnderTest): void {
       expect(await a.pixEvents.pending()).toEqual(['r2']);
     });
 
+    test('a dropped event (answered, never to be posted) is recorded once and never pending, its repeats neither', async () => {
+      const [a, b] = [await space().open(), await space().open()];
+      const test = { hash: 'd1', kind: 'TEST', receivedAt: new Date().toISOString(), dropped: 'test_delivery' } as const;
+      const results = await Promise.all([a.pixEvents.add(test), b.pixEvents.add(test)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await a.pixEvents.add({ ...test, receivedAt: new Date().toISOString() })).toBe(false);
+      expect(await b.pixEvents.get('d1')).toEqual(test);
+      expect(await a.pixEvents.pending()).toEqual([]);
+      // A copy of the store reads it as it is, and writes it so.
+      const copied: PixEventRecord[] = [];
+      for await (const event of a.pixEvents.events()) copied.push(event);
+      expect(copied).toEqual([test]);
+    });
+
     test('disputes: saved and replaced; the open ones, most recently updated first; a closed one still found', async () => {
       const [a, b] = [await space().open(), await space().open()];
       await a.pixEvents.saveDispute(dispute('E1', false, '2026-11-25T10:00:00.000Z'));
