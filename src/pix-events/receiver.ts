@@ -5,7 +5,7 @@ import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import { ThrottledWarning } from '../runtime/throttled-warning';
-import { EVENT_KEEP_MS, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
+import { EVENT_MAX_AGE_MS, keptUntilOf, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
 import { disputeDigest, EventBodySchema, eventTime, otherDigest, TestDeliverySchema } from './digest';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
@@ -19,13 +19,6 @@ export const WEBHOOK_ACTOR = 'pix-service';
 const TEST_KIND = 'TEST';
 /** The kind the metrics give a body that is no event. */
 const NO_KIND = 'none';
-/**
- * An event whose own time (digest.ts, eventTime) is older than this is not posted: its key may be
- * gone (EVENT_KEEP_MS), so a replay of it could not be told from a new event. A day less than the
- * keys are kept, for the service's clock running ahead of ours; a genuine delivery is never near it
- * (the service stops retrying after about 85 minutes).
- */
-const EVENT_MAX_AGE_MS = EVENT_KEEP_MS - 24 * 60 * 60 * 1000;
 
 export interface ReceiverOptions {
   keys: PublicKeys;
@@ -136,11 +129,9 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
     );
   }
   const kind = kindOf(parsed.data.event);
-  if (!isListed(kind, o.kinds)) {
-    return once(o, { hash, kind, receivedAt, dropped: 'not_listed' }, OK, 'not listed', () =>
-      o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped'),
-    );
-  }
+  // An event with a time of its own (digest.ts, eventTime) is posted only while it is young, and kept
+  // a day past that (keptUntilOf); one without is kept for good. Its age is asked first: an event kept
+  // until it was too old, sent again, is dropped as too old, and kept so for good.
   const at = eventTime(parsed.data);
   if (at !== undefined && now() - at > EVENT_MAX_AGE_MS) {
     // Answered 2xx all the same: the service would send it again on any other answer, and a replay
@@ -148,8 +139,15 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
     warnings.tooOld.note();
     return once(o, { hash, kind, receivedAt, dropped: 'too_old' }, OK, 'too old: not posted');
   }
+  const keptUntil = keptUntilOf(Date.parse(receivedAt), at);
+  const kept = keptUntil === undefined ? {} : { keptUntil };
+  if (!isListed(kind, o.kinds)) {
+    return once(o, { hash, kind, receivedAt, dropped: 'not_listed', ...kept }, OK, 'not listed', () =>
+      o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped'),
+    );
+  }
   const dispute = disputeStatusOf(kind) ? disputeDigest(kind, parsed.data) : undefined;
-  const record: PixEventRecord = { hash, kind, receivedAt, ...(dispute ? { dispute } : { other: otherDigest(parsed.data) }) };
+  const record: PixEventRecord = { hash, kind, receivedAt, ...kept, ...(dispute ? { dispute } : { other: otherDigest(parsed.data) }) };
   return once(o, record, OK, 'recorded', () => {
     o.logger.info({ kind, event: hash.slice(0, 12) }, 'webhook event recorded');
     setImmediate(o.nudge);

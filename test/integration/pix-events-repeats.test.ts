@@ -1,5 +1,10 @@
-import { type Harness, startHarness } from '../support/harness';
-import { disputeBody, e2e, receiverUrl, rootsOf, sendWebhook, signWith } from '../support/pix-events';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import { SqlitePixEvents } from '../../src/store/sqlite/pix-events';
+import { queryOf } from '../../src/store/sqlite/query';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { disputeBody, e2e, receiverUrl, rootsOf, sendSigned, sendWebhook, signWith } from '../support/pix-events';
 import { waitFor } from '../support/wait';
 
 // A signed webhook body is a key to the receiver for as long as the service's keys are listed: RSA
@@ -81,5 +86,55 @@ describe('Pix events: a repeat adds no audit entry, and is counted in /metrics',
     expect(await counted('CHARGE_EXPIRED', 'repeat')).toBe(14);
     expect(await counted('CHARGE_COMPLETED', 'repeat')).toBe(14);
     expect(h.slack.messages.some((m) => JSON.stringify(m).includes('order-r'))).toBe(false);
+  });
+});
+
+describe('Pix events: what makes a repeat is kept for as long as a replay could be accepted', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ PIX_EVENTS_CHANNEL: CHANNEL, PIX_EVENTS: 'CHARGE_COMPLETED' });
+  });
+  afterAll(() => h.close());
+
+  const charge = (correlationID: string, times: Record<string, string> = {}) =>
+    JSON.stringify({ event: 'OPENPIX:CHARGE_COMPLETED', charge: { value: 1000, correlationID, status: 'COMPLETED', ...times } });
+  const postsOf = (order: string) => h.slack.callsOf('chat.postMessage').filter((c) => messageText(c.args).includes(order));
+
+  /**
+   * What the store holds once a week and more has passed since the event was posted: its row made
+   * older, then the store's own pruning run over the file (a second instance on it, or the next start).
+   */
+  async function aWeekLater(body: string): Promise<void> {
+    const hash = createHash('sha256').update(body).digest('hex');
+    const then = new Date(Date.now() - 8 * day).toISOString();
+    const file = new KeyvSqlite({ uri: `sqlite://${path.join(h.dataDir, 'pix-ops.sqlite')}`, busyTimeout: 5_000 });
+    try {
+      const query = queryOf(file);
+      await query(`UPDATE pix_events SET received_at = ?, json = json_set(json, '$.receivedAt', ?, '$.postedAt', ?) WHERE hash = ?`, [
+        then,
+        then,
+        then,
+        hash,
+      ]);
+      await new SqlitePixEvents(query, 'pix-ops').pending();
+    } finally {
+      await file.disconnect();
+    }
+  }
+
+  test('an event with no time of its own, replayed after a week: not posted again', async () => {
+    const body = charge('order-timeless-1');
+    expect((await sendSigned(h, body)).status).toBe(200);
+    await waitFor('posted', () => postsOf('order-timeless-1').length === 1);
+    await waitFor('marked posted', async () => (await h.app.deps.store.pixEvents.pending()).length === 0);
+    await aWeekLater(body);
+
+    expect((await sendSigned(h, body)).status).toBe(200);
+    // An event after it is posted after it: the replay, were it taken for new, would be posted first.
+    const next = charge('order-timeless-2');
+    expect((await sendSigned(h, next)).status).toBe(200);
+    await waitFor('the next event posted', () => postsOf('order-timeless-2').length === 1);
+    await h.app.pixEvents!.outbox.drain();
+    expect(postsOf('order-timeless-1')).toHaveLength(1);
   });
 });

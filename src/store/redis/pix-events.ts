@@ -4,11 +4,11 @@ import {
   DISPUTE_KEEP_MS,
   type DisputeRecord,
   DisputeRecordSchema,
-  EVENT_KEEP_MS,
   type PixEventRecord,
   PixEventRecordSchema,
   type PixEventsRepo,
   parseStored,
+  postedRecord,
 } from '../pix-events';
 import { scanStrings } from './client';
 
@@ -22,14 +22,18 @@ end
 `;
 
 /**
- * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`; none for a
- * dropped event), one script, so that no failure between two commands can leave a record that is not
- * pending. A repeat: 0, or, when its record is there, not posted and not pending (written so by an
- * earlier version whose ZADD failed), the record, for its original place to be given back (`RELIST`).
- * KEYS: the event, the pending set. ARGV: the record, its lifetime, its score, its hash, '1' when it is pending.
+ * A new event: its record (`SET NX`, `PX` its lifetime when it has one) and its place among the
+ * pending ones (`ZADD`; none for a dropped event), one script, so that no failure between two commands
+ * can leave a record that is not pending. A repeat: 0, or, when its record is there, not posted and
+ * not pending (written so by an earlier version whose ZADD failed), the record, for its original place
+ * to be given back (`RELIST`).
+ * KEYS: the event, the pending set. ARGV: the record, its lifetime in ms ('': for good), its score, its hash, '1' when it is pending.
  */
 const ADD = `${UNPOSTED}
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+local set
+if ARGV[2] == '' then set = redis.call('SET', KEYS[1], ARGV[1], 'NX')
+else set = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) end
+if set then
   if ARGV[5] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
   return 1
 end
@@ -67,7 +71,8 @@ export class RedisPixEvents implements PixEventsRepo {
       keys,
       arguments: [
         JSON.stringify(record),
-        String(EVENT_KEEP_MS),
+        // The key lapses with keptUntil (at least a millisecond: PX takes no less).
+        record.keptUntil === undefined ? '' : String(Math.max(1, Date.parse(record.keptUntil) - Date.now())),
         String(Date.parse(record.receivedAt)),
         record.hash,
         record.dropped ? '0' : '1',
@@ -95,7 +100,7 @@ export class RedisPixEvents implements PixEventsRepo {
     const record = await this.get(hash);
     const unlisted = this.client.multi();
     if (record && !record.postedAt) {
-      unlisted.set(this.key(hash), JSON.stringify({ ...record, postedAt: new Date().toISOString() }), {
+      unlisted.set(this.key(hash), JSON.stringify(postedRecord(record, new Date().toISOString())), {
         condition: 'XX',
         expiration: 'KEEPTTL',
       });

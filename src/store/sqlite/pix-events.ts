@@ -3,17 +3,19 @@ import {
   byUpdate,
   type DisputeRecord,
   DisputeRecordSchema,
-  EVENT_KEEP_MS,
   type PixEventRecord,
   PixEventRecordSchema,
   type PixEventsRepo,
   parseStored,
+  postedRecord,
 } from '../pix-events';
 import { madeAtFirstUse, type Query } from './query';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS pix_events (ns TEXT NOT NULL, hash TEXT NOT NULL, received_at TEXT NOT NULL, posted INTEGER NOT NULL DEFAULT 0, json TEXT NOT NULL, PRIMARY KEY (ns, hash))`,
   `CREATE INDEX IF NOT EXISTS pix_events_pending ON pix_events (ns, posted, received_at)`,
+  // What the pruning looks for: the events not pending whose keptUntil is past (none: kept for good).
+  `CREATE INDEX IF NOT EXISTS pix_events_kept ON pix_events (ns, json_extract(json, '$.keptUntil')) WHERE posted = 1`,
   `CREATE TABLE IF NOT EXISTS pix_disputes (ns TEXT NOT NULL, e2e TEXT NOT NULL, open INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (ns, e2e))`,
   `CREATE INDEX IF NOT EXISTS pix_disputes_open ON pix_disputes (ns, open)`,
 ];
@@ -95,11 +97,11 @@ export class SqlitePixEvents implements PixEventsRepo {
 
   async pending() {
     await this.ready();
-    // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
+    // Events past their keptUntil go in passing, at most once an hour (a write costs a commit): a replay of them is too old.
     if (this.pruning.due()) {
-      await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [
+      await this.query(`DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND json_extract(json, '$.keptUntil') < ?`, [
         this.ns,
-        new Date(Date.now() - EVENT_KEEP_MS).toISOString(),
+        new Date().toISOString(),
       ]);
     }
     const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
@@ -111,7 +113,7 @@ export class SqlitePixEvents implements PixEventsRepo {
     const record = await this.get(hash);
     if (!record) return;
     await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [
-      JSON.stringify({ ...record, postedAt: record.postedAt ?? new Date().toISOString() }),
+      JSON.stringify(postedRecord(record, new Date().toISOString())),
       this.ns,
       hash,
     ]);
