@@ -1,18 +1,21 @@
 import { type DelegationRefusal, parseAway, refusalToDelegate } from '../src/approvals/delegation';
 import { delegationsIn } from '../src/approvals/delegations-repo';
-import { mayApproveSomething } from '../src/approvals/who-may-decide';
+import { mayApproveSomething, type Standing, standingOf } from '../src/approvals/who-may-decide';
+import type { Role } from '../src/domain/roles';
 import { formatSaoPauloDateTime, isoDateOf, systemClock } from '../src/domain/sao-paulo-date';
 import type { CommandContext, CommandRow, EntryRow } from '../src/entry/table';
 import { UsageError } from '../src/entry/table';
+import { describeError } from '../src/errors';
 import { type Locale, messages } from '../src/i18n';
 import { plain, type SlackMessage } from '../views/message';
 
 // `/pix away`: delegation while away. The rows need the viewer role, as the contract's command table
 // says, and the entry table checks it like any other; setting a delegation also needs what no role
-// says, that the caller may approve something (an action of APPROVALS whose role they hold, as an
-// approver or on the escalation list): the approval rules answer that (who-may-decide.ts), here, as
-// they answer who may decide in the approval buttons' handlers. Seeing one's state and ending one's
-// delegation stay open to every viewer: whoever set one can always end it.
+// says, that the caller may approve something (an action that may wait whose role they hold, as an
+// approver or on the escalation list) and that the delegate holds a role that decides one: the approval
+// rules answer that (who-may-decide.ts, delegation.ts), here, as they answer who may decide in the
+// approval buttons' handlers. Seeing one's state and ending one's delegation stay open to every viewer:
+// whoever set one can always end it.
 
 const day = (locale: Locale, until: string) => formatSaoPauloDateTime(until, locale) ?? until;
 
@@ -28,6 +31,14 @@ function refusalOf(locale: Locale, refusal: DelegationRefusal): { text: string; 
       return { text: m.refusedPast, detail: 'delegation refused: a past day' };
     case 'too-far':
       return { text: m.refusedTooFar(day(locale, refusal.last)), detail: 'delegation refused: more than 90 days ahead' };
+    case 'delegate-decides-nothing':
+      return {
+        text: m.refusedDelegateDecidesNothing({
+          delegate: `<@${refusal.delegate}>`,
+          ...(refusal.role ? { role: messages(locale).common.role(refusal.role) } : {}),
+        }),
+        detail: 'delegation refused: the delegate decides nothing',
+      };
     case 'delegate-away':
       return {
         text: m.refusedDelegateAway({ delegate: `<@${refusal.delegate}>`, until: day(locale, refusal.until) }),
@@ -63,18 +74,27 @@ async function setAway(ctx: CommandContext): Promise<SlackMessage> {
   const now = systemClock();
   const delegations = delegationsIn(deps.store);
   deps.audit.about({ delegate, period: `..${isoDateOf(until)}` });
-  const [role, approver, escalation, delegateAway] = await Promise.all([
-    deps.access.roleOf(userId),
-    deps.access.mayApprove(userId),
-    deps.access.inEscalation(userId),
-    delegations.of(delegate, now),
-  ]);
+  // The actions that may wait for a checker: what the caller could hand over, and what the delegate must be able to decide.
+  const mayWait = deps.approvals.actions;
+  const delegateAway = await delegations.of(delegate, now);
+  let standing: Standing;
+  let delegateRole: Role | undefined;
+  try {
+    // Both looked up afresh, as when an approval is decided: a group changed a moment ago counts.
+    [standing, delegateRole] = await Promise.all([standingOf(deps, userId), deps.access.roleOf(delegate, { fresh: true })]);
+  } catch (err) {
+    deps.logger.warn({ user: userId, ...describeError(err) }, 'could not look up afresh who may decide, for a delegation');
+    deps.audit.outcome('error', 'roles not looked up');
+    return plain(m.lookupFailed);
+  }
   const refusal = refusalToDelegate({
     userId,
     delegate,
     until,
     now,
-    mayApproveSomething: mayApproveSomething({ role, approver, escalation }, deps.approvals.actions),
+    mayApproveSomething: mayApproveSomething(standing, mayWait),
+    delegateRole,
+    mayWait,
     ...(delegateAway ? { delegateAway } : {}),
   });
   if (refusal) {

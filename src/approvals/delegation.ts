@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { type ApprovalAction, roleToDecideAny } from '../domain/approvals';
+import { type Role, roleAllows } from '../domain/roles';
 import { addDays, type CalendarDate, isoDateOf, parseIsoDate, saoPauloStartOfDay, saoPauloToday } from '../domain/sao-paulo-date';
 import { PixOpsError } from '../errors';
 
@@ -73,12 +75,17 @@ export type DelegationRefusal =
   | { kind: 'past' }
   | { kind: 'too-far'; last: string }
   | { kind: 'delegate-away'; delegate: string; until: string }
-  | { kind: 'approves-nothing' };
+  | { kind: 'approves-nothing' }
+  /** The delegate holds no role that decides an action that may wait (`role`: the lowest that does). */
+  | { kind: 'delegate-decides-nothing'; delegate: string; role?: Role };
 
 /**
  * Why `userId` may not hand their decisions to `delegate` until the end of `until`, or undefined when
- * they may: only someone who may approve something delegates; never to themselves, to someone away
- * themselves, from a day already gone, or more than MAX_DAYS_AWAY days ahead.
+ * they may: only someone who may approve something delegates; never to themselves, to someone who
+ * holds no role that decides one of the actions that may wait (a delegate lends the away person's
+ * place among the approvers, never a role: they would be named in reminders and escalations, and
+ * decide nothing), to someone away themselves, from a day already gone, or more than MAX_DAYS_AWAY
+ * days ahead.
  */
 export function refusalToDelegate(input: {
   userId: string;
@@ -86,11 +93,18 @@ export function refusalToDelegate(input: {
   until: CalendarDate;
   now: Date;
   mayApproveSomething: boolean;
+  /** The delegate's role, looked up afresh. */
+  delegateRole: Role | undefined;
+  /** The actions that may wait for a checker: those of APPROVALS, and those that always wait. */
+  mayWait: Iterable<ApprovalAction>;
   /** The delegate's own delegation, when they have one. */
   delegateAway?: Delegation;
 }): DelegationRefusal | undefined {
   if (!input.mayApproveSomething) return { kind: 'approves-nothing' };
   if (input.delegate === input.userId) return { kind: 'self' };
+  const needed = roleToDecideAny(input.mayWait);
+  if (needed === undefined || !roleAllows(input.delegateRole, needed))
+    return { kind: 'delegate-decides-nothing', delegate: input.delegate, ...(needed ? { role: needed } : {}) };
   const today = saoPauloToday(input.now);
   const until = isoDateOf(input.until);
   if (until < isoDateOf(today)) return { kind: 'past' };

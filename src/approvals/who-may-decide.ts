@@ -101,7 +101,7 @@ export function mayApproveSomething(standing: Standing, actions: Iterable<Approv
 export type Judge = (approval: ApprovalRecord) => Decision;
 
 /** A person's standing, looked up afresh (their groups asked of Slack now); rejects when Slack does not answer. */
-async function standingOf(deps: Deps, userId: string): Promise<Standing> {
+export async function standingOf(deps: Deps, userId: string): Promise<Standing> {
   const [role, approver, escalation] = await Promise.all([
     deps.access.roleOf(userId, { fresh: true }),
     deps.access.mayApprove(userId, { fresh: true }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Role } from './roles';
+import { ROLES_HIGH_FIRST, type Role } from './roles';
 
 /** The actions that can wait for a second person (`APPROVALS`), in the contract's words. */
 export const APPROVAL_ACTIONS = ['limit-request', 'key-add', 'key-delete', 'withdraw-key', 'account-create', 'rotate-secret'] as const;
@@ -14,6 +14,12 @@ export const APPROVAL_ROLE: Record<ApprovalAction, Role> = {
   'account-create': 'admin',
   'rotate-secret': 'admin',
 };
+
+/** The lowest role that decides one of these actions; undefined when there is none. */
+export function roleToDecideAny(actions: Iterable<ApprovalAction>): Role | undefined {
+  const needed = new Set([...actions].map((action) => APPROVAL_ROLE[action]));
+  return [...ROLES_HIGH_FIRST].reverse().find((role) => needed.has(role));
+}
 
 /** The lowest role any approval needs: the role of the approval buttons' rows (each action then checks its own). */
 export const APPROVAL_ROW_ROLE: Role = 'operator';

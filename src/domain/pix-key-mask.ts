@@ -11,10 +11,14 @@
 //   public registrations, but the contract counts a person's CNPJ (a sole trader's, MEI) as personal
 //   data, and nothing in the digits tells one apart: so every CNPJ is masked as a person's would be.
 // - EVP (random key, `RANDOM` as a withdraw key): shown whole; a random UUID says nothing of anyone.
-// - Anything else (a key of no known form): hidden but for its last two characters.
+// - A key whose type is not known and whose form tells none, or more than one (eleven digits may be a
+//   CPF or a phone): hidden but for its last two characters, as strict as any type it could be (the
+//   contract allows at most the last four).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CNPJ = /^[0-9A-Z]{12}\d{2}$/i;
+/** A CPF as it is written: `529.982.247-25`. Its eleven digits alone may as well be a phone (`11987654321`). */
+const PUNCTUATED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 
 type Form = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'EVP' | 'UNKNOWN';
 
@@ -29,9 +33,8 @@ function formOf(key: string, type: string | undefined): Form {
   // A CPF is never written with parentheses; a phone's area code often is.
   if (key.startsWith('+') || /[()]/.test(key)) return 'PHONE';
   if (UUID.test(key)) return 'EVP';
-  const compact = stripPunctuation(key);
-  if (/^\d{11}$/.test(compact)) return 'CPF';
-  if (CNPJ.test(compact)) return 'CNPJ';
+  if (PUNCTUATED_CPF.test(key)) return 'CPF';
+  if (CNPJ.test(stripPunctuation(key))) return 'CNPJ';
   return 'UNKNOWN';
 }
 
@@ -48,7 +51,16 @@ function phoneDigits(key: string): string {
 const stars = (n: number) => '*'.repeat(Math.max(0, n));
 const hideAllButLastTwo = (text: string) => (text.length <= 2 ? stars(3) : `${stars(3)}${text.slice(-2)}`);
 
-/** A Pix key as anyone but the person who typed it may see it (see the rules above). */
+/** A tax id (a customer's `taxID`): a CPF or a CNPJ, told apart by its length, and masked as that one. */
+export function maskTaxId(taxId: string): string {
+  const compact = stripPunctuation(taxId.trim());
+  return maskPixKey(taxId, /^\d{11}$/.test(compact) ? 'CPF' : CNPJ.test(compact) ? 'CNPJ' : undefined);
+}
+
+/**
+ * A Pix key as anyone but the person who typed it may see it (see the rules above). `type`: the key's
+ * type when it is known (the API's, the one chosen in a form); without it, the key's form alone decides.
+ */
 export function maskPixKey(key: string, type?: string): string {
   const trimmed = key.trim();
   if (trimmed === '') return trimmed;

@@ -979,6 +979,9 @@ export const en = {
     refusedDelegateAway: (p: { delegate: string; until: string }) =>
       `${p.delegate} is away themselves until the end of ${p.until}: name someone who is here.`,
     refusedApprovesNothing: 'You approve nothing here, so there is nothing to hand over.',
+    refusedDelegateDecidesNothing: (p: { delegate: string; role?: string }) =>
+      `${p.delegate} may decide nothing here: ${p.role ? `deciding an action that waits for approval takes the *${p.role}* role at least, and they do not have it` : 'no action waits for approval'}. Name someone who has it.`,
+    lookupFailed: 'I could not check with Slack who holds which role just now, so nothing was set. Try again in a moment.',
   },
 
   /** Pix events: the dispute desk and the other kinds posted from the service's webhooks. */

@@ -907,6 +907,9 @@ export const ptBR: Catalogue = {
     refusedTooFar: (last) => `Uma ausência termina no máximo 90 dias à frente: até ${last}.`,
     refusedDelegateAway: (p) => `${p.delegate} também está ausente até o fim de ${p.until}: indique alguém que esteja aqui.`,
     refusedApprovesNothing: 'Você não aprova nada aqui, então não há o que passar adiante.',
+    refusedDelegateDecidesNothing: (p) =>
+      `${p.delegate} não pode decidir nada aqui: ${p.role ? `decidir uma ação que espera aprovação exige ao menos o papel *${p.role}*, e essa pessoa não o tem` : 'nenhuma ação espera aprovação'}. Indique alguém que o tenha.`,
+    lookupFailed: 'Não consegui conferir no Slack agora quem tem qual papel, então nada foi definido. Tente de novo em instantes.',
   },
 
   /** Pix events: the dispute desk and the other kinds posted from the service's webhooks. */

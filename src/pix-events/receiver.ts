@@ -5,7 +5,7 @@ import { errorText } from '../errors';
 import type { Logger } from '../runtime/logger';
 import type { Metrics } from '../runtime/metrics';
 import { ThrottledWarning } from '../runtime/throttled-warning';
-import { EVENT_KEEP_MS, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
+import { EVENT_MAX_AGE_MS, keptUntilOf, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
 import { disputeSummary, EventBodySchema, eventTime, otherEventSummary, TestDeliverySchema } from './summary';
@@ -17,13 +17,8 @@ export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const WEBHOOK_ACTOR = 'pix-service';
 /** The kind the audit trail and the metrics give the service's test delivery. */
 const TEST_KIND = 'TEST';
-/**
- * An event whose own time (summary.ts, eventTime) is older than this is not recorded: its key may be
- * gone (EVENT_KEEP_MS), so a replay of it could not be told from a new event. A day less than the
- * keys are kept, for the service's clock running ahead of ours; a genuine delivery is never near it
- * (the service stops retrying after about 85 minutes).
- */
-const EVENT_MAX_AGE_MS = EVENT_KEEP_MS - 24 * 60 * 60 * 1000;
+/** The kind the metrics give a body that is no event. */
+const NO_KIND = 'none';
 
 export interface ReceiverOptions {
   keys: PublicKeys;
@@ -49,10 +44,11 @@ interface Warnings {
  * The webhook receiver: a plain Node handler (Bolt's custom route in HTTP mode, a server of its own in
  * Socket Mode). Before it answers it only reads the bytes (at most 1 MiB), checks the signature over
  * them, parses, and records the event under the SHA-256 of the bytes; posting is the outbox's job,
- * after the answer. The body is never logged, nor put in the audit trail. The service's test delivery
- * (signed, `evento` and no `event`) is answered 200 and recorded nowhere but the audit trail. A replay
- * is answered as a repeat while the event is remembered (its key; a dispute's events as long as the
- * dispute), and an event whose own time is past that is answered 200 and not recorded.
+ * after the answer. The body is never logged, nor put in the audit trail. Whatever a signed body was
+ * (an event to post, the service's test delivery, a kind not listed, an event too old, no event at
+ * all), its hash is recorded, so that the same bytes again are a repeat: answered as the first time,
+ * counted, and neither posted nor put in the audit trail again (a dispute's events are repeats as
+ * long as the dispute is kept).
  */
 export function webhookHandler(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const now = options.now ? { now: options.now } : {};
@@ -99,7 +95,7 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
   const raw = await readCapped(req, MAX_BODY_BYTES);
   if (raw === 'too-large') {
     o.logger.warn('webhook refused: body over 1 MiB');
-    o.metrics.webhookEvent('none', 'too_large');
+    o.metrics.webhookEvent(NO_KIND, 'too_large');
     return { status: 413, body: { error: 'body too large' } };
   }
   const signature = req.headers[SIGNATURE_HEADER];
@@ -108,9 +104,12 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
     // Anyone can send these: counted, logged at most once a minute, never in the audit trail (which
     // would grow with every forged request and credit them to the service).
     warnings.refusals.note(signed ? 'invalid' : 'unsigned');
-    o.metrics.webhookEvent('none', 'bad_signature');
+    o.metrics.webhookEvent(NO_KIND, 'bad_signature');
     return { status: 401, body: { error: 'invalid signature' } };
   }
+  const hash = createHash('sha256').update(raw).digest('hex');
+  const now = o.now ?? Date.now;
+  const receivedAt = new Date(now()).toISOString();
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));
@@ -120,61 +119,78 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
   const parsed = EventBodySchema.safeParse(json);
   if (!parsed.success && TestDeliverySchema.safeParse(json).success) {
     // The service checking the receiver from its dashboard: answered as it expects, nothing to post.
-    o.logger.info('webhook test delivery from the service: answered 200, nothing posted');
-    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: `webhook:${TEST_KIND}`, outcome: 'ok', detail: 'test delivery' });
-    o.metrics.webhookEvent(TEST_KIND, 'test_delivery');
-    return { status: 200, body: { ok: true } };
+    return once(o, { hash, kind: TEST_KIND, receivedAt, dropped: 'test_delivery' }, OK, 'test delivery', () =>
+      o.logger.info('webhook test delivery from the service: answered 200, nothing posted'),
+    );
   }
   if (!parsed.success) {
-    o.logger.warn('webhook refused: not a JSON event');
-    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action: 'webhook', outcome: 'usage', detail: 'not JSON' });
-    o.metrics.webhookEvent('none', 'not_json');
-    return { status: 400, body: { error: 'expected a JSON event' } };
+    return once(o, { hash, kind: NO_KIND, receivedAt, dropped: 'not_event' }, NOT_EVENT, 'not JSON', () =>
+      o.logger.warn('webhook refused: not a JSON event'),
+    );
   }
   const kind = kindOf(parsed.data.event);
-  const action = `webhook:${kind.slice(0, 60)}`;
-  if (!isListed(kind, o.kinds)) {
-    o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped');
-    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: 'not listed' });
-    o.metrics.webhookEvent(kind, 'dropped');
-    return { status: 200, body: { ok: true } };
-  }
+  // An event with a time of its own (summary.ts, eventTime) is posted only while it is young, and kept
+  // a day past that (keptUntilOf); one without is kept for good. Its age is asked first: an event kept
+  // until it was too old, sent again, is dropped as too old, and kept so for good.
   const at = eventTime(parsed.data);
-  if (at !== undefined && (o.now ?? Date.now)() - at > EVENT_MAX_AGE_MS) {
+  if (at !== undefined && now() - at > EVENT_MAX_AGE_MS) {
     // Answered 2xx all the same: the service would send it again on any other answer, and a replay
     // by someone else learns nothing from it.
     warnings.tooOld.note();
-    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: 'too old: not posted' });
-    o.metrics.webhookEvent(kind, 'too_old');
-    return { status: 200, body: { ok: true } };
+    return once(o, { hash, kind, receivedAt, dropped: 'too_old' }, OK, 'too old: not posted');
   }
-  const hash = createHash('sha256').update(raw).digest('hex');
+  const keptUntil = keptUntilOf(Date.parse(receivedAt), at);
+  const kept = keptUntil === undefined ? {} : { keptUntil };
+  if (!isListed(kind, o.kinds)) {
+    return once(o, { hash, kind, receivedAt, dropped: 'not_listed', ...kept }, OK, 'not listed', () =>
+      o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped'),
+    );
+  }
   const dispute = disputeStatusOf(kind) ? disputeSummary(kind, parsed.data) : undefined;
   const record: PixEventRecord = {
     hash,
     kind,
-    receivedAt: new Date().toISOString(),
+    receivedAt,
+    ...kept,
     ...(dispute ? { dispute } : { other: otherEventSummary(parsed.data) }),
   };
+  return once(o, record, OK, 'recorded', () => {
+    o.logger.info({ kind, event: hash.slice(0, 12) }, 'webhook event recorded');
+    setImmediate(o.nudge);
+  });
+}
+
+const OK: Answer = { status: 200, body: { ok: true } };
+const NOT_EVENT: Answer = { status: 400, body: { error: 'expected a JSON event' } };
+
+/**
+ * Records what a verified body was, under its hash, and answers: at its first receipt, with an audit
+ * entry (`detail`) and `first` run; a repeat of it (the same bytes, whatever it was) is counted in the
+ * metrics and nothing more, so that a captured body sent again and again cannot bury the trail. When
+ * the store fails it is not answered 2xx: the service sends it again.
+ */
+async function once(o: ReceiverOptions, record: PixEventRecord, answer: Answer, detail: string, first?: () => void): Promise<Answer> {
+  const { kind, dispute } = record;
+  const action = kind === NO_KIND ? 'webhook' : `webhook:${kind.slice(0, 60)}`;
   let added: boolean;
   try {
     // One of a dispute's events is a repeat for as long as the dispute is kept, not only while its own key is.
-    added = !(dispute && (await o.events.dispute(dispute.endToEndId))?.events?.includes(hash)) && (await o.events.add(record));
+    added = !(dispute && (await o.events.dispute(dispute.endToEndId))?.events?.includes(record.hash)) && (await o.events.add(record));
   } catch (err) {
-    // Not recorded: not answered 2xx, so the service delivers it again.
     o.logger.warn({ kind, err: errorText(err) }, 'webhook event not recorded (the store failed); the service will retry');
     void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'error', detail: 'not recorded' });
     o.metrics.webhookEvent(kind, 'not_recorded');
     return { status: 503, body: { error: 'storage unavailable' } };
   }
-  o.logger.info(
-    { kind, event: hash.slice(0, 12), repeat: !added },
-    added ? 'webhook event recorded' : 'webhook event redelivered: already recorded',
-  );
-  void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'ok', detail: added ? 'recorded' : 'redelivery' });
-  o.metrics.webhookEvent(kind, added ? 'recorded' : 'redelivery');
-  if (added) setImmediate(o.nudge);
-  return { status: 200, body: { ok: true } };
+  if (!added) {
+    o.logger.debug({ kind, event: record.hash.slice(0, 12) }, 'webhook delivery repeated: already received');
+    o.metrics.webhookEvent(kind, 'repeat');
+    return answer;
+  }
+  first?.();
+  void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: answer.status === 200 ? 'ok' : 'usage', detail });
+  o.metrics.webhookEvent(kind, record.dropped ?? 'recorded');
+  return answer;
 }
 
 /** The body, or 'too-large' past `max` bytes (the rest is drained, not kept). */

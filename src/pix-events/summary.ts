@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maskPixKey } from '../domain/pix-key-mask';
+import { maskPixKey, maskTaxId } from '../domain/pix-key-mask';
 import type { DisputeSummary, OtherEventSummary } from '../store/pix-events';
 import { disputeStatusOf } from './kinds';
 
@@ -74,7 +74,8 @@ export type EventBody = z.infer<typeof EventBodySchema>;
 export const TestDeliverySchema = z.looseObject({ evento: z.string().trim().min(1).max(200), event: z.undefined().optional() });
 
 const taxIdText = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' ? (v as { taxID?: string }).taxID : undefined);
-const masked = (value: string | undefined, type?: string) => (value ? maskPixKey(value, type) : undefined);
+const masked = (value: string | undefined, type: string) => (value ? maskPixKey(value, type) : undefined);
+const maskedTaxId = (value: string | undefined) => (value ? maskTaxId(value) : undefined);
 const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** A dispute event's summary; undefined when it names no `endToEndId` (nothing to key its root on). */
@@ -94,7 +95,7 @@ export function disputeSummary(kind: string, body: EventBody): DisputeSummary | 
     name: d.name ?? customer?.name,
     email: masked(d.email ?? customer?.email, 'EMAIL'),
     phone: masked(d.phoneNumber ?? d.phone ?? customer?.phone, 'PHONE'),
-    taxId: masked(taxId),
+    taxId: maskedTaxId(taxId),
   });
 }
 
@@ -108,7 +109,7 @@ export function otherEventSummary(body: EventBody): OtherEventSummary {
     correlationId: charge?.correlationID ?? body.transaction?.correlationID ?? body.refund?.correlationID ?? body.correlationID,
     status: charge?.status ?? body.refund?.status,
     name: customer?.name ?? body.account?.name,
-    taxId: masked(taxId),
+    taxId: maskedTaxId(taxId),
   });
 }
 

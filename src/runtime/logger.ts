@@ -22,8 +22,18 @@ const REDACT_PATHS = [
 ];
 
 /**
+ * The password in a URL's userinfo (`postgres://user:password@host`, `redis://:password@host`), as a
+ * line carries it (JSON-escaped in a log line): everything up to the last `@` before the host. The
+ * user part stops at its `:`; the password may hold anything but a space or a `/` (a quote or a
+ * backslash only as the line escapes them).
+ */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/"\\]*:)((?:\\.|[^\s/"\\])+)@/gi;
+
+/**
  * Secrets are redacted twice: by field name (pino's `redact`), and by value in the written line, so
- * that a token that slips into a message or an error text is still never written.
+ * that a token that slips into a message or an error text is still never written. A URL's password is
+ * redacted where it stands, whatever its length: one shorter than the registry keeps (a STORE_URL's
+ * `postgres://pix:abc@…`) would otherwise be written whole.
  */
 export class SecretRegistry {
   private readonly values = new Set<string>();
@@ -34,7 +44,7 @@ export class SecretRegistry {
   }
 
   scrub(line: string): string {
-    let out = line;
+    let out = line.replace(URL_PASSWORD, '$1[REDACTED]@');
     for (const value of this.values) {
       if (out.includes(value)) out = out.split(value).join('[REDACTED]');
       const json = JSON.stringify(value).slice(1, -1);

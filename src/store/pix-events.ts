@@ -47,6 +47,18 @@ export const PixEventRecordSchema = z.object({
   attemptedAt: z.string().optional(),
   /** When it was posted (its root or reply, or its compact message). */
   postedAt: z.string().optional(),
+  /**
+   * Answered and never to be posted (the service's test delivery, a body that is no event, a kind not
+   * listed in PIX_EVENTS, an event too old): recorded, never pending, only so that a repeat of it is
+   * known and adds nothing to the audit trail.
+   */
+  dropped: z.enum(['test_delivery', 'not_event', 'not_listed', 'too_old']).optional(),
+  /**
+   * Until when it is kept (keptUntilOf): for as long as a replay of it could be accepted, so that one is
+   * always a repeat. Absent: kept for good (an event with no time of its own, which no age bounds; one
+   * dropped as too old; one written by an earlier version).
+   */
+  keptUntil: z.string().optional(),
 });
 export type PixEventRecord = z.infer<typeof PixEventRecordSchema>;
 
@@ -69,8 +81,33 @@ export type DisputeRecord = z.infer<typeof DisputeRecordSchema>;
 /** How long a closed dispute is kept (on Redis; sqlite keeps it): long after any late event of it. */
 export const DISPUTE_KEEP_MS = 180 * 24 * 60 * 60 * 1000;
 
-/** How long a posted event's key is kept: far longer than the service's retries (8, 10·2ⁿ s: about 85 minutes). */
+/** How long an event with a time of its own is kept after that time (or its receipt, if later): far longer than the service's retries (8, 10·2ⁿ s: about 85 minutes). */
 export const EVENT_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * An event whose own time is older than this is too old to post: a replay (the service stopped
+ * retrying long before). A day less than events are kept, so that what makes a replay a repeat
+ * outlives by a day the last moment it could be accepted.
+ */
+export const EVENT_MAX_AGE_MS = EVENT_KEEP_MS - 24 * 60 * 60 * 1000;
+
+/**
+ * Until when an event received at `receivedAt` is kept, its own time `at` (epoch ms) known: a week
+ * past that time, or past its receipt when the service's clock runs behind ours. Undefined (kept for
+ * good) when it has no time: nothing but its hash tells its replay, at any age, from a new event.
+ */
+export function keptUntilOf(receivedAt: number, at: number | undefined): string | undefined {
+  return at === undefined ? undefined : new Date(Math.max(receivedAt, at) + EVENT_KEEP_MS).toISOString();
+}
+
+/**
+ * What a posted event keeps: what tells a repeat of it (hash, kind, times), not what was posted (its
+ * digest, personal data masked or not): an event with no time of its own is kept for good.
+ */
+export function postedRecord(record: PixEventRecord, postedAt: string): PixEventRecord {
+  const { dispute: _dispute, other: _other, ...kept } = record;
+  return { ...kept, postedAt: record.postedAt ?? postedAt };
+}
 
 /**
  * Implemented by each backend (the records are plain JSON: nothing to seal). An event's record and
@@ -79,15 +116,17 @@ export const EVENT_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
  */
 export interface PixEventsRepo {
   /**
-   * Records a new event, pending; false when one with this hash is recorded already (a redelivery).
-   * A redelivery of an event not posted yet leaves it pending (puts it back if it was not).
+   * Records a new event, pending (never, when it is `dropped`); false when one with this hash is
+   * recorded already (a repeat). A repeat of an event not posted yet leaves it pending (puts it back
+   * if it was not), unless it was dropped.
    */
   add(record: PixEventRecord): Promise<boolean>;
   get(hash: string): Promise<PixEventRecord | undefined>;
   /** Replaces a recorded event's record (one already recorded; its key's lifetime kept). */
   update(record: PixEventRecord): Promise<void>;
-  /** The hashes of the events not posted yet, oldest first. */
+  /** The hashes of the events not posted yet, oldest first (in passing, the events past their `keptUntil` go). */
   pending(): Promise<string[]>;
+  /** No longer pending; its record is cut to what tells a repeat of it (postedRecord). */
   markPosted(hash: string): Promise<void>;
   dispute(endToEndId: string): Promise<DisputeRecord | undefined>;
   saveDispute(record: DisputeRecord): Promise<void>;

@@ -23,13 +23,17 @@ const HEAD_1 = 'U0HEAD001';
 const HEAD_2 = 'U0HEAD002';
 const VIEWER = 'U0VIEWER1';
 const NOBODY = 'U0NOBODY1';
+/** An operator through the user group DESK alone, while Slack says they are in it. */
+const DORA = 'U0DORA001';
+const DESK = 'S0DESK';
 const CHANNEL = 'C0TEAM';
+const OPERATORS = [MAKER, CHECKER_A, CHECKER_B, BRUNO, ABEL, MANAGER, HEAD_1];
 
 type Flows = ReturnType<typeof makerFlows>;
 
 async function setUp(env: Record<string, string>): Promise<{ h: Harness; flows: Flows; campaignAccountId: string }> {
   const h = await startHarnessWithMaster({
-    ACCESS_OPERATORS: [MAKER, CHECKER_A, CHECKER_B, BRUNO, ABEL, MANAGER, HEAD_1].join(','),
+    ACCESS_OPERATORS: OPERATORS.join(','),
     ACCESS_VIEWERS: [VIEWER, HEAD_2].join(','),
     ACCESS_APPROVERS: [CHECKER_A, CHECKER_B, ABEL].join(','),
     APPROVALS: 'limit-request,key-add,rotate-secret',
@@ -345,7 +349,7 @@ describe('delegation while away', () => {
   const today = () => saoPauloToday(new Date());
   const inDays = (n: number) => isoDateOf(addDays(today(), n));
   beforeAll(async () => {
-    ({ h, flows, campaignAccountId } = await setUp({}));
+    ({ h, flows, campaignAccountId } = await setUp({ ACCESS_OPERATORS: [...OPERATORS, DESK].join(',') }));
   });
   afterAll(() => h.close());
   afterEach(async () => {
@@ -405,7 +409,7 @@ describe('delegation while away', () => {
     expect(lastRoot(h, root)).toContain(`Rejected by <@${BRUNO}> for <@${ABEL}>`);
   });
 
-  test('never the delegate’s own action; never beyond the delegate’s own role', async () => {
+  test('never the delegate’s own action', async () => {
     await slash(h, ABEL, `away ${inDays(1)} ${BRUNO}`);
     const asked = await makerFlows(h, {
       channel: CHANNEL,
@@ -418,10 +422,20 @@ describe('delegation while away', () => {
     })['key-add']();
     await asked.shown();
     expect(await approveAs(h, BRUNO, asked.root)).toContain('You asked for this yourself');
-    // VIEWER as Abel's delegate: a viewer may not approve what needs an operator.
-    await slash(h, ABEL, `away ${inDays(1)} ${VIEWER}`);
-    const root = await askKey(flows);
-    expect(await approveAs(h, VIEWER, root)).toContain('You need the *operator* role');
+  });
+
+  test('a delegate through a group: accepted while in it; once out of it (looked up afresh), refused as delegate and refused the approval', async () => {
+    h.slack.userGroups.set(DESK, [DORA]);
+    try {
+      expect(await slash(h, ABEL, `away ${inDays(1)} <@${DORA}|dora>`)).toContain(`<@${DORA}> decides for you`);
+      // Out of the group now: Slack says so at once, and the group's members cached a moment ago do not hide it.
+      h.slack.userGroups.set(DESK, []);
+      expect(await slash(h, ABEL, `away ${inDays(2)} <@${DORA}|dora>`)).toContain(`<@${DORA}> may decide nothing here`);
+      const root = await askKey(flows);
+      expect(await approveAs(h, DORA, root)).toContain('You need the *operator* role');
+    } finally {
+      h.slack.userGroups.delete(DESK);
+    }
   });
 
   test('reminders mention the delegate beside the away approver', async () => {
@@ -433,12 +447,33 @@ describe('delegation while away', () => {
     expect(messageText(reminder?.args)).toContain(`<@${ABEL}>, <@${BRUNO}> (for <@${ABEL}>, away)`);
   });
 
+  test('Slack not answering the delegate’s groups: nothing set, and told to try again', async () => {
+    h.slack.on('usergroups.users.list', () => ({ ok: false, error: 'internal_error' }));
+    try {
+      expect(await slash(h, ABEL, `away ${inDays(1)} <@${DORA}|dora>`)).toContain('I could not check with Slack who holds which role');
+    } finally {
+      h.slack.off('usergroups.users.list');
+    }
+    expect(await slash(h, ABEL, 'away')).toContain('You are not away');
+    expect((await auditEntries(h)).some((e) => e.user === ABEL && e.action === '/pix away' && e.detail === 'roles not looked up')).toBe(
+      true,
+    );
+  });
+
   test.each([
     ['oneself', () => `away ${inDays(1)} ${ABEL}`, ABEL, 'You cannot be your own delegate'],
     ['a past day', () => `away ${inDays(-1)} ${BRUNO}`, ABEL, 'That day is already over'],
     ['more than 90 days ahead', () => `away ${inDays(91)} ${BRUNO}`, ABEL, 'A delegation ends at most 90 days ahead'],
     ['who approves nothing (outside ACCESS_APPROVERS)', () => `away ${inDays(1)} ${ABEL}`, BRUNO, 'You approve nothing here'],
     ['who approves nothing (a viewer)', () => `away ${inDays(1)} ${ABEL}`, VIEWER, 'You approve nothing here'],
+    [
+      'a delegate who may decide nothing (a viewer)',
+      () => `away ${inDays(1)} <@${VIEWER}|vera>`,
+      ABEL,
+      `<@${VIEWER}> may decide nothing here`,
+    ],
+    ['a delegate who may decide nothing (no role)', () => `away ${inDays(1)} ${NOBODY}`, ABEL, `<@${NOBODY}> may decide nothing here`],
+    ['a delegate who may decide nothing (no such user)', () => `away ${inDays(1)} U0GHOST01`, ABEL, '<@U0GHOST01> may decide nothing here'],
   ])('refused with the reason: %s', async (_name, text, user, reason) => {
     expect(await slash(h, user, text())).toContain(reason);
     expect(await slash(h, user, 'away')).toContain('You are not away');

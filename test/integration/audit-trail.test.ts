@@ -161,7 +161,8 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     const entries = await entriesOf(h, ADMIN, 'action:withdraw_key_confirm', () =>
       clickButton(h, { userId: ADMIN, actionId: confirm.action_id, value: confirm.value!, channelId: CHANNEL }),
     );
-    const target = `account:${account} key:***.982.247-**`;
+    // The key travels in its canonical form, eleven digits (a CPF or a phone): masked as strictly as either.
+    const target = `account:${account} key:***25`;
     expect(entries.filter((e) => e.pixMethod === 'POST')).toEqual([
       expect.objectContaining({
         user: ADMIN,
@@ -231,7 +232,7 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
     const answer = await waitFor('the audit page', () => h.slack.responsesTo(responseId)[0]);
     const text = messageText(answer.body);
     expect(text).toContain('`/pix withdraw-key`');
-    expect(text).toContain('***.982.247-**');
+    expect(text).toContain(`key:***25`);
     expect(text).not.toContain(CPF);
 
     const after = await allEntries(h);
@@ -245,7 +246,7 @@ describe.each(['sqlite', 'redis'] as const)('the audit trail on %s: what each ki
       const [upload] = uploads.sharedIn(`D${ADMIN.slice(1)}`);
       const lines = upload!.bytes!.toString('utf8').split('\r\n').slice(1, -1);
       expect(lines).toHaveLength(after.length);
-      expect(lines.find((l) => l.includes(',POST,/api/v1/pix-keys/withdraw,'))).toContain(`account:${account} key:***.982.247-**`);
+      expect(lines.find((l) => l.includes(',POST,/api/v1/pix-keys/withdraw,'))).toContain(`account:${account} key:***25`);
       expect(upload!.bytes!.toString('utf8')).not.toContain(CPF);
     } finally {
       await uploads.close();

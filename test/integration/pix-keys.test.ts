@@ -221,6 +221,29 @@ describe('Pix keys: /pix keys, key add, key delete, with the AppID of the accoun
     expect(messageText(await answerOf(again.responseId))).toContain('not found');
   });
 
+  test('a key deleted by its eleven digits as typed (a CPF or a phone: its type not known): the channel and the audit trail show at most its last four', async () => {
+    // Added as a CPF (the channel shows it as one), then deleted by its digits alone.
+    const addBefore = h.slack.calls.length;
+    const form = await openAddForm();
+    await submitModal(h, OPERATOR, form, values('CPF', '111.444.777-35'));
+    await waitFor('the key added', () =>
+      viewUpdates(h, addBefore, form.viewId).find((c) => messageText(c.args.view).includes('was added')),
+    );
+    const ask = await h.slash(ADMIN, `key delete ${campaign.accountId} 11144477735`, { channelId: CHANNEL });
+    const value = buttonsOf(await answerOf(ask.responseId)).find((b) => b.action_id === 'pix_key_delete_confirm')!.value!;
+    const slackBefore = h.slack.calls.length;
+    const done = await clickButton(h, { userId: ADMIN, actionId: 'pix_key_delete_confirm', value, channelId: CHANNEL });
+    expect(messageText(await answerOf(done.responseId))).toContain('was deleted');
+    const audit = await waitFor('the announcement', () => posts(h, slackBefore)[0]);
+    expect(messageText(audit.args)).toContain('deleted the Pix key `***35`');
+    expect(JSON.stringify(audit.args)).not.toContain('444.777');
+    await h.app.deps.store.audit.flush();
+    const [call] = (await h.app.deps.store.audit.page({ since: new Date(Date.now() - 600_000), limit: 500 })).filter(
+      (e) => e.action === 'action:pix_key_delete_confirm' && e.pixMethod === 'DELETE',
+    );
+    expect(call).toMatchObject({ target: `account:${campaign.accountId} key:***35`, pixPath: '/api/v1/pix-keys/***35', pixStatus: 204 });
+  });
+
   test('a key that is only dots (`.`, `..`: path syntax in its URL) is refused before any URL is built, typed or in a button', async () => {
     const before = h.sandbox.calls.length;
     for (const key of ['..', '.']) {

@@ -65,6 +65,7 @@ describe('Redis: what is particular to its keys', () => {
     });
     await store.accountApps.save({ accountId: 'acc', appId: APP_ID, clientId: 'cl' });
     await store.pixEvents.add(pixEvent('h1', minute(1)));
+    await store.pixEvents.add({ ...pixEvent('h2', minute(1)), keptUntil: new Date(Date.now() + EVENT_KEEP_MS).toISOString() });
     await store.pixEvents.saveDispute({ endToEndId: 'E1', channel: 'C', closed: false, firstAt: minute(1), updatedAt: minute(1) });
     await store.audit.append(auditEntry(1, minute(1)));
     await store.records.set('mark', 'k', { v: 1 }, 60_000);
@@ -87,6 +88,7 @@ describe('Redis: what is particular to its keys', () => {
         `${ns}:pix-dispute:E1`,
         `${ns}:pix-disputes-open`,
         `${ns}:pix-event:h1`,
+        `${ns}:pix-event:h2`,
         `${ns}:pix-events-pending`,
         `${ns}:record:mark:k`,
         `${ns}:record:mark:kept`,
@@ -100,7 +102,9 @@ describe('Redis: what is particular to its keys', () => {
     expect(await raw.type(`${ns}:intents-index`)).toBe('zset');
     expect(await raw.type(`${ns}:tracked:polled`)).toBe('zset');
     expect(await raw.type(`${ns}:audit`)).toBe('stream');
-    expect(await raw.pTTL(`${ns}:pix-event:h1`)).toBeGreaterThan(EVENT_KEEP_MS - 60_000);
+    // An event with no time of its own is kept for good; one with a time, until its keptUntil.
+    expect(await raw.pTTL(`${ns}:pix-event:h1`)).toBe(-1);
+    expect(await raw.pTTL(`${ns}:pix-event:h2`)).toBeGreaterThan(EVENT_KEEP_MS - 60_000);
     expect(await raw.pTTL(`${ns}:record:mark:k`)).toBeGreaterThan(50_000);
     expect(await raw.pTTL(`${ns}:record:mark:kept`)).toBe(-1);
     expect(await raw.pTTL(`${ns}:claim:c1`)).toBeGreaterThan(50_000);

@@ -20,6 +20,25 @@ import { trackedRequest } from './contract/tracked-requests';
 
 /** What 0.1.0 read back from its store (test/fixtures/store-0.1.0/README.md). */
 const READ_BACK = JSON.parse(readFileSync(path.join(FIXTURE_DIR, 'read-back.json'), 'utf8')) as Awaited<ReturnType<typeof readBack>>;
+/**
+ * What this version reads back of a 0.1.0 store on each backend: what 0.1.0 wrote, but for the changes
+ * of format since, each named here.
+ * - sqlite format 2, Postgres migration 3: a posted Pix event keeps what tells a repeat of it, not its
+ *   summary (`dispute`, `other`). On Redis, 0.1.0's posted events lapse a week after their receipt, as
+ *   they did: they keep it until then.
+ */
+function readBackNow(backend: string): typeof READ_BACK {
+  if (backend === 'Redis') return READ_BACK;
+  const records = Object.fromEntries(
+    Object.entries(READ_BACK.events.records).map(([hash, event]) => {
+      if (!event?.postedAt) return [hash, event];
+      const { dispute: _dispute, other: _other, ...kept } = event;
+      return [hash, kept];
+    }),
+  );
+  return { ...READ_BACK, events: { ...READ_BACK.events, records } };
+}
+
 /** As the JSON file holds it: no field left undefined. */
 const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -64,7 +83,7 @@ const places: Array<[string, () => Promise<Place>]> = [
  * From 0.1.0 on, every change of a stored format comes with its migration: a store 0.1.0 wrote,
  * opened by this version, is upgraded as it opens and gives back everything as 0.1.0 wrote it.
  */
-describe.each(places)('a 0.1.0 store on %s, opened by this version', (_name, load) => {
+describe.each(places)('a 0.1.0 store on %s, opened by this version', (backend, load) => {
   let place: Place;
   const stores: Store[] = [];
   const open = async () => {
@@ -86,7 +105,7 @@ describe.each(places)('a 0.1.0 store on %s, opened by this version', (_name, loa
     expect(before.identity).toBeDefined();
     const store = await open();
     expect(await inspectStore(place.options)).toEqual({ ...before, version: before.known });
-    expect(asJson(await readBack(store))).toEqual(READ_BACK);
+    expect(asJson(await readBack(store))).toEqual(readBackNow(backend));
     // A claim 0.1.0 held is still its holder's.
     if (store.shared) expect(await store.claim(HELD_CLAIM, 60_000)).toBe(false);
   });

@@ -19,7 +19,8 @@ describe('audit entries: built once, masked, no secret', () => {
 
   test('a Pix path names its key masked; other paths are left alone', () => {
     expect(maskedPixPath('/api/v1/pix-keys/finance%40example.com', 'finance@example.com')).toBe('/api/v1/pix-keys/f***@example.com');
-    expect(maskedPixPath('/api/v1/pix-keys/52998224725', '52998224725')).toBe('/api/v1/pix-keys/***.982.247-**');
+    // Eleven digits, a CPF or a phone: masked as strictly as either.
+    expect(maskedPixPath('/api/v1/pix-keys/52998224725', '52998224725')).toBe('/api/v1/pix-keys/***25');
     // The key is only ever the last segment: a key that looks like another segment changes nothing else.
     expect(maskedPixPath('/api/v1/pix-keys/v1', 'v1')).toBe('/api/v1/pix-keys/***');
     expect(maskedPixPath('/api/v1/pix-keys/withdraw', '52998224725')).toBe('/api/v1/pix-keys/withdraw');

@@ -51,11 +51,12 @@ describe('the audit recorder', () => {
       user: 'U0ADMIN01',
       role: 'admin',
       action: 'action:pix_key_delete_confirm',
-      target: 'account:acc1 key:***.982.247-**',
+      // The key as typed, eleven digits (a CPF or a phone): masked as strictly as either.
+      target: 'account:acc1 key:***25',
     };
     expect(written).toEqual([
-      { ...common, pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***.982.247-**', pixStatus: 503, outcome: 'failed' },
-      { ...common, pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***.982.247-**', pixStatus: 204, outcome: 'ok', detail: 'attempt 2' },
+      { ...common, pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***25', pixStatus: 503, outcome: 'failed' },
+      { ...common, pixMethod: 'DELETE', pixPath: '/api/v1/pix-keys/***25', pixStatus: 204, outcome: 'ok', detail: 'attempt 2' },
       { ...common, outcome: 'ok' },
     ]);
   });

@@ -337,6 +337,7 @@ const samples: Samples = {
     ended: [['<@U3>']],
     refusedTooFar: [['Feb 28, 2027']],
     refusedDelegateAway: [[{ delegate: '<@U3>', until: 'Dec 1, 2026' }]],
+    refusedDelegateDecidesNothing: [[{ delegate: '<@U3>', role: 'operator' }], [{ delegate: '<@U3>' }]],
   },
   pixEvents: {
     disputeTitle: [['open']],

@@ -1,13 +1,12 @@
-import { maskPixKey } from '../../src/domain/pix-key-mask';
+import { maskPixKey, maskTaxId } from '../../src/domain/pix-key-mask';
 
 describe('maskPixKey: personal data in a Pix key, masked once for everyone but who typed it', () => {
   test.each([
-    // CPF: first three and last two digits hidden, punctuated or not, by type or by form.
-    ['52998224725', undefined, '***.982.247-**'],
+    // CPF: first three and last two digits hidden, by type, or by its punctuated form.
     ['529.982.247-25', undefined, '***.982.247-**'],
     ['52998224725', 'CPF', '***.982.247-**'],
-    // An 11-digit run that is not a valid CPF is still masked as one.
-    ['11111111111', undefined, '***.111.111-**'],
+    // An 11-digit run typed as a CPF that is not a valid one is still masked as one.
+    ['11111111111', 'CPF', '***.111.111-**'],
     // Phone: country and area code, and the last four digits.
     ['+5511987654321', undefined, '+5511*****4321'],
     ['+5511987654321', 'PHONE', '+5511*****4321'],
@@ -52,5 +51,34 @@ describe('maskPixKey: personal data in a Pix key, masked once for everyone but w
 
   test('the type the API gives wins over the form (a CPF-typed value is never shown whole)', () => {
     expect(maskPixKey('finance@example.com', 'CPF')).toBe('***om');
+  });
+
+  // The contract: a key whose type is not known (fitting no form, or more than one: eleven digits may be
+  // a CPF or a phone) is masked as strictly as any type it could be: at most its last four characters shown.
+  test.each([
+    ['11987654321', '***21'],
+    ['52998224725', '***25'],
+    ['11111111111', '***11'],
+    ['  11987654321 ', '***21'],
+    ['11 98765-4321', '***21'],
+    ['119.876.543.21', '***21'],
+  ])('eleven digits with no type (a CPF or a phone): %p → %p', (key, masked) => {
+    expect(maskPixKey(key)).toBe(masked);
+  });
+
+  test('with no type, nothing of a key but at most its last four characters shows unless its form is one alone', () => {
+    for (const key of ['11987654321', '52998224725', '5511987654321', '1132654321', 'something-odd', '12345678901234567890']) {
+      const masked = maskPixKey(key);
+      const shown = masked.replace(/^\*+/, '');
+      expect({ key, shown: shown.length <= 4 && key.endsWith(shown) }).toEqual({ key, shown: true });
+    }
+  });
+
+  test('a tax id (a CPF or a CNPJ, told by its length) is masked as the one it is', () => {
+    expect(maskTaxId('39053344705')).toBe('***.533.447-**');
+    expect(maskTaxId('390.533.447-05')).toBe('***.533.447-**');
+    expect(maskTaxId('11222333000181')).toBe('**.222.333/****-**');
+    expect(maskTaxId('11.222.333/0001-81')).toBe('**.222.333/****-**');
+    expect(maskTaxId('12345')).toBe('***45');
   });
 });

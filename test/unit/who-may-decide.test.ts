@@ -224,7 +224,7 @@ describe('escalation: when it is due', () => {
 describe('delegation while away', () => {
   // 14:00 in São Paulo (UTC-3) on 2026-03-05.
   const now = new Date('2026-03-05T17:00:00.000Z');
-  const base = { userId: ABEL, delegate: ME, now, mayApproveSomething: true };
+  const base = { userId: ABEL, delegate: ME, now, mayApproveSomething: true, delegateRole: 'operator', mayWait: ['key-add'] } as const;
   const day = (text: string) => {
     const [year, month, d] = text.split('-').map(Number);
     return { year: year!, month: month!, day: d! };
@@ -247,6 +247,16 @@ describe('delegation while away', () => {
       undefined,
     ],
     ['who approves nothing', { until: day('2026-03-06'), mayApproveSomething: false }, { kind: 'approves-nothing' }],
+    // A delegate holds a role that decides one of the actions that may wait, whichever: the away person's place among the approvers is lent, never a role.
+    ['a delegate with no role', { delegateRole: undefined }, { kind: 'delegate-decides-nothing', delegate: ME, role: 'operator' }],
+    ['a viewer as delegate', { delegateRole: 'viewer' }, { kind: 'delegate-decides-nothing', delegate: ME, role: 'operator' }],
+    [
+      'an operator, when only admins decide what may wait',
+      { mayWait: ['key-delete', 'rotate-secret'] },
+      { kind: 'delegate-decides-nothing', delegate: ME, role: 'admin' },
+    ],
+    ['an operator, when one action of several needs no more', { mayWait: ['key-delete', 'limit-request'] }, undefined],
+    ['an admin', { delegateRole: 'admin', mayWait: ['key-delete'] }, undefined],
   ])('%s', (_name, over, refusal) => {
     expect(refusalToDelegate({ ...base, until: day('2026-03-06'), ...over })).toEqual(refusal);
   });

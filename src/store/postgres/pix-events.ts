@@ -4,7 +4,6 @@ import {
   byUpdate,
   type DisputeRecord,
   DisputeRecordSchema,
-  EVENT_KEEP_MS,
   type PixEventRecord,
   PixEventRecordSchema,
   type PixEventsRepo,
@@ -25,7 +24,8 @@ const disputes = (rows: Row[]) => rows.map((r) => parsed(DisputeRecordSchema, r.
 /**
  * An event is one row, its pending mark a column of it: recorded and pending in one insert, the first
  * of the same bytes winning (`ON CONFLICT DO NOTHING`), so a repeat of an event not posted finds it
- * pending still, and none is ever recorded without being pending.
+ * pending still, and none is ever recorded without being pending. `posted` means "not pending": a
+ * dropped event's row is written so.
  */
 export class PostgresPixEvents implements PixEventsRepo {
   private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
@@ -37,8 +37,8 @@ export class PostgresPixEvents implements PixEventsRepo {
 
   async add(record: PixEventRecord): Promise<boolean> {
     const rows = await this.query(
-      `INSERT INTO ${this.s}.pix_events (hash, received_at, record) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING RETURNING 1`,
-      [record.hash, record.receivedAt, JSON.stringify(record)],
+      `INSERT INTO ${this.s}.pix_events (hash, received_at, posted, kept_until, record) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING RETURNING 1`,
+      [record.hash, record.receivedAt, record.dropped !== undefined, record.keptUntil ?? null, JSON.stringify(record)],
     );
     return rows.length === 1;
   }
@@ -53,21 +53,17 @@ export class PostgresPixEvents implements PixEventsRepo {
   }
 
   async pending() {
-    // Old posted events go in passing, at most once an hour: their retries are long over.
-    if (this.pruning.due()) {
-      await this.query(`DELETE FROM ${this.s}.pix_events WHERE posted AND received_at < now() - $1 * interval '1 millisecond'`, [
-        EVENT_KEEP_MS,
-      ]);
-    }
+    // Events past their kept_until go in passing, at most once an hour: a replay of them is too old.
+    if (this.pruning.due()) await this.query(`DELETE FROM ${this.s}.pix_events WHERE posted AND kept_until < now()`);
     const rows = await this.query(`SELECT hash FROM ${this.s}.pix_events WHERE NOT posted ORDER BY received_at, hash`);
     return rows.map((r) => String(r.hash));
   }
 
-  /** One statement: the mark and the record's `postedAt` (its first, kept when posted again). */
+  /** One statement: the mark, the record cut as postedRecord cuts it, and its `postedAt` (its first, kept when posted again). */
   async markPosted(hash: string) {
     await this.query(
       `UPDATE ${this.s}.pix_events SET posted = true,
-         record = CASE WHEN record ? 'postedAt' THEN record ELSE record || jsonb_build_object('postedAt', $2::text) END
+         record = CASE WHEN record ? 'postedAt' THEN record ELSE record || jsonb_build_object('postedAt', $2::text) END - 'dispute' - 'other'
        WHERE hash = $1`,
       [hash, new Date().toISOString()],
     );

@@ -4,22 +4,26 @@ import {
   DISPUTE_KEEP_MS,
   type DisputeRecord,
   DisputeRecordSchema,
-  EVENT_KEEP_MS,
   type PixEventRecord,
   PixEventRecordSchema,
   type PixEventsRepo,
   parseStored,
+  postedRecord,
 } from '../pix-events';
 import { scanStrings } from './client';
 
 /**
- * A new event: its record (`SET NX PX`) and its place among the pending ones (`ZADD`), one script, so
- * that no failure between two commands can leave a record that is not pending. A repeat: 0.
- * KEYS: the event, the pending set. ARGV: the record, its lifetime, its score, its hash.
+ * A new event: its record (`SET NX`, `PX` its lifetime when it has one) and its place among the
+ * pending ones (`ZADD`; none for a dropped event), one script, so that no failure between two commands
+ * can leave a record that is not pending. A repeat: 0.
+ * KEYS: the event, the pending set. ARGV: the record, its lifetime in ms ('': for good), its score, its hash, '1' when it is pending.
  */
 const ADD = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+local set
+if ARGV[2] == '' then set = redis.call('SET', KEYS[1], ARGV[1], 'NX')
+else set = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) end
+if set then
+  if ARGV[5] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
   return 1
 end
 return 0
@@ -45,7 +49,14 @@ export class RedisPixEvents implements PixEventsRepo {
     const keys = [this.key(record.hash), this.pendingKey];
     const reply = await this.client.eval(ADD, {
       keys,
-      arguments: [JSON.stringify(record), String(EVENT_KEEP_MS), String(Date.parse(record.receivedAt)), record.hash],
+      arguments: [
+        JSON.stringify(record),
+        // The key lapses with keptUntil (at least a millisecond: PX takes no less).
+        record.keptUntil === undefined ? '' : String(Math.max(1, Date.parse(record.keptUntil) - Date.now())),
+        String(Date.parse(record.receivedAt)),
+        record.hash,
+        record.dropped ? '0' : '1',
+      ],
     });
     return reply === 1;
   }
@@ -66,7 +77,7 @@ export class RedisPixEvents implements PixEventsRepo {
     const record = await this.get(hash);
     const unlisted = this.client.multi();
     if (record && !record.postedAt) {
-      unlisted.set(this.key(hash), JSON.stringify({ ...record, postedAt: new Date().toISOString() }), {
+      unlisted.set(this.key(hash), JSON.stringify(postedRecord(record, new Date().toISOString())), {
         condition: 'XX',
         expiration: 'KEEPTTL',
       });

@@ -53,7 +53,16 @@ const VERSION_1 = [
  */
 export type SqliteUpgrade = (query: Query) => Promise<void>;
 
-const UPGRADES: readonly SqliteUpgrade[] = [];
+const UPGRADES: readonly SqliteUpgrade[] = [
+  // 2: Pix events are kept for as long as a replay of one could be accepted, until their keptUntil (none:
+  // for good, as the rows 0.1.0 wrote: nothing tells which had a time of their own). What the pruning
+  // looks for gets its index; a posted event keeps what tells a repeat of it, not its summary (kept for
+  // good now, it would keep the customer's name with it), as PostgreSQL's migration 3 does.
+  async (query) => {
+    await query(`CREATE INDEX IF NOT EXISTS pix_events_kept ON pix_events (ns, json_extract(json, '$.keptUntil')) WHERE posted = 1`);
+    await query(`UPDATE pix_events SET json = json_remove(json, '$.dispute', '$.other') WHERE posted = 1`);
+  },
+];
 
 /** The format version this app writes (the file's `PRAGMA user_version`; 0: no store was ever made in it). */
 export const SQLITE_FORMAT = 1 + UPGRADES.length;

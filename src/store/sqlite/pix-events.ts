@@ -3,11 +3,11 @@ import {
   byUpdate,
   type DisputeRecord,
   DisputeRecordSchema,
-  EVENT_KEEP_MS,
   type PixEventRecord,
   PixEventRecordSchema,
   type PixEventsRepo,
   parseStored,
+  postedRecord,
 } from '../pix-events';
 import type { Query } from './query';
 
@@ -19,7 +19,8 @@ const ADD_BATCH = 500;
 /**
  * sqlite: a table with the hash as its key (`INSERT … ON CONFLICT DO NOTHING RETURNING`: the
  * insert-if-absent). An event is pending while its row says it is not posted: record and listing are
- * one row, so a repeat of an event not posted finds it pending still.
+ * one row, so a repeat of an event not posted finds it pending still. The `posted` column means "not
+ * pending": a dropped event's row is written so.
  */
 export class SqlitePixEvents implements PixEventsRepo {
   constructor(
@@ -48,8 +49,9 @@ export class SqlitePixEvents implements PixEventsRepo {
       const batch = this.waiting.splice(0, ADD_BATCH);
       try {
         const rows = await this.query(
-          `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, 0, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
-          batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, JSON.stringify(record)]),
+          `INSERT INTO pix_events (ns, hash, received_at, posted, json) VALUES ${batch.map(() => '(?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (ns, hash) DO NOTHING RETURNING hash`,
+          // A dropped event is never pending: its row says posted (its record says it was not).
+          batch.flatMap(({ record }) => [this.ns, record.hash, record.receivedAt, record.dropped ? 1 : 0, JSON.stringify(record)]),
         );
         const inserted = new Set(rows.map((r) => String(r.hash)));
         // The same bytes twice in one batch: the first is the new event, the second its repeat.
@@ -77,11 +79,11 @@ export class SqlitePixEvents implements PixEventsRepo {
   private readonly pruning = new AtMostEvery(PRUNE_EVERY_MS);
 
   async pending() {
-    // Old posted events go in passing, at most once an hour (a write costs a commit): their retries are long over.
+    // Events past their keptUntil go in passing, at most once an hour (a write costs a commit): a replay of them is too old.
     if (this.pruning.due()) {
-      await this.query('DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND received_at < ?', [
+      await this.query(`DELETE FROM pix_events WHERE ns = ? AND posted = 1 AND json_extract(json, '$.keptUntil') < ?`, [
         this.ns,
-        new Date(Date.now() - EVENT_KEEP_MS).toISOString(),
+        new Date().toISOString(),
       ]);
     }
     const rows = await this.query('SELECT hash FROM pix_events WHERE ns = ? AND posted = 0 ORDER BY received_at, hash', [this.ns]);
@@ -92,7 +94,7 @@ export class SqlitePixEvents implements PixEventsRepo {
     const record = await this.get(hash);
     if (!record) return;
     await this.query('UPDATE pix_events SET posted = 1, json = ? WHERE ns = ? AND hash = ?', [
-      JSON.stringify({ ...record, postedAt: record.postedAt ?? new Date().toISOString() }),
+      JSON.stringify(postedRecord(record, new Date().toISOString())),
       this.ns,
       hash,
     ]);

@@ -1,4 +1,5 @@
 import type { DisputeRecord, PixEventRecord } from '../../../src/store/pix-events';
+import { waitFor } from '../../support/wait';
 import { type BackendUnderTest, eachSpace } from './backend';
 
 export const pixEvent = (hash: string, receivedAt: string): PixEventRecord => ({
@@ -56,6 +57,53 @@ export function pixEventsContract(backend: BackendUnderTest): void {
       await a.pixEvents.markPosted('r1');
       expect(await b.pixEvents.add(pixEvent('r1', '2026-11-25T10:05:00.000Z'))).toBe(false);
       expect(await a.pixEvents.pending()).toEqual(['r2']);
+    });
+
+    test('a dropped event (answered, never to be posted) is recorded once and never pending, its repeats neither', async () => {
+      const [a, b] = [await space().open(), await space().open()];
+      const test = { hash: 'd1', kind: 'TEST', receivedAt: new Date().toISOString(), dropped: 'test_delivery' } as const;
+      const results = await Promise.all([a.pixEvents.add(test), b.pixEvents.add(test)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await a.pixEvents.add({ ...test, receivedAt: new Date().toISOString() })).toBe(false);
+      expect(await b.pixEvents.get('d1')).toEqual(test);
+      expect(await a.pixEvents.pending()).toEqual([]);
+      // A copy of the store reads it as it is, and writes it so.
+      const copied: PixEventRecord[] = [];
+      for await (const event of a.pixEvents.events()) copied.push(event);
+      expect(copied).toEqual([test]);
+    });
+
+    test('a posted event is kept until its keptUntil, and for good without one, whenever it was received', async () => {
+      const a = await space().open();
+      const monthAgo = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000).toISOString();
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+      const lapsed = { ...pixEvent('k-lapsed', monthAgo), keptUntil: at(-60_000) };
+      const timeless = pixEvent('k-timeless', monthAgo);
+      const ahead = { ...pixEvent('k-ahead', monthAgo), keptUntil: at(24 * 60 * 60 * 1000) };
+      const dropped = { hash: 'k-dropped', kind: 'CHARGE_COMPLETED', receivedAt: monthAgo, dropped: 'too_old' } as const;
+      for (const event of [lapsed, timeless, ahead]) {
+        expect(await a.pixEvents.add(event)).toBe(true);
+        await a.pixEvents.markPosted(event.hash);
+      }
+      expect(await a.pixEvents.add(dropped)).toBe(true);
+      // Another instance (or the next start) prunes in passing.
+      const b = await space().open();
+      await b.pixEvents.pending();
+      await waitFor('the lapsed one gone', async () => (await b.pixEvents.get('k-lapsed')) === undefined);
+      for (const hash of ['k-timeless', 'k-ahead', 'k-dropped']) expect(await b.pixEvents.get(hash)).toMatchObject({ hash });
+      expect(await b.pixEvents.add(timeless)).toBe(false);
+      expect(await b.pixEvents.add(dropped)).toBe(false);
+      expect(await b.pixEvents.pending()).toEqual([]);
+    });
+
+    test('a posted event keeps what tells a repeat of it, not what was posted (its digest)', async () => {
+      const a = await space().open();
+      const event = { ...pixEvent('s1', new Date().toISOString()), keptUntil: new Date(Date.now() + 60_000).toISOString() };
+      await a.pixEvents.add(event);
+      await a.pixEvents.markPosted('s1');
+      const { dispute: _digest, ...rest } = event;
+      expect(await a.pixEvents.get('s1')).toEqual({ ...rest, postedAt: expect.any(String) });
+      expect(await a.pixEvents.add(event)).toBe(false);
     });
 
     test('disputes: saved and replaced; the open ones, most recently updated first; a closed one still found', async () => {
