@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { openStore } from '../../src/store';
+import { SQLITE_FORMAT } from '../../src/store/sqlite/format';
 import { MAIN } from '../support/app-process';
 import { assertFreshBuild } from '../support/dist-build';
 import { BOT_TOKEN, SIGNING_SECRET } from '../support/harness';
@@ -42,11 +43,13 @@ describe('an app started on a store of a newer format', () => {
       const url = `sqlite://${path.join(dir, 'pix-ops.sqlite')}`;
       await (await openStore({ url, secret: SECRET })).close();
       const file = new KeyvSqlite({ uri: url });
-      await file.query('PRAGMA user_version = 3');
+      await file.query(`PRAGMA user_version = ${SQLITE_FORMAT + 1}`);
       await file.disconnect();
       const { code, stderr } = await start({ STORE_URL: url });
       expect(code).toBe(1);
-      expect(stderr).toContain('STORE_URL: the store in the sqlite file is at version 3, newer than this app knows (version 1)');
+      expect(stderr).toContain(
+        `STORE_URL: the store in the sqlite file is at version ${SQLITE_FORMAT + 1}, newer than this app knows (version ${SQLITE_FORMAT})`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
