@@ -111,7 +111,7 @@ export function absoluteFigure(input: {
   return {
     name,
     value: `${value.toFixed(digits)} ${unit}${detail ? ` (${detail})` : ''}`,
-    bound: `${op} ${bound} ${unit}`,
+    bound: `${op} ${Number(bound.toPrecision(6))} ${unit}`,
     noise: 'not measured',
     verdict: (op === '<' ? value < bound : value <= bound) ? 'yes' : 'NO',
   };

@@ -124,6 +124,10 @@ describe('absolute figures, information, failures', () => {
     expect(f).toEqual({ name: 'p95', value: '31.7 ms (median 15.5)', bound: '≤ 50 ms', noise: 'not measured', verdict: 'yes' });
   });
 
+  test('a bound computed from a pace is shown as it reads, not with the float’s tail', () => {
+    expect(absoluteFigure({ name: 'last reply', value: 60.5, unit: 's', op: '≤', bound: 1.2 * 57, digits: 1 }).bound).toBe('≤ 68.4 s');
+  });
+
   test('information is never out of bounds; a failed benchmark always is', () => {
     expect(infoFigure('CPU per reminder', '3.5 ms').verdict).toBe('yes');
     expect(failedFigure('stores', 'timed out').verdict).toBe('NO');
