@@ -106,6 +106,8 @@ export const en = {
     runApprovedAction: 'run the approved action',
     readApprovals: 'read the actions waiting for approval',
     askApproval: 'ask for approval',
+    askWithdraw: 'ask for a withdraw',
+    retryPayment: 'retry a payment',
     manageAway: 'hand your approvals to someone while you are away',
     readDigest: 'put the digest together',
     readOpenDisputes: 'read the open disputes',
@@ -126,6 +128,7 @@ export const en = {
     keyAdd: 'open the form to add a Pix key to an account',
     keyDelete: 'delete a Pix key (asks to confirm first)',
     withdrawKey: 'register and select the account’s withdraw key, or select one the company has (asks to confirm first)',
+    withdraw: 'send that amount (in reais) from the account to its withdraw key, once someone else approves it',
     scopes: 'the scope groups an application can request',
     rotateSecret: 'rotate an application’s client secret (asks to confirm first); the new one is shown only to you',
     paymentBook: 'issue a subscription’s payment booklet up to that month and post the PDF here',
@@ -837,6 +840,8 @@ export const en = {
     shortNoBalance: (p: { checkers: string; at: string }) =>
       `:warning: Approved by ${p.checkers} on ${p.at}, *not sent*: the account does not have the balance. The payment waits at the service; when the money has come in, anyone who may approve it (not the maker) can retry it, once.`,
     retryButton: 'Retry the payment',
+    retryWho: (p: { role: string; listed: boolean }) =>
+      `Anyone but the maker with the ${p.role} role${p.listed ? ' who is listed in `ACCESS_APPROVERS`' : ''} may retry it; one retry sends it.`,
     retryConfirmTitle: 'Send this payment now?',
     retryConfirmText: (amount: string) => `${amount} leaves the account as soon as you confirm.`,
     confirmed: (at: string) => `:white_check_mark: *Confirmed* on ${at}.`,

@@ -109,6 +109,8 @@ export const ptBR: Catalogue = {
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
+    askWithdraw: 'pedir um saque',
+    retryPayment: 'tentar um pagamento de novo',
     manageAway: 'passar suas aprovações para alguém enquanto estiver ausente',
     readDigest: 'montar o resumo',
     readOpenDisputes: 'ler as disputas abertas',
@@ -128,6 +130,7 @@ export const ptBR: Catalogue = {
     keyAdd: 'abre o formulário para cadastrar uma chave Pix em uma conta',
     keyDelete: 'exclui uma chave Pix (pede confirmação antes)',
     withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem (pede confirmação antes)',
+    withdraw: 'envia esse valor (em reais) da conta para a chave de saque dela, quando outra pessoa aprovar',
     scopes: 'os grupos de escopos que uma aplicação pode pedir',
     rotateSecret: 'troca o client secret de uma aplicação (pede confirmação antes); o novo é mostrado só para você',
     paymentBook: 'emite o carnê de uma assinatura até aquele mês e publica o PDF aqui',
@@ -783,6 +786,8 @@ export const ptBR: Catalogue = {
     shortNoBalance: (p) =>
       `:warning: Aprovado por ${p.checkers} em ${p.at}, *não enviado*: a conta não tem o saldo. O pagamento aguarda no serviço; quando o dinheiro chegar, qualquer pessoa que possa aprová-lo (não quem pediu) pode tentar de novo, uma vez.`,
     retryButton: 'Tentar o pagamento de novo',
+    retryWho: (p) =>
+      `Qualquer pessoa com o papel ${p.role}${p.listed ? ' listada em `ACCESS_APPROVERS`' : ''}, exceto quem pediu, pode tentar de novo; uma tentativa envia.`,
     retryConfirmTitle: 'Enviar este pagamento agora?',
     retryConfirmText: (amount) => `${amount} sai da conta assim que você confirmar.`,
     confirmed: (at) => `:white_check_mark: *Confirmado* em ${at}.`,

@@ -369,6 +369,7 @@ const samples: Samples = {
     short: [[{ checkers: '<@U2>', at: '05/03/2026, 14:30', available: MONEY, read: '05/03/2026, 14:30' }]],
     shortNoBalance: [[{ checkers: '<@U2>', at: '05/03/2026, 14:30' }]],
     retryConfirmText: [[MONEY]],
+    retryWho: [[{ role: 'operator', listed: false }], [{ role: 'operator', listed: true }]],
     confirmed: [['05/03/2026, 14:30']],
     failedStage: [[{ code: 'REACH_TRANSFER_LIMIT', description: 'Limite atingido' }]],
     endToEnd: [['E12345678202603051430abcdef012345']],
