@@ -17,6 +17,7 @@ import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { paymentBookRows } from './payment-book';
+import { paymentRetryRow } from './payment-retry';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
@@ -48,6 +49,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   digestCommand,
   ...homeRows,
   ...approvalRows,
+  paymentRetryRow,
 ];
 
 export { APPROVAL_KINDS } from './approval-kinds';
