@@ -16,7 +16,9 @@ import { limitRequestRows } from './limit-request';
 import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
+import { payRows } from './pay';
 import { paymentBookRows } from './payment-book';
+import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
@@ -43,6 +45,8 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...disputeEvidenceRows,
   ...pixEventRows,
   ...statementRows,
+  ...payRows,
+  ...paymentsRows,
   ...auditRows(),
   ...awayRows,
   digestCommand,
