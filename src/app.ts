@@ -8,6 +8,7 @@ import { AppAudit } from './audit/recorder';
 import type { Deps } from './deps';
 import { sweepBalanceAlerts } from './digest/balance-alerts';
 import { type ScheduledDigest, startScheduledDigest } from './digest/scheduled';
+import { ALWAYS_APPROVED } from './domain/approvals';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { EntryRouter } from './entry/router';
 import { ConfigError, describeError } from './errors';
@@ -239,7 +240,8 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     botToken: config.slack.botToken,
     metrics,
     approvals: {
-      actions: new Set(config.approvals.actions),
+      // Money out waits for a checker whatever APPROVALS lists.
+      actions: new Set([...config.approvals.actions, ...ALWAYS_APPROVED]),
       ttlMs: config.approvals.ttlMs,
       claimTtlMs: config.pollClaimTtlMs,
       remindAfterMs: config.approvals.remindAfterMs,

@@ -1,6 +1,6 @@
 import { validate as validateCron } from 'node-cron';
 import { z } from 'zod';
-import { APPROVAL_ACTIONS, type ApprovalAction, parseDuration } from '../domain/approvals';
+import { ALWAYS_APPROVED, APPROVAL_ACTIONS, type ApprovalAction, parseDuration } from '../domain/approvals';
 import { parseReais } from '../domain/money';
 import type { Role } from '../domain/roles';
 import { namespaceProblem } from '../store/namespace';
@@ -286,7 +286,7 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
 function approvalRuleProblems(v: (name: string) => string | undefined): string[] {
   const problems: string[] = [];
   const names = (name: string) => commaList(v(name) ?? '');
-  const waiting = new Set(names('APPROVALS'));
+  const waiting = new Set([...names('APPROVALS'), ...ALWAYS_APPROVED]);
   names('APPROVAL_QUORUM_ACTIONS').forEach((action, i) => {
     if ((APPROVAL_ACTIONS as readonly string[]).includes(action) && !waiting.has(action))
       problems.push(
