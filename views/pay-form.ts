@@ -3,6 +3,7 @@ import { PAYMENT_KEY_TYPES, type PaymentKeyType } from '../src/domain/money-out'
 import { PAY_BLOCK, PAY_COMMENT_MAX, type PayFormMeta, type PayFormTyped } from '../src/domain/pay-form';
 import { type Locale, messages } from '../src/i18n';
 import type { Account } from '../src/pix/schemas';
+import { keyTypeLabel } from './accounts';
 import { accountOption, MAX_ACCOUNT_OPTIONS } from './limit-request-modal';
 import { clip, context, sandboxNoteBlocks, section } from './message';
 import { modalTitle } from './modal';
@@ -64,7 +65,7 @@ function accountSelect(locale: Locale, input: PayFormInput): KnownBlock {
 }
 
 function typeOption(locale: Locale, type: PaymentKeyType): PlainTextOption {
-  return { text: plainText(messages(locale).pay.typeNames[type]), value: type };
+  return { text: plainText(keyTypeLabel(locale, type)), value: type };
 }
 
 const isKeyType = (value: string | undefined): value is PaymentKeyType => (PAYMENT_KEY_TYPES as readonly string[]).includes(value ?? '');

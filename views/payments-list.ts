@@ -18,19 +18,22 @@ const CODE_MAX = 80;
  * and anything else is a payment in progress.
  */
 export function paymentStatusText(locale: Locale, payment: PaymentDetail['payment']): string {
-  const s = messages(locale).payments.status;
+  const m = messages(locale).payments;
   switch (payment.status) {
     case 'CREATED':
+      return m.statusCreated;
     case 'CONFIRMED':
+      return m.statusConfirmed;
     case 'DENIED':
+      return m.statusDenied;
     case 'REJECTED':
-      return s[payment.status];
+      return m.statusRejected;
     case 'FAILED': {
       const failure = payment.error?.code;
-      return failure ? messages(locale).payments.failedWith(escapeClipped(failure, CODE_MAX)) : s.FAILED;
+      return failure ? m.failedWith(escapeClipped(failure, CODE_MAX)) : m.statusFailed;
     }
     default:
-      return s.inProgress;
+      return m.statusInProgress;
   }
 }
 
@@ -77,7 +80,7 @@ export function paymentsListMessage(locale: Locale, { page, pageSize, items, has
     const text = page === 1 ? m.payments.empty : m.payments.emptyPage(page);
     return { text, blocks: [section(text), ...nav] };
   }
-  const range = m.payments.range({ from: skip + 1, to: skip + items.length });
+  const range = m.limitList.range({ from: skip + 1, to: skip + items.length });
   return {
     text: m.payments.text({ page, range }),
     blocks: [section(m.payments.title({ page, range })), ...items.map((p) => paymentBlock(locale, p)), context(m.payments.footer), ...nav],

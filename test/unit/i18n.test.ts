@@ -27,7 +27,6 @@ const samples: Samples = {
   },
   payments: {
     emptyPage: [[3]],
-    range: [[{ from: 11, to: 20 }]],
     title: [[{ page: 2, range: '11–20' }]],
     text: [[{ page: 2, range: '11–20' }]],
     line: [
@@ -611,6 +610,7 @@ describe('the message catalogues', () => {
         'home.granted', // `Pix day *R$ 1.234,56*`: only the label and the amount
         'home.header',
         'limits.fieldWord',
+        'payments.correlation',
         'pixEvents.emailLabel',
         'pixEvents.homeLine', // ids, amounts and words given, joined with dots
         'pixEvents.otherLine',
