@@ -29,14 +29,14 @@ export const en = {
     chooseAccount: 'Choose the account to pay from.',
     chooseType: 'Choose the key type.',
     typeUnknown: 'I cannot tell this key’s type from its form: choose the type.',
-    typeAmbiguous: (types: string) => `This key could be a ${types}: choose its type.`,
+    typeAmbiguous: 'These eleven digits may be a CPF or a phone number written without +55: choose the type.',
     cpfOrPhoneInvalid: 'Not a valid CPF (its check digits do not match); a phone key is written with +55, like +5511987654321.',
     amountZero: 'The amount must be above zero.',
     commentTooLong: (max: number) => `A comment has at most ${max} characters.`,
     checking: 'Checking the key…',
     notFound: 'This key is registered at no bank. Nothing was posted.',
     tokensLow: (when: string) =>
-      `The company has too few Pix key look-ups left: one more key not found would stop all of its payments. There are enough again from ${when}. No look-up was made, and nothing was posted.`,
+      `The company has too few Pix key look-ups left: one more key not found would stop all of its payments. There are enough again from ${when} (Brasília time). No look-up was made, and nothing was posted.`,
     tokensLowSoon:
       'The company has too few Pix key look-ups left: one more key not found would stop all of its payments. They refill every minute: try again in a few minutes. No look-up was made, and nothing was posted.',
     nothingPosted: 'Nothing was posted.',

@@ -38,7 +38,7 @@ export const ptBR: Catalogue = {
     chooseAccount: 'Escolha a conta de onde pagar.',
     chooseType: 'Escolha o tipo da chave.',
     typeUnknown: 'Não consigo dizer o tipo desta chave pela forma dela: escolha o tipo.',
-    typeAmbiguous: (types) => `Esta chave pode ser ${types}: escolha o tipo.`,
+    typeAmbiguous: 'Estes onze dígitos podem ser um CPF ou um telefone escrito sem +55: escolha o tipo.',
     cpfOrPhoneInvalid:
       'Não é um CPF válido (os dígitos verificadores não conferem); uma chave de telefone se escreve com +55, como +5511987654321.',
     amountZero: 'O valor precisa ser maior que zero.',
@@ -46,7 +46,7 @@ export const ptBR: Catalogue = {
     checking: 'Consultando a chave…',
     notFound: 'Esta chave não está registrada em nenhum banco. Nada foi publicado.',
     tokensLow: (when) =>
-      `A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Haverá consultas suficientes a partir de ${when}. Nenhuma consulta foi feita, e nada foi publicado.`,
+      `A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Haverá consultas suficientes a partir de ${when} (horário de Brasília). Nenhuma consulta foi feita, e nada foi publicado.`,
     tokensLowSoon:
       'A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Elas são repostas a cada minuto: tente de novo em alguns minutos. Nenhuma consulta foi feita, e nada foi publicado.',
     nothingPosted: 'Nada foi publicado.',

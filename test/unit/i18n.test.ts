@@ -21,7 +21,6 @@ const MONEY = 'R$ 1.234,56';
 const samples: Samples = {
   pay: {
     commentHint: [[140]],
-    typeAmbiguous: [['CPF, PHONE']],
     commentTooLong: [[140]],
     tokensLow: [['05/12/2026 14:32']],
   },
