@@ -16,8 +16,10 @@ import { limitRequestRows } from './limit-request';
 import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
+import { payRows } from './pay';
 import { paymentBookRows } from './payment-book';
 import { paymentRetryRow } from './payment-retry';
+import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
@@ -44,6 +46,8 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...disputeEvidenceRows,
   ...pixEventRows,
   ...statementRows,
+  ...payRows,
+  ...paymentsRows,
   ...auditRows(),
   ...awayRows,
   digestCommand,
