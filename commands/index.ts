@@ -17,6 +17,7 @@ import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { paymentBookRows } from './payment-book';
+import { paymentEndRows } from './payment-end';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
@@ -42,6 +43,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...pixEventRows,
+  ...paymentEndRows,
   ...statementRows,
   ...auditRows(),
   ...awayRows,
