@@ -18,6 +18,7 @@ import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { paymentBookRows } from './payment-book';
 import { paymentEndRows } from './payment-end';
+import { paymentRetryRow } from './payment-retry';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
@@ -50,6 +51,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   digestCommand,
   ...homeRows,
   ...approvalRows,
+  paymentRetryRow,
 ];
 
 export { APPROVAL_KINDS } from './approval-kinds';

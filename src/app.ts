@@ -8,6 +8,7 @@ import { AppAudit } from './audit/recorder';
 import type { Deps } from './deps';
 import { sweepBalanceAlerts } from './digest/balance-alerts';
 import { type ScheduledDigest, startScheduledDigest } from './digest/scheduled';
+import { ALWAYS_APPROVED, APPROVAL_CLAIM_MAX_MS } from './domain/approvals';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { EntryRouter } from './entry/router';
 import { ConfigError, describeError } from './errors';
@@ -238,14 +239,18 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     botToken: config.slack.botToken,
     metrics,
     approvals: {
-      actions: new Set(config.approvals.actions),
+      // Money out waits for a checker whatever APPROVALS lists.
+      actions: new Set([...config.approvals.actions, ...ALWAYS_APPROVED]),
       ttlMs: config.approvals.ttlMs,
-      claimTtlMs: config.pollClaimTtlMs,
+      // Renewed while held, so short: an approval an instance died in (a payment between its two calls) is
+      // taken up by the next tick after it lapses, within 90 s on the default minute's schedule.
+      claimTtlMs: Math.min(config.pollClaimTtlMs, APPROVAL_CLAIM_MAX_MS),
       remindAfterMs: config.approvals.remindAfterMs,
       ...(config.approvals.limitAboveCents === undefined ? {} : { limitAboveCents: config.approvals.limitAboveCents }),
       ...(config.approvals.quorumAboveCents === undefined ? {} : { quorumAboveCents: config.approvals.quorumAboveCents }),
       quorumActions: new Set(config.approvals.quorumActions),
       ...(config.approvals.escalateAfterMs === undefined ? {} : { escalateAfterMs: config.approvals.escalateAfterMs }),
+      ...(config.approvals.payDayLimitCents === undefined ? {} : { payDayLimitCents: config.approvals.payDayLimitCents }),
     },
     digest: {
       ...(config.digest.channel ? { channel: config.digest.channel } : {}),

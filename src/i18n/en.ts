@@ -106,6 +106,8 @@ export const en = {
     runApprovedAction: 'run the approved action',
     readApprovals: 'read the actions waiting for approval',
     askApproval: 'ask for approval',
+    askWithdraw: 'ask for a withdraw',
+    retryPayment: 'retry a payment',
     manageAway: 'hand your approvals to someone while you are away',
     readDigest: 'put the digest together',
     readOpenDisputes: 'read the open disputes',
@@ -126,6 +128,7 @@ export const en = {
     keyAdd: 'open the form to add a Pix key to an account',
     keyDelete: 'delete a Pix key (asks to confirm first)',
     withdrawKey: 'register and select the account’s withdraw key, or select one the company has (asks to confirm first)',
+    withdraw: 'send that amount (in reais) from the account to its withdraw key, once someone else approves it',
     scopes: 'the scope groups an application can request',
     rotateSecret: 'rotate an application’s client secret (asks to confirm first); the new one is shown only to you',
     paymentBook: 'issue a subscription’s payment booklet up to that month and post the PDF here',
@@ -811,6 +814,76 @@ export const en = {
     columnDetail: 'detail',
   },
 
+  /** Money out: a payment's or a withdraw's approval root, its sending, and what its thread says. */
+  moneyOut: {
+    amount: (value: string) => `Amount: *${value}*`,
+    fromAccount: (p: { account: string; available: string; at: string }) =>
+      `From account ${p.account}: available balance ${p.available} (read on ${p.at})`,
+    balanceShort:
+      ':warning: The available balance is lower than the amount: it may be approved ahead of the money, and it is sent only if the balance covers it then.',
+    balanceUnread: (account: string) => `From account ${account}: its balance could not be read when this was asked`,
+    receiver: (p: { name: string; taxId: string; bank: string }) => `Receiver: *${p.name}*, tax ID ${p.taxId}, ${p.bank}`,
+    unknownPart: 'not shown',
+    receiverUnverified:
+      ':warning: The receiver could not be verified before sending (the company does not have the Pix key check): who receives the money is shown once it is sent.',
+    key: (p: { key: string; type: string }) => `Pix key: ${p.key} (${p.type})`,
+    comment: (text: string) => `Comment: ${text}`,
+    withdrawTo: (p: { key: string; type: string }) => `To the account’s withdraw key ${p.key} (${p.type})`,
+    withdrawNoKey: 'To the account’s withdraw key (none is set now)',
+    sending: (p: { checkers: string; at: string }) => `:hourglass_flowing_sand: Approved by ${p.checkers} on ${p.at}: sending…`,
+    sent: (p: { sender: string; checkers: string; at: string }) =>
+      `:outbox_tray: *Sent* on ${p.at}, on ${p.sender}’s approval; approved by ${p.checkers}. Its confirmation follows in the thread.`,
+    statusRead: (status: string) =>
+      `The service already had this payment, with status \`${status}\`: it was not approved again (the service approves a payment only while it is created).`,
+    short: (p: { checkers: string; at: string; available: string; read: string }) =>
+      `:warning: Approved by ${p.checkers} on ${p.at}, *not sent*: the account’s available balance (${p.available}, read on ${p.read}) does not cover it. The payment waits at the service; when the money has come in, anyone who may approve it (not the maker) can retry it, once.`,
+    shortNoBalance: (p: { checkers: string; at: string }) =>
+      `:warning: Approved by ${p.checkers} on ${p.at}, *not sent*: the account does not have the balance. The payment waits at the service; when the money has come in, anyone who may approve it (not the maker) can retry it, once.`,
+    retryButton: 'Retry the payment',
+    retryWho: (p: { role: string; listed: boolean }) =>
+      `Anyone but the maker with the ${p.role} role${p.listed ? ' who is listed in `ACCESS_APPROVERS`' : ''} may retry it; one retry sends it.`,
+    retryConfirmTitle: 'Send this payment now?',
+    retryConfirmText: (amount: string) => `${amount} leaves the account as soon as you confirm.`,
+    confirmed: (at: string) => `:white_check_mark: *Confirmed* on ${at}.`,
+    failedStage: (p: { code: string; description: string }) => `:x: *The payment failed* (${p.code}): ${p.description}`,
+    removed: ':wastebasket: *Removed* in the service’s web app: it was not sent.',
+    endToEnd: (id: string) => `End-to-end ID: ${id}`,
+    withdrawn: (at: string) => `:white_check_mark: *Withdrawn* on ${at}.`,
+    balanceAfter: (balance: string) => `Available balance after: ${balance}`,
+    unknown: (p: { checkers: string; at: string }) =>
+      `:grey_question: Approved by ${p.checkers} on ${p.at}. The withdraw was sent, but its answer never came: *its outcome is unknown*, and it is *not* sent again (the service has no way to tell a second one from the first). Check the account’s balance and statement before asking again.`,
+    balanceNow: (p: { available: string; at: string }) => `Available balance: ${p.available} (read on ${p.at})`,
+    balanceNotRead: 'The account’s balance could not be read.',
+    latestEntries: '*Latest statement entries*',
+    noEntries: 'The statement could not be read, or shows no entries.',
+    sentThread: (p: { name: string; taxId: string; bank: string; endToEndId: string }) =>
+      `:outbox_tray: Sent to *${p.name}*, tax ID ${p.taxId}, ${p.bank}. End-to-end ID: ${p.endToEndId}.`,
+    shortThread: (p: { available: string }) =>
+      `Not sent: the account’s available balance (${p.available}) does not cover the amount. The payment stays created at the service; use *Retry the payment* on the message above once the money has come in.`,
+    withdrawnThread: (p: { endToEndId: string; balance: string }) =>
+      `:white_check_mark: Withdrawn. End-to-end ID: ${p.endToEndId}. Available balance after: ${p.balance}.`,
+    unknownThread:
+      'The withdraw’s answer never came: its outcome is unknown, and it is not sent again. The message above shows the account’s balance and latest statement entries.',
+    dayLimitRefused: (p: { total: string; amount: string; limit: string }) =>
+      `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it still waits for approval, for a later approval or the next day.`,
+    retryNotShort: 'This payment is not waiting for a retry any more. Nothing was done.',
+    retried: 'Retrying: the root shows how it went.',
+    createRefused: (text: string) => `The service refused to create the payment: ${text}`,
+    approveRefused: (text: string) => `The service refused to approve the payment: ${text}`,
+    noSuchAccount: (account: string) => `Account ${account} is not one of the company’s accounts.`,
+    notAmount: 'That is not an amount in reais (for example 150 or 1.234,56).',
+    aboveZero: 'The amount must be above zero.',
+    withdrawNoWithdrawKey: (account: string) =>
+      `Account ${account} has no withdraw key: set one with \`/pix withdraw-key\` first. Nothing was sent.`,
+    withdrawBlocked: (account: string) =>
+      `Withdrawals from account ${account} are blocked: the DICT did not find its withdraw key. Set another withdraw key (\`/pix withdraw-key\`) first. Nothing was sent.`,
+    aboveBalance: (p: { account: string; amount: string; available: string }) =>
+      `${p.amount} is above the available balance of account ${p.account} (${p.available}). Nothing was sent.`,
+    balanceNotReported: (account: string) => `The service did not report the balance of account ${account}; nothing was sent.`,
+    withdrawRefused: (text: string) => `The service refused the withdraw: ${text}`,
+    withdrawNowBlocked: 'The account’s withdrawals are now blocked: the DICT did not find its withdraw key. Set another withdraw key.',
+  },
+
   /** Four-eyes approvals: the pending root, its states, its thread, the reject form, the answers. */
   approvals: {
     /** The action in words, as a title. */
@@ -822,6 +895,8 @@ export const en = {
         'withdraw-key': 'Set the withdraw key',
         'account-create': 'Create a campaign account',
         'rotate-secret': 'Rotate an application’s secret',
+        pay: 'Pay a Pix key',
+        withdraw: 'Withdraw from an account',
       })[action],
     pendingHead: (title: string) => `:raised_hand: *Approval needed: ${title}*`,
     stateWord: (state: string): string =>

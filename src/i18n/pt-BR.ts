@@ -109,6 +109,8 @@ export const ptBR: Catalogue = {
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
+    askWithdraw: 'pedir um saque',
+    retryPayment: 'tentar um pagamento de novo',
     manageAway: 'passar suas aprovações para alguém enquanto estiver ausente',
     readDigest: 'montar o resumo',
     readOpenDisputes: 'ler as disputas abertas',
@@ -128,6 +130,7 @@ export const ptBR: Catalogue = {
     keyAdd: 'abre o formulário para cadastrar uma chave Pix em uma conta',
     keyDelete: 'exclui uma chave Pix (pede confirmação antes)',
     withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem (pede confirmação antes)',
+    withdraw: 'envia esse valor (em reais) da conta para a chave de saque dela, quando outra pessoa aprovar',
     scopes: 'os grupos de escopos que uma aplicação pode pedir',
     rotateSecret: 'troca o client secret de uma aplicação (pede confirmação antes); o novo é mostrado só para você',
     paymentBook: 'emite o carnê de uma assinatura até aquele mês e publica o PDF aqui',
@@ -759,6 +762,72 @@ export const ptBR: Catalogue = {
     columnDetail: 'detalhe',
   },
 
+  moneyOut: {
+    amount: (value) => `Valor: *${value}*`,
+    fromAccount: (p) => `Da conta ${p.account}: saldo disponível ${p.available} (lido em ${p.at})`,
+    balanceShort:
+      ':warning: O saldo disponível é menor que o valor: pode ser aprovado antes de o dinheiro chegar, e só é enviado se o saldo cobrir o valor nessa hora.',
+    balanceUnread: (account) => `Da conta ${account}: não foi possível ler o saldo quando isto foi pedido`,
+    receiver: (p) => `Recebedor: *${p.name}*, CPF/CNPJ ${p.taxId}, ${p.bank}`,
+    unknownPart: 'não informado',
+    receiverUnverified:
+      ':warning: Não foi possível verificar o recebedor antes do envio (a empresa não tem a consulta de chave Pix): quem recebe o dinheiro aparece depois do envio.',
+    key: (p) => `Chave Pix: ${p.key} (${p.type})`,
+    comment: (text) => `Comentário: ${text}`,
+    withdrawTo: (p) => `Para a chave de saque da conta ${p.key} (${p.type})`,
+    withdrawNoKey: 'Para a chave de saque da conta (nenhuma definida agora)',
+    sending: (p) => `:hourglass_flowing_sand: Aprovado por ${p.checkers} em ${p.at}: enviando…`,
+    sent: (p) =>
+      `:outbox_tray: *Enviado* em ${p.at}, com a aprovação de ${p.sender}; aprovado por ${p.checkers}. A confirmação vem na conversa.`,
+    statusRead: (status) =>
+      `O serviço já tinha este pagamento, com status \`${status}\`: não foi aprovado de novo (o serviço só aprova um pagamento enquanto ele está criado).`,
+    short: (p) =>
+      `:warning: Aprovado por ${p.checkers} em ${p.at}, *não enviado*: o saldo disponível da conta (${p.available}, lido em ${p.read}) não cobre o valor. O pagamento aguarda no serviço; quando o dinheiro chegar, qualquer pessoa que possa aprová-lo (não quem pediu) pode tentar de novo, uma vez.`,
+    shortNoBalance: (p) =>
+      `:warning: Aprovado por ${p.checkers} em ${p.at}, *não enviado*: a conta não tem o saldo. O pagamento aguarda no serviço; quando o dinheiro chegar, qualquer pessoa que possa aprová-lo (não quem pediu) pode tentar de novo, uma vez.`,
+    retryButton: 'Tentar o pagamento de novo',
+    retryWho: (p) =>
+      `Qualquer pessoa com o papel ${p.role}${p.listed ? ' listada em `ACCESS_APPROVERS`' : ''}, exceto quem pediu, pode tentar de novo; uma tentativa envia.`,
+    retryConfirmTitle: 'Enviar este pagamento agora?',
+    retryConfirmText: (amount) => `${amount} sai da conta assim que você confirmar.`,
+    confirmed: (at) => `:white_check_mark: *Confirmado* em ${at}.`,
+    failedStage: (p) => `:x: *O pagamento falhou* (${p.code}): ${p.description}`,
+    removed: ':wastebasket: *Removido* no aplicativo web do serviço: não foi enviado.',
+    endToEnd: (id) => `Identificador end-to-end: ${id}`,
+    withdrawn: (at) => `:white_check_mark: *Sacado* em ${at}.`,
+    balanceAfter: (balance) => `Saldo disponível depois: ${balance}`,
+    unknown: (p) =>
+      `:grey_question: Aprovado por ${p.checkers} em ${p.at}. O saque foi enviado, mas a resposta não veio: *o resultado é desconhecido*, e ele *não* é enviado de novo (o serviço não tem como distinguir um segundo saque do primeiro). Confira o saldo e o extrato da conta antes de pedir de novo.`,
+    balanceNow: (p) => `Saldo disponível: ${p.available} (lido em ${p.at})`,
+    balanceNotRead: 'Não foi possível ler o saldo da conta.',
+    latestEntries: '*Últimos lançamentos do extrato*',
+    noEntries: 'Não foi possível ler o extrato, ou ele não mostra lançamentos.',
+    sentThread: (p) => `:outbox_tray: Enviado para *${p.name}*, CPF/CNPJ ${p.taxId}, ${p.bank}. End-to-end ID: ${p.endToEndId}.`,
+    shortThread: (p) =>
+      `Não enviado: o saldo disponível da conta (${p.available}) não cobre o valor. O pagamento continua criado no serviço; use *Tentar o pagamento de novo* na mensagem acima quando o dinheiro chegar.`,
+    withdrawnThread: (p) => `:white_check_mark: Sacado. End-to-end ID: ${p.endToEndId}. Saldo disponível depois: ${p.balance}.`,
+    unknownThread:
+      'A resposta do saque não veio: o resultado é desconhecido, e ele não é enviado de novo. A mensagem acima mostra o saldo e os últimos lançamentos do extrato da conta.',
+    dayLimitRefused: (p) =>
+      `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; continua aguardando aprovação, para uma aprovação mais tarde ou o dia seguinte.`,
+    retryNotShort: 'Este pagamento não aguarda mais uma nova tentativa. Nada foi feito.',
+    retried: 'Tentando de novo: a mensagem mostra o resultado.',
+    createRefused: (text) => `O serviço recusou criar o pagamento: ${text}`,
+    approveRefused: (text) => `O serviço recusou aprovar o pagamento: ${text}`,
+    noSuchAccount: (account) => `A conta ${account} não é uma das contas da empresa.`,
+    notAmount: 'Isso não é um valor em reais (por exemplo 150 ou 1.234,56).',
+    aboveZero: 'O valor precisa ser maior que zero.',
+    withdrawNoWithdrawKey: (account) =>
+      `A conta ${account} não tem chave de saque: defina uma com \`/pix withdraw-key\` antes. Nada foi enviado.`,
+    withdrawBlocked: (account) =>
+      `Os saques da conta ${account} estão bloqueados: o DICT não encontrou a chave de saque dela. Defina outra chave de saque (\`/pix withdraw-key\`) antes. Nada foi enviado.`,
+    aboveBalance: (p) => `${p.amount} é mais que o saldo disponível da conta ${p.account} (${p.available}). Nada foi enviado.`,
+    balanceNotReported: (account) => `O serviço não informou o saldo da conta ${account}; nada foi enviado.`,
+    withdrawRefused: (text) => `O serviço recusou o saque: ${text}`,
+    withdrawNowBlocked:
+      'Os saques da conta agora estão bloqueados: o DICT não encontrou a chave de saque dela. Defina outra chave de saque.',
+  },
+
   approvals: {
     actionTitle: (action) =>
       ({
@@ -768,6 +837,8 @@ export const ptBR: Catalogue = {
         'withdraw-key': 'Definir a chave de saque',
         'account-create': 'Criar uma conta de campanha',
         'rotate-secret': 'Trocar o segredo de uma aplicação',
+        pay: 'Pagar uma chave Pix',
+        withdraw: 'Sacar de uma conta',
       })[action],
     pendingHead: (title) => `:raised_hand: *Aprovação necessária: ${title}*`,
     stateWord: (state) =>

@@ -35,6 +35,16 @@ export const MoneyOutRecordSchema = z.object({
   endedAt: z.string().optional(),
   /** The final reply is posted in the approval's thread. */
   replied: z.boolean().optional(),
+  /** Who sent it: the checker whose approval completed it, or who retried it (`payment_retry`). */
+  sentBy: z.string().optional(),
+  /** A payment the service already had when this app came to approve it, in another status than CREATED: that status (not approved again). */
+  statusRead: z.string().max(40).optional(),
+  /** The source account's available balance (cents) read when a payment was short or a withdraw's outcome unknown. */
+  balance: z.object({ available: z.number().int(), at: z.string() }).optional(),
+  /** How many times `payment_retry` sent it again after a `short`. */
+  retries: z.number().int().min(0).optional(),
+  /** A withdraw whose outcome is unknown: the account's latest statement entries as the service sent them. */
+  entries: z.array(z.unknown()).max(5).optional(),
   updatedAt: z.string(),
 });
 export type MoneyOutRecord = z.infer<typeof MoneyOutRecordSchema>;

@@ -1,4 +1,6 @@
+import { askApproval } from '../../src/approvals/request';
 import type { ApprovalAction } from '../../src/domain/approvals';
+import type { PayPayload } from '../../src/domain/money-out';
 import type { SandboxHandle } from '../../src/sandbox';
 import type { SlackStandIn } from '../../src/slack-standin/web-api';
 import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
@@ -111,6 +113,29 @@ export function makerFlows(h: Harness, s: FlowSetup) {
       return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
     },
     'rotate-secret': (): Promise<Asked> => confirmed(`rotate-secret ${s.rotateClientId}`, 'rotate_secret_confirm'),
+    // Until the payment form lands (`/pix pay`, another branch), a payment is asked through the same
+    // `askApproval` its form calls, in this process's app: the pending root is the same.
+    pay: async (options: { payload?: Partial<PayPayload> } = {}): Promise<Asked> => {
+      const deps = (h as Partial<Harness>).app?.deps;
+      if (!deps) throw new Error('a payment is asked in this process’s app (startHarness) until the payment form lands');
+      const from = h.slack.calls.length;
+      const payload: PayPayload = {
+        action: 'pay',
+        sourceAccountId: s.accountId,
+        value: 12_345,
+        destinationAlias: 'financeiro@graficarapida.com.br',
+        destinationAliasType: 'EMAIL',
+        receiver: { verified: true, name: 'Gráfica Rápida Impressões Ltda', taxId: '19031824000157', bank: 'Itaú Unibanco S.A.' },
+        ...options.payload,
+      };
+      const told = askApproval(deps, { maker: { userId: s.operator, locale: 'en' }, channel: s.channel, payload });
+      return { root: await pendingRoot(h, from), shown: () => told };
+    },
+    withdraw: async (options: { amount?: string } = {}): Promise<Asked> => {
+      const from = h.slack.calls.length;
+      const res = await h.slash(s.operator, `withdraw ${s.accountId} ${options.amount ?? '10,00'}`, { channelId: s.channel });
+      return { root: await pendingRoot(h, from), shown: async () => messageText(await answerOn(h, res.responseId)) };
+    },
   } satisfies Record<ApprovalAction, (options?: never) => Promise<Asked>>;
 }
 

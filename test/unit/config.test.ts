@@ -196,7 +196,7 @@ describe('four-eyes approvals in the configuration', () => {
     if (r.ok) return;
     expect(r.problems).toEqual([
       expect.stringMatching(
-        /^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret$/,
+        /^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret, pay, withdraw$/,
       ),
       expect.stringMatching(/^ACCESS_APPROVERS: entry 1 /),
       'APPROVAL_TTL: expected a duration such as 30m, 24h or 2d',
