@@ -18,6 +18,7 @@ import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { payRows } from './pay';
 import { paymentBookRows } from './payment-book';
+import { paymentEndRows } from './payment-end';
 import { paymentRetryRow } from './payment-retry';
 import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
@@ -45,6 +46,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...pixEventRows,
+  ...paymentEndRows,
   ...statementRows,
   ...payRows,
   ...paymentsRows,
