@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { WAIT_FOR_CLAIM_MS } from '../src/approvals/deciding';
 import { moneyOutRecords } from '../src/payments/records';
 import { MAX_READS_PER_SWEEP } from '../src/payments/sweep';
@@ -71,6 +73,7 @@ const PHASE_2_MS = botPaceMs(PAYMENTS / CHANNELS) + Math.ceil(PAYMENTS / MAX_REA
  */
 const CONFIRM_DELAY_MS = WAIT_MARGIN * PHASE_1_MS;
 
+type Bot = Child & { port: number; pid: number };
 type Block = { type: string; block_id?: string; element?: Record<string, unknown> };
 type View = Record<string, unknown> & { blocks: Block[]; private_metadata: string; callback_id: string };
 
@@ -162,7 +165,7 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
     PIX_WEBHOOK_PATH,
     POLL_SCHEDULE: schedule,
   });
-  let bots: Array<Child & { port: number }> = [];
+  let bots: Bot[] = [];
   let store: Store | undefined;
   try {
     for (let k = 0; k < KEYS; k++) {
@@ -170,7 +173,7 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
     }
     await control('/sandbox/payments/confirm-delay', { ms: CONFIRM_DELAY_MS });
     bots = [await startBotProcess(env(NO_TICK)), await startBotProcess(env(NO_TICK))];
-    const [a, b] = bots as [Child & { port: number }, Child & { port: number }];
+    const [a, b] = bots as [Bot, Bot];
     store = await openStore({ url: REDIS_URL, secret, namespace });
     const opened = store;
 
@@ -257,6 +260,7 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
     const paymentsBefore = sandbox.calls.length;
     const slackBefore = slack.calls.length;
     const races: Race[] = [];
+    const cpuBefore = bots.map((bot) => cpuMsOf(bot.pid));
     for (const [i, root] of roots.entries()) {
       const requests = [a, b].map((bot, k) => click(bot.port, CHECKER_B, root, `second-${k}-${root.id}`, `trigger-second-${k}-${i}`));
       const callsFrom = slack.calls.length;
@@ -276,6 +280,7 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
       );
       races.push({ id: root.id, from, seen: preciseNow() });
     }
+    const raceCpuMs = bots.reduce((sum, bot, k) => sum + cpuMsOf(bot.pid) - cpuBefore[k]!, 0);
     const payCalls = sandbox.calls.slice(paymentsBefore);
     const raceSlack = slack.calls.slice(slackBefore);
     const records = await Promise.all(roots.map((r) => opened.approvals.get(r.id)));
@@ -315,8 +320,10 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
     const replies = endReplies();
     const perPayment = new Map<string, number>();
     for (const m of replies) perPayment.set(approvalOf(m), (perPayment.get(approvalOf(m)) ?? 0) + 1);
-    const webhooks = sandbox.webhooks.deliveries.filter((d) => d.event.startsWith('MOVEMENT_'));
+    const webhooks = sandbox.webhooks.deliveries.filter((d) => d.event.includes('MOVEMENT_'));
     const answered = webhooks.filter((d) => d.status >= 200 && d.status < 300).length;
+    const byStatus = new Map<number, number>();
+    for (const d of webhooks) byStatus.set(d.status, (byStatus.get(d.status) ?? 0) + 1);
     const endedBy = (source: string) =>
       bots.reduce((n, bot) => n + logLines(bot).filter((l) => l.msg === 'payment ended' && l.source === source).length, 0);
 
@@ -366,10 +373,12 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
       }),
       countsFigure({
         name: `money out: ${PAYMENTS} ends by webhook and by poll together (2 instances polling every ${POLL_EVERY_S} s): replies in the threads`,
-        value: `${replies.length} (${perPayment.size} payments; ${answered} of ${webhooks.length} webhooks answered 2xx; ended by webhook ${endedBy('webhook')}, by poll ${endedBy('poll')}; the last in ${(endsMs / 1000).toFixed(1)} s)`,
+        value: `${replies.length} (${perPayment.size} payments; ${answered} webhooks answered 2xx, ${webhooks.length} attempts [${[...byStatus].map(([status, n]) => `${status || 'none'}: ${n}`).join(', ')}]; ended by webhook ${endedBy('webhook')}, by poll ${endedBy('poll')}; the last in ${(endsMs / 1000).toFixed(1)} s)`,
         bound: `${PAYMENTS}, each once`,
         ok: replies.length === PAYMENTS && perPayment.size === PAYMENTS && [...perPayment.values()].every((n) => n === 1),
       }),
+      // What the two bot processes used of the CPU while the 200 races ran (the winner's work and the other click's).
+      infoFigure('money out: CPU of a raced second approval, both instances', `${(raceCpuMs / PAYMENTS).toFixed(1)} ms`),
       infoFigure(
         'money out: Slack / Pix calls of one raced second approval (median)',
         `${percentile(
@@ -427,6 +436,18 @@ function beyondCalls(race: Race, slack: SlackApiCall[], pix: SandboxCall[]) {
     pixCalls: pixCalls.length,
   };
 }
+
+/** A process's CPU time so far, user and system (ms), from /proc/PID/stat (its 14th and 15th fields, in clock ticks). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
+  // Fields after the command's name start at the 3rd (state): utime is the 14th, stime the 15th.
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+/** The kernel's clock ticks a second (USER_HZ), the unit of /proc/PID/stat's CPU times. */
+let clockTicks: number | undefined;
 
 /** The length of a union of intervals. */
 function union(intervals: ReadonlyArray<readonly [number, number]>): number {
