@@ -21,6 +21,7 @@ import { paymentRetryRow } from './payment-retry';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
+import { withdrawRows } from './withdraw';
 
 /**
  * Every entry point of the app — each `/pix` subcommand, button, modal submission, shortcut and the
@@ -39,6 +40,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...accountLinkRows,
   ...accountRetryRows,
   ...pixKeyRows,
+  ...withdrawRows,
   ...applicationRows,
   ...paymentBookRows,
   ...disputeEvidenceRows,

@@ -871,7 +871,6 @@ export const en = {
     createRefused: (text: string) => `The service refused to create the payment: ${text}`,
     approveRefused: (text: string) => `The service refused to approve the payment: ${text}`,
     noSuchAccount: (account: string) => `Account ${account} is not one of the company’s accounts.`,
-    notAmount: 'That is not an amount in reais (for example 150 or 1.234,56).',
     aboveZero: 'The amount must be above zero.',
     withdrawNoWithdrawKey: (account: string) =>
       `Account ${account} has no withdraw key: set one with \`/pix withdraw-key\` first. Nothing was sent.`,

@@ -815,7 +815,6 @@ export const ptBR: Catalogue = {
     createRefused: (text) => `O serviço recusou criar o pagamento: ${text}`,
     approveRefused: (text) => `O serviço recusou aprovar o pagamento: ${text}`,
     noSuchAccount: (account) => `A conta ${account} não é uma das contas da empresa.`,
-    notAmount: 'Isso não é um valor em reais (por exemplo 150 ou 1.234,56).',
     aboveZero: 'O valor precisa ser maior que zero.',
     withdrawNoWithdrawKey: (account) =>
       `A conta ${account} não tem chave de saque: defina uma com \`/pix withdraw-key\` antes. Nada foi enviado.`,
