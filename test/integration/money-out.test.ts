@@ -435,3 +435,81 @@ describe('money out: a withdraw, on two people’s word (one instance)', () => {
     expect(await balanceOf(c.accountId, c.appId)).toBe(100_000);
   });
 });
+
+/** PAY_DAY_LIMIT on one instance: checked at the approval that would send, and again at a retry. */
+describe('money out: the day’s limit (one instance)', () => {
+  let h: Harness;
+  let flows: ReturnType<typeof makerFlows>;
+  let account: string;
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_OPERATORS: `${OPERATOR},${CHECKER},${CHECKER_2}`, PAY_DAY_LIMIT: '300,00' });
+    account = h.sandbox.companies.main.defaultAccountId;
+    await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
+    flows = makerFlows(h, {
+      channel: CHANNEL,
+      operator: OPERATOR,
+      admin: OPERATOR,
+      campaignAccountId: account,
+      campaignAppId: h.sandbox.companies.main.mainAppId,
+      rotateClientId: 'unused',
+      accountId: account,
+    });
+  });
+  afterAll(() => h.close());
+
+  const writes = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/'));
+  const stageOf = async (id: string) => (await moneyOutRecordOf(h.app.deps, id))?.stage;
+  const until = (id: string, stage: MoneyOutRecord['stage']) =>
+    waitFor(`money out ${id} ${stage}`, async () => (await stageOf(id)) === stage, 10_000);
+  const ask = async (value: number) => {
+    const asked = await flows.pay({ payload: { value } });
+    await asked.shown();
+    return asked.root;
+  };
+  const setBalance = (available: number) => sandboxApi(h, 'POST', `/sandbox/accounts/${account}/balance`, undefined, { available });
+
+  test('an approval that would pass it is refused to that checker with the total, the amount and the limit; nothing sent; it stays pending; a retry is checked again', async () => {
+    const first = await ask(20_000);
+    await clickRoot(h, CHECKER, first, 'approval_approve');
+    await until(first.id, 'sent');
+
+    const over = await ask(15_000);
+    const since = h.sandbox.calls.length;
+    const click = await clickRoot(h, CHECKER, over, 'approval_approve');
+    const told = messageText(await answerOn(h, click.responseId));
+    expect(told).toContain('add up to R$200.00 so far');
+    expect(told).toContain('this one (R$150.00)');
+    expect(told).toContain('the day’s limit of R$300.00');
+    expect(writes(since)).toEqual([]);
+    expect((await h.app.deps.store.approvals.get(over.id))?.state).toBe('pending');
+    expect(await stageOf(over.id)).toBeUndefined();
+    const trail = await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 });
+    expect(trail.find((e) => e.target?.includes(`approval:${over.id}`) && e.outcome === 'refused')?.detail).toMatch(/^day limit/);
+
+    // Not sent for want of balance: it does not count, until a retry would send it.
+    await setBalance(5_000);
+    const short = await ask(10_000);
+    await clickRoot(h, CHECKER, short, 'approval_approve');
+    await until(short.id, 'short');
+    await setBalance(1_500_000);
+    const filler = await ask(5_000);
+    await clickRoot(h, CHECKER, filler, 'approval_approve');
+    await until(filler.id, 'sent');
+    const retrySince = h.sandbox.calls.length;
+    const retry = await clickButton(h, {
+      userId: CHECKER_2,
+      actionId: 'payment_retry',
+      value: short.id,
+      channelId: short.channel,
+      messageTs: short.ts,
+      ephemeral: false,
+    });
+    const refused = messageText(await answerOn(h, retry.responseId));
+    expect(refused).toContain('add up to R$250.00 so far');
+    expect(refused).toContain('this one (R$100.00)');
+    expect(refused).toContain('it can be retried later');
+    expect(writes(retrySince)).toEqual([]);
+    expect(await stageOf(short.id)).toBe('short');
+  });
+});
