@@ -153,6 +153,16 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     expect((inputBlocks(form.view)[0]!.element!.initial_option as { value: string }).value).toBe(account.accountId);
   });
 
+  test('an account argument that is not an account id: the usage, nothing opened, no Pix call', async () => {
+    const slackFrom = h.slack.calls.length;
+    const pixFrom = h.sandbox.calls.length;
+    const res = await h.slash(OPERATOR, 'pay ../accounts', { channelId: CHANNEL });
+    const text = messageText(res.ack ?? (await waitFor('the usage', () => h.slack.responsesTo(res.responseId)[0])));
+    expect(text).toContain('/pix pay [accountId]');
+    expect(h.slack.calls.slice(slackFrom).filter((c) => c.method === 'views.open')).toEqual([]);
+    expect(h.sandbox.calls.slice(pixFrom)).toEqual([]);
+  });
+
   test('not an operator: the command and the form are refused, nothing opened, nothing sent to the Pix API', async () => {
     for (const user of [VIEWER, STRANGER]) {
       const slackFrom = h.slack.calls.length;
@@ -244,13 +254,32 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     expect(messageText(told.args.view)).toContain(`<#${CHANNEL}>`);
   });
 
+  test('the same form sent twice (a double click): one approval, one check', async () => {
+    const form = await openPay(h);
+    const slackFrom = h.slack.calls.length;
+    const pixFrom = h.sandbox.calls.length;
+    const [a, b] = await Promise.all([
+      submit(h, form, { key: SEEDED.cpf.key, value: '99' }),
+      submit(h, form, { key: SEEDED.cpf.key, value: '99' }),
+    ]);
+    expect([a.body, b.body]).toEqual([
+      expect.objectContaining({ response_action: 'update' }),
+      expect.objectContaining({ response_action: 'update' }),
+    ]);
+    await pendingRoot(h, slackFrom);
+    await deliveriesDone(h.app, h.app.inFlight.total);
+    expect(approvalRoots(h, slackFrom)).toHaveLength(1);
+    expect(messageText([a.body, b.body])).toContain('already');
+    expect(keyChecks(h.sandbox.calls.slice(pixFrom))).toHaveLength(1);
+  });
+
   test('the check is in the audit trail with the holder masked (a CPF never whole)', async () => {
     const form = await openPay(h);
     const slackFrom = h.slack.calls.length;
     await submit(h, form, { key: SEEDED.cpf.key, value: '50' });
     await pendingRoot(h, slackFrom);
     const entries = await waitFor('the check’s entry', async () => {
-      const all = await h.app.deps.store.audit.page({ since: new Date(now - MINUTE), limit: 1_000 });
+      const all = await h.app.deps.store.audit.page({ since: new Date(now), limit: 1_000 });
       return all.some((e) => e.detail?.startsWith('checked:')) ? all : undefined;
     });
     const checked = entries.filter((e) => e.detail?.startsWith('checked:'));
