@@ -18,6 +18,8 @@ import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
 import { payRows } from './pay';
 import { paymentBookRows } from './payment-book';
+import { paymentEndRows } from './payment-end';
+import { paymentRetryRow } from './payment-retry';
 import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
@@ -44,6 +46,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...pixEventRows,
+  ...paymentEndRows,
   ...statementRows,
   ...payRows,
   ...paymentsRows,
@@ -52,6 +55,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   digestCommand,
   ...homeRows,
   ...approvalRows,
+  paymentRetryRow,
 ];
 
 export { APPROVAL_KINDS } from './approval-kinds';

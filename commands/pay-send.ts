@@ -1,15 +1,16 @@
 import type { ApprovalKind } from '../src/approvals/kinds';
-import { messages } from '../src/i18n';
+import { moneyOutDoneRoot, reserveAtApproval } from '../src/payments/money-out';
+import { resumePayment, sendPayment } from '../src/payments/send-payment';
 
-// Sending an approved payment (pix-money-out.md §1): filled in by the next commit. Until then an
-// approved payment sends nothing and says so.
-const notSent = (locale: Parameters<typeof messages>[0]) => ({
-  ok: false as const,
-  problem: messages(locale).common.wentWrongNothingMore(messages(locale).actions.runApprovedAction),
-});
-
+/**
+ * A payment to a Pix key, once approved (`/pix pay` asks it): the day's limit reserved at the approval
+ * that sends it, then created and approved at the service once (src/payments/send-payment.ts); its root
+ * then shows where the money stands.
+ */
 export const payApproval: ApprovalKind<'pay'> = {
   action: 'pay',
-  execute: async (run) => notSent(run.locale),
-  resume: async (run) => notSent(run.locale),
+  beforeRun: reserveAtApproval,
+  execute: sendPayment,
+  resume: resumePayment,
+  doneRoot: moneyOutDoneRoot,
 };

@@ -28,6 +28,8 @@ export interface ApprovalSettings {
    * is the access control's); unset: never.
    */
   escalateAfterMs?: number;
+  /** PAY_DAY_LIMIT, in cents: the most payments and withdrawals send together in one São Paulo day; unset: none. */
+  payDayLimitCents?: number;
 }
 
 /** The morning digest and the balance alerts as configured (DIGEST_CHANNEL, BALANCE_ALERT_BELOW). */

@@ -163,6 +163,12 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
     }
     const standing = await makerStanding(deps, fresh);
     if (standing === 'unknown') return { answer: refused(deps, actor, { kind: 'standing-unknown' }) };
+    const before =
+      standing === 'ok' ? await kinds[fresh.action].beforeRun?.(deps, fresh, { locale: actor.locale, at: new Date(at) }) : undefined;
+    if (before) {
+      deps.audit.outcome('refused', before.detail);
+      return { answer: before.text };
+    }
     const approving = await write(
       deps,
       held,

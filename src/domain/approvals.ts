@@ -27,6 +27,9 @@ export const APPROVAL_ROLE: Record<ApprovalAction, Role> = {
   withdraw: 'operator',
 };
 
+/** The longest an approval's claim lives between renewals (POLL_CLAIM_TTL_MS, capped): a dead holder's work is resumed soon after. */
+export const APPROVAL_CLAIM_MAX_MS = 30_000;
+
 /** Money out: always waits for a checker, whatever APPROVALS lists. */
 export const ALWAYS_APPROVED: ReadonlySet<ApprovalAction> = new Set(['pay', 'withdraw']);
 

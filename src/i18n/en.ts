@@ -161,6 +161,8 @@ export const en = {
     runApprovedAction: 'run the approved action',
     readApprovals: 'read the actions waiting for approval',
     askApproval: 'ask for approval',
+    askWithdraw: 'ask for a withdraw',
+    retryPayment: 'retry a payment',
     manageAway: 'hand your approvals to someone while you are away',
     readDigest: 'put the digest together',
     readOpenDisputes: 'read the open disputes',
@@ -183,6 +185,7 @@ export const en = {
     keyAdd: 'open the form to add a Pix key to an account',
     keyDelete: 'delete a Pix key (asks to confirm first)',
     withdrawKey: 'register and select the account’s withdraw key, or select one the company has (asks to confirm first)',
+    withdraw: 'send that amount (in reais) from the account to its withdraw key, once someone else approves it',
     scopes: 'the scope groups an application can request',
     rotateSecret: 'rotate an application’s client secret (asks to confirm first); the new one is shown only to you',
     paymentBook: 'issue a subscription’s payment booklet up to that month and post the PDF here',
@@ -894,6 +897,8 @@ export const en = {
     shortNoBalance: (p: { checkers: string; at: string }) =>
       `:warning: Approved by ${p.checkers} on ${p.at}, *not sent*: the account does not have the balance. The payment waits at the service; when the money has come in, anyone who may approve it (not the maker) can retry it, once.`,
     retryButton: 'Retry the payment',
+    retryWho: (p: { role: string; listed: boolean }) =>
+      `Anyone but the maker with the ${p.role} role${p.listed ? ' who is listed in `ACCESS_APPROVERS`' : ''} may retry it; one retry sends it.`,
     retryConfirmTitle: 'Send this payment now?',
     retryConfirmText: (amount: string) => `${amount} leaves the account as soon as you confirm.`,
     confirmed: (at: string) => `:white_check_mark: *Confirmed* on ${at}.`,
@@ -1169,6 +1174,53 @@ export const en = {
     disputeIdInput: 'Dispute id',
     disputeIdHint: 'The event did not say the dispute’s id at the Pix service; find it in the service’s portal.',
     disputeIdRequired: 'Write the dispute’s id (24 hexadecimal digits, e.g. 6840aeca23c0d1fe48c856a3).',
+  },
+
+  /** A sent payment's end in its approval's thread, and money out in the digest and the Home tab. */
+  paymentEnd: {
+    /** The service's failure codes (pix-money-out.md §2) in words; empty for a code it does not document (shown as it came). */
+    codeMeaning: (code: string): string =>
+      (
+        ({
+          ALIAS_LIMIT_ERROR: 'the company’s Pix-key look-ups are exhausted',
+          PAY_PIX_KEY_ERROR: 'the payment to that key could not be made',
+          PIX_KEY_INFO_ERROR: 'the key’s look-up failed',
+          PIX_KEY_INFO_NOT_FOUND: 'the key is not registered at any bank',
+          INVALID_PIX_KEY: 'the key is malformed',
+          REACH_TRANSFER_LIMIT: 'the account reached its daytime or night-time Pix limit',
+          NOT_ENOUGH_BALANCE: 'the account does not have enough balance',
+          ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER: 'the key’s account is restricted for fraud by the central bank',
+        }) as Record<string, string>
+      )[code] ?? '',
+    confirmed: (p: { value: string }) => `:white_check_mark: *Payment confirmed*: ${p.value} reached the receiver.`,
+    e2e: (id: string) => `End-to-end id: ${id}`,
+    failed: (p: { value: string }) => `:x: *Payment failed*: the ${p.value} did not reach the receiver.`,
+    why: (p: { code: string; meaning: string }) => `Why: ${p.meaning} (${p.code}).`,
+    whyUnknown: 'Why: the service gave no reason.',
+    unknownCode: (code: string) => `Why: ${code}, a reason the service documents no meaning for.`,
+    serviceSaid: (text: string) => `The service said: “${text}”`,
+    available: (p: { account: string; available: string }) => `Account ${p.account} has ${p.available} available now.`,
+    availableUnread: (account: string) => `The available balance of account ${account} could not be read now.`,
+    limitHint: 'Ask the Pix service for a higher limit on the account paid from:',
+    limitButton: 'Request a higher limit',
+    removed: ':wastebasket: *Payment removed* in the Pix service’s web app: nothing was sent.',
+    released: 'It no longer counts toward the day’s limit.',
+    source: (account: string) => `Paid from account ${account}.`,
+    confirmedText: (value: string) => `Payment confirmed: ${value}`,
+    failedText: (p: { value: string; why?: string }) => `Payment failed: ${p.value}${p.why ? ` (${p.why})` : ''}`,
+    removedText: (value: string) => `Payment removed: ${value}`,
+    /** The digest's part. */
+    digestTitle: (since: string) => `*Money out since ${since}*`,
+    digestSent: (p: { n: number; total: string }) => `• Sent: ${p.n} payment(s) and withdrawal(s), ${p.total} in all`,
+    digestFailed: (p: { n: number; total: string }) => `• Failed: ${p.n} payment(s), ${p.total} in all`,
+    digestMore: 'Each one’s end is in its approval’s thread.',
+    textSent: (n: number) => `${n} payment(s) or withdrawal(s) sent`,
+    textFailed: (n: number) => `${n} payment(s) failed`,
+    /** The Home tab's part. */
+    homeTitle: '*Payments and withdrawals waiting*',
+    homeForYou: (p: { n: number; total: string }) => `• Waiting for you: ${p.n}, ${p.total} in all`,
+    homeYours: (p: { n: number; total: string }) => `• Yours, waiting for a checker: ${p.n}, ${p.total} in all`,
+    homeHint: 'Each is listed below with its buttons (the oldest first).',
   },
 
   /** The morning digest (and `/pix digest`): what waits for the team. */

@@ -163,6 +163,8 @@ export const ptBR: Catalogue = {
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
+    askWithdraw: 'pedir um saque',
+    retryPayment: 'tentar um pagamento de novo',
     manageAway: 'passar suas aprovações para alguém enquanto estiver ausente',
     readDigest: 'montar o resumo',
     readOpenDisputes: 'ler as disputas abertas',
@@ -184,6 +186,7 @@ export const ptBR: Catalogue = {
     keyAdd: 'abre o formulário para cadastrar uma chave Pix em uma conta',
     keyDelete: 'exclui uma chave Pix (pede confirmação antes)',
     withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem (pede confirmação antes)',
+    withdraw: 'envia esse valor (em reais) da conta para a chave de saque dela, quando outra pessoa aprovar',
     scopes: 'os grupos de escopos que uma aplicação pode pedir',
     rotateSecret: 'troca o client secret de uma aplicação (pede confirmação antes); o novo é mostrado só para você',
     paymentBook: 'emite o carnê de uma assinatura até aquele mês e publica o PDF aqui',
@@ -839,6 +842,8 @@ export const ptBR: Catalogue = {
     shortNoBalance: (p) =>
       `:warning: Aprovado por ${p.checkers} em ${p.at}, *não enviado*: a conta não tem o saldo. O pagamento aguarda no serviço; quando o dinheiro chegar, qualquer pessoa que possa aprová-lo (não quem pediu) pode tentar de novo, uma vez.`,
     retryButton: 'Tentar o pagamento de novo',
+    retryWho: (p) =>
+      `Qualquer pessoa com o papel ${p.role}${p.listed ? ' listada em `ACCESS_APPROVERS`' : ''}, exceto quem pediu, pode tentar de novo; uma tentativa envia.`,
     retryConfirmTitle: 'Enviar este pagamento agora?',
     retryConfirmText: (amount) => `${amount} sai da conta assim que você confirmar.`,
     confirmed: (at) => `:white_check_mark: *Confirmado* em ${at}.`,
@@ -1092,6 +1097,50 @@ export const ptBR: Catalogue = {
     disputeIdInput: 'Id da disputa',
     disputeIdHint: 'O evento não trouxe o id da disputa no serviço Pix; veja-o no portal do serviço.',
     disputeIdRequired: 'Escreva o id da disputa (24 dígitos hexadecimais, ex.: 6840aeca23c0d1fe48c856a3).',
+  },
+
+  /** O fim de um pagamento enviado, no fio da sua aprovação; e o dinheiro que sai, no resumo e na Home. */
+  paymentEnd: {
+    codeMeaning: (code: string): string =>
+      (
+        ({
+          ALIAS_LIMIT_ERROR: 'as consultas de chaves Pix da empresa se esgotaram',
+          PAY_PIX_KEY_ERROR: 'não foi possível pagar essa chave',
+          PIX_KEY_INFO_ERROR: 'a consulta da chave falhou',
+          PIX_KEY_INFO_NOT_FOUND: 'a chave não está registrada em nenhum banco',
+          INVALID_PIX_KEY: 'a chave é inválida',
+          REACH_TRANSFER_LIMIT: 'a conta atingiu seu limite Pix diurno ou noturno',
+          NOT_ENOUGH_BALANCE: 'a conta não tem saldo suficiente',
+          ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER: 'a conta da chave está restrita por fraude pelo Banco Central',
+        }) as Record<string, string>
+      )[code] ?? '',
+    confirmed: (p: { value: string }) => `:white_check_mark: *Pagamento confirmado*: ${p.value} chegou ao recebedor.`,
+    e2e: (id: string) => `Id fim a fim (endToEndId): ${id}`,
+    failed: (p: { value: string }) => `:x: *Pagamento falhou*: ${p.value} não chegou ao recebedor.`,
+    why: (p: { code: string; meaning: string }) => `Motivo: ${p.meaning} (${p.code}).`,
+    whyUnknown: 'Motivo: o serviço não informou.',
+    unknownCode: (code: string) => `Motivo: ${code}, um código sem significado documentado pelo serviço.`,
+    serviceSaid: (text: string) => `O serviço disse: “${text}”`,
+    available: (p: { account: string; available: string }) => `A conta ${p.account} tem ${p.available} disponível agora.`,
+    availableUnread: (account: string) => `Não foi possível ler agora o saldo disponível da conta ${account}.`,
+    limitHint: 'Peça ao serviço Pix um limite maior para a conta de origem:',
+    limitButton: 'Pedir limite maior',
+    removed: ':wastebasket: *Pagamento removido* no aplicativo web do serviço Pix: nada foi enviado.',
+    released: 'Ele não conta mais para o limite do dia.',
+    source: (account: string) => `Pago da conta ${account}.`,
+    confirmedText: (value: string) => `Pagamento confirmado: ${value}`,
+    failedText: (p: { value: string; why?: string }) => `Pagamento falhou: ${p.value}${p.why ? ` (${p.why})` : ''}`,
+    removedText: (value: string) => `Pagamento removido: ${value}`,
+    digestTitle: (since: string) => `*Dinheiro enviado desde ${since}*`,
+    digestSent: (p: { n: number; total: string }) => `• Enviados: ${p.n} pagamento(s) e saque(s), ${p.total} no total`,
+    digestFailed: (p: { n: number; total: string }) => `• Falharam: ${p.n} pagamento(s), ${p.total} no total`,
+    digestMore: 'O fim de cada um está no fio da sua aprovação.',
+    textSent: (n: number) => `${n} pagamento(s) ou saque(s) enviado(s)`,
+    textFailed: (n: number) => `${n} pagamento(s) com falha`,
+    homeTitle: '*Pagamentos e saques aguardando*',
+    homeForYou: (p: { n: number; total: string }) => `• Aguardando você: ${p.n}, ${p.total} no total`,
+    homeYours: (p: { n: number; total: string }) => `• Seus, aguardando um aprovador: ${p.n}, ${p.total} no total`,
+    homeHint: 'Cada um está na lista abaixo, com seus botões (os mais antigos primeiro).',
   },
 
   digest: {

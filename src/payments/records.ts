@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type RecordsOf, type RecordsRepo, recordsOf } from '../store/records';
+import { withIndexes } from './indexes';
 
 // The money a team sends, one record per approval of `pay` or `withdraw` (its key: the approval's id,
 // which is also a payment's `correlationID`), from the moment its sending is decided to its end. The
@@ -34,6 +35,16 @@ export const MoneyOutRecordSchema = z.object({
   endedAt: z.string().optional(),
   /** The final reply is posted in the approval's thread. */
   replied: z.boolean().optional(),
+  /** Who sent it: the checker whose approval completed it, or who retried it (`payment_retry`). */
+  sentBy: z.string().optional(),
+  /** A payment the service already had when this app came to approve it, in another status than CREATED: that status (not approved again). */
+  statusRead: z.string().max(40).optional(),
+  /** The source account's available balance (cents) read when a payment was short or a withdraw's outcome unknown. */
+  balance: z.object({ available: z.number().int(), at: z.string() }).optional(),
+  /** How many times `payment_retry` sent it again after a `short`. */
+  retries: z.number().int().min(0).optional(),
+  /** A withdraw whose outcome is unknown: the account's latest statement entries as the service sent them. */
+  entries: z.array(z.unknown()).max(5).optional(),
   updatedAt: z.string(),
 });
 export type MoneyOutRecord = z.infer<typeof MoneyOutRecordSchema>;
@@ -44,7 +55,7 @@ export const COUNTS_TOWARD_DAY: ReadonlySet<MoneyOutStage> = new Set(['sending',
 /** A payment not final yet, whose end the settlement waits for. */
 export const awaitsSettlement = (r: MoneyOutRecord): boolean => r.kind === 'pay' && r.stage === 'sent';
 
-/** The money-out records, on the store's keyed records. */
+/** The money-out records, on the store's keyed records, their indexes written with them (indexes.ts). */
 export function moneyOutRecords(records: RecordsRepo): RecordsOf<MoneyOutRecord> {
-  return recordsOf(records, 'money-out', MoneyOutRecordSchema);
+  return withIndexes(records, recordsOf(records, 'money-out', MoneyOutRecordSchema), awaitsSettlement);
 }

@@ -197,6 +197,8 @@ const ConfigSchema = z.object({
   APPROVAL_QUORUM_ABOVE: reais('100000 or 100.000,00'),
   APPROVAL_QUORUM_ACTIONS: actionList,
   APPROVAL_ESCALATE_AFTER: z.preprocess(blankToUndefined, duration.optional()),
+  // The most the team sends in one São Paulo day (payments and withdrawals); unset: no limit.
+  PAY_DAY_LIMIT: reais('50000 or 50.000,00'),
   ACCESS_ESCALATION: idList,
   // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
   PIX_EVENTS_CHANNEL: z.preprocess(
@@ -428,6 +430,8 @@ export interface Config {
     escalateAfterMs?: number;
     /** ACCESS_ESCALATION: who an approval is escalated to (user or group IDs); set with escalateAfterMs. */
     escalation: string[];
+    /** PAY_DAY_LIMIT in cents: the most payments and withdrawals send together in one São Paulo day; unset: none. */
+    payDayLimitCents?: number;
   };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
@@ -508,6 +512,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         quorumActions: [...new Set(c.APPROVAL_QUORUM_ACTIONS as ApprovalAction[])],
         ...(c.APPROVAL_ESCALATE_AFTER === undefined ? {} : { escalateAfterMs: c.APPROVAL_ESCALATE_AFTER }),
         escalation: c.ACCESS_ESCALATION,
+        ...(c.PAY_DAY_LIMIT === undefined ? {} : { payDayLimitCents: c.PAY_DAY_LIMIT }),
       },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,

@@ -123,9 +123,9 @@ export function makerFlows(h: Harness, s: FlowSetup) {
         action: 'pay',
         sourceAccountId: s.accountId,
         value: 12_345,
-        destinationAlias: 'fornecedor@example.com',
+        destinationAlias: 'financeiro@graficarapida.com.br',
         destinationAliasType: 'EMAIL',
-        receiver: { verified: false },
+        receiver: { verified: true, name: 'Gráfica Rápida Impressões Ltda', taxId: '19031824000157', bank: 'Itaú Unibanco S.A.' },
         ...options.payload,
       };
       const told = askApproval(deps, { maker: { userId: s.operator, locale: 'en' }, channel: s.channel, payload });
