@@ -1,7 +1,7 @@
 import { KeyChecks } from '../../src/payments/key-check';
 import type { SandboxCall } from '../../src/sandbox';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { approvalRoots, pendingRoot } from '../support/approvals';
+import { approvalRoots, clickRoot, pendingRoot } from '../support/approvals';
 import { type Harness, messageText, startHarness } from '../support/harness';
 import { sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { deliveriesDone, waitFor } from '../support/wait';
@@ -10,6 +10,7 @@ import { deliveriesDone, waitFor } from '../support/wait';
 // asks. The sandbox is the Pix API, its DICT seeded with one key of each type.
 
 const OPERATOR = 'U0OPER001';
+const CHECKER = 'U0CHECK01';
 const VIEWER = 'U0VIEWER1';
 const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0FINANCE';
@@ -108,7 +109,7 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     control(h, 'POST', `/sandbox/companies/${companyId()}/lookup-tokens`, { tokens, maxTokens: 500, refreshRate });
 
   beforeAll(async () => {
-    h = await startHarness({ ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
+    h = await startHarness({ ACCESS_OPERATORS: `${OPERATOR},${CHECKER}`, ACCESS_VIEWERS: VIEWER });
   });
   afterAll(() => h.close());
   beforeEach(async () => {
@@ -252,6 +253,32 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
       updatesOf(h, slackFrom, form.viewId).find((c) => messageText(c.args.view).includes('waiting for approval')),
     );
     expect(messageText(told.args.view)).toContain(`<#${CHANNEL}>`);
+  });
+
+  test('approved by another operator: the payment carries the check’s id, so the key is not looked up again', async () => {
+    const form = await openPay(h);
+    const slackFrom = h.slack.calls.length;
+    const pixFrom = h.sandbox.calls.length;
+    await submit(h, form, { key: SEEDED.phone.key, value: '3,21' });
+    const root = await pendingRoot(h, slackFrom);
+    const check = keyChecks(h.sandbox.calls.slice(pixFrom))[0]!;
+    const checkedId = (await h.app.deps.store.approvals.get(root.id))?.payload as { pixKeyEndToEndId?: string };
+    expect(checkedId.pixKeyEndToEndId).toEqual(expect.any(String));
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    const created = await waitFor('the payment created', () =>
+      h.sandbox.calls.slice(pixFrom).find((c) => c.method === 'POST' && c.path === '/api/v1/payment'),
+    );
+    expect(created.at).toBeGreaterThan(check.at);
+    expect(created.body).toMatchObject({
+      type: 'PIX_KEY',
+      value: 321,
+      destinationAlias: SEEDED.phone.key,
+      destinationAliasType: 'PHONE',
+      correlationID: root.id,
+      pixKeyEndToEndId: checkedId.pixKeyEndToEndId,
+    });
+    expect(created.body).not.toHaveProperty('autoApprove');
+    expect(keyChecks(h.sandbox.calls.slice(pixFrom))).toHaveLength(1);
   });
 
   test('the same form sent twice (a double click): one approval, one check', async () => {
