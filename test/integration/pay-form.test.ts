@@ -441,6 +441,33 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     );
   });
 
+  test('a check that times out after the modal was closed: the problem in a direct message; nothing posted in the channel', async () => {
+    await control(h, 'POST', '/sandbox/faults', {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/pix-keys/check', ms: 4_000 },
+    });
+    const form = await openPay(h);
+    const slackFrom = h.slack.calls.length;
+    // Closed by the user: Slack answers an update of it with not_found.
+    h.slack.on('views.update', (args) =>
+      args.view_id === form.viewId ? { ok: false, error: 'not_found' } : h.slack.answerByDefault('views.update', args),
+    );
+    try {
+      const res = await submit(h, form, { key: SEEDED.email.key, value: '5' });
+      expect(res.body).toMatchObject({ response_action: 'update' });
+      const dm = await waitFor(
+        'the direct message',
+        () => h.slack.calls.slice(slackFrom).find((c) => c.method === 'chat.postMessage' && String(c.args.channel).startsWith('D')),
+        10_000,
+      );
+      expect(messageText(dm.args)).toContain('could not be reached');
+      expect(messageText(dm.args)).toContain('Nothing was posted');
+      expect(approvalRoots(h, slackFrom)).toEqual([]);
+      expect(h.slack.calls.slice(slackFrom).filter((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL)).toEqual([]);
+    } finally {
+      h.slack.off('views.update');
+    }
+  });
+
   test('a check that times out after the answer: the form again, as typed, with the problem on top; nothing posted', async () => {
     // Past PIX_TIMEOUT_MS (3 s in the harness): the client gives up, and does not send it again.
     await control(h, 'POST', '/sandbox/faults', {
