@@ -243,6 +243,30 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     expect(h.slack.callsOf('chat.postMessage').length).toBe(before);
   });
 
+  test('a webhook that comes while the approve’s answer is still on its way: settled once the payment is recorded sent', async () => {
+    const asked = await askedPayment(flows, 1_111);
+    await controlSandbox(h, '/sandbox/faults', {
+      lateAnswer: { count: 1, ms: 1_500, method: 'POST', pathPrefix: '/api/v1/payment/approve' },
+    });
+    await clickRoot(h, CHECKER, asked.root, 'approval_approve');
+    await waitFor('approved at the service', async () => {
+      const read = await sandboxApi<{ payment: { status: string } }>(
+        h,
+        'GET',
+        `/api/v1/payment/${asked.root.id}`,
+        h.sandbox.companies.main.mainAppId,
+      ).catch(() => undefined);
+      return read?.payment.status === 'APPROVED';
+    });
+    expect((await recordOf(h, asked.root.id))?.stage).toBe('sending');
+    expect((await sendSigned(h, movementBody('MOVEMENT_CONFIRMED', asked.root.id))).status).toBe(200);
+    await waitFor('the reply', () => endReplies(h, asked.root).length > 0, 20_000);
+    await waitFor('replied', async () => (await recordOf(h, asked.root.id))?.replied === true);
+    expect((await recordOf(h, asked.root.id))!.stage).toBe('confirmed');
+    expect(endReplies(h, asked.root)).toHaveLength(1);
+    await sandboxApi(h, 'DELETE', '/sandbox/faults', undefined);
+  });
+
   test('webhook and poll racing: one reply', async () => {
     const root = await sentPayment(h, flows);
     await settleAtService();
