@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { WAIT_FOR_CLAIM_MS } from '../src/approvals/deciding';
+import type { StoredAuditEntry } from '../src/audit/entry';
 import { moneyOutRecords } from '../src/payments/records';
 import { MAX_READS_PER_SWEEP } from '../src/payments/sweep';
 import { type SandboxCall, startSandbox } from '../src/sandbox';
@@ -24,7 +25,6 @@ import {
   type Child,
   type Figure,
   inBatches,
-  logLines,
   onSlack,
   percentile,
   preciseNow,
@@ -53,6 +53,7 @@ const EVERY_SECOND = `*/${POLL_EVERY_S} * * * * *`;
 /** Phase 1's poll: never on its own (1 January, midnight), so that nothing but the clicks runs. */
 const NO_TICK = '0 0 1 1 *';
 const PIX_WEBHOOK_PATH = '/pix/webhooks';
+const AUDIT_PAGE = 1_000;
 const END_NOTICE = 'payment-end';
 
 const channelOf = (i: number) => `C0BENCHPAY${String(i % CHANNELS).padStart(2, '0')}`;
@@ -293,6 +294,7 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
     bots = [await startBotProcess(env(EVERY_SECOND)), await startBotProcess(env(EVERY_SECOND))];
     sandbox.webhooks.setTarget(`http://127.0.0.1:${bots[0]!.port}${PIX_WEBHOOK_PATH}`);
     const endsFrom = preciseNow();
+    const endsStarted = new Date();
     await control('/sandbox/clock', { advanceMs: CONFIRM_DELAY_MS });
     const ids = new Set(roots.map((r) => r.id));
     const endReplies = () =>
@@ -320,12 +322,12 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
     const replies = endReplies();
     const perPayment = new Map<string, number>();
     for (const m of replies) perPayment.set(approvalOf(m), (perPayment.get(approvalOf(m)) ?? 0) + 1);
-    const webhooks = sandbox.webhooks.deliveries.filter((d) => d.event.includes('MOVEMENT_'));
-    const answered = webhooks.filter((d) => d.status >= 200 && d.status < 300).length;
-    const byStatus = new Map<number, number>();
-    for (const d of webhooks) byStatus.set(d.status, (byStatus.get(d.status) ?? 0) + 1);
-    const endedBy = (source: string) =>
-      bots.reduce((n, bot) => n + logLines(bot).filter((l) => l.msg === 'payment ended' && l.source === source).length, 0);
+    // The sandbox keeps its latest 1,000 attempts: what it did not answer in time it sent again.
+    const attempts = sandbox.webhooks.deliveries.filter((d) => d.event.includes('MOVEMENT_'));
+    const unanswered = attempts.filter((d) => d.status < 200 || d.status >= 300).length;
+    // One audit entry per end, by the path that moved its record (src/payments/settle.ts).
+    const ends = (await auditSince(opened, endsStarted)).filter((e) => e.action === 'payment:confirmed');
+    const endedBy = (source: string) => ends.filter((e) => e.detail?.endsWith(`(by ${source})`)).length;
 
     // Every creation and approval, whichever phase made it.
     const creations = sandbox.calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/payment');
@@ -373,9 +375,13 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
       }),
       countsFigure({
         name: `money out: ${PAYMENTS} ends by webhook and by poll together (2 instances polling every ${POLL_EVERY_S} s): replies in the threads`,
-        value: `${replies.length} (${perPayment.size} payments; ${answered} webhooks answered 2xx, ${webhooks.length} attempts [${[...byStatus].map(([status, n]) => `${status || 'none'}: ${n}`).join(', ')}]; ended by webhook ${endedBy('webhook')}, by poll ${endedBy('poll')}; the last in ${(endsMs / 1000).toFixed(1)} s)`,
+        value: `${replies.length} (${perPayment.size} payments; ended by webhook ${endedBy('webhook')}, by poll ${endedBy('poll')} (${ends.length} audited); of the sandbox's last ${attempts.length} webhook attempts ${unanswered} unanswered within its 1 s, sent again; the last in ${(endsMs / 1000).toFixed(1)} s)`,
         bound: `${PAYMENTS}, each once`,
-        ok: replies.length === PAYMENTS && perPayment.size === PAYMENTS && [...perPayment.values()].every((n) => n === 1),
+        ok:
+          replies.length === PAYMENTS &&
+          perPayment.size === PAYMENTS &&
+          [...perPayment.values()].every((n) => n === 1) &&
+          ends.length === PAYMENTS,
       }),
       // What the two bot processes used of the CPU while the 200 races ran (the winner's work and the other click's).
       infoFigure('money out: CPU of a raced second approval, both instances', `${(raceCpuMs / PAYMENTS).toFixed(1)} ms`),
@@ -401,6 +407,17 @@ export const moneyOut = benchmark(WAIT_MARGIN * (PHASE_1_MS + RIG_START_MS + PHA
 
 /** The pay form itself (not its loading or progress views): its inputs. */
 const isForm = (view: View | undefined) => view?.callback_id === PAY_CALLBACK && view.blocks.some((b) => b.type === 'input');
+
+/** The audit trail's entries since `since`, page by page. */
+async function auditSince(store: Store, since: Date): Promise<StoredAuditEntry[]> {
+  const entries: StoredAuditEntry[] = [];
+  for (let before: string | undefined; ; ) {
+    const page = await store.audit.page({ since, limit: AUDIT_PAGE, ...(before === undefined ? {} : { before }) });
+    entries.push(...page);
+    if (page.length < AUDIT_PAGE) return entries;
+    before = page.at(-1)!.id;
+  }
+}
 
 /** A root Slack took: an approval's, with its id in its metadata. */
 const isRoot = (c: SlackApiCall) =>
