@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { WAIT_FOR_CLAIM_MS } from '../src/approvals/deciding';
+import { LOOK_AGAIN_MS, WAIT_FOR_CLAIM_MS } from '../src/approvals/deciding';
 import type { StoredAuditEntry } from '../src/audit/entry';
 import { moneyOutRecords } from '../src/payments/records';
 import { MAX_READS_PER_SWEEP } from '../src/payments/sweep';
@@ -60,12 +60,16 @@ const channelOf = (i: number) => `C0BENCHPAY${String(i % CHANNELS).padStart(2, '
 /** Ten payments in a row to each key: a batch of submissions checks the same key at once. */
 const keyOf = (i: number) => `supplier-${String(Math.floor(i / (PAYMENTS / KEYS))).padStart(2, '0')}@example.com`;
 
-/** How long the first phases may take at most: the bots started twice, the forms, each delivery acknowledged within Slack's deadline, each race within the loser's wait for the claim. */
+/**
+ * How long the first phases may take at most: the bots started twice; each form opened, and each batch
+ * of submissions and of first approvals, acknowledged within Slack's deadline; each race, its payment
+ * handled at its bound and the other click's next look at the claim (LOOK_AGAIN_MS) after it.
+ */
 const PHASE_1_MS =
   2 * RIG_START_MS +
   CHANNELS * SLACK_ACK_MS +
   2 * Math.ceil(PAYMENTS / CONCURRENCY) * SLACK_ACK_MS +
-  PAYMENTS * (P95_BOUND_MS + WAIT_FOR_CLAIM_MS / 10);
+  PAYMENTS * (P95_BOUND_MS + LOOK_AGAIN_MS);
 /** The ends: each channel's replies at the bot's pace, and the sweeps that read them all (MAX_READS_PER_SWEEP a tick). */
 const PHASE_2_MS = botPaceMs(PAYMENTS / CHANNELS) + Math.ceil(PAYMENTS / MAX_READS_PER_SWEEP + 1) * POLL_EVERY_S * 1000;
 /**

@@ -41,6 +41,8 @@ function alreadyDecided(deps: Deps, text: string): string {
 
 /** How long a click waits for someone else's hold on an approval (a decision, a reminder) before it is told to look again. */
 export const WAIT_FOR_CLAIM_MS = 3_000;
+/** How often such a click looks at the claim again meanwhile. */
+export const LOOK_AGAIN_MS = 100;
 
 type Answer = { answer: string } | { record: ApprovalRecord };
 
@@ -78,7 +80,7 @@ async function whilePending(
     const record = await deps.store.approvals.get(id);
     if (record?.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(locale, record)) };
     if (Date.now() > deadline) return busy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
   }
 }
 
