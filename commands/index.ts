@@ -16,8 +16,11 @@ import { limitRequestRows } from './limit-request';
 import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
+import { payRows } from './pay';
 import { paymentBookRows } from './payment-book';
+import { paymentEndRows } from './payment-end';
 import { paymentRetryRow } from './payment-retry';
+import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
@@ -45,7 +48,10 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...pixEventRows,
+  ...paymentEndRows,
   ...statementRows,
+  ...payRows,
+  ...paymentsRows,
   ...auditRows(),
   ...awayRows,
   digestCommand,

@@ -14,6 +14,8 @@ import { EntryRouter } from './entry/router';
 import { ConfigError, describeError } from './errors';
 import { settleLeftFilings } from './limit-requests/reconcile';
 import { paceBudgetMs, type SweepReport, sweepLimitRequests } from './limit-requests/sweep';
+import { KeyChecks } from './payments/key-check';
+import { sweepPaymentEnds } from './payments/sweep';
 import { MemoryRateWindow, PixBudget } from './pix/budget';
 import { PixClient } from './pix/client';
 import type { PixEvents } from './pix-events';
@@ -230,6 +232,7 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     access,
     logger,
     mainAppId,
+    keyChecks: new KeyChecks(),
     masterAppId,
     secrets,
     sandboxMode: config.sandboxMode,
@@ -349,6 +352,8 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
         // Four-eyes approvals: expired past APPROVAL_TTL, reminded, resumed when left half done.
         (scope) => runApprovalTick(onTick(scope), APPROVAL_KINDS, scope),
         async () => pixEvents?.outbox.drain(),
+        // Sent payments not final yet: read at the service (the only way they end without PIX_EVENTS_CHANNEL).
+        (scope) => sweepPaymentEnds(onTick(scope), { concurrency: config.poll.concurrency, stopping: scope.stopping }),
         ...(balanceAlerts ? [(scope: TickScope) => sweepBalanceAlerts(onTick(scope), balanceAlerts)] : []),
       ],
     },

@@ -10,6 +10,57 @@ import type { Role } from '../domain/roles';
 // need the viewer role to …", so every command, button and failure names what it does from there.
 
 export const en = {
+  /** `/pix pay`: the payment form and its key check. */
+  pay: {
+    title: 'Pay a Pix key',
+    loading: 'Reading the accounts…',
+    submit: 'Ask for approval',
+    intro: 'A payment is sent only once a second person approves it. The key is checked first, so that they see who receives the money.',
+    account: 'Pay from',
+    accountSearch: 'Search the accounts',
+    key: 'Pix key',
+    keyHint: 'A CPF, a CNPJ, an e-mail, a phone (+55, area code, number) or a random key.',
+    type: 'Key type',
+    typeHint: 'Leave it empty to have it read from the key.',
+    value: 'Amount (R$)',
+    valueHint: 'In reais, like 1,234.56 (1.234,56 works too).',
+    comment: 'Comment',
+    commentHint: (max: number) => `Sent with the payment; at most ${max} characters.`,
+    chooseAccount: 'Choose the account to pay from.',
+    chooseType: 'Choose the key type.',
+    typeUnknown: 'I cannot tell this key’s type from its form: choose the type.',
+    typeAmbiguous: 'These eleven digits may be a CPF or a phone number written without +55: choose the type.',
+    cpfOrPhoneInvalid: 'Not a valid CPF (its check digits do not match); a phone key is written with +55, like +5511987654321.',
+    amountZero: 'The amount must be above zero.',
+    commentTooLong: (max: number) => `A comment has at most ${max} characters.`,
+    checking: 'Checking the key…',
+    notFound: 'This key is registered at no bank. Nothing was posted.',
+    tokensLow: (when: string) =>
+      `The company has too few Pix key look-ups left: one more key not found would stop all of its payments. There are enough again from ${when} (Brasília time). No look-up was made, and nothing was posted.`,
+    tokensLowSoon:
+      'The company has too few Pix key look-ups left: one more key not found would stop all of its payments. They refill every minute: try again in a few minutes. No look-up was made, and nothing was posted.',
+    nothingPosted: 'Nothing was posted.',
+  },
+
+  /** `/pix payments`: the company's payments, a page at a time. */
+  payments: {
+    empty: 'The company has no payments yet.',
+    emptyPage: (page: number) => `No payments on page ${page}.`,
+    title: (p: { page: number; range: string }) => `*Payments*, newest first · page ${p.page} (${p.range})`,
+    text: (p: { page: number; range: string }) => `Payments, page ${p.page}: ${p.range}`,
+    line: (p: { amount: string; key: string; status: string; created?: string }) =>
+      `*${p.amount}* to ${p.key} · ${p.status}${p.created ? ` · ${p.created}` : ''}`,
+    correlation: (id: string) => `correlationID ${id}`,
+    statusCreated: 'created, not approved at the service',
+    statusConfirmed: 'confirmed',
+    statusFailed: 'failed',
+    statusDenied: 'denied',
+    statusRejected: 'rejected',
+    statusInProgress: 'in progress',
+    failedWith: (code: string) => `failed (${code})`,
+    footer: 'Made in Slack or elsewhere, as the Pix service lists them; keys are masked; times are Brasília time.',
+  },
+
   common: {
     sandboxNote: ':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.',
     sandboxTag: '[SANDBOX]',
@@ -51,6 +102,10 @@ export const en = {
 
   /** What an entry point does, as an infinitive phrase: "Could not …", "You need the … role to …". */
   actions: {
+    openPaymentForm: 'open the payment form',
+    askPayment: 'ask for a payment',
+    checkPixKey: 'check the Pix key',
+    listPayments: 'list the payments',
     showHelp: 'show help',
     readLimits: 'read the limits',
     openLimitRequestForm: 'open the limit-request form',
@@ -115,6 +170,8 @@ export const en = {
 
   /** One line per command in `/pix help`. */
   summaries: {
+    pay: 'open the form to pay a Pix key from an account; the key is checked, and the payment waits for a second person’s approval',
+    payments: 'the company’s payments (made in Slack or elsewhere), newest first, ten a page',
     help: 'this list',
     limits: "an account's current limits (the default account when none is given)",
     limitRequest: 'open the form to raise an account’s limits, with proof files',
@@ -1118,6 +1175,53 @@ export const en = {
     disputeIdInput: 'Dispute id',
     disputeIdHint: 'The event did not say the dispute’s id at the Pix service; find it in the service’s portal.',
     disputeIdRequired: 'Write the dispute’s id (24 hexadecimal digits, e.g. 6840aeca23c0d1fe48c856a3).',
+  },
+
+  /** A sent payment's end in its approval's thread, and money out in the digest and the Home tab. */
+  paymentEnd: {
+    /** The service's failure codes (pix-money-out.md §2) in words; empty for a code it does not document (shown as it came). */
+    codeMeaning: (code: string): string =>
+      (
+        ({
+          ALIAS_LIMIT_ERROR: 'the company’s Pix-key look-ups are exhausted',
+          PAY_PIX_KEY_ERROR: 'the payment to that key could not be made',
+          PIX_KEY_INFO_ERROR: 'the key’s look-up failed',
+          PIX_KEY_INFO_NOT_FOUND: 'the key is not registered at any bank',
+          INVALID_PIX_KEY: 'the key is malformed',
+          REACH_TRANSFER_LIMIT: 'the account reached its daytime or night-time Pix limit',
+          NOT_ENOUGH_BALANCE: 'the account does not have enough balance',
+          ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER: 'the key’s account is restricted for fraud by the central bank',
+        }) as Record<string, string>
+      )[code] ?? '',
+    confirmed: (p: { value: string }) => `:white_check_mark: *Payment confirmed*: ${p.value} reached the receiver.`,
+    e2e: (id: string) => `End-to-end id: ${id}`,
+    failed: (p: { value: string }) => `:x: *Payment failed*: the ${p.value} did not reach the receiver.`,
+    why: (p: { code: string; meaning: string }) => `Why: ${p.meaning} (${p.code}).`,
+    whyUnknown: 'Why: the service gave no reason.',
+    unknownCode: (code: string) => `Why: ${code}, a reason the service documents no meaning for.`,
+    serviceSaid: (text: string) => `The service said: “${text}”`,
+    available: (p: { account: string; available: string }) => `Account ${p.account} has ${p.available} available now.`,
+    availableUnread: (account: string) => `The available balance of account ${account} could not be read now.`,
+    limitHint: 'Ask the Pix service for a higher limit on the account paid from:',
+    limitButton: 'Request a higher limit',
+    removed: ':wastebasket: *Payment removed* in the Pix service’s web app: nothing was sent.',
+    released: 'It no longer counts toward the day’s limit.',
+    source: (account: string) => `Paid from account ${account}.`,
+    confirmedText: (value: string) => `Payment confirmed: ${value}`,
+    failedText: (p: { value: string; why?: string }) => `Payment failed: ${p.value}${p.why ? ` (${p.why})` : ''}`,
+    removedText: (value: string) => `Payment removed: ${value}`,
+    /** The digest's part. */
+    digestTitle: (since: string) => `*Money out since ${since}*`,
+    digestSent: (p: { n: number; total: string }) => `• Sent: ${p.n} payment(s) and withdrawal(s), ${p.total} in all`,
+    digestFailed: (p: { n: number; total: string }) => `• Failed: ${p.n} payment(s), ${p.total} in all`,
+    digestMore: 'Each one’s end is in its approval’s thread.',
+    textSent: (n: number) => `${n} payment(s) or withdrawal(s) sent`,
+    textFailed: (n: number) => `${n} payment(s) failed`,
+    /** The Home tab's part. */
+    homeTitle: '*Payments and withdrawals waiting*',
+    homeForYou: (p: { n: number; total: string }) => `• Waiting for you: ${p.n}, ${p.total} in all`,
+    homeYours: (p: { n: number; total: string }) => `• Yours, waiting for a checker: ${p.n}, ${p.total} in all`,
+    homeHint: 'Each is listed below with its buttons (the oldest first).',
   },
 
   /** The morning digest (and `/pix digest`): what waits for the team. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type RecordsOf, type RecordsRepo, recordsOf } from '../store/records';
+import { withIndexes } from './indexes';
 
 // The money a team sends, one record per approval of `pay` or `withdraw` (its key: the approval's id,
 // which is also a payment's `correlationID`), from the moment its sending is decided to its end. The
@@ -54,7 +55,7 @@ export const COUNTS_TOWARD_DAY: ReadonlySet<MoneyOutStage> = new Set(['sending',
 /** A payment not final yet, whose end the settlement waits for. */
 export const awaitsSettlement = (r: MoneyOutRecord): boolean => r.kind === 'pay' && r.stage === 'sent';
 
-/** The money-out records, on the store's keyed records. */
+/** The money-out records, on the store's keyed records, their indexes written with them (indexes.ts). */
 export function moneyOutRecords(records: RecordsRepo): RecordsOf<MoneyOutRecord> {
-  return recordsOf(records, 'money-out', MoneyOutRecordSchema);
+  return withIndexes(records, recordsOf(records, 'money-out', MoneyOutRecordSchema), awaitsSettlement);
 }

@@ -19,6 +19,22 @@ const ACTION = 'read the limits';
 const MONEY = 'R$ 1.234,56';
 
 const samples: Samples = {
+  pay: {
+    commentHint: [[140]],
+    commentTooLong: [[140]],
+    tokensLow: [['05/12/2026 14:32']],
+  },
+  payments: {
+    emptyPage: [[3]],
+    title: [[{ page: 2, range: '11–20' }]],
+    text: [[{ page: 2, range: '11–20' }]],
+    line: [
+      [{ amount: MONEY, key: '`***.982.247-**`', status: 'confirmed' }],
+      [{ amount: MONEY, key: '`f***@example.com`', status: 'failed', created: '05/12/2026 14:32' }],
+    ],
+    correlation: [['`a1b2c3`']],
+    failedWith: [['NOT_ENOUGH_BALANCE']],
+  },
   common: {
     wentWrong: [[ACTION]],
     wentWrongNothingMore: [[ACTION]],
@@ -453,6 +469,37 @@ const samples: Samples = {
     homeAway: [[{ delegate: '<@U3>', until: 'Dec 1, 2026' }]],
     homeDelegate: [[{ away: '<@U1>', until: 'Dec 1, 2026' }]],
   },
+  paymentEnd: {
+    codeMeaning: [
+      ['ALIAS_LIMIT_ERROR'],
+      ['PAY_PIX_KEY_ERROR'],
+      ['PIX_KEY_INFO_ERROR'],
+      ['PIX_KEY_INFO_NOT_FOUND'],
+      ['INVALID_PIX_KEY'],
+      ['REACH_TRANSFER_LIMIT'],
+      ['NOT_ENOUGH_BALANCE'],
+      ['ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER'],
+    ],
+    confirmed: [[{ value: MONEY }]],
+    e2e: [['`E54811417202611251200abc`']],
+    failed: [[{ value: MONEY }]],
+    why: [[{ code: '`REACH_TRANSFER_LIMIT`', meaning: 'the account reached its limit' }]],
+    unknownCode: [['`SOMETHING_NEW`']],
+    serviceSaid: [['Limite de transferência Pix atingido']],
+    available: [[{ account: S, available: MONEY }]],
+    availableUnread: [[S]],
+    source: [[S]],
+    confirmedText: [[MONEY]],
+    failedText: [[{ value: MONEY }], [{ value: MONEY, why: 'the key is malformed' }]],
+    removedText: [[MONEY]],
+    digestTitle: [['05/03/2026, 09:00']],
+    digestSent: [[{ n: 3, total: MONEY }]],
+    digestFailed: [[{ n: 1, total: MONEY }]],
+    textSent: [[3]],
+    textFailed: [[1]],
+    homeForYou: [[{ n: 2, total: MONEY }]],
+    homeYours: [[{ n: 1, total: MONEY }]],
+  },
   digest: {
     intro: [['05/03/2026, 09:00']],
     approvalsTitle: [[500]],
@@ -595,6 +642,7 @@ describe('the message catalogues', () => {
         'home.granted', // `Pix day *R$ 1.234,56*`: only the label and the amount
         'home.header',
         'limits.fieldWord',
+        'payments.correlation',
         'pixEvents.emailLabel',
         'pixEvents.homeLine', // ids, amounts and words given, joined with dots
         'pixEvents.otherLine',
