@@ -377,6 +377,18 @@ describe('money out: a withdraw, on two people’s word (one instance)', () => {
     expect(writes(from).filter((c2) => c2.path.endsWith('/withdraw') && c2.path.startsWith('/api/v1/account/'))).toEqual([]);
   });
 
+  test('the Pix API failing as the account is read: the reason, no approval asked', async () => {
+    const c = await campaign();
+    const from = h.slack.calls.length;
+    const since = h.sandbox.calls.length;
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      fail: { status: 500, count: 20, method: 'GET', pathPrefix: `/api/v1/account/${c.accountId}` },
+    });
+    expect((await ask(c.accountId, '10,00')).answer).toContain('Could not ask for a withdraw: “Sandbox fault”');
+    expect(approvalRoots(h, from)).toEqual([]);
+    expect(writes(since)).toEqual([]);
+  });
+
   test('approved: sent once with the account’s own AppID; the thread gets the endToEndId and the balance after', async () => {
     const c = await campaign();
     const { answer, roots } = await ask(c.accountId, '400,00');
