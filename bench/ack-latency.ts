@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SlackStandIn } from '../src/slack-standin/web-api';
+import { ratioFigure } from './judge';
 import {
   BARE_BOLT,
   benchmark,
@@ -57,14 +58,14 @@ export const ackLatency = benchmark(
         concurrent: CONCURRENT,
       });
       const figure = (p: 50 | 99, label: string): Figure => {
-        const ratio = result.ratio(p);
         const pooled = result.pooled(p);
-        return {
+        return ratioFigure({
           name: `slash ack under load (${CONCURRENT} at once, ${ROUNDS} paired rounds): ${label} vs bare Bolt`,
-          value: `${ratio.toFixed(2)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
-          bound: `≤ ${BOUND}`,
-          ok: ratio <= BOUND,
-        };
+          ratios: result.ratios(p),
+          nulls: result.nulls(p),
+          bound: BOUND,
+          detail: `all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms`,
+        });
       };
       return [figure(50, 'median'), figure(99, 'p99')];
     } finally {

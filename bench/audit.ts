@@ -6,12 +6,14 @@ import { SlackStandInUploads } from '../src/slack-standin/uploads';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { openStore } from '../src/store';
 import { EXPORT_BATCH, MAX_BATCH } from '../src/store/audit-trail';
+import { absoluteFigure, countsFigure, ratioFigure } from './judge';
 import {
   ACK_WARM_UPS,
   benchmark,
   type Figure,
   MiB,
   memoryFromNow,
+  onSlack,
   pairedAckRounds,
   pairedAckRoundsMs,
   percentile,
@@ -93,24 +95,24 @@ export const auditAck = benchmark(
       const sent = ACK_WARM_UPS + CONCURRENT + ROUNDS * CONCURRENT;
       const [recorded, baseline] = [await countEntries(env('on.sqlite').STORE_URL), await countEntries(env('off.sqlite').STORE_URL)];
       const figure = (p: 50 | 99, label: string): Figure => {
-        const ratio = result.ratio(p);
         const pooled = result.pooled(p);
-        return {
+        return ratioFigure({
           name: `audit trail on vs off: slash ack ${label} (${CONCURRENT} at once, ${ROUNDS} paired rounds)`,
-          value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
-          bound: `≤ ${ACK_BOUND}`,
-          ok: ratio <= ACK_BOUND,
-        };
+          ratios: result.ratios(p),
+          nulls: result.nulls(p),
+          bound: ACK_BOUND,
+          detail: `all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms`,
+        });
       };
       return [
         figure(50, 'median'),
         figure(99, 'p99'),
-        {
+        countsFigure({
           name: 'audit trail on vs off: entries recorded (one per command)',
           value: `${recorded} of ${sent} (off: ${baseline})`,
           bound: `${sent} (off: 0)`,
           ok: recorded === sent && baseline === 0,
-        },
+        }),
       ];
     } finally {
       pinning?.restore();
@@ -170,7 +172,7 @@ export const auditExport = benchmark(
       // The export reads back what the seeding wrote, and streams it: given the margin over what writing took.
       const exportWaitMs = WAIT_MARGIN * (Date.now() - seedingStarted);
 
-      const rounds: Array<{ seconds: number; growth: number; intact: boolean; bytes: number }> = [];
+      const rounds: Array<{ seconds: number; growth: number; intact: boolean; bytes: number; lines: number }> = [];
       for (let r = 0; r < EXPORT_ROUNDS; r++) {
         const bot = await startBotProcess({
           SLACK_API_URL: slack.apiUrl,
@@ -183,7 +185,7 @@ export const auditExport = benchmark(
         try {
           // Warm: the command path, the store's connections, Slack's client.
           await signedCommand(bot.port, ADMIN, 'audit 1', slack.responseUrl(`warm-${r}`));
-          await until('the warm-up answer', () => slack.responsesTo(`warm-${r}`)[0], WAIT_MARGIN * SLACK_ACK_MS);
+          await until('the warm-up answer', () => slack.responsesTo(`warm-${r}`)[0], WAIT_MARGIN * SLACK_ACK_MS, onSlack(slack));
           const completes = slack.callsOf('files.completeUploadExternal').length;
           const before = memoryFromNow(bot.pid);
           const started = Date.now();
@@ -192,6 +194,7 @@ export const auditExport = benchmark(
             'the upload completed',
             () => slack.callsOf('files.completeUploadExternal')[completes],
             exportWaitMs,
+            onSlack(slack),
           );
           const seconds = (Date.now() - started) / 1000;
           const after = residentMemory(bot.pid);
@@ -203,6 +206,7 @@ export const auditExport = benchmark(
             growth: (after.peak - before) / MiB,
             intact: upload.bytes!.length === upload.length && lines === EXPORT_ENTRIES,
             bytes: upload.bytes!.length,
+            lines,
           });
           uploads.uploads.delete(fileId);
         } finally {
@@ -212,21 +216,23 @@ export const auditExport = benchmark(
       const growths = rounds.map((r) => r.growth);
       const median = percentile(growths, 50);
       return [
-        {
-          name: `audit export: ${EXPORT_ENTRIES.toLocaleString('en')} entries as CSV to the admin's DM (median of ${EXPORT_ROUNDS})`,
-          value: `${percentile(
+        countsFigure({
+          name: `audit export: ${EXPORT_ENTRIES.toLocaleString('en')} entries as CSV to the admin's DM (${EXPORT_ROUNDS} rounds), entries and bytes`,
+          value: `${rounds.map((r) => r.lines).join(', ')} entries; ${rounds.map((r) => r.bytes).join(', ')} bytes (median ${percentile(
             rounds.map((r) => r.seconds),
             50,
-          ).toFixed(1)} s, ${(rounds[0]!.bytes / MiB).toFixed(1)} MiB`,
-          bound: 'every entry, intact',
+          ).toFixed(1)} s)`,
+          bound: `${EXPORT_ENTRIES} each, every byte announced`,
           ok: rounds.every((r) => r.intact),
-        },
-        {
+        }),
+        absoluteFigure({
           name: `audit export: bot peak RSS growth (median of ${EXPORT_ROUNDS}; largest ${Math.max(...growths).toFixed(1)} MiB)`,
-          value: `${median.toFixed(1)} MiB`,
-          bound: `< ${EXPORT_GROWTH_BOUND_MIB} MiB`,
-          ok: median < EXPORT_GROWTH_BOUND_MIB,
-        },
+          value: median,
+          unit: 'MiB',
+          op: '<',
+          bound: EXPORT_GROWTH_BOUND_MIB,
+          digits: 1,
+        }),
       ];
     } finally {
       await sandbox.stop();

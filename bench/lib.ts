@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { WebClient } from '@slack/web-api';
 import { type RunningApp, STOP_DRAIN_MS, startPixOps } from '../src/app';
 import type { Deps } from '../src/deps';
 import { loadConfig } from '../src/runtime/config';
@@ -14,8 +13,11 @@ import type { SandboxCompany } from '../src/sandbox';
 import { SLACK_PACE } from '../src/slack/pacing';
 import { interactionBody, slashCommandBody } from '../src/slack-standin/deliveries';
 import { slackSignatureHeaders } from '../src/slack-standin/signing';
-import { SlackStandIn } from '../src/slack-standin/web-api';
+import { type SlackApiCall, SlackStandIn } from '../src/slack-standin/web-api';
 import type { Store } from '../src/store';
+import { type Figure, percentile } from './judge';
+
+export { type Figure, percentile };
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-bench-bot-token-0123456789';
@@ -35,6 +37,8 @@ export const APPROVAL_TTL_MS = APP_DEFAULTS.approvals.ttlMs;
 export interface Child {
   process: ChildProcess;
   output: () => string;
+  /** Emits `output` at each chunk the child writes (a wait's wake-up, see `until`). */
+  events: EventEmitter;
   stop(): Promise<void>;
 }
 
@@ -64,12 +68,6 @@ export const SLACK_ACK_MS = 3_000;
  * closes; the margin covers the rest of its stop.
  */
 const EXIT_GRACE_MS = WAIT_MARGIN * STOP_DRAIN_MS;
-/**
- * How often a wait looks at its condition. Figures are read from the Slack stand-in's and the
- * sandbox Pix API's own timestamps (a call's `at`), never from when a wait notices: this only sets
- * how late the bench moves on.
- */
-const PROBE_EVERY_MS = 10;
 
 /**
  * A benchmark: its run, and how long it may take at most, derived from what it does: its phases at
@@ -164,11 +162,17 @@ export function spawnNode(
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const events = new EventEmitter();
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.on('data', (d) => {
+      out += d;
+      events.emit('output');
+    });
+  }
   const handle: Child = {
     process: child,
     output: () => out,
+    events,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -183,23 +187,73 @@ export function spawnNode(
 }
 
 /**
- * Waits until `probe` answers something, for at most `timeoutMs` (derived by the caller from the pace
- * or bound it waits for), or until the running benchmark is out of time.
+ * What makes a wait look at its condition again: an event that may have changed it (a Slack
+ * stand-in's `call` or `response`, a child's `output`), or, where nothing tells of a change (another
+ * process's state read over HTTP), the pace of what it waits for.
  */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
+export type Wake = { emitter: EventEmitter; events: string[] } | { everyMs: number };
+
+/** Woken by a child's output. */
+export const onOutput = (child: Child): Wake => ({ emitter: child.events, events: ['output'] });
+/** Woken by the Slack stand-in's calls and response_url posts. */
+export const onSlack = (slack: SlackStandIn): Wake => ({ emitter: slack.events, events: ['call', 'response'] });
+
+/**
+ * Waits until `probe` answers something, looking again at each `wake`, for at most `timeoutMs`
+ * (derived by the caller from the pace or bound it waits for), or until the running benchmark is out
+ * of time. A wait woken by events notices at once: a time taken when it ends includes no probing delay.
+ */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  wake: Wake,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  const signal = running;
   for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== null && v !== false) return v as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${(timeoutMs / 1000).toFixed(1)} s)`);
-    await pause(PROBE_EVERY_MS);
+    signal?.throwIfAborted();
+    // Listening before the probe: a change between the probe and the listener is not missed.
+    const next = nextWake(wake, deadline, signal);
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== null && v !== false) return v as T;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${(timeoutMs / 1000).toFixed(1)} s)`);
+      await next.woken;
+    } finally {
+      next.cancel();
+    }
   }
+}
+
+/** The next wake-up: an event, the pace's next step, the deadline, or the benchmark aborted (a rejection). */
+function nextWake(wake: Wake, deadline: number, signal: AbortSignal | undefined): { woken: Promise<void>; cancel(): void } {
+  let cancel: () => void = () => undefined;
+  const woken = new Promise<void>((resolve, reject) => {
+    const wakeUp = () => {
+      cancel();
+      resolve();
+    };
+    const aborted = () => {
+      cancel();
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(wakeUp, Math.max(0, Math.min(deadline - Date.now() + 1, 'everyMs' in wake ? wake.everyMs : Infinity)));
+    if ('emitter' in wake) for (const e of wake.events) wake.emitter.on(e, wakeUp);
+    signal?.addEventListener('abort', aborted);
+    cancel = () => {
+      clearTimeout(timer);
+      if ('emitter' in wake) for (const e of wake.events) wake.emitter.off(e, wakeUp);
+      signal?.removeEventListener('abort', aborted);
+    };
+  });
+  return { woken, cancel: () => cancel() };
 }
 
 /** The sandbox Pix API in a process of its own, so that it weighs nothing on the bot's figures. */
 export async function startSandboxProcess(): Promise<Child & { url: string; main: SandboxCompany }> {
   const child = spawnNode('src/sandbox/cli.js', { SANDBOX_PORT: '0' });
-  const url = await until('the sandbox', () => /PIX_API_URL=(\S+)\)/.exec(child.output())?.[1], START_WAIT_MS);
+  const url = await until('the sandbox', () => /PIX_API_URL=(\S+)\)/.exec(child.output())?.[1], START_WAIT_MS, onOutput(child));
   const info = (await (await fetch(`${url}/sandbox/info`)).json()) as { companies: { main: SandboxCompany } };
   return { ...child, url, main: info.companies.main };
 }
@@ -243,37 +297,83 @@ export async function startBotProcess(
         .split('\n')
         .find((l) => l.includes('Pix Ops is running')),
     START_WAIT_MS,
+    onOutput(child),
   ).catch((err) => {
     throw new Error(`${(err as Error).message}\n${child.output()}`);
   });
   return { ...child, port: (JSON.parse(line) as { port: number }).port, pid: child.process.pid!, readyMs: Date.now() - started };
 }
 
+/** One approval's handling: from taking its claim to giving it back (ms since the epoch, see `preciseNow`). */
+export interface ClaimSpan {
+  approvalId: string;
+  from: number;
+  to: number;
+}
+
+/** Now, in ms since the epoch to the microsecond: the clock of the Slack stand-in's `receivedAt` and `answeredAt`, in any process. */
+export const preciseNow = () => performance.timeOrigin + performance.now();
+
 /**
- * The deps with the approvals' claims timed: from taking one to giving it back, less what
- * `slackMs(approvalId)` says its Slack calls took meanwhile (asked once, when it is given back), pushed
- * to `costs`: one approval's handling beyond its Slack calls.
+ * The deps with the approvals' claims timed, through the store the app is given (nothing of the app
+ * patched): each span from taking an approval's claim to giving it back is pushed to `spans`.
  */
-export function timedApprovalClaims(deps: Deps, costs: number[], slackMs: (approvalId: string) => number): Deps {
-  const spans = new Map<string, number>();
+export function timedApprovalClaims(deps: Deps, spans: ClaimSpan[]): Deps {
+  const taken = new Map<string, number>();
   return {
     ...deps,
     store: {
       ...deps.store,
       async claim(key, ttlMs) {
         const got = await deps.store.claim(key, ttlMs);
-        if (got && key.startsWith('approval:')) spans.set(key, performance.now());
+        if (got && key.startsWith('approval:')) taken.set(key, preciseNow());
         return got;
       },
       async release(key) {
         await deps.store.release(key);
-        const started = spans.get(key);
-        if (started === undefined) return;
-        spans.delete(key);
-        costs.push(performance.now() - started - slackMs(key.slice('approval:'.length)));
+        const from = taken.get(key);
+        if (from === undefined) return;
+        taken.delete(key);
+        spans.push({ approvalId: key.slice('approval:'.length), from, to: preciseNow() });
       },
     },
   };
+}
+
+/**
+ * Each span's handling beyond its Slack calls (ms): the span less the time the Slack stand-in spent
+ * on the calls `slackOf` gives for its approval, from each one's arrival to its answer handed to the
+ * socket (the stand-in's own clock: measured from outside the client), those that arrived within the
+ * span, overlapping calls counted once.
+ */
+export function beyondSlack(spans: ClaimSpan[], slackOf: (approvalId: string) => SlackApiCall[]): number[] {
+  return spans.map(({ approvalId, from, to }) => {
+    const intervals = slackOf(approvalId)
+      .filter((c) => c.receivedAt >= from && c.receivedAt <= to)
+      .map((c) => [c.receivedAt, Math.min(c.answeredAt ?? to, to)] as const)
+      .sort((a, b) => a[0] - b[0]);
+    let slack = 0;
+    let reached = -Infinity;
+    for (const [start, end] of intervals) {
+      const from_ = Math.max(start, reached);
+      if (end > from_) slack += end - from_;
+      reached = Math.max(reached, end);
+    }
+    return to - from - slack;
+  });
+}
+
+/** The stand-in's calls grouped by the approval `approvalOf` says each one is for (calls for none left out). */
+export function callsByApproval(
+  calls: SlackApiCall[],
+  approvalOf: (call: SlackApiCall) => string | undefined,
+): Map<string, SlackApiCall[]> {
+  const by = new Map<string, SlackApiCall[]>();
+  for (const call of calls) {
+    const id = approvalOf(call);
+    if (id !== undefined) by.set(id, [...(by.get(id) ?? []), call]);
+  }
+  return by;
 }
 
 /**
@@ -284,25 +384,6 @@ export function exposedGc(): () => void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('global.gc is not exposed: start node with --expose-gc (npm run bench does)');
   return gc;
-}
-
-/**
- * Every Web API call of this process timed at the client (`WebClient.apiCall`): `seen` gets each one's
- * method, arguments and time (ms) once it is answered. Answers the undoing.
- */
-export function timeSlackCalls(seen: (method: string, options: Record<string, unknown> | undefined, ms: number) => void): () => void {
-  const apiCall = WebClient.prototype.apiCall;
-  WebClient.prototype.apiCall = async function timed(this: WebClient, method: string, options?: Record<string, unknown>) {
-    const started = performance.now();
-    try {
-      return await apiCall.call(this, method, options);
-    } finally {
-      seen(method, options, performance.now() - started);
-    }
-  } as typeof apiCall;
-  return () => {
-    WebClient.prototype.apiCall = apiCall;
-  };
 }
 
 /** `n` approvals waiting for a checker in `channel`, each with its root in the Slack stand-in: their ids and roots. */
@@ -417,18 +498,6 @@ export function residentMemory(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-export interface Figure {
-  name: string;
-  value: string;
-  bound: string;
-  ok: boolean;
-}
-
 /**
  * The usual set-up: a fake Slack in this process, the sandbox and one bot (sqlite store in a fresh
  * folder, PIX_API_URL = the sandbox, `operator` an operator) each in a process of its own.
@@ -458,22 +527,63 @@ export async function startRig(operator: string) {
   };
 }
 
+/**
+ * The order of a paired round's three runs: ours, the baseline, and the baseline again (the null's
+ * second run). The baseline is always in the middle, ours and the baseline's repeat on either side,
+ * each first in every other round: both ratios (ours ÷ baseline, repeat ÷ baseline) are taken
+ * between neighbours, in the same positions as often, so that a drift of the machine's speed weighs
+ * on both alike.
+ */
+export const roundOrder = (round: number): Array<'ours' | 'base' | 'again'> =>
+  round % 2 === 0 ? ['ours', 'base', 'again'] : ['again', 'base', 'ours'];
+
+/** What paired rounds measured: each run's value, and each round's ratio and null ratio. */
+export interface PairedRounds {
+  ours: number[];
+  base: number[];
+  again: number[];
+  /** Ours ÷ the baseline, a round each. */
+  ratios: number[];
+  /** The baseline's repeat ÷ the baseline, a round each: the null ratios. */
+  nulls: number[];
+}
+
+/**
+ * `rounds` paired rounds (roundOrder): each `ours(round)` once and `base(round)` twice, the
+ * measurements taken as they come back (a time, a size); the figure is then judged with
+ * judge.ts's ratioFigure from `ratios` and `nulls`.
+ */
+export async function pairedRounds(
+  rounds: number,
+  measure: { ours(round: number): Promise<number>; base(round: number): Promise<number> },
+): Promise<PairedRounds> {
+  const got: Pick<PairedRounds, 'ours' | 'base' | 'again'> = { ours: [], base: [], again: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const run of roundOrder(round)) got[run].push(await (run === 'ours' ? measure.ours(round) : measure.base(round)));
+  }
+  return {
+    ...got,
+    ratios: got.ours.map((v, i) => v / got.base[i]!),
+    nulls: got.again.map((v, i) => v / got.base[i]!),
+  };
+}
+
 /** Single commands that warm each app up before pairedAckRounds' bursts. */
 export const ACK_WARM_UPS = 20;
 
 /**
- * What pairedAckRounds takes at most: each of its bursts (the warm-ups, then two a round) acknowledged
- * within Slack's deadline, SLACK_ACK_MS.
+ * What pairedAckRounds takes at most: each of its bursts (the warm-ups, then three a round)
+ * acknowledged within Slack's deadline, SLACK_ACK_MS.
  */
-export const pairedAckRoundsMs = (rounds: number) => 2 * (ACK_WARM_UPS + 1 + rounds) * SLACK_ACK_MS;
+export const pairedAckRoundsMs = (rounds: number) => (2 * (ACK_WARM_UPS + 1) + 3 * rounds) * SLACK_ACK_MS;
 
 /**
- * Slash commands under load, two apps compared: in each of `rounds` paired rounds, `concurrent`
- * signed commands at once to each app, back to back, in alternating order, so that both meet the
- * same machine (a shared VM whose speed drifts by tens of percent over seconds). A round's ratio is
- * the first app's percentile over the second's; the median of the rounds' ratios is what a burst
- * disturbed by something else on the machine cannot move. Latency: from sending a request to
- * reading its acknowledgement.
+ * Slash commands under load, two apps compared: in each of `rounds` paired rounds (roundOrder),
+ * `concurrent` signed commands at once to our app once and to the baseline app twice, back to back,
+ * so that all meet the same machine (a shared VM whose speed drifts by tens of percent over seconds).
+ * A round's ratio is our percentile over the baseline's, its null ratio the baseline's second burst
+ * over its first; judged by the median of the rounds' ratios (judge.ts). Latency: from sending a
+ * request to reading its acknowledgement.
  */
 export async function pairedAckRounds(input: {
   ours: { port: number };
@@ -483,7 +593,7 @@ export async function pairedAckRounds(input: {
   slack: SlackStandIn;
   rounds: number;
   concurrent: number;
-}): Promise<{ ratio(p: 50 | 99): number; pooled(p: 50 | 99): { ours: number; theirs: number } }> {
+}): Promise<{ ratios(p: 50 | 99): number[]; nulls(p: 50 | 99): number[]; pooled(p: 50 | 99): { ours: number; theirs: number } }> {
   const { ours, theirs, userId, text, slack, rounds, concurrent } = input;
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const burst = async (port: number, n: number): Promise<number[]> => {
@@ -506,18 +616,21 @@ export async function pairedAckRounds(input: {
     await burst(port, concurrent);
   }
   const ratios = { 50: [] as number[], 99: [] as number[] };
+  const nulls = { 50: [] as number[], 99: [] as number[] };
   const all = { ours: [] as number[], theirs: [] as number[] };
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? [ours, theirs] : [theirs, ours];
-    const got = new Map<unknown, number[]>();
-    for (const target of order) got.set(target, await burst(target.port, concurrent));
-    const [a, b] = [got.get(ours)!, got.get(theirs)!];
-    all.ours.push(...a);
-    all.theirs.push(...b);
-    for (const p of [50, 99] as const) ratios[p].push(percentile(a, p) / percentile(b, p));
+    const got = { ours: [] as number[], base: [] as number[], again: [] as number[] };
+    for (const run of roundOrder(r)) got[run] = await burst(run === 'ours' ? ours.port : theirs.port, concurrent);
+    all.ours.push(...got.ours);
+    all.theirs.push(...got.base);
+    for (const p of [50, 99] as const) {
+      ratios[p].push(percentile(got.ours, p) / percentile(got.base, p));
+      nulls[p].push(percentile(got.again, p) / percentile(got.base, p));
+    }
   }
   return {
-    ratio: (p) => percentile(ratios[p], 50),
+    ratios: (p) => ratios[p],
+    nulls: (p) => nulls[p],
     pooled: (p) => ({ ours: percentile(all.ours, p), theirs: percentile(all.theirs, p) }),
   };
 }

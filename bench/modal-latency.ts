@@ -1,6 +1,8 @@
+import { absoluteFigure, infoFigure } from './judge';
 import {
   benchmark,
   type Figure,
+  onSlack,
   percentile,
   RIG_START_MS,
   SLACK_ACK_MS,
@@ -37,6 +39,7 @@ export const modalLatency = benchmark(
           'views.open',
           () => slack.calls.find((c) => c.method === 'views.open' && c.args.trigger_id === trigger),
           SLACK_ACK_MS,
+          onSlack(slack),
         );
         return open.at - started;
       };
@@ -47,13 +50,14 @@ export const modalLatency = benchmark(
       }
       const p95 = percentile(latencies, 95);
       return [
-        {
+        absoluteFigure({
           name: `modal latency p95 (Pix API +${PIX_LATENCY_MS} ms, ${RUNS} commands)`,
-          value: `${p95} ms`,
-          bound: `< ${P95_BOUND_MS} ms`,
-          ok: p95 < P95_BOUND_MS,
-        },
-        { name: 'modal latency median', value: `${percentile(latencies, 50)} ms`, bound: '(information)', ok: true },
+          value: p95,
+          unit: 'ms',
+          op: '<',
+          bound: P95_BOUND_MS,
+        }),
+        infoFigure('modal latency median', `${percentile(latencies, 50)} ms`),
       ];
     } finally {
       await close();

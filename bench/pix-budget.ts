@@ -5,10 +5,12 @@ import type { RunningApp } from '../src/app';
 import { WINDOW_MS } from '../src/pix/budget';
 import { SlackStandIn } from '../src/slack-standin/web-api';
 import { openStore } from '../src/store';
+import { absoluteFigure, countFigure, ratioFigure } from './judge';
 import {
   BOT_TOKEN,
   benchmark,
   type Figure,
+  onSlack,
   pairedAckRounds,
   pairedAckRoundsMs,
   pause,
@@ -71,7 +73,7 @@ async function personLimits(app: RunningApp, slack: SlackStandIn, n: number): Pr
   const started = Date.now();
   const res = await signedCommand(app.port!, PERSON, 'limits', slack.responseUrl(id));
   await res.text();
-  const answer = await until('the person’s answer', () => slack.responsesTo(id)[0], PERSON_WAIT_MS);
+  const answer = await until('the person’s answer', () => slack.responsesTo(id)[0], PERSON_WAIT_MS, onSlack(slack));
   return answer.at - started;
 }
 
@@ -86,38 +88,42 @@ async function personSample(app: RunningApp, slack: SlackStandIn, n: number): Pr
   return ms;
 }
 
-async function personSamples(app: RunningApp, slack: SlackStandIn, count: number): Promise<number[]> {
+async function personSamples(app: RunningApp, slack: SlackStandIn, count: number, first: number): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < count; i++) out.push(await personSample(app, slack, i));
+  for (let i = 0; i < count; i++) out.push(await personSample(app, slack, first + i));
   return out;
 }
 
 /**
  * One sweep of every tracked request by `apps` at once (each reads all of them), against the
  * sandbox Pix API limited to SERVICE_RATE a second per AppID; the person's `/pix limits` answered
- * during it, against the same command while nothing else runs.
+ * during it, against the same command while nothing else runs, before it. The k-th command during the
+ * sweep over the k-th before is a round's ratio; the k-th after the sweep (idle again) over the k-th
+ * before, its null ratio.
  */
 async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: SlackStandIn, reads: number): Promise<Figure[]> {
   const [first] = apps;
   // Warm: connections, the HTTP client loaded, the JIT; then the person's idle time.
   // The budget's window is empty of the idle commands' calls when the sweep starts.
-  const idle = await personSamples(first!, slack, PERSON_SAMPLES);
+  const idle = await personSamples(first!, slack, PERSON_SAMPLES, 0);
   await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'DELETE');
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', { rateLimit: { perSecond: SERVICE_RATE, retryAfter: 1 } });
   const started = Date.now();
   let done = false;
   const ticks = Promise.all(apps.map((a) => a.poller.tick())).finally(() => (done = true));
   // The person asks once the sweep is at its pace (a window's worth of its reads at the API), a few
-  // times while it lasts.
+  // times while it lasts. The sandbox is another process: looked at once a read's time at that pace.
   await until(
     'the sweep at its pace',
     async () =>
       ((await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'GET')) as { calls: LoggedCall[] }).calls.length >= RATE,
     WAIT_MARGIN * idealMs(reads),
+    { everyMs: SECOND_MS / RATE },
   );
   const busy: number[] = [];
   while (!done && busy.length < PERSON_SAMPLES) busy.push(await personSample(first!, slack, PERSON_SAMPLES + busy.length));
   const reports = await ticks;
+  const after = await personSamples(first!, slack, PERSON_SAMPLES, 2 * PERSON_SAMPLES);
   const seconds = (Date.now() - started) / 1000;
   if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length))
     throw new Error(`${label}: ${JSON.stringify(reports)}`);
@@ -127,33 +133,42 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
   const readCalls = logged.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'));
   const peak = peakPerSecond(logged.calls.map((c) => c.at));
   const ideal = idealMs(reads) / SECOND_MS;
-  const idleMs = percentile(idle, 50);
-  const busyMs = percentile(busy, 50);
   return [
-    {
-      name: `Pix budget, ${label}: sweep of ${reads} reads at PIX_RATE_LIMIT=${RATE}`,
-      value: `${seconds.toFixed(1)} s (${(seconds / ideal).toFixed(2)}× ${ideal} s; ${readCalls.length} reads)`,
-      bound: `≤ ${TIME_BOUND}× (${(TIME_BOUND * ideal).toFixed(0)} s)`,
-      ok: seconds <= TIME_BOUND * ideal && readCalls.length === reads,
-    },
-    {
-      name: `Pix budget, ${label}: peak calls in any 1 s window at the Pix API`,
-      value: `${peak}`,
-      bound: `≤ ${PEAK_BOUND}`,
-      ok: peak <= PEAK_BOUND,
-    },
-    {
+    absoluteFigure({
+      name: `Pix budget, ${label}: sweep of ${reads} reads at PIX_RATE_LIMIT=${RATE}, against ${TIME_BOUND}× the pace's ${ideal} s`,
+      value: seconds,
+      unit: 's',
+      op: '≤',
+      bound: TIME_BOUND * ideal,
+      digits: 1,
+      detail: `${(seconds / ideal).toFixed(2)}× the pace`,
+    }),
+    countFigure({ name: `Pix budget, ${label}: reads of the requests at the Pix API`, value: readCalls.length, op: '=', bound: reads }),
+    countFigure({ name: `Pix budget, ${label}: peak calls in any 1 s window at the Pix API`, value: peak, op: '≤', bound: PEAK_BOUND }),
+    countFigure({
       name: `Pix budget, ${label}: 429s from a Pix API limited to ${SERVICE_RATE}/s`,
-      value: `${faults.faults.rateLimited}`,
-      bound: '0',
-      ok: faults.faults.rateLimited === 0,
-    },
-    {
-      name: `Pix budget, ${label}: a person's /pix limits during the sweep vs idle (median of ${busy.length} / ${idle.length})`,
-      value: `${(busyMs / idleMs).toFixed(2)} (${busyMs} / ${idleMs} ms)`,
-      bound: `≤ ${PERSON_BOUND}`,
-      ok: busy.length === PERSON_SAMPLES && busyMs <= PERSON_BOUND * idleMs,
-    },
+      value: faults.faults.rateLimited,
+      op: '=',
+      bound: 0,
+    }),
+    countFigure({
+      name: `Pix budget, ${label}: a person's /pix limits answered during the sweep`,
+      value: busy.length,
+      op: '=',
+      bound: PERSON_SAMPLES,
+    }),
+    // None answered during the sweep (the count above says so): no ratio to judge.
+    ...(busy.length === 0
+      ? []
+      : [
+          ratioFigure({
+            name: `Pix budget, ${label}: a person's /pix limits during the sweep vs idle (${busy.length} paired)`,
+            ratios: busy.map((ms, i) => ms / idle[i]!),
+            nulls: busy.map((_, i) => after[i]! / idle[i]!),
+            bound: PERSON_BOUND,
+            detail: `medians ${percentile(busy, 50)} / ${percentile(idle, 50)} ms, after ${percentile(after, 50)} ms`,
+          }),
+        ]),
   ];
 }
 
@@ -210,7 +225,7 @@ async function redisSweep(fx: Fixture): Promise<Figure[]> {
 export const pixBudget = benchmark(
   // The fixture; each sweep's requests tracked, the person's idle commands and the sweep at its bound.
   WAIT_MARGIN *
-    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + PERSON_SAMPLES * (PERSON_CALLS + 1) * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
+    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + 2 * PERSON_SAMPLES * (PERSON_CALLS + 1) * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
   async (): Promise<Figure[]> => {
     const fx = await limitRequestsInReview(REQUESTS);
     try {
@@ -257,14 +272,14 @@ export const metricsAck = benchmark(
         concurrent: ACK_CONCURRENT,
       });
       const figure = (p: 50 | 99, label: string): Figure => {
-        const ratio = result.ratio(p);
         const pooled = result.pooled(p);
-        return {
+        return ratioFigure({
           name: `metrics on vs off: slash ack ${label} (${ACK_CONCURRENT} at once, ${ACK_ROUNDS} paired rounds)`,
-          value: `${ratio.toFixed(3)} (all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms)`,
-          bound: `≤ ${ACK_BOUND}`,
-          ok: ratio <= ACK_BOUND,
-        };
+          ratios: result.ratios(p),
+          nulls: result.nulls(p),
+          bound: ACK_BOUND,
+          detail: `all rounds: ${pooled.ours.toFixed(0)} / ${pooled.theirs.toFixed(0)} ms`,
+        });
       };
       return [figure(50, 'median'), figure(99, 'p99')];
     } finally {

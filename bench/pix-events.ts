@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startSandbox } from '../src/sandbox';
 import type { RateRule } from '../src/slack-standin/rate-limit';
 import { type SlackApiCall, SlackStandIn } from '../src/slack-standin/web-api';
+import { absoluteFigure, countFigure, countsFigure, infoFigure } from './judge';
 import {
   BOT_TOKEN,
   benchmark,
@@ -12,6 +13,7 @@ import {
   type Figure,
   MiB,
   memoryFromNow,
+  onSlack,
   pause,
   percentile,
   residentMemory,
@@ -28,6 +30,8 @@ const CHANNEL = 'C0DISPUTES';
 /** Slack's posting limit as the stand-in applies it: one a second per channel, short bursts. */
 const RULE: RateRule = { perSecond: 1, burst: 3 };
 const PACE_TARGET = 1.2;
+const ANSWER_P99_BOUND_MS = 1_000;
+const GROWTH_BOUND_MIB = 20;
 /** The warm-up's roots, and the timed ones after the burst is sent, at the bot's pace with the margin. */
 const ROOTS_WAIT_MS = WAIT_MARGIN * botPaceMs(EVENTS);
 
@@ -96,6 +100,7 @@ export const pixEvents = benchmark(
         'the warm-up roots',
         () => (slack.callsOf('chat.postMessage').filter((c) => ok(c)).length >= EVENTS ? true : undefined),
         ROOTS_WAIT_MS,
+        onSlack(slack),
       );
       slack.rateLimit.limit('chat.postMessage', RULE);
       const before = memoryFromNow(bot.pid);
@@ -115,6 +120,7 @@ export const pixEvents = benchmark(
         'every root',
         () => (new Set(rootsOf().map((c) => JSON.stringify(c.args.metadata))).size >= EVENTS ? true : undefined),
         ROOTS_WAIT_MS,
+        onSlack(slack),
       );
       const lastS = (Math.max(...rootsOf().map((c) => c.at)) - started) / 1000;
       const mem = residentMemory(bot.pid);
@@ -128,22 +134,32 @@ export const pixEvents = benchmark(
       const growth = (mem.peak - before) / MiB;
       const label = `Pix events: ${EVENTS} dispute webhooks in 1 s`;
       return [
-        { name: `${label}: answers not 200`, value: String(non200), bound: '0', ok: non200 === 0 },
-        { name: `${label}: answer p99`, value: `${p99.toFixed(0)} ms`, bound: '≤ 1000 ms', ok: p99 <= 1000 },
-        {
+        countFigure({ name: `${label}: answers not 200`, value: non200, op: '=', bound: 0 }),
+        absoluteFigure({ name: `${label}: answer p99`, value: p99, unit: 'ms', op: '≤', bound: ANSWER_P99_BOUND_MS }),
+        countsFigure({
           name: `${label}: roots missing / doubled`,
           value: `${perId.filter((n) => n === 0).length} / ${perId.filter((n) => n > 1).length}`,
           bound: '0 / 0',
           ok: perId.every((n) => n === 1),
-        },
-        {
-          name: `${label}: last root posted (Slack's ${RULE.perSecond}/s, burst ${RULE.burst})`,
-          value: `${lastS.toFixed(1)} s (${(lastS / bound).toFixed(2)}× the rate's ${bound} s)`,
-          bound: `≤ ${PACE_TARGET}× (${(PACE_TARGET * bound).toFixed(1)} s)`,
-          ok: lastS <= PACE_TARGET * bound,
-        },
-        { name: `${label}: 429s from Slack`, value: String(slack.rateLimit.refusals.length), bound: '(information)', ok: true },
-        { name: `${label}: resident memory growth (peak)`, value: `${growth.toFixed(1)} MiB`, bound: '≤ 20 MiB', ok: growth <= 20 },
+        }),
+        absoluteFigure({
+          name: `${label}: last root posted, against ${PACE_TARGET}× the pace's ${bound} s (Slack's ${RULE.perSecond}/s, burst ${RULE.burst})`,
+          value: lastS,
+          unit: 's',
+          op: '≤',
+          bound: PACE_TARGET * bound,
+          digits: 1,
+          detail: `${(lastS / bound).toFixed(2)}× the pace`,
+        }),
+        infoFigure(`${label}: 429s from Slack`, String(slack.rateLimit.refusals.length)),
+        absoluteFigure({
+          name: `${label}: resident memory growth (peak)`,
+          value: growth,
+          unit: 'MiB',
+          op: '≤',
+          bound: GROWTH_BOUND_MIB,
+          digits: 1,
+        }),
       ];
     } finally {
       await bot.stop();

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { SlackStandIn } from '../src/slack-standin/web-api';
+import { absoluteFigure, ratioFigure } from './judge';
 import {
   benchmark,
   type Child,
   type Figure,
+  onOutput,
+  pairedRounds,
   percentile,
   SLACK_ACK_MS,
   START_BOUND_MS,
@@ -18,7 +21,7 @@ import {
   WAIT_MARGIN,
 } from './lib';
 
-const ROUNDS = 5;
+const ROUNDS = 6;
 const START_RATIO_BOUND = 1.5;
 const DCL_BOUND_MS = 300;
 const PAGE_LOADS = 10;
@@ -48,72 +51,61 @@ const FLAGS = [
 
 /** `npm start` with no tokens: spawned until its page is served. */
 async function startPlaygroundProcess(): Promise<Child & { url: string; ms: number }> {
-  const started = Date.now();
+  const started = performance.now();
   const child = spawnNode('src/main.js', { PLAYGROUND_PORT: '0' });
   const url = await until(
     'the playground',
     () => /playground: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(child.output())?.[1],
     PLAYGROUND_START_WAIT_MS,
+    onOutput(child),
   );
   const res = await fetch(url);
   if (res.status !== 200) throw new Error(`the page answered ${res.status}`);
   await res.text();
-  return { ...child, url, ms: Date.now() - started };
+  return { ...child, url, ms: performance.now() - started };
 }
 
 /**
  * The playground: from spawning `npm start` with no tokens to its page served, against the bot's own
  * start (`npm start` with a token, sandbox mode, to its first answer: a signed `/pix help`), in paired
- * rounds of alternating order (median ratio); then, in the system's Chromium, the page's
+ * rounds (lib.ts's pairedRounds: the bot's start twice, the second over the first the null ratio); then, in the system's Chromium, the page's
  * DOMContentLoaded (a tab of a running browser loading it again and again), and a slash command
  * typed (Enter) to its answer rendered (`/pix limits`, which reads the sandbox Pix API and answers
  * through the response_url).
  */
 export const playground = benchmark(
-  // The paired starts (the bot's, the playground's), the playground and the browser started, the loads and
-  // the commands, each at its bound.
+  // The paired starts (the bot's twice, the playground's), the playground and the browser started, the
+  // loads and the commands, each at its bound.
   WAIT_MARGIN *
-    ((ROUNDS + 1) * (1 + START_RATIO_BOUND) * START_BOUND_MS +
+    ((ROUNDS + 1) * (2 + START_RATIO_BOUND) * START_BOUND_MS +
       (PAGE_LOADS + WARM_LOADS) * DCL_BOUND_MS +
       (COMMANDS + WARM_COMMANDS) * COMMAND_BOUND_MS),
   async (): Promise<Figure[]> => {
     const slack = await new SlackStandIn().start();
-    const own: number[] = [];
-    const pg: number[] = [];
-    const ratios: number[] = [];
+    const dirs: string[] = [];
+    let starts: Awaited<ReturnType<typeof pairedRounds>>;
     try {
-      for (let i = 0; i < ROUNDS; i++) {
-        const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-pg-'));
-        const runBot = async () => {
-          const started = Date.now();
-          const child = await startBotProcess({ SLACK_API_URL: slack.apiUrl, STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}` });
-          const res = await signedCommand(child.port, 'U0BENCH', 'help', slack.responseUrl('pg-bench'));
-          if (res.status !== 200) throw new Error(`the bot answered ${res.status}`);
-          const ms = Date.now() - started;
-          await child.stop();
-          return ms;
-        };
-        const runPlayground = async () => {
+      starts = await pairedRounds(ROUNDS, {
+        ours: async () => {
           const child = await startPlaygroundProcess();
           await child.stop();
           return child.ms;
-        };
-        let b: number;
-        let p: number;
-        if (i % 2 === 0) {
-          b = await runBot();
-          p = await runPlayground();
-        } else {
-          p = await runPlayground();
-          b = await runBot();
-        }
-        own.push(b);
-        pg.push(p);
-        ratios.push(p / b);
-        rmSync(dir, { recursive: true, force: true });
-      }
+        },
+        base: async () => {
+          const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-pg-'));
+          dirs.push(dir);
+          const started = performance.now();
+          const child = await startBotProcess({ SLACK_API_URL: slack.apiUrl, STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}` });
+          const res = await signedCommand(child.port, 'U0BENCH', 'help', slack.responseUrl('pg-bench'));
+          if (res.status !== 200) throw new Error(`the bot answered ${res.status}`);
+          const ms = performance.now() - started;
+          await child.stop();
+          return ms;
+        },
+      });
     } finally {
       await slack.close();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
 
     const child = await startPlaygroundProcess();
@@ -158,28 +150,29 @@ export const playground = benchmark(
       await browser.close();
       await child.stop();
     }
-    const ratio = percentile(ratios, 50);
-    const dclP95 = percentile(dcl, 95);
-    const cmdP95 = percentile(commands, 95);
     return [
-      {
+      ratioFigure({
         name: `playground start to page served / bot start to first answer (median of ${ROUNDS} paired rounds)`,
-        value: `${ratio.toFixed(2)}× (${percentile(pg, 50)} ms / ${percentile(own, 50)} ms)`,
-        bound: `≤ ${START_RATIO_BOUND}×`,
-        ok: ratio <= START_RATIO_BOUND,
-      },
-      {
+        ratios: starts.ratios,
+        nulls: starts.nulls,
+        bound: START_RATIO_BOUND,
+        detail: `${percentile(starts.ours, 50).toFixed(0)} ms / ${percentile(starts.base, 50).toFixed(0)} ms`,
+      }),
+      absoluteFigure({
         name: `playground page DOMContentLoaded (p95 of ${PAGE_LOADS} loads in a tab)`,
-        value: `${dclP95.toFixed(0)} ms`,
-        bound: `≤ ${DCL_BOUND_MS} ms`,
-        ok: dclP95 <= DCL_BOUND_MS,
-      },
-      {
+        value: percentile(dcl, 95),
+        unit: 'ms',
+        op: '≤',
+        bound: DCL_BOUND_MS,
+      }),
+      absoluteFigure({
         name: `playground /pix limits typed to its answer rendered (p95 of ${COMMANDS})`,
-        value: `${cmdP95.toFixed(0)} ms (p50 ${percentile(commands, 50).toFixed(0)} ms)`,
-        bound: `≤ ${COMMAND_BOUND_MS} ms`,
-        ok: cmdP95 <= COMMAND_BOUND_MS,
-      },
+        value: percentile(commands, 95),
+        unit: 'ms',
+        op: '≤',
+        bound: COMMAND_BOUND_MS,
+        detail: `p50 ${percentile(commands, 50).toFixed(0)} ms`,
+      }),
     ];
   },
 );

@@ -2,6 +2,7 @@ import type { RunningApp } from '../src/app';
 import type { RateRule } from '../src/slack-standin/rate-limit';
 import { type SlackApiCall, SlackStandIn } from '../src/slack-standin/web-api';
 import { limitRequestRootMessage } from '../views/limit-request';
+import { absoluteFigure, countFigure, countsFigure, infoFigure } from './judge';
 import { BOT_TOKEN, benchmark, type Figure, inBatches, sandboxControl, startBotInProcess, WAIT_MARGIN } from './lib';
 import { fixtureMs, limitRequestsInReview, SETUP_CONCURRENCY, setupMs } from './poll-cycle';
 
@@ -64,30 +65,32 @@ export const rateLimit = benchmark(
       const { refusals, ignored } = slack.rateLimit;
       const label = `rate limits: ${BUSY} decisions in one channel + ${SPREAD} over ${SPREAD_CHANNELS}, ${RULE.perSecond}/s per channel (burst ${RULE.burst})`;
       return [
-        {
-          name: `${label}: time to the last reply`,
-          value: `${busyLast.toFixed(1)} s (${(busyLast / busyBound).toFixed(2)}× the rate's ${busyBound} s)`,
-          bound: `≤ ${TARGET}× (${(TARGET * busyBound).toFixed(1)} s)`,
-          ok: busyLast <= TARGET * busyBound,
-        },
-        {
-          name: `${label}: the other channels' last reply`,
-          value: `${spreadLast.toFixed(1)} s (${(spreadLast / spreadBound).toFixed(2)}× their ${spreadBound} s)`,
-          bound: `≤ ${TARGET}× + ${1 / RULE.perSecond} s (${spreadLimit.toFixed(1)} s)`,
-          ok: spreadLast <= spreadLimit,
-        },
-        {
+        absoluteFigure({
+          name: `${label}: time to the last reply, against ${TARGET}× the pace's ${busyBound} s`,
+          value: busyLast,
+          unit: 's',
+          op: '≤',
+          bound: TARGET * busyBound,
+          digits: 1,
+          detail: `${(busyLast / busyBound).toFixed(2)}× the pace`,
+        }),
+        absoluteFigure({
+          name: `${label}: the other channels' last reply, against ${TARGET}× their ${spreadBound} s + ${1 / RULE.perSecond} s`,
+          value: spreadLast,
+          unit: 's',
+          op: '≤',
+          bound: Number(spreadLimit.toFixed(1)),
+          digits: 1,
+          detail: `${(spreadLast / spreadBound).toFixed(2)}× their pace`,
+        }),
+        countsFigure({
           name: `${label}: replies lost / doubled`,
           value: `${lost} / ${doubled}`,
           bound: '0 / 0',
           ok: lost === 0 && doubled === 0,
-        },
-        {
-          name: `${label}: 429s answered / Retry-After ignored`,
-          value: `${refusals.length} / ${ignored.length}`,
-          bound: '(information) / 0',
-          ok: ignored.length === 0,
-        },
+        }),
+        infoFigure(`${label}: 429s answered`, String(refusals.length)),
+        countFigure({ name: `${label}: calls made again before their Retry-After`, value: ignored.length, op: '=', bound: 0 }),
       ];
     } finally {
       await app.stopAll();

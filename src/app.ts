@@ -14,6 +14,7 @@ import { EntryRouter } from './entry/router';
 import { ConfigError, describeError } from './errors';
 import { settleLeftFilings } from './limit-requests/reconcile';
 import { paceBudgetMs, type SweepReport, sweepLimitRequests } from './limit-requests/sweep';
+import { KeyChecks } from './payments/key-check';
 import { sweepPaymentEnds } from './payments/sweep';
 import { MemoryRateWindow, PixBudget } from './pix/budget';
 import { PixClient } from './pix/client';
@@ -231,6 +232,7 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     access,
     logger,
     mainAppId,
+    keyChecks: new KeyChecks(),
     masterAppId,
     secrets,
     sandboxMode: config.sandboxMode,

@@ -10,6 +10,57 @@ import type { Role } from '../domain/roles';
 // need the viewer role to …", so every command, button and failure names what it does from there.
 
 export const en = {
+  /** `/pix pay`: the payment form and its key check. */
+  pay: {
+    title: 'Pay a Pix key',
+    loading: 'Reading the accounts…',
+    submit: 'Ask for approval',
+    intro: 'A payment is sent only once a second person approves it. The key is checked first, so that they see who receives the money.',
+    account: 'Pay from',
+    accountSearch: 'Search the accounts',
+    key: 'Pix key',
+    keyHint: 'A CPF, a CNPJ, an e-mail, a phone (+55, area code, number) or a random key.',
+    type: 'Key type',
+    typeHint: 'Leave it empty to have it read from the key.',
+    value: 'Amount (R$)',
+    valueHint: 'In reais, like 1,234.56 (1.234,56 works too).',
+    comment: 'Comment',
+    commentHint: (max: number) => `Sent with the payment; at most ${max} characters.`,
+    chooseAccount: 'Choose the account to pay from.',
+    chooseType: 'Choose the key type.',
+    typeUnknown: 'I cannot tell this key’s type from its form: choose the type.',
+    typeAmbiguous: 'These eleven digits may be a CPF or a phone number written without +55: choose the type.',
+    cpfOrPhoneInvalid: 'Not a valid CPF (its check digits do not match); a phone key is written with +55, like +5511987654321.',
+    amountZero: 'The amount must be above zero.',
+    commentTooLong: (max: number) => `A comment has at most ${max} characters.`,
+    checking: 'Checking the key…',
+    notFound: 'This key is registered at no bank. Nothing was posted.',
+    tokensLow: (when: string) =>
+      `The company has too few Pix key look-ups left: one more key not found would stop all of its payments. There are enough again from ${when} (Brasília time). No look-up was made, and nothing was posted.`,
+    tokensLowSoon:
+      'The company has too few Pix key look-ups left: one more key not found would stop all of its payments. They refill every minute: try again in a few minutes. No look-up was made, and nothing was posted.',
+    nothingPosted: 'Nothing was posted.',
+  },
+
+  /** `/pix payments`: the company's payments, a page at a time. */
+  payments: {
+    empty: 'The company has no payments yet.',
+    emptyPage: (page: number) => `No payments on page ${page}.`,
+    title: (p: { page: number; range: string }) => `*Payments*, newest first · page ${p.page} (${p.range})`,
+    text: (p: { page: number; range: string }) => `Payments, page ${p.page}: ${p.range}`,
+    line: (p: { amount: string; key: string; status: string; created?: string }) =>
+      `*${p.amount}* to ${p.key} · ${p.status}${p.created ? ` · ${p.created}` : ''}`,
+    correlation: (id: string) => `correlationID ${id}`,
+    statusCreated: 'created, not approved at the service',
+    statusConfirmed: 'confirmed',
+    statusFailed: 'failed',
+    statusDenied: 'denied',
+    statusRejected: 'rejected',
+    statusInProgress: 'in progress',
+    failedWith: (code: string) => `failed (${code})`,
+    footer: 'Made in Slack or elsewhere, as the Pix service lists them; keys are masked; times are Brasília time.',
+  },
+
   common: {
     sandboxNote: ':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.',
     sandboxTag: '[SANDBOX]',
@@ -51,6 +102,10 @@ export const en = {
 
   /** What an entry point does, as an infinitive phrase: "Could not …", "You need the … role to …". */
   actions: {
+    openPaymentForm: 'open the payment form',
+    askPayment: 'ask for a payment',
+    checkPixKey: 'check the Pix key',
+    listPayments: 'list the payments',
     showHelp: 'show help',
     readLimits: 'read the limits',
     openLimitRequestForm: 'open the limit-request form',
@@ -115,6 +170,8 @@ export const en = {
 
   /** One line per command in `/pix help`. */
   summaries: {
+    pay: 'open the form to pay a Pix key from an account; the key is checked, and the payment waits for a second person’s approval',
+    payments: 'the company’s payments (made in Slack or elsewhere), newest first, ten a page',
     help: 'this list',
     limits: "an account's current limits (the default account when none is given)",
     limitRequest: 'open the form to raise an account’s limits, with proof files',
@@ -866,12 +923,13 @@ export const en = {
       'The withdraw’s answer never came: its outcome is unknown, and it is not sent again. The message above shows the account’s balance and latest statement entries.',
     dayLimitRefused: (p: { total: string; amount: string; limit: string }) =>
       `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it still waits for approval, for a later approval or the next day.`,
+    dayLimitRetry: (p: { total: string; amount: string; limit: string }) =>
+      `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it can be retried later, or the next day.`,
     retryNotShort: 'This payment is not waiting for a retry any more. Nothing was done.',
     retried: 'Retrying: the root shows how it went.',
     createRefused: (text: string) => `The service refused to create the payment: ${text}`,
     approveRefused: (text: string) => `The service refused to approve the payment: ${text}`,
     noSuchAccount: (account: string) => `Account ${account} is not one of the company’s accounts.`,
-    notAmount: 'That is not an amount in reais (for example 150 or 1.234,56).',
     aboveZero: 'The amount must be above zero.',
     withdrawNoWithdrawKey: (account: string) =>
       `Account ${account} has no withdraw key: set one with \`/pix withdraw-key\` first. Nothing was sent.`,

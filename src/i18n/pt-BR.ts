@@ -19,6 +19,56 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 export const ptBR: Catalogue = {
+  pay: {
+    title: 'Pagar uma chave Pix',
+    loading: 'Lendo as contas…',
+    submit: 'Pedir aprovação',
+    intro:
+      'Um pagamento só é enviado depois que uma segunda pessoa o aprova. A chave é consultada antes, para que ela veja quem recebe o dinheiro.',
+    account: 'Pagar da conta',
+    accountSearch: 'Buscar nas contas',
+    key: 'Chave Pix',
+    keyHint: 'Um CPF, um CNPJ, um e-mail, um telefone (+55, DDD, número) ou uma chave aleatória.',
+    type: 'Tipo da chave',
+    typeHint: 'Deixe vazio para que seja lido da chave.',
+    value: 'Valor (R$)',
+    valueHint: 'Em reais, como 1.234,56 (1234.56 também serve).',
+    comment: 'Comentário',
+    commentHint: (max) => `Enviado com o pagamento; no máximo ${max} caracteres.`,
+    chooseAccount: 'Escolha a conta de onde pagar.',
+    chooseType: 'Escolha o tipo da chave.',
+    typeUnknown: 'Não consigo dizer o tipo desta chave pela forma dela: escolha o tipo.',
+    typeAmbiguous: 'Estes onze dígitos podem ser um CPF ou um telefone escrito sem +55: escolha o tipo.',
+    cpfOrPhoneInvalid:
+      'Não é um CPF válido (os dígitos verificadores não conferem); uma chave de telefone se escreve com +55, como +5511987654321.',
+    amountZero: 'O valor precisa ser maior que zero.',
+    commentTooLong: (max) => `Um comentário tem no máximo ${max} caracteres.`,
+    checking: 'Consultando a chave…',
+    notFound: 'Esta chave não está registrada em nenhum banco. Nada foi publicado.',
+    tokensLow: (when) =>
+      `A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Haverá consultas suficientes a partir de ${when} (horário de Brasília). Nenhuma consulta foi feita, e nada foi publicado.`,
+    tokensLowSoon:
+      'A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Elas são repostas a cada minuto: tente de novo em alguns minutos. Nenhuma consulta foi feita, e nada foi publicado.',
+    nothingPosted: 'Nada foi publicado.',
+  },
+
+  payments: {
+    empty: 'A empresa ainda não tem pagamentos.',
+    emptyPage: (page) => `Nenhum pagamento na página ${page}.`,
+    title: (p) => `*Pagamentos*, mais recentes primeiro · página ${p.page} (${p.range})`,
+    text: (p) => `Pagamentos, página ${p.page}: ${p.range}`,
+    line: (p) => `*${p.amount}* para ${p.key} · ${p.status}${p.created ? ` · ${p.created}` : ''}`,
+    correlation: (id) => `correlationID ${id}`,
+    statusCreated: 'criado, não aprovado no serviço',
+    statusConfirmed: 'confirmado',
+    statusFailed: 'falhou',
+    statusDenied: 'negado',
+    statusRejected: 'rejeitado',
+    statusInProgress: 'em andamento',
+    failedWith: (code) => `falhou (${code})`,
+    footer: 'Feitos no Slack ou fora dele, como o serviço Pix os lista; as chaves aparecem mascaradas; horários de Brasília.',
+  },
+
   common: {
     sandboxNote: ':test_tube: *SANDBOX*: uma API Pix local de teste, sem contas nem dinheiro reais.',
     sandboxTag: '[SANDBOX]',
@@ -54,6 +104,10 @@ export const ptBR: Catalogue = {
   },
 
   actions: {
+    openPaymentForm: 'abrir o formulário de pagamento',
+    askPayment: 'pedir um pagamento',
+    checkPixKey: 'consultar a chave Pix',
+    listPayments: 'listar os pagamentos',
     showHelp: 'mostrar a ajuda',
     readLimits: 'ler os limites',
     openLimitRequestForm: 'abrir o formulário de aumento de limite',
@@ -117,6 +171,8 @@ export const ptBR: Catalogue = {
   },
 
   summaries: {
+    pay: 'abre o formulário para pagar uma chave Pix de uma conta; a chave é consultada, e o pagamento espera a aprovação de uma segunda pessoa',
+    payments: 'os pagamentos da empresa (feitos no Slack ou fora dele), mais recentes primeiro, dez por página',
     help: 'esta lista',
     limits: 'os limites atuais de uma conta (a conta padrão quando nenhuma é informada)',
     limitRequest: 'abre o formulário para aumentar os limites de uma conta, com comprovantes',
@@ -810,12 +866,13 @@ export const ptBR: Catalogue = {
       'A resposta do saque não veio: o resultado é desconhecido, e ele não é enviado de novo. A mensagem acima mostra o saldo e os últimos lançamentos do extrato da conta.',
     dayLimitRefused: (p) =>
       `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; continua aguardando aprovação, para uma aprovação mais tarde ou o dia seguinte.`,
+    dayLimitRetry: (p) =>
+      `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; dá para tentar de novo mais tarde, ou no dia seguinte.`,
     retryNotShort: 'Este pagamento não aguarda mais uma nova tentativa. Nada foi feito.',
     retried: 'Tentando de novo: a mensagem mostra o resultado.',
     createRefused: (text) => `O serviço recusou criar o pagamento: ${text}`,
     approveRefused: (text) => `O serviço recusou aprovar o pagamento: ${text}`,
     noSuchAccount: (account) => `A conta ${account} não é uma das contas da empresa.`,
-    notAmount: 'Isso não é um valor em reais (por exemplo 150 ou 1.234,56).',
     aboveZero: 'O valor precisa ser maior que zero.',
     withdrawNoWithdrawKey: (account) =>
       `A conta ${account} não tem chave de saque: defina uma com \`/pix withdraw-key\` antes. Nada foi enviado.`,

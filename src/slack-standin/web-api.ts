@@ -18,6 +18,13 @@ export interface SlackApiCall {
   args: Record<string, unknown>;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /**
+   * When its request began to arrive, and when its answer was handed to the socket: milliseconds
+   * since the epoch, to the microsecond (`performance.timeOrigin + performance.now()`), so that a
+   * benchmark tells Slack's part of a caller's time from the caller's own, from outside the client.
+   */
+  receivedAt: number;
+  answeredAt?: number;
   /** What the stand-in answered. */
   response?: unknown;
   /** The answer never reached the caller (see loseAnswers). */
@@ -66,6 +73,9 @@ export interface Refusal {
 /** Web API methods whose `view` Slack checks, and those whose `blocks` it checks. */
 const VIEW_METHODS = new Set(['views.open', 'views.update', 'views.push', 'views.publish']);
 const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'chat.scheduleMessage']);
+
+/** Now, in milliseconds since the epoch to the microsecond (see SlackApiCall's receivedAt). */
+const preciseNow = () => performance.timeOrigin + performance.now();
 
 type Handler = (args: Record<string, unknown>, call: SlackApiCall) => unknown | Promise<unknown>;
 
@@ -245,6 +255,7 @@ export class SlackStandIn {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const receivedAt = preciseNow();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -275,7 +286,10 @@ export class SlackStandIn {
     }
     const method = apiMatch[1]!;
     const args = parseArgs(raw, req.headers['content-type']);
-    const call: SlackApiCall = { method, args, headers: req.headers, at: Date.now() };
+    const call: SlackApiCall = { method, args, headers: req.headers, at: Date.now(), receivedAt };
+    res.once('finish', () => {
+      call.answeredAt = preciseNow();
+    });
     this.calls.push(call);
     // Slack's rate limit first (a refused call is not looked at), then its checks of the payload.
     const refused = this.rateLimit.refuse(method, args) ?? this.judgeCall(method, args);
@@ -324,7 +338,13 @@ export class SlackStandIn {
   /** Like Slack: without the bot token a private file URL answers 200 with an HTML login page. */
   private serveFile(id: string, req: http.IncomingMessage, res: http.ServerResponse): void {
     const file = this.files.get(id);
-    this.calls.push({ method: 'file.download', args: { id, range: req.headers.range }, headers: req.headers, at: Date.now() });
+    this.calls.push({
+      method: 'file.download',
+      args: { id, range: req.headers.range },
+      headers: req.headers,
+      at: Date.now(),
+      receivedAt: preciseNow(),
+    });
     if (req.headers.authorization !== `Bearer ${this.botToken}`) {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Sign in to Slack</body></html>');
       return;

@@ -19,6 +19,22 @@ const ACTION = 'read the limits';
 const MONEY = 'R$ 1.234,56';
 
 const samples: Samples = {
+  pay: {
+    commentHint: [[140]],
+    commentTooLong: [[140]],
+    tokensLow: [['05/12/2026 14:32']],
+  },
+  payments: {
+    emptyPage: [[3]],
+    title: [[{ page: 2, range: '11–20' }]],
+    text: [[{ page: 2, range: '11–20' }]],
+    line: [
+      [{ amount: MONEY, key: '`***.982.247-**`', status: 'confirmed' }],
+      [{ amount: MONEY, key: '`f***@example.com`', status: 'failed', created: '05/12/2026 14:32' }],
+    ],
+    correlation: [['`a1b2c3`']],
+    failedWith: [['NOT_ENOUGH_BALANCE']],
+  },
   common: {
     wentWrong: [[ACTION]],
     wentWrongNothingMore: [[ACTION]],
@@ -381,6 +397,7 @@ const samples: Samples = {
     shortThread: [[{ available: MONEY }]],
     withdrawnThread: [[{ endToEndId: 'E1234', balance: MONEY }]],
     dayLimitRefused: [[{ total: MONEY, amount: 'R$ 500,00', limit: 'R$ 1.500,00' }]],
+    dayLimitRetry: [[{ total: MONEY, amount: 'R$ 500,00', limit: 'R$ 1.500,00' }]],
     createRefused: [['“Chave Pix inválida”']],
     approveRefused: [['“Pagamento não encontrado”']],
     noSuchAccount: [[S]],
@@ -625,6 +642,7 @@ describe('the message catalogues', () => {
         'home.granted', // `Pix day *R$ 1.234,56*`: only the label and the amount
         'home.header',
         'limits.fieldWord',
+        'payments.correlation',
         'pixEvents.emailLabel',
         'pixEvents.homeLine', // ids, amounts and words given, joined with dots
         'pixEvents.otherLine',
