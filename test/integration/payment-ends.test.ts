@@ -199,6 +199,35 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     expect(JSON.parse((filled.args.view as { private_metadata: string }).private_metadata).accountId).toBe(account());
   });
 
+  test('payment_limit_request: a value that is no account opens the form on the default account; the Pix API failing says so in the form', async () => {
+    const click = () =>
+      clickButton(h, {
+        userId: OPERATOR,
+        actionId: 'payment_limit_request',
+        value: '{"accountId":"../x"}',
+        channelId: CHANNEL,
+        ephemeral: false,
+      });
+    const updated = async (from: number) =>
+      (await waitFor('the form’s update', () => h.slack.calls.slice(from).find((c) => c.method === 'views.update'), 10_000)).args.view as {
+        callback_id?: string;
+        private_metadata?: string;
+      };
+    let from = h.slack.calls.length;
+    await click();
+    const form = await updated(from);
+    expect(form.callback_id).toBe('limit_request');
+    expect(JSON.parse(form.private_metadata!).accountId).toBe(account());
+
+    await controlSandbox(h, '/sandbox/faults', { fail: { status: 503, count: 20, method: 'GET' } });
+    from = h.slack.calls.length;
+    await click();
+    const failed = await updated(from);
+    await sandboxApi(h, 'DELETE', '/sandbox/faults', undefined);
+    expect(failed.callback_id).not.toBe('limit_request');
+    expect(messageText(failed)).toMatch(/could not|503/i);
+  });
+
   test('removed: a payment approved short of balance, removed in the web app, ends removed in its thread', async () => {
     const asked = await askedPayment(flows, 900_000_000);
     await clickRoot(h, CHECKER, asked.root, 'approval_approve');
