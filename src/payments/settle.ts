@@ -6,6 +6,7 @@ import { postOnce, refusedBySlack } from '../slack/post-once';
 import { DayLimit } from './day-limit';
 import { hasEnded, type PaymentEnd } from './ends';
 import { openPayments } from './indexes';
+import { showMoneyOut } from './money-out';
 import { type MoneyOutRecord, moneyOutRecords } from './records';
 
 // A sent payment's end, exactly once whichever way it comes first (its webhook, or a read on the
@@ -143,6 +144,9 @@ export async function finishPayment(deps: Deps, id: string): Promise<'done' | 'h
         // Made again it would be refused again (the channel archived, the bot removed): the record says it ended.
         deps.logger.error({ approval: id, ...describeError(err) }, 'a payment’s end could not be posted in its thread: Slack refused it');
       }
+      await showMoneyOut(deps, id).catch((err: unknown) =>
+        deps.logger.info({ approval: id, ...describeError(err) }, 'could not show a payment’s end on its root'),
+      );
     } else {
       deps.logger.warn({ approval: id }, 'a payment ended whose approval has no thread: its end is in the record and the audit trail only');
     }
