@@ -139,8 +139,8 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   let decisions = 0;
   /**
    * Changes when what the sandbox panel shows may have: a write to the Pix API (the bot filing a
-   * request…), a change made through the panel's routes (pushed to every page at once), or a webhook
-   * sent (a payment confirmed or failed on the sandbox's own clock). The page reads the panel again only then.
+   * request…) or a change made through the panel's routes (pushed to every page at once). The page
+   * reads the panel again only then (and while a payment it lists is settling: page.js).
    */
   const sandboxVersion = () => {
     let lastWrite = 0;
@@ -150,8 +150,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
         break;
       }
     }
-    const lastDelivery = sandbox.webhooks.deliveries.at(-1)?.at ?? 0;
-    return `${lastWrite}.${decisions}.${lastDelivery}`;
+    return `${lastWrite}.${decisions}`;
   };
   /** What `user` sees, as the page draws it. */
   const stateOf = (user: string) =>

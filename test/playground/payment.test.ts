@@ -51,6 +51,8 @@ async function become(userId: string): Promise<void> {
 }
 
 const pixCalls = (method: string, route: string) => playground.sandbox.calls.filter((c) => c.method === method && c.path.startsWith(route));
+/** The payments created (`POST /api/v1/payment`, not its approve). */
+const created = () => playground.sandbox.calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/payment');
 const roots = () =>
   playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_approval');
 
@@ -109,6 +111,7 @@ test('a payment asked by the operator, approved by another persona, sent and con
 
   await approveAs(APPROVER, root.ts);
   await waitFor('the payment created and approved', () => pixCalls('POST', '/api/v1/payment/approve').length === 1, 15_000);
+  expect(created()).toHaveLength(1);
   const reply = await waitFor(
     'the confirmation in the thread',
     () => playground.slack.messages.find((m) => m.thread_ts === root.ts && /Payment confirmed/.test(JSON.stringify(m.blocks))),
@@ -120,6 +123,8 @@ test('a payment asked by the operator, approved by another persona, sent and con
   const confirmed = page.locator(`#thread-messages [data-ts="${reply.ts}"]`);
   await confirmed.waitFor();
   expect(await confirmed.textContent()).toMatch(/Payment confirmed: R\$250\.00 reached the receiver/);
+  // The service's side agrees: the panel lists it confirmed.
+  await page.waitForSelector('#sandbox-payments .sb-payment:has-text("R$250.00 · CONFIRMED")');
   await shot('17-payment-confirmed');
 });
 
@@ -146,6 +151,9 @@ test('the sandbox panel makes the next payment fail on the transfer limit: the r
   await failed.waitFor();
   expect(await failed.textContent()).toMatch(/Payment failed.*R\$1,200\.00.*REACH_TRANSFER_LIMIT/s);
   const button = failed.locator('button.bk-button', { hasText: 'Request a higher limit' });
+  expect(await button.isVisible()).toBe(true);
+  await page.locator(`#messages [data-ts="${root.ts}"]`).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`#messages [data-ts="${root.ts}"]:has-text("payment failed")`);
   await shot('18-payment-failed-limit');
 
   // Otto, an operator, opens the limit-request form from it: for the account the payment was sent from.
@@ -153,8 +161,10 @@ test('the sandbox panel makes the next payment fail on the transfer limit: the r
   await page.click(`[data-thread="${root.ts}"]`);
   await button.click();
   await page.waitForSelector('.modal [data-block-id="pixDayLimit"] input');
-  const account = playground.sandbox.companies.main.defaultAccountId;
-  expect(await page.textContent('.modal')).toContain(account);
+  // The account chosen is the one the payment was sent from.
+  expect(await page.inputValue('.modal [data-block-id="companyBankAccountId"] select')).toBe(
+    (created().at(-1)!.body as { sourceAccountId: string }).sourceAccountId,
+  );
   await shot('19-limit-request-from-failure');
   await page.click('.modal-foot [data-close]');
   await page.waitForSelector('#modal', { state: 'hidden' });

@@ -76,6 +76,15 @@
     }, 500);
   }
 
+  var settlingTimer = null;
+  function settlingSoon() {
+    if (settlingTimer) return;
+    settlingTimer = setTimeout(() => {
+      settlingTimer = null;
+      drawSandbox();
+    }, 1000);
+  }
+
   /** Draws again what is on screen (the person's own moves, such as opening a thread). */
   function refresh() {
     if (ui.state) draw();
@@ -362,6 +371,8 @@
     fetch('/api/sandbox')
       .then((r) => r.json())
       .then((sb) => {
+        // A payment approved ends on the sandbox's own clock, with no write to tell it: read again until it has.
+        if (sb.payments?.some((p) => p.status === 'APPROVED')) settlingSoon();
         // Redrawn only when it changed: a limit being typed in the panel is kept.
         var seen = JSON.stringify(sb);
         if (seen === ui.sandboxSeen) return;
