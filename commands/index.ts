@@ -24,6 +24,7 @@ import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
+import { withdrawRows } from './withdraw';
 
 /**
  * Every entry point of the app — each `/pix` subcommand, button, modal submission, shortcut and the
@@ -42,6 +43,7 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...accountLinkRows,
   ...accountRetryRows,
   ...pixKeyRows,
+  ...withdrawRows,
   ...applicationRows,
   ...paymentBookRows,
   ...disputeEvidenceRows,

@@ -923,12 +923,13 @@ export const en = {
       'The withdraw’s answer never came: its outcome is unknown, and it is not sent again. The message above shows the account’s balance and latest statement entries.',
     dayLimitRefused: (p: { total: string; amount: string; limit: string }) =>
       `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it still waits for approval, for a later approval or the next day.`,
+    dayLimitRetry: (p: { total: string; amount: string; limit: string }) =>
+      `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it can be retried later, or the next day.`,
     retryNotShort: 'This payment is not waiting for a retry any more. Nothing was done.',
     retried: 'Retrying: the root shows how it went.',
     createRefused: (text: string) => `The service refused to create the payment: ${text}`,
     approveRefused: (text: string) => `The service refused to approve the payment: ${text}`,
     noSuchAccount: (account: string) => `Account ${account} is not one of the company’s accounts.`,
-    notAmount: 'That is not an amount in reais (for example 150 or 1.234,56).',
     aboveZero: 'The amount must be above zero.',
     withdrawNoWithdrawKey: (account: string) =>
       `Account ${account} has no withdraw key: set one with \`/pix withdraw-key\` first. Nothing was sent.`,

@@ -866,12 +866,13 @@ export const ptBR: Catalogue = {
       'A resposta do saque não veio: o resultado é desconhecido, e ele não é enviado de novo. A mensagem acima mostra o saldo e os últimos lançamentos do extrato da conta.',
     dayLimitRefused: (p) =>
       `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; continua aguardando aprovação, para uma aprovação mais tarde ou o dia seguinte.`,
+    dayLimitRetry: (p) =>
+      `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; dá para tentar de novo mais tarde, ou no dia seguinte.`,
     retryNotShort: 'Este pagamento não aguarda mais uma nova tentativa. Nada foi feito.',
     retried: 'Tentando de novo: a mensagem mostra o resultado.',
     createRefused: (text) => `O serviço recusou criar o pagamento: ${text}`,
     approveRefused: (text) => `O serviço recusou aprovar o pagamento: ${text}`,
     noSuchAccount: (account) => `A conta ${account} não é uma das contas da empresa.`,
-    notAmount: 'Isso não é um valor em reais (por exemplo 150 ou 1.234,56).',
     aboveZero: 'O valor precisa ser maior que zero.',
     withdrawNoWithdrawKey: (account) =>
       `A conta ${account} não tem chave de saque: defina uma com \`/pix withdraw-key\` antes. Nada foi enviado.`,

@@ -41,6 +41,7 @@ export async function reserveDay(
   value: number,
   at: Date,
   locale: Locale,
+  when: 'approval' | 'retry' = 'approval',
 ): Promise<{ ok: true; day: string } | { ok: false; refusal: DayRefusal }> {
   const reservation = await dayLimitOf(deps).reserve(saoPauloDay(at), approvalId, value);
   if (reservation.ok) return { ok: true, day: reservation.day };
@@ -52,7 +53,7 @@ export async function reserveDay(
   return {
     ok: false,
     refusal: {
-      text: messages(locale).moneyOut.dayLimitRefused({
+      text: messages(locale).moneyOut[when === 'retry' ? 'dayLimitRetry' : 'dayLimitRefused']({
         total: money(reservation.total),
         amount: money(value),
         limit: money(reservation.limit),

@@ -45,7 +45,7 @@ export async function retryPayment(deps: Deps, kinds: ApprovalKinds, id: string,
         ? m.approvalRules.makerLostRole({ maker: `<@${fresh.makerId}>`, role: m.common.role('operator') })
         : m.approvalRules.makerStandingUnknown;
     }
-    const reserved = await reserveDay(deps, id, value, new Date(), actor.locale);
+    const reserved = await reserveDay(deps, id, value, new Date(), actor.locale, 'retry');
     if (!reserved.ok) {
       deps.audit.outcome('refused', reserved.refusal.detail);
       return reserved.refusal.text;

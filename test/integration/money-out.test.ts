@@ -1,9 +1,9 @@
 import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { MoneyOutRecord } from '../../src/payments/records';
 import type { SandboxCall } from '../../src/sandbox/context';
-import { buttonsOf, clickButton, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
+import { accountMadeElsewhere, buttonsOf, clickButton, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { makerFlows } from '../support/approval-flows';
-import { answerOn, clickRoot, type PendingRoot, rootUpdates, threadPosts } from '../support/approvals';
+import { answerOn, approvalRoots, clickRoot, type PendingRoot, pendingRoot, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText } from '../support/harness';
 import { waitFor } from '../support/wait';
 
@@ -286,5 +286,230 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     expect(
       ((await h.app.deps.store.records.get('pay-day', record!.day)) as { entries: Record<string, number> }).entries[root.id],
     ).toBeUndefined();
+  });
+});
+
+/**
+ * `/pix withdraw` on the same kind of instance: refused at once when it cannot be sent, else a checker
+ * is asked; approved, sent once with the account's own AppID; a call that may have been carried out is
+ * never sent again.
+ */
+describe('money out: a withdraw, on two people’s word (one instance)', () => {
+  let h: Harness;
+  let n = 0;
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({
+      ACCESS_OPERATORS: `${OPERATOR},${CHECKER}`,
+      ACCESS_VIEWERS: VIEWER,
+      POLL_SCHEDULE: '* * * * * *',
+      POLL_CLAIM_TTL_MS: '1500',
+    });
+  });
+  afterAll(() => h.close());
+  afterEach(() => sandboxApi(h, 'DELETE', '/sandbox/faults'));
+
+  /** A campaign account made elsewhere (its AppID stored), 1,000.00 in it, and a withdraw key of its own in the DICT unless told. */
+  async function campaign(withKey = true) {
+    const made = await accountMadeElsewhere(h, `Campaign ${++n}`);
+    await h.app.deps.store.accountApps.save({ ...made, name: `Campaign ${n}` });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/transactions`, undefined, { type: 'CREDIT', value: 100_000 });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/withdraw-key-api`, undefined, { enabled: true });
+    const key = `saque-${n}@example.com`;
+    if (withKey) {
+      await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
+      await sandboxApi(h, 'POST', '/api/v1/pix-keys/withdraw', made.appId, { pixKey: key });
+    }
+    return { ...made, key };
+  }
+  const writes = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/'));
+  const moneyOut = (id: string) => moneyOutRecordOf(h.app.deps, id);
+  const settled = (id: string) =>
+    waitFor(
+      `approval ${id} settled`,
+      async () => {
+        const r = await h.app.deps.store.approvals.get(id);
+        return r?.settled ? r : undefined;
+      },
+      10_000,
+    );
+  const balanceOf = async (accountId: string, appId: string) =>
+    (await sandboxApi<{ account: { balance: { available: number } } }>(h, 'GET', `/api/v1/account/${accountId}`, appId)).account.balance
+      .available;
+  const ask = async (accountId: string, amount: string) => {
+    const from = h.slack.calls.length;
+    const res = await h.slash(OPERATOR, `withdraw ${accountId} ${amount}`, { channelId: CHANNEL });
+    const answer = messageText(await answerOn(h, res.responseId));
+    return { answer, roots: approvalRoots(h, from) };
+  };
+
+  test('refused at once, with why: no withdraw key, withdraw blocked, not an amount, above the balance, a viewer; nothing asked, nothing sent', async () => {
+    const slackFrom = h.slack.calls.length;
+    const keyless = await campaign(false);
+    const from = h.sandbox.calls.length;
+    expect((await ask(keyless.accountId, '10,00')).answer).toContain('has no withdraw key');
+    const c = await campaign();
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${c.accountId}/withdraw-blocked`, undefined, { blocked: true });
+    expect((await ask(c.accountId, '10,00')).answer).toContain('the DICT did not find its withdraw key');
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${c.accountId}/withdraw-blocked`, undefined, { blocked: false });
+    expect((await ask(c.accountId, 'dez')).answer).toContain('Not an amount');
+    expect((await ask(c.accountId, '0')).answer).toContain('above zero');
+    const above = await ask(c.accountId, '1000,01');
+    expect(above.answer).toContain('is above the available balance');
+    expect(above.answer).toContain('R$1,000.00');
+    const viewer = await h.slash(VIEWER, `withdraw ${c.accountId} 10,00`, { channelId: CHANNEL });
+    expect(messageText(viewer.ack)).toMatch(/operator/);
+    expect(approvalRoots(h, slackFrom)).toEqual([]);
+    expect(writes(from).filter((c2) => c2.path.endsWith('/withdraw') && c2.path.startsWith('/api/v1/account/'))).toEqual([]);
+  });
+
+  test('approved: sent once with the account’s own AppID; the thread gets the endToEndId and the balance after', async () => {
+    const c = await campaign();
+    const { answer, roots } = await ask(c.accountId, '400,00');
+    expect(answer).toContain('is waiting for approval');
+    const root = await pendingRoot(h, h.slack.calls.indexOf(roots[0]!));
+    const text = messageText(root.call.args);
+    expect(text).toContain('Amount: *R$400.00*');
+    expect(text).toContain('available balance R$1,000.00');
+    expect(text).toContain('withdraw key `s***@example.com` (e-mail)');
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    const maker = await clickRoot(h, OPERATOR, root, 'approval_approve');
+    expect(messageText(await answerOn(h, maker.responseId))).toContain('You asked for this yourself');
+    expect(writes(since)).toEqual([]);
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    await settled(root.id);
+    const sent = writes(since);
+    expect(sent.map((w) => `${w.method} ${w.path}`)).toEqual([`POST /api/v1/account/${c.accountId}/withdraw`]);
+    expect(sent[0]).toMatchObject({ authorization: c.appId, body: { value: 40_000 } });
+    const record = await moneyOut(root.id);
+    expect(record).toMatchObject({ kind: 'withdraw', stage: 'withdrawn', balance: { available: 60_000 }, endToEndId: expect.any(String) });
+    expect(await balanceOf(c.accountId, c.appId)).toBe(60_000);
+    const reply = await waitFor('the withdrawn reply', () => threadPosts(h, root, slackSince)[0]);
+    expect(messageText(reply.args)).toContain(record!.endToEndId!);
+    expect(messageText(reply.args)).toContain('Available balance after: R$600.00');
+    expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain('*Withdrawn*');
+  });
+
+  test('lost mid-answer (a 504 after the service did it): never sent again, the outcome unknown, balance and latest entries shown', async () => {
+    const c = await campaign();
+    const { roots } = await ask(c.accountId, '250,00');
+    const root = await pendingRoot(h, h.slack.calls.indexOf(roots[0]!));
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      fail: { status: 504, count: 1, method: 'POST', pathPrefix: `/api/v1/account/${c.accountId}/withdraw`, afterWrite: true },
+    });
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    await settled(root.id);
+    const record = await moneyOut(root.id);
+    expect(record).toMatchObject({ stage: 'unknown', balance: { available: 75_000 } });
+    expect(record!.entries!.length).toBeGreaterThan(0);
+    const root2 = messageText(rootUpdates(h, root, slackSince).at(-1)!.args);
+    expect(root2).toContain('its outcome is unknown');
+    expect(root2).toContain('Available balance: R$750.00');
+    expect(root2).toContain('Latest statement entries');
+    // Ticks come and go: nothing is sent again.
+    for (let i = 0; i < 3; i++) await h.app.poller.tick();
+    expect(writes(since).filter((w) => w.path === `/api/v1/account/${c.accountId}/withdraw`)).toHaveLength(1);
+    expect(await balanceOf(c.accountId, c.appId)).toBe(75_000);
+  });
+
+  test('refused by the service (its key gone from the DICT): its words and why, the day released, nothing more sent', async () => {
+    const c = await campaign();
+    const { roots } = await ask(c.accountId, '100,00');
+    const root = await pendingRoot(h, h.slack.calls.indexOf(roots[0]!));
+    await sandboxApi(h, 'DELETE', `/sandbox/dict/${encodeURIComponent(c.key)}`);
+    const slackSince = h.slack.calls.length;
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    const ended = await settled(root.id);
+    expect(ended.state).toBe('failed');
+    const reply = await waitFor('the failure in the thread', () => threadPosts(h, root, slackSince)[0]);
+    expect(messageText(reply.args)).toContain('The service refused the withdraw: “Withdraw Pix key not found in DICT');
+    expect(messageText(reply.args)).toContain('now blocked');
+    const record = await moneyOut(root.id);
+    expect(record?.stage).toBe('failed');
+    expect(
+      ((await h.app.deps.store.records.get('pay-day', record!.day)) as { entries: Record<string, number> }).entries[root.id],
+    ).toBeUndefined();
+    expect(await balanceOf(c.accountId, c.appId)).toBe(100_000);
+  });
+});
+
+/** PAY_DAY_LIMIT on one instance: checked at the approval that would send, and again at a retry. */
+describe('money out: the day’s limit (one instance)', () => {
+  let h: Harness;
+  let flows: ReturnType<typeof makerFlows>;
+  let account: string;
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_OPERATORS: `${OPERATOR},${CHECKER},${CHECKER_2}`, PAY_DAY_LIMIT: '300,00' });
+    account = h.sandbox.companies.main.defaultAccountId;
+    await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
+    flows = makerFlows(h, {
+      channel: CHANNEL,
+      operator: OPERATOR,
+      admin: OPERATOR,
+      campaignAccountId: account,
+      campaignAppId: h.sandbox.companies.main.mainAppId,
+      rotateClientId: 'unused',
+      accountId: account,
+    });
+  });
+  afterAll(() => h.close());
+
+  const writes = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/'));
+  const stageOf = async (id: string) => (await moneyOutRecordOf(h.app.deps, id))?.stage;
+  const until = (id: string, stage: MoneyOutRecord['stage']) =>
+    waitFor(`money out ${id} ${stage}`, async () => (await stageOf(id)) === stage, 10_000);
+  const ask = async (value: number) => {
+    const asked = await flows.pay({ payload: { value } });
+    await asked.shown();
+    return asked.root;
+  };
+  const setBalance = (available: number) => sandboxApi(h, 'POST', `/sandbox/accounts/${account}/balance`, undefined, { available });
+
+  test('an approval that would pass it is refused to that checker with the total, the amount and the limit; nothing sent; it stays pending; a retry is checked again', async () => {
+    const first = await ask(20_000);
+    await clickRoot(h, CHECKER, first, 'approval_approve');
+    await until(first.id, 'sent');
+
+    const over = await ask(15_000);
+    const since = h.sandbox.calls.length;
+    const click = await clickRoot(h, CHECKER, over, 'approval_approve');
+    const told = messageText(await answerOn(h, click.responseId));
+    expect(told).toContain('add up to R$200.00 so far');
+    expect(told).toContain('this one (R$150.00)');
+    expect(told).toContain('the day’s limit of R$300.00');
+    expect(writes(since)).toEqual([]);
+    expect((await h.app.deps.store.approvals.get(over.id))?.state).toBe('pending');
+    expect(await stageOf(over.id)).toBeUndefined();
+    const trail = await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 });
+    expect(trail.find((e) => e.target?.includes(`approval:${over.id}`) && e.outcome === 'refused')?.detail).toMatch(/^day limit/);
+
+    // Not sent for want of balance: it does not count, until a retry would send it.
+    await setBalance(5_000);
+    const short = await ask(10_000);
+    await clickRoot(h, CHECKER, short, 'approval_approve');
+    await until(short.id, 'short');
+    await setBalance(1_500_000);
+    const filler = await ask(5_000);
+    await clickRoot(h, CHECKER, filler, 'approval_approve');
+    await until(filler.id, 'sent');
+    const retrySince = h.sandbox.calls.length;
+    const retry = await clickButton(h, {
+      userId: CHECKER_2,
+      actionId: 'payment_retry',
+      value: short.id,
+      channelId: short.channel,
+      messageTs: short.ts,
+      ephemeral: false,
+    });
+    const refused = messageText(await answerOn(h, retry.responseId));
+    expect(refused).toContain('add up to R$250.00 so far');
+    expect(refused).toContain('this one (R$100.00)');
+    expect(refused).toContain('it can be retried later');
+    expect(writes(retrySince)).toEqual([]);
+    expect(await stageOf(short.id)).toBe('short');
   });
 });

@@ -360,6 +360,17 @@ describe('two checkers and escalation in the configuration', () => {
     });
   });
 
+  test('money out: APPROVAL_QUORUM_ACTIONS may name pay and withdraw without APPROVALS (they always wait); PAY_DAY_LIMIT in reais, unset by default', () => {
+    const r = loadConfig({ ...base, APPROVAL_QUORUM_ACTIONS: 'pay,withdraw', PAY_DAY_LIMIT: '50.000,00' });
+    expect(r.ok && r.config.approvals).toMatchObject({ actions: [], quorumActions: ['pay', 'withdraw'], payDayLimitCents: 5_000_000 });
+    const off = loadConfig(base);
+    expect(off.ok && off.config.approvals.payDayLimitCents).toBeUndefined();
+    const bad = loadConfig({ ...base, PAY_DAY_LIMIT: 'much-SUPERSECRET' });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.problems).toEqual([expect.stringMatching(/^PAY_DAY_LIMIT: expected an amount in reais/)]);
+    expect(!bad.ok && bad.problems.join('\n')).not.toMatch(/SUPERSECRET/);
+  });
+
   test.each([
     [{ APPROVAL_QUORUM_ACTIONS: 'limit-request,key-add' }, ['APPROVAL_QUORUM_ACTIONS: entry 2 is not in APPROVALS']],
     [{ APPROVAL_QUORUM_ACTIONS: 'pay-SUPERSECRET' }, ['APPROVAL_QUORUM_ACTIONS: entry 1 expected one of']],

@@ -397,6 +397,7 @@ const samples: Samples = {
     shortThread: [[{ available: MONEY }]],
     withdrawnThread: [[{ endToEndId: 'E1234', balance: MONEY }]],
     dayLimitRefused: [[{ total: MONEY, amount: 'R$ 500,00', limit: 'R$ 1.500,00' }]],
+    dayLimitRetry: [[{ total: MONEY, amount: 'R$ 500,00', limit: 'R$ 1.500,00' }]],
     createRefused: [['“Chave Pix inválida”']],
     approveRefused: [['“Pagamento não encontrado”']],
     noSuchAccount: [[S]],
