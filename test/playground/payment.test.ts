@@ -56,16 +56,27 @@ const created = () => playground.sandbox.calls.filter((c) => c.method === 'POST'
 const roots = () =>
   playground.slack.messages.filter((m) => m.channel === 'C0FINANCE' && !m.thread_ts && m.metadata?.event_type === 'pix_approval');
 
-/** Otto asks for a payment through the form, as typed in the page; the root it posts. */
-async function askPayment(value: string, comment: string, shotName?: string) {
+/**
+ * Otto asks for a payment through the form, as typed in the page; the root it posts. With `mistyped`,
+ * that amount is sent first: refused inline, before any Pix call, and the form keeps what was typed.
+ */
+async function askPayment(value: string, comment: string, options: { shot?: string; mistyped?: string } = {}) {
   const before = roots().length;
   await type('/pix pay');
   const form = page.locator('.modal');
   await form.locator('[data-block-id="destinationAlias"] input').waitFor();
   await form.locator('[data-block-id="destinationAlias"] input').fill(KEY);
-  await form.locator('[data-block-id="value"] input').fill(value);
   await form.locator('[data-block-id="comment"] input').fill(comment);
-  if (shotName) await shot(shotName);
+  if (options.mistyped) {
+    const calls = playground.sandbox.calls.length;
+    await form.locator('[data-block-id="value"] input').fill(options.mistyped);
+    await page.click('.modal [data-submit]');
+    await page.waitForSelector('.modal [data-block-id="value"].has-error .bk-error');
+    expect(playground.sandbox.calls.slice(calls).filter((c) => c.method === 'POST')).toEqual([]);
+    expect(await form.locator('[data-block-id="destinationAlias"] input').inputValue()).toBe(KEY);
+  }
+  await form.locator('[data-block-id="value"] input').fill(value);
+  if (options.shot) await shot(options.shot);
   await page.click('.modal [data-submit]');
   const root = await waitFor('the payment waiting for approval', () => roots()[before], 15_000);
   await page.waitForSelector('.modal:has-text("waiting for approval")');
@@ -102,7 +113,7 @@ afterEach(() => {
 test('a payment asked by the operator, approved by another persona, sent and confirmed in its thread', async () => {
   await page.goto(`${playground.url}?as=${OPERATOR}`);
   await page.waitForSelector('body[data-version]', { state: 'attached' });
-  const root = await askPayment('250,00', 'Invoice 4711: flyers', '15-pay-form');
+  const root = await askPayment('250,00', 'Invoice 4711: flyers', { shot: '15-pay-form' });
   // Nothing reaches the payment endpoints on the maker's word.
   expect(pixCalls('POST', '/api/v1/payment')).toHaveLength(0);
   const shown = page.locator(`#messages [data-ts="${root.ts}"]`);
@@ -136,7 +147,7 @@ test('the sandbox panel makes the next payment fail on the transfer limit: the r
   await page.click('#sandbox-payments [data-fail-next]');
   await page.waitForSelector('#sandbox-payments .sb-armed:has-text("REACH_TRANSFER_LIMIT")');
 
-  const root = await askPayment('1.200,00', 'Invoice 4712: banners');
+  const root = await askPayment('1.200,00', 'Invoice 4712: banners', { mistyped: '1200 reais' });
   await approveAs(APPROVER, root.ts);
   const reply = await waitFor(
     'the failure in the thread',
