@@ -36,7 +36,7 @@ async function controlSandbox(h: Harness, path: string, body?: unknown) {
 
 /** A payment asked by OPERATOR, its approval recorded with its root (what a checker's click finds). */
 async function askedPayment(flows: Flows, value: number) {
-  const asked = await flows.pay({ payload: { value } });
+  const asked = await flows.pay({ value: (value / 100).toFixed(2) });
   await asked.shown();
   return asked;
 }
@@ -375,7 +375,7 @@ describe('a sent payment’s end by the poll alone (no PIX_EVENTS_CHANNEL)', () 
     expect(digest).toContain('Failed: 1 payment(s), R$50.00 in all');
 
     // Waiting: one asked by the operator (R$ 10.00), for the checker to decide.
-    await flows.pay({ payload: { value: 1_000 } });
+    await flows.pay({ value: '10.00' });
     const home = async (userId: string) => {
       const from = h.slack.calls.length;
       const body = JSON.stringify({
