@@ -156,6 +156,22 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     expect(audits[0]!.detail).toContain('PIX_KEY_INFO_NOT_FOUND');
   });
 
+  test('NOT_ENOUGH_BALANCE: the reply shows the account’s available balance as read then', async () => {
+    await controlSandbox(h, '/sandbox/payments/fail', { code: 'NOT_ENOUGH_BALANCE', count: 1 });
+    const root = await sentPayment(h, flows, 7_000);
+    await settleAtService();
+    const [reply] = await waitFor('the failed reply', () => (endReplies(h, root).length ? endReplies(h, root) : undefined), 10_000);
+    const info = await sandboxApi<{ account: { balance: { available: number } } }>(
+      h,
+      'GET',
+      `/api/v1/account/${account()}`,
+      h.sandbox.companies.main.mainAppId,
+    );
+    const available = (info.account.balance.available / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    expect(messageText(reply!.args)).toContain(`has R$${available} available now`);
+    expect(messageText(reply!.args)).toContain('does not have enough balance');
+  });
+
   test('REACH_TRANSFER_LIMIT: the reply’s button opens the limit form for the account paid from; a viewer is refused, nothing opened', async () => {
     await controlSandbox(h, '/sandbox/payments/fail', { code: 'REACH_TRANSFER_LIMIT', count: 1 });
     const root = await sentPayment(h, flows);
