@@ -21,6 +21,9 @@ const CONFIRM_DELAY_MS = 60 * 60_000;
 
 type Flows = ReturnType<typeof makerFlows>;
 
+/** Cents as the payment form's amount (`123.45`). */
+const reais = (cents: number) => (cents / 100).toFixed(2);
+
 /** The reply a payment's end makes in its approval's thread (its notice metadata). */
 const isEndReply = (c: SlackApiCall, id: string) => {
   const meta = c.args.metadata as { event_type?: string; event_payload?: Record<string, unknown> } | undefined;
@@ -36,7 +39,7 @@ async function controlSandbox(h: Harness, path: string, body?: unknown) {
 
 /** A payment asked by OPERATOR, its approval recorded with its root (what a checker's click finds). */
 async function askedPayment(flows: Flows, value: number) {
-  const asked = await flows.pay({ payload: { value } });
+  const asked = await flows.pay({ value: reais(value) });
   await asked.shown();
   return asked;
 }
@@ -391,7 +394,7 @@ describe('a sent payment’s end by the poll alone (no PIX_EVENTS_CHANNEL)', () 
     expect(digest).toContain('Failed: 1 payment(s), R$50.00 in all');
 
     // Waiting: one asked by the operator (R$ 10.00), for the checker to decide.
-    await flows.pay({ payload: { value: 1_000 } });
+    await flows.pay({ value: reais(1_000) });
     const home = async (userId: string) => {
       const from = h.slack.calls.length;
       const body = JSON.stringify({
