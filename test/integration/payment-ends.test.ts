@@ -21,6 +21,9 @@ const CONFIRM_DELAY_MS = 60 * 60_000;
 
 type Flows = ReturnType<typeof makerFlows>;
 
+/** Cents as the payment form's amount (`123.45`). */
+const reais = (cents: number) => (cents / 100).toFixed(2);
+
 /** The reply a payment's end makes in its approval's thread (its notice metadata). */
 const isEndReply = (c: SlackApiCall, id: string) => {
   const meta = c.args.metadata as { event_type?: string; event_payload?: Record<string, unknown> } | undefined;
@@ -36,7 +39,7 @@ async function controlSandbox(h: Harness, path: string, body?: unknown) {
 
 /** A payment asked by OPERATOR, its approval recorded with its root (what a checker's click finds). */
 async function askedPayment(flows: Flows, value: number) {
-  const asked = await flows.pay({ value: (value / 100).toFixed(2) });
+  const asked = await flows.pay({ value: reais(value) });
   await asked.shown();
   return asked;
 }
@@ -154,6 +157,22 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     const audits = (await auditOf(h, 'payment:failed')).filter((e) => e.target?.includes(root.id));
     expect(audits).toHaveLength(1);
     expect(audits[0]!.detail).toContain('PIX_KEY_INFO_NOT_FOUND');
+  });
+
+  test('NOT_ENOUGH_BALANCE: the reply shows the account’s available balance as read then', async () => {
+    await controlSandbox(h, '/sandbox/payments/fail', { code: 'NOT_ENOUGH_BALANCE', count: 1 });
+    const root = await sentPayment(h, flows, 7_000);
+    await settleAtService();
+    const [reply] = await waitFor('the failed reply', () => (endReplies(h, root).length ? endReplies(h, root) : undefined), 10_000);
+    const info = await sandboxApi<{ account: { balance: { available: number } } }>(
+      h,
+      'GET',
+      `/api/v1/account/${account()}`,
+      h.sandbox.companies.main.mainAppId,
+    );
+    const available = (info.account.balance.available / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    expect(messageText(reply!.args)).toContain(`has R$${available} available now`);
+    expect(messageText(reply!.args)).toContain('does not have enough balance');
   });
 
   test('REACH_TRANSFER_LIMIT: the reply’s button opens the limit form for the account paid from; a viewer is refused, nothing opened', async () => {
@@ -375,7 +394,7 @@ describe('a sent payment’s end by the poll alone (no PIX_EVENTS_CHANNEL)', () 
     expect(digest).toContain('Failed: 1 payment(s), R$50.00 in all');
 
     // Waiting: one asked by the operator (R$ 10.00), for the checker to decide.
-    await flows.pay({ value: '10.00' });
+    await flows.pay({ value: reais(1_000) });
     const home = async (userId: string) => {
       const from = h.slack.calls.length;
       const body = JSON.stringify({
