@@ -120,7 +120,7 @@ export async function finishPayment(deps: Deps, id: string): Promise<'done' | 'h
       const resumed = entry?.replying !== undefined;
       if (!resumed) await open.set(id, { ...(entry ?? { since: record.updatedAt }), replying: new Date().toISOString() });
       const input: PaymentEndInput = {
-        stage: record.stage as PaymentEndInput['stage'],
+        stage: record.stage,
         value: record.value,
         accountId: record.accountId,
         ...(record.endToEndId ? { endToEndId: record.endToEndId } : {}),
@@ -150,7 +150,7 @@ export async function finishPayment(deps: Deps, id: string): Promise<'done' | 'h
     } else {
       deps.logger.warn({ approval: id }, 'a payment ended whose approval has no thread: its end is in the record and the audit trail only');
     }
-    for (let current = record; ; ) {
+    for (let current: MoneyOutRecord = record; ; ) {
       if (await payments.compareAndSet(id, current, { ...current, replied: true, updatedAt: new Date().toISOString() })) break;
       const again = await payments.get(id);
       if (!again || again.replied) break;

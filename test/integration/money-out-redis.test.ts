@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RunningApp } from '../../src/app';
 import { saoPauloDay } from '../../src/payments/day-limit';
 import { type MoneyOutRecord, moneyOutRecords } from '../../src/payments/records';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox';
@@ -10,9 +9,9 @@ import { SlackStandIn } from '../../src/slack-standin/web-api';
 import { openStore, type Store } from '../../src/store';
 import { type AccountAnswer, type ApplicationAnswer, api, control } from '../sandbox/helpers';
 import { type AppProcess, startAppProcess } from '../support/app-process';
-import { makerFlows, processDriver } from '../support/approval-flows';
+import { type FlowSetup, makerFlows, processDriver } from '../support/approval-flows';
 import { answerOn, clickRoot, type PendingRoot, pendingRoot } from '../support/approvals';
-import { type Harness, harnessEnv, messageText, startLoggedApp } from '../support/harness';
+import { type Harness, messageText } from '../support/harness';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
@@ -27,9 +26,8 @@ const PAY_WRITES = ['POST /api/v1/payment', 'POST /api/v1/payment/approve'];
 
 /**
  * Money out across instances: two app processes (`dist/src/main.js`) on the shared Redis, one sandbox
- * Pix API, one fake Slack. Payments are asked through `askApproval` in an app of this process on the
- * same store (the path `/pix pay`'s form takes, until it lands on another branch); the checkers click
- * on the processes. Two checkers racing the last approval make one creation and one approve; an
+ * Pix API, one fake Slack. Payments are asked with `/pix pay` on one instance, and approved on
+ * either. Two checkers racing the last approval make one creation and one approve; an
  * instance killed (SIGKILL) between the service's two calls, or in the approve, is taken up by
  * another within 90 s, which approves once and never uses a second correlationID; two approvals
  * racing the day's limit cannot both pass it; a withdraw whose instance died mid-call is not sent again.
@@ -39,8 +37,7 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
   let sandbox: SandboxHandle;
   let store: Store;
   let cwd: string;
-  let maker: RunningApp;
-  let flows: ReturnType<typeof makerFlows>;
+  let setup: FlowSetup;
   const namespace = testNamespace('money-out');
   const running: AppProcess[] = [];
   let a: { proc: AppProcess; h: Harness };
@@ -96,10 +93,7 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
     await control(sandbox, 'POST', `/accounts/${accountId}/withdraw-key-api`, { enabled: true });
     await control(sandbox, 'POST', '/dict', { pixKey: 'saque@example.com', type: 'EMAIL', holderTaxId: main.taxId });
     await api(sandbox, 'POST', '/api/v1/pix-keys/withdraw', { appId: app.appID, body: { pixKey: 'saque@example.com' } });
-    // The maker's app, in this process, on the same store (it runs no tick).
-    const dataDir = mkdtempSync(path.join(cwd, 'maker-'));
-    maker = (await startLoggedApp(harnessEnv({ slack, sandbox, dataDir }, shared()))).app;
-    flows = makerFlows({ app: maker, slack, sandbox } as unknown as Harness, {
+    setup = {
       channel: CHANNEL,
       operator: OPERATOR,
       admin: OPERATOR,
@@ -107,13 +101,12 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
       campaignAppId: app.appID,
       rotateClientId: 'unused',
       accountId: main.defaultAccountId,
-    });
+    };
     [a, b] = await Promise.all([start(), start()]);
   });
 
   afterAll(async () => {
     await Promise.all(running.map((p) => p.stop()));
-    await maker?.stop();
     await store.close();
     await deleteKeys(SHARED_REDIS_URL, namespace);
     await sandbox.close();
@@ -122,8 +115,9 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
   });
   afterEach(() => control(sandbox, 'DELETE', '/faults'));
 
+  /** The writes to the service (the form's key check is a look-up, not one). */
   const writes = (since: number): SandboxCall[] =>
-    sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/'));
+    sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/') && c.path !== '/api/v1/pix-keys/check');
   const writeLines = (since: number) => writes(since).map((c) => `${c.method} ${c.path}`);
   const moneyOut = (id: string) => moneyOutRecords(store.records).get(id);
   const stage = (id: string, wanted: MoneyOutRecord['stage'], timeoutMs = 20_000) =>
@@ -137,8 +131,9 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
       },
       timeoutMs,
     );
-  const ask = async (value = 10_000): Promise<PendingRoot> => {
-    const asked = await flows.pay({ payload: { value } });
+  /** `/pix pay` on instance A (whichever process it is now), to the pending root. */
+  const ask = async (cents = 10_000): Promise<PendingRoot> => {
+    const asked = await makerFlows(a.h, setup).pay({ value: (cents / 100).toFixed(2) });
     await asked.shown();
     return asked.root;
   };

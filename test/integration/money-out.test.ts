@@ -1,3 +1,4 @@
+import type { PayPayload } from '../../src/domain/money-out';
 import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { MoneyOutRecord } from '../../src/payments/records';
 import type { SandboxCall } from '../../src/sandbox/context';
@@ -21,11 +22,10 @@ const HOLDER = { name: 'Gráfica Rápida Impressões Ltda', taxId: '190318240001
 const PAY_WRITES = ['POST /api/v1/payment', 'POST /api/v1/payment/approve'];
 
 /**
- * Money out on one instance (sqlite): a payment waits for a checker whatever APPROVALS says (it is
- * empty here), is sent once on the last approval (created with PIX_APP_ID and the approval's id as
- * its correlationID, then approved), and each path that reaches the payment endpoints is one a
- * second person opened. Until `/pix pay` lands (another branch), payments are asked through
- * `askApproval`, the path its form takes (makerFlows.pay).
+ * Money out on one instance (sqlite): a payment asked with `/pix pay` waits for a checker whatever
+ * APPROVALS says (it is empty here), is sent once on the last approval (created with PIX_APP_ID and
+ * the approval's id as its correlationID, then approved), and each path that reaches the payment
+ * endpoints is one a second person opened.
  */
 describe('money out: a payment, on two people’s word (one instance)', () => {
   let h: Harness;
@@ -62,8 +62,9 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     await sandboxApi(h, 'POST', `/sandbox/accounts/${account}/balance`, undefined, { available: 1_500_000 });
   });
 
+  /** The writes to the service (the form's key check is a look-up, not one). */
   const writes = (since: number): SandboxCall[] =>
-    h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/'));
+    h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/') && c.path !== '/api/v1/pix-keys/check');
   const writeLines = (since: number) => writes(since).map((c) => `${c.method} ${c.path}`);
   const approval = (id: string) => h.app.deps.store.approvals.get(id);
   const moneyOut = (id: string) => moneyOutRecordOf(h.app.deps, id);
@@ -72,15 +73,15 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
   const stage = (id: string, wanted: MoneyOutRecord['stage']) =>
     waitFor(`money out ${id} ${wanted}`, async () => ((await moneyOut(id))?.stage === wanted ? moneyOut(id) : undefined), 10_000);
   const lastRoot = (root: PendingRoot, from = 0) => messageText(rootUpdates(h, root, from).at(-1)?.args);
-  const ask = async (payload: Parameters<(typeof flows)['pay']>[0] = {}) => {
-    const asked = await flows.pay(payload);
+  const ask = async (typed: Parameters<(typeof flows)['pay']>[0] = {}) => {
+    const asked = await flows.pay(typed);
     await asked.shown();
     return asked.root;
   };
 
   test('the root says what is paid, to whom (masked) and from which balance; the approval sends it once, with PIX_APP_ID and the approval’s id', async () => {
     const since = h.sandbox.calls.length;
-    const root = await ask({ payload: { comment: 'Invoice <42>', pixKeyEndToEndId: 'E2E-CHECK-1' } });
+    const root = await ask({ comment: 'Invoice <42>' });
     const text = messageText(root.call.args);
     expect(text).toContain('Pay a Pix key');
     expect(text).toContain('Amount: *R$123.45*');
@@ -99,6 +100,8 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     await settled(root.id);
     expect(writeLines(paySince)).toEqual(PAY_WRITES);
     const [create, approve] = writes(paySince);
+    const checked = ((await approval(root.id))!.payload as PayPayload).pixKeyEndToEndId;
+    expect(checked).toEqual(expect.any(String));
     expect(create!.authorization).toBe(mainAppId);
     expect(create!.body).toEqual({
       type: 'PIX_KEY',
@@ -107,7 +110,8 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
       destinationAliasType: 'EMAIL',
       correlationID: root.id,
       sourceAccountId: account,
-      pixKeyEndToEndId: 'E2E-CHECK-1',
+      // The form's key check's, so the creation does not look the key up again.
+      pixKeyEndToEndId: checked,
       comment: 'Invoice <42>',
     });
     expect(approve!.authorization).toBe(mainAppId);
@@ -152,7 +156,7 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
   });
 
   test('above APPROVAL_QUORUM_ABOVE, two people: the first approval sends nothing, the second sends it once', async () => {
-    const root = await ask({ payload: { value: 150_000 } });
+    const root = await ask({ value: '1500.00' });
     expect(messageText(root.call.args)).toContain('2 approvals');
     const since = h.sandbox.calls.length;
     const first = await clickRoot(h, CHECKER, root, 'approval_approve');
@@ -271,7 +275,17 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
   });
 
   test('the service refusing the creation: the approval fails with its words, nothing is approved, the day does not count it', async () => {
-    const root = await ask({ payload: { destinationAlias: 'ninguem@example.com', receiver: { verified: false } } });
+    // Without the key check (403), the form asks for the approval unverified: the creation looks the key up.
+    await sandboxApi(h, 'POST', `/sandbox/companies/${h.sandbox.companies.main.companyId}/features`, undefined, {
+      feature: 'CHECK_PIX_KEY',
+      enabled: false,
+    });
+    const root = await ask({ key: 'ninguem@example.com' }).finally(() =>
+      sandboxApi(h, 'POST', `/sandbox/companies/${h.sandbox.companies.main.companyId}/features`, undefined, {
+        feature: 'CHECK_PIX_KEY',
+        enabled: true,
+      }),
+    );
     expect(messageText(root.call.args)).toContain('could not be verified before sending');
     const since = h.sandbox.calls.length;
     const slackSince = h.slack.calls.length;
@@ -361,6 +375,18 @@ describe('money out: a withdraw, on two people’s word (one instance)', () => {
     expect(messageText(viewer.ack)).toMatch(/operator/);
     expect(approvalRoots(h, slackFrom)).toEqual([]);
     expect(writes(from).filter((c2) => c2.path.endsWith('/withdraw') && c2.path.startsWith('/api/v1/account/'))).toEqual([]);
+  });
+
+  test('the Pix API failing as the account is read: the reason, no approval asked', async () => {
+    const c = await campaign();
+    const from = h.slack.calls.length;
+    const since = h.sandbox.calls.length;
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      fail: { status: 500, count: 20, method: 'GET', pathPrefix: `/api/v1/account/${c.accountId}` },
+    });
+    expect((await ask(c.accountId, '10,00')).answer).toContain('Could not ask for a withdraw: “Sandbox fault”');
+    expect(approvalRoots(h, from)).toEqual([]);
+    expect(writes(since)).toEqual([]);
   });
 
   test('approved: sent once with the account’s own AppID; the thread gets the endToEndId and the balance after', async () => {
@@ -458,12 +484,13 @@ describe('money out: the day’s limit (one instance)', () => {
   });
   afterAll(() => h.close());
 
-  const writes = (since: number) => h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/'));
+  const writes = (since: number) =>
+    h.sandbox.calls.slice(since).filter((c) => c.method !== 'GET' && c.path.startsWith('/api/v1/') && c.path !== '/api/v1/pix-keys/check');
   const stageOf = async (id: string) => (await moneyOutRecordOf(h.app.deps, id))?.stage;
   const until = (id: string, stage: MoneyOutRecord['stage']) =>
     waitFor(`money out ${id} ${stage}`, async () => (await stageOf(id)) === stage, 10_000);
-  const ask = async (value: number) => {
-    const asked = await flows.pay({ payload: { value } });
+  const ask = async (cents: number) => {
+    const asked = await flows.pay({ value: (cents / 100).toFixed(2) });
     await asked.shown();
     return asked.root;
   };

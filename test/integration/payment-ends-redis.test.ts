@@ -90,7 +90,7 @@ describe('a payment’s end on two instances sharing Redis (127.0.0.1:6379)', ()
       rotateClientId: 'unused',
       accountId: account,
     });
-    const asked = await flows.pay({ payload: { value: 4_321 } });
+    const asked = await flows.pay({ value: '43.21' });
     await asked.shown();
     await clickRoot(a, CHECKER, asked.root, 'approval_approve');
     const records = moneyOutRecords(a.app.deps.store.records);

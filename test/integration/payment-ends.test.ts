@@ -21,6 +21,9 @@ const CONFIRM_DELAY_MS = 60 * 60_000;
 
 type Flows = ReturnType<typeof makerFlows>;
 
+/** Cents as the payment form's amount (`123.45`). */
+const reais = (cents: number) => (cents / 100).toFixed(2);
+
 /** The reply a payment's end makes in its approval's thread (its notice metadata). */
 const isEndReply = (c: SlackApiCall, id: string) => {
   const meta = c.args.metadata as { event_type?: string; event_payload?: Record<string, unknown> } | undefined;
@@ -36,7 +39,7 @@ async function controlSandbox(h: Harness, path: string, body?: unknown) {
 
 /** A payment asked by OPERATOR, its approval recorded with its root (what a checker's click finds). */
 async function askedPayment(flows: Flows, value: number) {
-  const asked = await flows.pay({ payload: { value } });
+  const asked = await flows.pay({ value: reais(value) });
   await asked.shown();
   return asked;
 }
@@ -156,6 +159,22 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     expect(audits[0]!.detail).toContain('PIX_KEY_INFO_NOT_FOUND');
   });
 
+  test('NOT_ENOUGH_BALANCE: the reply shows the account’s available balance as read then', async () => {
+    await controlSandbox(h, '/sandbox/payments/fail', { code: 'NOT_ENOUGH_BALANCE', count: 1 });
+    const root = await sentPayment(h, flows, 7_000);
+    await settleAtService();
+    const [reply] = await waitFor('the failed reply', () => (endReplies(h, root).length ? endReplies(h, root) : undefined), 10_000);
+    const info = await sandboxApi<{ account: { balance: { available: number } } }>(
+      h,
+      'GET',
+      `/api/v1/account/${account()}`,
+      h.sandbox.companies.main.mainAppId,
+    );
+    const available = (info.account.balance.available / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    expect(messageText(reply!.args)).toContain(`has R$${available} available now`);
+    expect(messageText(reply!.args)).toContain('does not have enough balance');
+  });
+
   test('REACH_TRANSFER_LIMIT: the reply’s button opens the limit form for the account paid from; a viewer is refused, nothing opened', async () => {
     await controlSandbox(h, '/sandbox/payments/fail', { code: 'REACH_TRANSFER_LIMIT', count: 1 });
     const root = await sentPayment(h, flows);
@@ -197,6 +216,35 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     );
     expect(opened.args.trigger_id).toBeDefined();
     expect(JSON.parse((filled.args.view as { private_metadata: string }).private_metadata).accountId).toBe(account());
+  });
+
+  test('payment_limit_request: a value that is no account opens the form on the default account; the Pix API failing says so in the form', async () => {
+    const click = () =>
+      clickButton(h, {
+        userId: OPERATOR,
+        actionId: 'payment_limit_request',
+        value: '{"accountId":"../x"}',
+        channelId: CHANNEL,
+        ephemeral: false,
+      });
+    const updated = async (from: number) =>
+      (await waitFor('the form’s update', () => h.slack.calls.slice(from).find((c) => c.method === 'views.update'), 10_000)).args.view as {
+        callback_id?: string;
+        private_metadata?: string;
+      };
+    let from = h.slack.calls.length;
+    await click();
+    const form = await updated(from);
+    expect(form.callback_id).toBe('limit_request');
+    expect(JSON.parse(form.private_metadata!).accountId).toBe(account());
+
+    await controlSandbox(h, '/sandbox/faults', { fail: { status: 503, count: 20, method: 'GET' } });
+    from = h.slack.calls.length;
+    await click();
+    const failed = await updated(from);
+    await sandboxApi(h, 'DELETE', '/sandbox/faults', undefined);
+    expect(failed.callback_id).not.toBe('limit_request');
+    expect(messageText(failed)).toMatch(/could not|503/i);
   });
 
   test('removed: a payment approved short of balance, removed in the web app, ends removed in its thread', async () => {
@@ -346,7 +394,7 @@ describe('a sent payment’s end by the poll alone (no PIX_EVENTS_CHANNEL)', () 
     expect(digest).toContain('Failed: 1 payment(s), R$50.00 in all');
 
     // Waiting: one asked by the operator (R$ 10.00), for the checker to decide.
-    await flows.pay({ payload: { value: 1_000 } });
+    await flows.pay({ value: reais(1_000) });
     const home = async (userId: string) => {
       const from = h.slack.calls.length;
       const body = JSON.stringify({

@@ -1,9 +1,7 @@
-import { askApproval } from '../../src/approvals/request';
 import type { ApprovalAction } from '../../src/domain/approvals';
-import type { PayPayload } from '../../src/domain/money-out';
 import type { SandboxHandle } from '../../src/sandbox';
 import type { SlackStandIn } from '../../src/slack-standin/web-api';
-import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
+import { clickButton, type ModalView, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
 import type { AppProcess } from './app-process';
 import { answerOn, type PendingRoot, pendingRoot } from './approvals';
 import { type Harness, messageText, poster, sendSlash } from './harness';
@@ -113,23 +111,33 @@ export function makerFlows(h: Harness, s: FlowSetup) {
       return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
     },
     'rotate-secret': (): Promise<Asked> => confirmed(`rotate-secret ${s.rotateClientId}`, 'rotate_secret_confirm'),
-    // Until the payment form lands (`/pix pay`, another branch), a payment is asked through the same
-    // `askApproval` its form calls, in this process's app: the pending root is the same.
-    pay: async (options: { payload?: Partial<PayPayload> } = {}): Promise<Asked> => {
-      const deps = (h as Partial<Harness>).app?.deps;
-      if (!deps) throw new Error('a payment is asked in this process’s app (startHarness) until the payment form lands');
+    /** `/pix pay` on the account, its form typed and sent (the key checked by the form): the pending root. */
+    pay: async (options: { value?: string; key?: string; type?: string; comment?: string } = {}): Promise<Asked> => {
       const from = h.slack.calls.length;
-      const payload: PayPayload = {
-        action: 'pay',
-        sourceAccountId: s.accountId,
-        value: 12_345,
-        destinationAlias: 'financeiro@graficarapida.com.br',
-        destinationAliasType: 'EMAIL',
-        receiver: { verified: true, name: 'Gráfica Rápida Impressões Ltda', taxId: '19031824000157', bank: 'Itaú Unibanco S.A.' },
-        ...options.payload,
+      await h.slash(s.operator, `pay ${s.accountId}`, { channelId: s.channel });
+      const update = await waitFor('the payment form', () =>
+        h.slack.calls
+          .slice(from)
+          .find((c) => c.method === 'views.update' && (c.args.view as ModalView).blocks.some((b) => b.type === 'input')),
+      );
+      const form = { view: update.args.view as ModalView, viewId: String(update.args.view_id) };
+      const typed: Record<string, string | undefined> = {
+        destinationAlias: options.key ?? 'financeiro@graficarapida.com.br',
+        value: options.value ?? '123.45',
+        comment: options.comment,
       };
-      const told = askApproval(deps, { maker: { userId: s.operator, locale: 'en' }, channel: s.channel, payload });
-      return { root: await pendingRoot(h, from), shown: () => told };
+      const values: Record<string, Record<string, unknown>> = {};
+      for (const b of form.view.blocks as Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>) {
+        if (b.type !== 'input' || !b.block_id || !b.element) continue;
+        const actionId = String(b.element.action_id);
+        if (b.block_id === 'sourceAccountId')
+          values[b.block_id] = { [actionId]: { type: b.element.type, selected_option: { value: s.accountId } } };
+        else if (b.block_id === 'destinationAliasType')
+          values[b.block_id] = { [actionId]: { type: 'static_select', selected_option: options.type ? { value: options.type } : null } };
+        else values[b.block_id] = { [actionId]: { type: 'plain_text_input', value: typed[b.block_id] ?? null } };
+      }
+      await submitModal(h, s.operator, form, values);
+      return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
     },
     withdraw: async (options: { amount?: string } = {}): Promise<Asked> => {
       const from = h.slack.calls.length;
