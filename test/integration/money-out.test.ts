@@ -203,6 +203,13 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     await retry(CHECKER_2, root);
     const sent = await stage(root.id, 'sent');
     expect(sent).toMatchObject({ sentBy: CHECKER_2, retries: 1 });
+    // The button's own entry, written once its delivery is over.
+    const retried = await waitFor('the retry in the audit trail', async () =>
+      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+        (e) => e.action === 'action:payment_retry' && e.user === CHECKER_2 && !e.pixMethod && e.target?.includes(`approval:${root.id}`),
+      ),
+    );
+    expect(retried).toMatchObject({ outcome: 'approved', detail: 'retry', maker: OPERATOR });
     expect(writeLines(retrySince)).toEqual(['POST /api/v1/payment/approve']);
     expect(writes(retrySince)[0]!.body).toEqual({ correlationID: root.id });
     await settled(root.id);
@@ -415,6 +422,16 @@ describe('money out: a withdraw, on two people’s word (one instance)', () => {
     expect(messageText(reply.args)).toContain(record!.endToEndId!);
     expect(messageText(reply.args)).toContain('Available balance after: R$600.00');
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain('*Withdrawn*');
+    const step = await waitFor('the withdraw in the audit trail', async () =>
+      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+        (e) => e.action === 'withdraw:sent' && e.target?.includes(`approval:${root.id}`),
+      ),
+    );
+    expect(step).toMatchObject({
+      user: CHECKER,
+      maker: OPERATOR,
+      detail: `endToEndId ${record!.endToEndId!.replace(/[^A-Za-z0-9]/g, '')}`,
+    });
   });
 
   test('lost mid-answer (a 504 after the service did it): never sent again, the outcome unknown, balance and latest entries shown', async () => {
