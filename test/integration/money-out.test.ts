@@ -1,4 +1,5 @@
 import type { PayPayload } from '../../src/domain/money-out';
+import { addDays, isoDateOf, saoPauloToday } from '../../src/domain/sao-paulo-date';
 import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { MoneyOutRecord } from '../../src/payments/records';
 import type { SandboxCall } from '../../src/sandbox/context';
@@ -558,5 +559,54 @@ describe('money out: the day’s limit (one instance)', () => {
     expect(refused).toContain('it can be retried later');
     expect(writes(retrySince)).toEqual([]);
     expect(await stageOf(short.id)).toBe('short');
+  });
+});
+
+/**
+ * With APPROVALS empty, payments still wait, so they are among what an approver away can hand over:
+ * `/pix away` accepts an operator as delegate, who then approves a payment for the approver away.
+ */
+describe('money out: delegation while away (APPROVALS empty)', () => {
+  const ABEL = 'U0ABEL001';
+  const BRUNO = 'U0BRUNO01';
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_OPERATORS: `${OPERATOR},${ABEL},${BRUNO}`, ACCESS_APPROVERS: ABEL });
+    await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
+  });
+  afterAll(() => h.close());
+
+  test('the approver away hands payments to a delegate, who approves one for them: sent once, the root says for whom', async () => {
+    const until = isoDateOf(addDays(saoPauloToday(new Date()), 1));
+    const away = await h.slash(ABEL, `away ${until} <@${BRUNO}|bruno>`, { channelId: CHANNEL });
+    expect(messageText(away.ack ?? (await answerOn(h, away.responseId)))).toContain(`<@${BRUNO}> decides for you`);
+    const account = h.sandbox.companies.main.defaultAccountId;
+    const asked = await makerFlows(h, {
+      channel: CHANNEL,
+      operator: OPERATOR,
+      admin: OPERATOR,
+      campaignAccountId: account,
+      campaignAppId: h.sandbox.companies.main.mainAppId,
+      rotateClientId: 'unused',
+      accountId: account,
+    }).pay();
+    await asked.shown();
+    const since = h.sandbox.calls.length;
+    // Not an approver on their own: the delegation lends them Abel's standing.
+    await clickRoot(h, BRUNO, asked.root, 'approval_approve');
+    await waitFor('the payment sent', async () => (await moneyOutRecordOf(h.app.deps, asked.root.id))?.stage === 'sent', 10_000);
+    expect(
+      h.sandbox.calls
+        .slice(since)
+        .filter((c) => c.method === 'POST')
+        .map((c) => c.path),
+    ).toEqual(['/api/v1/payment', '/api/v1/payment/approve']);
+    const record = await h.app.deps.store.approvals.get(asked.root.id);
+    expect(record?.approvedBy).toEqual([expect.objectContaining({ userId: BRUNO, forUserId: ABEL })]);
+    const shown = await waitFor('the root showing it sent', () =>
+      rootUpdates(h, asked.root).find((c) => messageText(c.args).includes('*Sent*')),
+    );
+    expect(messageText(shown.args)).toContain(`<@${BRUNO}> for <@${ABEL}>`);
   });
 });
