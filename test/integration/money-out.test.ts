@@ -285,6 +285,24 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     expect((await settled(root.id))?.state).toBe('done');
   });
 
+  test.each([
+    ['before the service approved it: approved again once', false, 2],
+    ['after the service approved it: read APPROVED, not approved again', true, 1],
+  ])('the Pix API answering the approve with a 503 %s', async (_what, afterWrite, approves) => {
+    const root = await ask();
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      fail: { status: 503, count: 1, method: 'POST', pathPrefix: '/api/v1/payment/approve', afterWrite },
+    });
+    const since = h.sandbox.calls.length;
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    await stage(root.id, 'sent');
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(writes(since).filter((c) => c.path === '/api/v1/payment')).toHaveLength(1);
+    expect(writes(since).filter((c) => c.path === '/api/v1/payment/approve')).toHaveLength(approves);
+    // The resumption read the payment before approving anything again.
+    expect(h.sandbox.calls.slice(since).some((c) => c.method === 'GET' && c.path === `/api/v1/payment/${root.id}`)).toBe(true);
+  });
+
   test('the service refusing the creation: the approval fails with its words, nothing is approved, the day does not count it', async () => {
     // Without the key check (403), the form asks for the approval unverified: the creation looks the key up.
     await sandboxApi(h, 'POST', `/sandbox/companies/${h.sandbox.companies.main.companyId}/features`, undefined, {
