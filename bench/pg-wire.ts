@@ -3,6 +3,8 @@ import net from 'node:net';
 /** One statement as it crossed the wire: its SQL (from the Parse that named it), and the database's time to answer it. */
 export interface WireStatement {
   sql: string;
+  /** Its parameters as sent (text format; a binary one as hex, a null as null). */
+  params: Array<string | null>;
   /** From the statement's Sync (or simple Query) reaching the proxy to the database's ReadyForQuery. */
   ms: number;
 }
@@ -76,11 +78,11 @@ class Connection {
   /** TLS asked for: nothing after it can be read. */
   private opaque = false;
   private readonly prepared = new Map<string, string>();
-  /** The statement the last Bind named, which the next Execute runs. */
-  private bound = '';
+  /** The statement the last Bind named, and its parameters, which the next Execute runs. */
+  private bound: { name: string; params: Array<string | null> } = { name: '', params: [] };
   /** Statements sent and not yet answered (Sync or Query sent, ReadyForQuery not yet back), oldest first. */
-  private readonly waiting: Array<{ sql: string[]; from: number }> = [];
-  private batch: string[] = [];
+  private readonly waiting: Array<{ statements: Array<Omit<WireStatement, 'ms'>>; from: number }> = [];
+  private batch: Array<Omit<WireStatement, 'ms'>> = [];
 
   constructor(private readonly out: WireStatement[]) {}
 
@@ -120,15 +122,16 @@ class Connection {
       const [sql] = cString(next);
       this.prepared.set(name, sql);
     } else if (type === 'B') {
-      const [, next] = cString(0);
-      [this.bound] = cString(next);
+      const [, afterPortal] = cString(0);
+      const [name, afterName] = cString(afterPortal);
+      this.bound = { name, params: bindParams(body, afterName) };
     } else if (type === 'E') {
-      this.batch.push(this.prepared.get(this.bound) ?? '');
+      this.batch.push({ sql: this.prepared.get(this.bound.name) ?? '', params: this.bound.params });
     } else if (type === 'S') {
-      this.waiting.push({ sql: this.batch, from: performance.now() });
+      this.waiting.push({ statements: this.batch, from: performance.now() });
       this.batch = [];
     } else if (type === 'Q') {
-      this.waiting.push({ sql: [cString(0)[0]], from: performance.now() });
+      this.waiting.push({ statements: [{ sql: cString(0)[0], params: [] }], from: performance.now() });
     }
   }
 
@@ -145,10 +148,32 @@ class Connection {
         const done = this.waiting.shift();
         if (done) {
           const ms = performance.now() - done.from;
-          for (const sql of done.sql) this.out.push({ sql, ms });
+          for (const statement of done.statements) this.out.push({ ...statement, ms });
         }
       }
       this.fromServerBuffer = b.subarray(1 + length);
     }
   }
+}
+
+/** A Bind message's parameter values, from `at` (after its portal and statement names): their formats, then each value. */
+function bindParams(body: Buffer, at: number): Array<string | null> {
+  const formats = Array.from({ length: body.readInt16BE(at) }, (_, i) => body.readInt16BE(at + 2 + 2 * i));
+  let offset = at + 2 + 2 * formats.length;
+  const count = body.readInt16BE(offset);
+  offset += 2;
+  const params: Array<string | null> = [];
+  for (let i = 0; i < count; i++) {
+    const length = body.readInt32BE(offset);
+    offset += 4;
+    if (length < 0) {
+      params.push(null);
+      continue;
+    }
+    // One format code applies to every parameter; none means text.
+    const binary = (formats.length === 1 ? formats[0] : formats[i]) === 1;
+    params.push(body.toString(binary ? 'hex' : 'utf8', offset, offset + length));
+    offset += length;
+  }
+  return params;
 }

@@ -21,9 +21,9 @@ import {
   type Figure,
   percentile,
   pinCpus,
-  RIG_START_MS,
   roundOrder,
   SLACK_ACK_MS,
+  START_BOUND_MS,
   seedApprovals,
   signedCommandRequest,
   startBotInProcess,
@@ -32,7 +32,7 @@ import {
   WAIT_MARGIN,
 } from './lib';
 import { PgWireCounter, type WireStatement } from './pg-wire';
-import { limitRequestsInReview, trackAll } from './poll-cycle';
+import { fixtureMs, limitRequestsInReview, setupMs, trackAll } from './poll-cycle';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -44,15 +44,26 @@ const ACK_CONCURRENT = 100;
 const ACK_ROUNDS = 16;
 const POLL_REQUESTS = 2_000;
 const POLL_ROUNDS = 4;
+/** The poll tick's budget (PIX_RATE_LIMIT): it never binds the store, and paces the tick at a read a millisecond. */
+const POLL_RATE = 1_000;
+/** A poll tick at that pace. */
+const POLL_TICK_PACE_MS = (POLL_REQUESTS / POLL_RATE) * 1000;
 const APPROVALS = 200;
 const APPROVAL_ROUNDS = 3;
 /** Slack calls one reminder makes: its post in the approval's thread. */
 const SLACK_CALLS_PER_REMINDER = 1;
 /**
- * PostgreSQL statements one reminder costs, an instance alone (bench/README.md says which): read
- * from the wire, so a change of the store's statements changes this number, and the bound with it.
+ * PostgreSQL statements one reminder takes part in, an instance alone, read on the wire: its claim
+ * (one statement with the other claims asked at the same moment), the read of its record, its two
+ * writes (the reminder's number before the post, the next one's time after it), its release. A change
+ * of the store's statements changes this number, and the bound with it.
  */
 const STATEMENTS_PER_REMINDER = 5;
+/**
+ * A tick's own statements at most, whatever is due: the count of the open approvals, the due ones'
+ * ids, the delegations in force, and the lapsed claims deleted in passing (at most once a minute).
+ */
+const TICK_STATEMENTS = 4;
 const CHANNEL = 'C0BENCHSTORES';
 
 type Kind = 'sqlite' | 'Redis' | 'Postgres';
@@ -191,7 +202,7 @@ async function pollTick(): Promise<Figure> {
         PIX_API_URL: fx.sandbox.url,
         PIX_APP_ID: fx.sandbox.main.mainAppId,
         POLL_CONCURRENCY: '16',
-        PIX_RATE_LIMIT: '1000',
+        PIX_RATE_LIMIT: String(POLL_RATE),
         ...b.env,
       });
       apps.set(b.kind, app);
@@ -224,21 +235,25 @@ async function pollTick(): Promise<Figure> {
 }
 
 /**
- * 200 approvals whose reminder is due, two instances ticking at the same moment on each backend:
- * each reminder posted once, with as many Slack calls as a reminder makes, and one approval's
- * handling beyond its Slack calls (lib.ts's timedApprovalClaims and beyondSlack) at most 50 ms at
- * p95 on every backend. Then, on PostgreSQL, one instance alone ticks with the 200 due, and once with
- * none due: the statements between the two, read on the wire, are what the reminders cost.
+ * 200 approvals whose reminder is due, on each backend as it is deployed (sqlite: one instance, its
+ * claims in its memory; Redis and PostgreSQL: two instances ticking at the same moment), three
+ * rounds: each reminder posted once, with as many Slack calls as a reminder makes, and one approval's
+ * handling beyond its Slack calls (lib.ts's timedApprovalClaims and beyondSlack) at most 50 ms at p95
+ * on every backend. Then, on PostgreSQL, a third instance reaching it through `wire` ticks alone with
+ * the 200 due: each statement is counted there, and given to the approvals its parameters name.
  */
 async function approvalsRaced(wire: PgWireCounter): Promise<Figure[]> {
   const slack = await new SlackStandIn().start();
-  const backends = backendsFor('approvals', wire);
+  const backends = backendsFor('approvals');
   const figures: Figure[] = [];
   const tick = (deps: Deps) => runApprovalTick(deps, APPROVAL_KINDS, { stopping: () => false });
   try {
     for (const b of backends) {
       const env = { SLACK_API_URL: slack.apiUrl, APPROVALS: 'key-add', ...b.env };
-      const instances = [await startBotInProcess(env), await startBotInProcess(env)];
+      const count = b.kind === 'sqlite' ? 1 : 2;
+      const instances = [];
+      for (let i = 0; i < count; i++) instances.push(await startBotInProcess(env));
+      const label = `${b.kind}, ${count === 1 ? 'one instance' : `${count} instances at once`}`;
       try {
         const channel = `${CHANNEL}${b.kind.toUpperCase()}`;
         const store = instances[0]!.deps.store;
@@ -270,7 +285,7 @@ async function approvalsRaced(wire: PgWireCounter): Promise<Figure[]> {
         const expected = APPROVAL_ROUNDS * APPROVALS;
         figures.push(
           countsFigure({
-            name: `${b.kind}: ${APPROVALS} approvals' reminders raced by 2 instances, ${APPROVAL_ROUNDS} rounds: posts`,
+            name: `approvals' reminders, ${label}: ${APPROVALS} due, ${APPROVAL_ROUNDS} rounds, posts`,
             value: `${posts.length} (${reminded} by the ticks, ${perThread.size} threads)`,
             bound: `${expected}, ${APPROVAL_ROUNDS} a thread`,
             ok:
@@ -280,13 +295,13 @@ async function approvalsRaced(wire: PgWireCounter): Promise<Figure[]> {
               [...perThread.values()].every((n) => n === APPROVAL_ROUNDS),
           }),
           countFigure({
-            name: `${b.kind}: Slack calls of those reminders`,
+            name: `approvals' reminders, ${label}: Slack calls`,
             value: calls.length,
             op: '=',
             bound: expected * SLACK_CALLS_PER_REMINDER,
           }),
           absoluteFigure({
-            name: `${b.kind}: one approval’s handling beyond its Slack calls, p95`,
+            name: `approvals' reminders, ${label}: one approval’s handling beyond its Slack calls, p95`,
             value: percentile(costs, 95),
             unit: 'ms',
             op: '≤',
@@ -295,28 +310,8 @@ async function approvalsRaced(wire: PgWireCounter): Promise<Figure[]> {
             detail: `median ${percentile(costs, 50).toFixed(1)}, ${costs.length} handled`,
           }),
         );
-        if (b.kind === 'Postgres') {
-          const alone = timed[0]!;
-          // Warm (statements prepared on the pool's connections), then none due, then the 200 due.
-          await tick(alone);
-          const idleFrom = wire.statements.length;
-          await tick(alone);
-          const idle = wire.statements.slice(idleFrom);
-          await dueNow();
-          const dueFrom = wire.statements.length;
-          const report = await tick(alone);
-          const due = wire.statements.slice(dueFrom);
-          const perReminder = (due.length - idle.length) / APPROVALS;
-          figures.push(
-            countFigure({
-              name: `Postgres: statements a reminder costs, one instance (${APPROVALS} due: ${due.length}; none due: ${idle.length})`,
-              value: perReminder,
-              op: '≤',
-              bound: STATEMENTS_PER_REMINDER,
-              detail: `${report.reminded} reminded; ${statementKinds(due)}`,
-            }),
-          );
-        }
+        if (b.kind === 'Postgres')
+          figures.push(...(await statementsOfReminders(wire, { ...env, STORE_URL: wire.through(POSTGRES_URL) }, dueNow, seeded)));
       } finally {
         await Promise.all(instances.map((app) => app.stopAll()));
       }
@@ -325,6 +320,60 @@ async function approvalsRaced(wire: PgWireCounter): Promise<Figure[]> {
   } finally {
     await slack.close();
     for (const b of backends) await b.dispose();
+  }
+}
+
+/**
+ * What one reminder costs PostgreSQL, counted on the wire: an instance alone (through `wire`) ticks
+ * once to warm up (its statements prepared on its connections), then with the approvals due. Each
+ * statement is given to the approvals whose ids its parameters carry (a batch of claims to each of
+ * its keys): the count a reminder takes part in is exact whatever the batching, and is bounded
+ * exactly; the tick's total and what it is made of are shown beside it.
+ */
+async function statementsOfReminders(
+  wire: PgWireCounter,
+  env: Record<string, string>,
+  dueNow: () => Promise<void>,
+  seeded: Array<{ id: string }>,
+): Promise<Figure[]> {
+  const app = await startBotInProcess(env);
+  try {
+    const tick = () => runApprovalTick(app.deps, APPROVAL_KINDS, { stopping: () => false });
+    await tick();
+    await dueNow();
+    const from = wire.statements.length;
+    const report = await tick();
+    const statements = wire.statements.slice(from);
+    const per = seeded.map(({ id }) => statements.filter((st) => st.params.some((p) => p?.includes(id))).length);
+    const tickOwn = statements.filter((st) => !seeded.some(({ id }) => st.params.some((p) => p?.includes(id)))).length;
+    const [least, most] = [Math.min(...per), Math.max(...per)];
+    const times = statements.map((st) => st.ms);
+    return [
+      countsFigure({
+        name: `approvals' reminders, Postgres, one instance: statements each reminder takes part in (${APPROVALS} due)`,
+        value: least === most ? `${most} each` : `${least} to ${most}`,
+        bound: `${STATEMENTS_PER_REMINDER} each`,
+        ok: report.reminded === APPROVALS && least === STATEMENTS_PER_REMINDER && most === STATEMENTS_PER_REMINDER,
+      }),
+      countFigure({
+        name: `approvals' reminders, Postgres, one instance: statements of the tick (${APPROVALS} due)`,
+        value: statements.length,
+        op: '≤',
+        bound: TICK_STATEMENTS + STATEMENTS_PER_REMINDER * APPROVALS,
+        detail: `${tickOwn} the tick's own; ${statementKinds(statements)}`,
+      }),
+      absoluteFigure({
+        name: `approvals' reminders, Postgres, one instance: the tick's statements, p99 at the wire`,
+        value: percentile(times, 99),
+        unit: 'ms',
+        op: '≤',
+        bound: QUERY_P99_BOUND_MS,
+        digits: 1,
+        detail: `median ${percentile(times, 50).toFixed(2)}, max ${Math.max(...times).toFixed(1)}`,
+      }),
+    ];
+  } finally {
+    await app.stopAll();
   }
 }
 
@@ -342,19 +391,21 @@ function statementKinds(statements: WireStatement[]): string {
 
 /**
  * The stores side by side, in one run: what a Slack acknowledgement, a poll tick and an approval
- * tick cost on sqlite, Redis and PostgreSQL, and every PostgreSQL statement of the approvals timed
- * and counted on the wire (pg-wire.ts).
+ * tick cost on sqlite, Redis and PostgreSQL, and the PostgreSQL statements of the reminders counted
+ * and timed on the wire (pg-wire.ts).
  */
 export const storeBackends = benchmark(
-  // Per backend: its rig; the ack rounds at Slack's three seconds a burst; the poll ticks, each
-  // request's read at the query bound (the sandbox adds no latency: a store round trip is what a call
-  // costs); the approval rounds and the lone ticks at the handling bound per approval.
+  // The ack's bots, their warm-ups and bursts at Slack's three seconds each; the poll's fixture, its
+  // requests tracked on each backend and its ticks at the budget's pace; the approvals' instances and
+  // their rounds (each approval at the handling bound), and the lone instance's two ticks.
   WAIT_MARGIN *
-    KINDS.length *
-    (RIG_START_MS +
-      2 * ACK_ROUNDS * SLACK_ACK_MS +
-      2 * (POLL_ROUNDS + 1) * POLL_REQUESTS * QUERY_P99_BOUND_MS +
-      (APPROVAL_ROUNDS + 3) * APPROVALS * HANDLING_P95_BOUND_MS),
+    (KINDS.length * (START_BOUND_MS + (ACK_WARM_UPS + 1) * SLACK_ACK_MS) +
+      4 * ACK_ROUNDS * SLACK_ACK_MS +
+      fixtureMs(POLL_REQUESTS) +
+      KINDS.length * setupMs(POLL_REQUESTS) +
+      (KINDS.length + 4 * POLL_ROUNDS) * POLL_TICK_PACE_MS +
+      6 * START_BOUND_MS +
+      (KINDS.length * APPROVAL_ROUNDS + 2) * APPROVALS * HANDLING_P95_BOUND_MS),
   async (): Promise<Figure[]> => {
     const target = new URL(POSTGRES_URL);
     const wire = await PgWireCounter.start({ host: target.hostname, port: Number(target.port || 5432) });
@@ -362,18 +413,6 @@ export const storeBackends = benchmark(
       const figures = await ackLatency();
       figures.push(await pollTick());
       figures.push(...(await approvalsRaced(wire)));
-      const times = wire.statements.map((st) => st.ms);
-      figures.push(
-        absoluteFigure({
-          name: `Postgres statements of the approvals (${times.length}), p99 at the wire`,
-          value: percentile(times, 99),
-          unit: 'ms',
-          op: '≤',
-          bound: QUERY_P99_BOUND_MS,
-          digits: 1,
-          detail: `median ${percentile(times, 50).toFixed(2)}, max ${Math.max(...times).toFixed(1)}`,
-        }),
-      );
       return figures;
     } finally {
       await wire.close();

@@ -108,12 +108,7 @@ function auditCheck(deps: Deps, form: PayForm, outcome: KeyCheckOutcome & { fres
 async function checkKey(ctx: EntryContext, form: PayForm): Promise<CheckDecision> {
   const { deps, locale } = ctx;
   const m = messages(locale).pay;
-  let outcome: KeyCheckOutcome & { fresh: boolean };
-  try {
-    outcome = await deps.keyChecks.check(deps.pix, deps.mainAppId, form.destinationAlias);
-  } catch (err) {
-    outcome = { kind: 'failed', err, fresh: true };
-  }
+  const outcome = await deps.keyChecks.check(deps.pix, deps.mainAppId, form.destinationAlias);
   auditCheck(deps, form, outcome);
   switch (outcome.kind) {
     case 'found':

@@ -40,7 +40,7 @@ function alreadyDecided(deps: Deps, text: string): string {
 }
 
 /** How long a click waits for someone else's hold on an approval (a decision, a reminder) before it is told to look again. */
-const WAIT_FOR_CLAIM_MS = 3_000;
+export const WAIT_FOR_CLAIM_MS = 3_000;
 
 type Answer = { answer: string } | { record: ApprovalRecord };
 

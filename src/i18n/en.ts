@@ -914,7 +914,7 @@ export const en = {
     latestEntries: '*Latest statement entries*',
     noEntries: 'The statement could not be read, or shows no entries.',
     sentThread: (p: { name: string; taxId: string; bank: string; endToEndId: string }) =>
-      `:outbox_tray: Sent to *${p.name}*, tax ID ${p.taxId}, ${p.bank}. End-to-end ID: ${p.endToEndId}.`,
+      `:outbox_tray: Sent to *${p.name}*, tax ID ${p.taxId}, ${p.bank}\nEnd-to-end ID: ${p.endToEndId}`,
     shortThread: (p: { available: string }) =>
       `Not sent: the account’s available balance (${p.available}) does not cover the amount. The payment stays created at the service; use *Retry the payment* on the message above once the money has come in.`,
     withdrawnThread: (p: { endToEndId: string; balance: string }) =>

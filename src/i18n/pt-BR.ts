@@ -858,7 +858,7 @@ export const ptBR: Catalogue = {
     balanceNotRead: 'Não foi possível ler o saldo da conta.',
     latestEntries: '*Últimos lançamentos do extrato*',
     noEntries: 'Não foi possível ler o extrato, ou ele não mostra lançamentos.',
-    sentThread: (p) => `:outbox_tray: Enviado para *${p.name}*, CPF/CNPJ ${p.taxId}, ${p.bank}. End-to-end ID: ${p.endToEndId}.`,
+    sentThread: (p) => `:outbox_tray: Enviado para *${p.name}*, CPF/CNPJ ${p.taxId}, ${p.bank}\nEnd-to-end ID: ${p.endToEndId}`,
     shortThread: (p) =>
       `Não enviado: o saldo disponível da conta (${p.available}) não cobre o valor. O pagamento continua criado no serviço; use *Tentar o pagamento de novo* na mensagem acima quando o dinheiro chegar.`,
     withdrawnThread: (p) => `:white_check_mark: Sacado. End-to-end ID: ${p.endToEndId}. Saldo disponível depois: ${p.balance}.`,

@@ -6,9 +6,9 @@ import type { MoneyOutRecord, MoneyOutStage } from './records';
 export type PaymentEnd = Omit<MovementSummary, 'correlationId'>;
 
 /** A payment's final stages: reached once, never left. */
-export const ENDED: ReadonlySet<MoneyOutStage> = new Set(['confirmed', 'failed', 'removed']);
+const ENDED: ReadonlySet<MoneyOutStage> = new Set(['confirmed', 'failed', 'removed']);
 
-export const hasEnded = (record: MoneyOutRecord): boolean => ENDED.has(record.stage);
+export const hasEnded = (record: MoneyOutRecord): record is MoneyOutRecord & { stage: PaymentEnd['stage'] } => ENDED.has(record.stage);
 
 /**
  * Statuses the service documents as final failures besides `FAILED` (pix-money-out.md §1: its guides

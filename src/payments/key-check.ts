@@ -83,6 +83,7 @@ export class KeyChecks {
   /**
    * The key's holder, from a check made in the last five minutes (one under way included) or from a
    * new one, made only when the company has tokens enough. `fresh` says whether this call looked it up.
+   * Never rejects: a failure of the Pix API is the `failed` outcome.
    */
   async check(pix: PixClient, appId: string, pixKey: string): Promise<KeyCheckOutcome & { fresh: boolean }> {
     const now = this.now();

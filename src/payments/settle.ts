@@ -6,6 +6,7 @@ import { postOnce, refusedBySlack } from '../slack/post-once';
 import { DayLimit } from './day-limit';
 import { hasEnded, type PaymentEnd } from './ends';
 import { openPayments } from './indexes';
+import { showMoneyOut } from './money-out';
 import { type MoneyOutRecord, moneyOutRecords } from './records';
 
 // A sent payment's end, exactly once whichever way it comes first (its webhook, or a read on the
@@ -119,7 +120,7 @@ export async function finishPayment(deps: Deps, id: string): Promise<'done' | 'h
       const resumed = entry?.replying !== undefined;
       if (!resumed) await open.set(id, { ...(entry ?? { since: record.updatedAt }), replying: new Date().toISOString() });
       const input: PaymentEndInput = {
-        stage: record.stage as PaymentEndInput['stage'],
+        stage: record.stage,
         value: record.value,
         accountId: record.accountId,
         ...(record.endToEndId ? { endToEndId: record.endToEndId } : {}),
@@ -143,10 +144,13 @@ export async function finishPayment(deps: Deps, id: string): Promise<'done' | 'h
         // Made again it would be refused again (the channel archived, the bot removed): the record says it ended.
         deps.logger.error({ approval: id, ...describeError(err) }, 'a payment’s end could not be posted in its thread: Slack refused it');
       }
+      await showMoneyOut(deps, id).catch((err: unknown) =>
+        deps.logger.info({ approval: id, ...describeError(err) }, 'could not show a payment’s end on its root'),
+      );
     } else {
       deps.logger.warn({ approval: id }, 'a payment ended whose approval has no thread: its end is in the record and the audit trail only');
     }
-    for (let current = record; ; ) {
+    for (let current: MoneyOutRecord = record; ; ) {
       if (await payments.compareAndSet(id, current, { ...current, replied: true, updatedAt: new Date().toISOString() })) break;
       const again = await payments.get(id);
       if (!again || again.replied) break;

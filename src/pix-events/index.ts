@@ -35,6 +35,12 @@ export interface PixEventsSettings {
   pacer?: SlackPacer;
 }
 
+/**
+ * How long a payment's end that came before the payment was recorded sent (or whose reply Slack would
+ * not take) is tried again by the outbox: past that, the poll alone settles it.
+ */
+const MOVEMENT_WAIT_MS = 30 * 60_000;
+
 /** How long one Slack call of the outbox may wait for its turn (Slack's pace, a Retry-After). */
 const PACE_BUDGET_MS = 10_000;
 
@@ -63,9 +69,13 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
     sandboxMode: deps.sandboxMode,
     audit: deps.audit,
     logger: deps.logger,
-    settle: async (movement) => {
+    settle: async (movement, receivedAt) => {
       const outcome = await settlePayment(background, movement.correlationId, endOfMovement(movement), 'webhook');
-      return outcome === 'not-sent' || outcome === 'later' ? 'wait' : 'done';
+      if (outcome !== 'not-sent' && outcome !== 'later') return 'done';
+      if (Date.now() - Date.parse(receivedAt) < MOVEMENT_WAIT_MS) return 'wait';
+      // Never left pending for good: the poll reads the payment once it is sent, and posts an end left unposted.
+      deps.logger.warn({ approval: movement.correlationId, outcome }, 'a payment’s end waited too long for its webhook: left to the poll');
+      return 'done';
     },
     onDrained: (changed) => {
       // The Home tabs list the open disputes: refreshed once per drain that changed one, not per event.

@@ -50,9 +50,9 @@ export interface OutboxOptions {
   /**
    * A payment's end (a `MOVEMENT_*` event of a payment this app sent): settled in its approval's thread
    * (src/payments/settle.ts); `wait` while the payment is not sent yet, or its reply could not be posted
-   * (tried again on a later drain).
+   * (tried again on a later drain). `receivedAt`: when the event came.
    */
-  settle?: (movement: MovementSummary) => Promise<'done' | 'wait'>;
+  settle?: (movement: MovementSummary, receivedAt: string) => Promise<'done' | 'wait'>;
   /** After each drain; `disputesChanged`: a dispute's root was posted or changed (the Home tabs list the open ones). */
   onDrained?: (disputesChanged: boolean) => void;
 }
@@ -157,7 +157,7 @@ export class EventOutbox {
         return 'skipped';
       }
       if (record.movement && this.o.settle) {
-        if ((await this.o.settle(record.movement)) === 'wait') return 'waiting';
+        if ((await this.o.settle(record.movement, record.receivedAt)) === 'wait') return 'waiting';
       } else if (record.dispute) await this.postDispute(record, record.dispute);
       else await this.postOther(record);
       await this.o.events.markPosted(hash);

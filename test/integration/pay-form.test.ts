@@ -1,7 +1,7 @@
 import { KeyChecks } from '../../src/payments/key-check';
 import type { SandboxCall } from '../../src/sandbox';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { approvalRoots, pendingRoot } from '../support/approvals';
+import { approvalRoots, clickRoot, pendingRoot } from '../support/approvals';
 import { type Harness, messageText, startHarness } from '../support/harness';
 import { sendInteraction, submittedView, viewSubmission } from '../support/slack-payloads';
 import { deliveriesDone, waitFor } from '../support/wait';
@@ -10,6 +10,7 @@ import { deliveriesDone, waitFor } from '../support/wait';
 // asks. The sandbox is the Pix API, its DICT seeded with one key of each type.
 
 const OPERATOR = 'U0OPER001';
+const CHECKER = 'U0CHECK01';
 const VIEWER = 'U0VIEWER1';
 const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0FINANCE';
@@ -108,7 +109,7 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     control(h, 'POST', `/sandbox/companies/${companyId()}/lookup-tokens`, { tokens, maxTokens: 500, refreshRate });
 
   beforeAll(async () => {
-    h = await startHarness({ ACCESS_OPERATORS: OPERATOR, ACCESS_VIEWERS: VIEWER });
+    h = await startHarness({ ACCESS_OPERATORS: `${OPERATOR},${CHECKER}`, ACCESS_VIEWERS: VIEWER });
   });
   afterAll(() => h.close());
   beforeEach(async () => {
@@ -151,6 +152,16 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     const { account } = (await res.json()) as { account: { accountId: string } };
     const form = await openPay(h, OPERATOR, `pay ${account.accountId}`);
     expect((inputBlocks(form.view)[0]!.element!.initial_option as { value: string }).value).toBe(account.accountId);
+  });
+
+  test('an account argument that is not an account id: the usage, nothing opened, no Pix call', async () => {
+    const slackFrom = h.slack.calls.length;
+    const pixFrom = h.sandbox.calls.length;
+    const res = await h.slash(OPERATOR, 'pay ../accounts', { channelId: CHANNEL });
+    const text = messageText(res.ack ?? (await waitFor('the usage', () => h.slack.responsesTo(res.responseId)[0])));
+    expect(text).toContain('/pix pay [accountId]');
+    expect(h.slack.calls.slice(slackFrom).filter((c) => c.method === 'views.open')).toEqual([]);
+    expect(h.sandbox.calls.slice(pixFrom)).toEqual([]);
   });
 
   test('not an operator: the command and the form are refused, nothing opened, nothing sent to the Pix API', async () => {
@@ -242,6 +253,51 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
       updatesOf(h, slackFrom, form.viewId).find((c) => messageText(c.args.view).includes('waiting for approval')),
     );
     expect(messageText(told.args.view)).toContain(`<#${CHANNEL}>`);
+  });
+
+  test('approved by another operator: the payment carries the check’s id, so the key is not looked up again', async () => {
+    const form = await openPay(h);
+    const slackFrom = h.slack.calls.length;
+    const pixFrom = h.sandbox.calls.length;
+    await submit(h, form, { key: SEEDED.phone.key, value: '3,21' });
+    const root = await pendingRoot(h, slackFrom);
+    const check = keyChecks(h.sandbox.calls.slice(pixFrom))[0]!;
+    const checkedId = (await h.app.deps.store.approvals.get(root.id))?.payload as { pixKeyEndToEndId?: string };
+    expect(checkedId.pixKeyEndToEndId).toEqual(expect.any(String));
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    const created = await waitFor('the payment created', () =>
+      h.sandbox.calls.slice(pixFrom).find((c) => c.method === 'POST' && c.path === '/api/v1/payment'),
+    );
+    expect(created.at).toBeGreaterThan(check.at);
+    expect(created.body).toMatchObject({
+      type: 'PIX_KEY',
+      value: 321,
+      destinationAlias: SEEDED.phone.key,
+      destinationAliasType: 'PHONE',
+      correlationID: root.id,
+      pixKeyEndToEndId: checkedId.pixKeyEndToEndId,
+    });
+    expect(created.body).not.toHaveProperty('autoApprove');
+    expect(keyChecks(h.sandbox.calls.slice(pixFrom))).toHaveLength(1);
+  });
+
+  test('the same form sent twice (a double click): one approval, one check', async () => {
+    const form = await openPay(h);
+    const slackFrom = h.slack.calls.length;
+    const pixFrom = h.sandbox.calls.length;
+    const [a, b] = await Promise.all([
+      submit(h, form, { key: SEEDED.cpf.key, value: '99' }),
+      submit(h, form, { key: SEEDED.cpf.key, value: '99' }),
+    ]);
+    expect([a.body, b.body]).toEqual([
+      expect.objectContaining({ response_action: 'update' }),
+      expect.objectContaining({ response_action: 'update' }),
+    ]);
+    await pendingRoot(h, slackFrom);
+    await deliveriesDone(h.app, h.app.inFlight.total);
+    expect(approvalRoots(h, slackFrom)).toHaveLength(1);
+    expect(messageText([a.body, b.body])).toContain('already');
+    expect(keyChecks(h.sandbox.calls.slice(pixFrom))).toHaveLength(1);
   });
 
   test('the check is in the audit trail with the holder masked (a CPF never whole)', async () => {
@@ -383,6 +439,33 @@ describe('/pix pay: the payment form, its key check, the approval it asks', () =
     await waitFor('the modal’s answer', () =>
       updatesOf(h, slackFrom, form.viewId).find((c) => messageText(c.args.view).includes('waiting for approval')),
     );
+  });
+
+  test('a check that times out after the modal was closed: the problem in a direct message; nothing posted in the channel', async () => {
+    await control(h, 'POST', '/sandbox/faults', {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/pix-keys/check', ms: 4_000 },
+    });
+    const form = await openPay(h);
+    const slackFrom = h.slack.calls.length;
+    // Closed by the user: Slack answers an update of it with not_found.
+    h.slack.on('views.update', (args) =>
+      args.view_id === form.viewId ? { ok: false, error: 'not_found' } : h.slack.answerByDefault('views.update', args),
+    );
+    try {
+      const res = await submit(h, form, { key: SEEDED.email.key, value: '5' });
+      expect(res.body).toMatchObject({ response_action: 'update' });
+      const dm = await waitFor(
+        'the direct message',
+        () => h.slack.calls.slice(slackFrom).find((c) => c.method === 'chat.postMessage' && String(c.args.channel).startsWith('D')),
+        10_000,
+      );
+      expect(messageText(dm.args)).toContain('could not be reached');
+      expect(messageText(dm.args)).toContain('Nothing was posted');
+      expect(approvalRoots(h, slackFrom)).toEqual([]);
+      expect(h.slack.calls.slice(slackFrom).filter((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL)).toEqual([]);
+    } finally {
+      h.slack.off('views.update');
+    }
   });
 
   test('a check that times out after the answer: the form again, as typed, with the problem on top; nothing posted', async () => {

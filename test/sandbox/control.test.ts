@@ -62,6 +62,7 @@ describe('authentication, routing and the control routes', () => {
       payments: {
         confirmDelayMs: 1_500,
         failureCodes: expect.objectContaining({ REACH_TRANSFER_LIMIT: 'Limite de transferência Pix atingido' }),
+        failNext: null,
       },
       lookups: { minTokens: 20, paidRefund: 2, foundCacheMs: 1_800_000, missingCacheMs: 300_000, checkValidMs: 900_000 },
     });

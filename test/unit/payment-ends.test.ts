@@ -3,6 +3,7 @@ import { endOfMovement, endOfRead } from '../../src/payments/ends';
 import type { PaymentDetail } from '../../src/pix/schemas';
 import { EventBodySchema, movementSummary } from '../../src/pix-events/summary';
 import { checkMessage, problemText } from '../../src/slack-standin/block-kit-rules';
+import { digestMessage } from '../../views/digest';
 import { presentMessage } from '../../views/message';
 import { PAYMENT_LIMIT_REQUEST_ACTION, paymentEndMessage } from '../../views/payment-end';
 
@@ -113,5 +114,38 @@ describe('the reply in the approval’s thread', () => {
     ]) {
       expect(checkMessage(presentMessage(paymentEndMessage(locale, input), locale, true)).map(problemText)).toEqual([]);
     }
+  });
+});
+
+describe('money out in the digest', () => {
+  const data = (moneyOut: Parameters<typeof digestMessage>[1]['moneyOut']) => ({
+    now: new Date('2026-12-05T12:00:00.000Z'),
+    approvals: { ok: true as const, value: { items: [], total: 0 } },
+    inReview: { ok: true as const, value: { items: [], total: 0 } },
+    accounts: { ok: true as const, value: { below: { items: [], total: 0 }, blocked: { items: [], total: 0 } } },
+    ...(moneyOut ? { moneyOut } : {}),
+  });
+  const since = new Date('2026-12-04T12:00:00.000Z');
+
+  test.each(LOCALES)('sent and failed since the last digest, in R$, beside "nothing is waiting" (%s)', (locale) => {
+    const message = digestMessage(
+      locale,
+      data({ ok: true, value: { since, sent: { count: 3, total: 123_456 }, failed: { count: 1, total: 5_000 } } }),
+    );
+    const text = textOf(message);
+    expect(text).toContain(locale === 'en' ? 'R$1,234.56' : 'R$ 1.234,56');
+    expect(text).toContain(locale === 'en' ? 'R$50.00' : 'R$ 50,00');
+    expect(text).toMatch(locale === 'en' ? /Nothing is waiting/ : /Nada/);
+    expect(checkMessage(message).map(problemText)).toEqual([]);
+  });
+
+  test('nothing sent: no section; a part that could not be read says so, and the digest is never "nothing waiting" then', () => {
+    const none = textOf(
+      digestMessage('en', data({ ok: true, value: { since, sent: { count: 0, total: 0 }, failed: { count: 0, total: 0 } } })),
+    );
+    expect(none).not.toContain('Money out');
+    const unread = textOf(digestMessage('en', data({ ok: false, action: 'readDigest' })));
+    expect(unread).not.toContain('Nothing is waiting');
+    expect(unread).toContain('put the digest together');
   });
 });
