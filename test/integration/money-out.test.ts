@@ -1,4 +1,5 @@
 import type { PayPayload } from '../../src/domain/money-out';
+import { addDays, isoDateOf, saoPauloToday } from '../../src/domain/sao-paulo-date';
 import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { MoneyOutRecord } from '../../src/payments/records';
 import type { SandboxCall } from '../../src/sandbox/context';
@@ -136,10 +137,13 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     expect(messageText(await answerOn(h, again.responseId))).toContain(`Already approved by <@${CHECKER}>`);
     expect(writes(after)).toEqual([]);
     // The audit trail has the steps.
-    const trail = await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 });
-    expect(trail.filter((e) => e.target?.includes(`approval:${root.id}`)).map((e) => e.action)).toEqual(
-      expect.arrayContaining(['payment:created', 'payment:sent']),
-    );
+    const steps = await waitFor('the payment’s steps in the audit trail', async () => {
+      const actions = (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 }))
+        .filter((e) => e.target?.includes(`approval:${root.id}`))
+        .map((e) => e.action);
+      return actions.includes('payment:created') && actions.includes('payment:sent') ? actions : undefined;
+    });
+    expect(steps).toContain('action:approval_approve');
   });
 
   test('never on one person’s word: the maker, a viewer and someone without a role are refused, and nothing is sent', async () => {
@@ -203,6 +207,13 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     await retry(CHECKER_2, root);
     const sent = await stage(root.id, 'sent');
     expect(sent).toMatchObject({ sentBy: CHECKER_2, retries: 1 });
+    // The button's own entry, written once its delivery is over.
+    const retried = await waitFor('the retry in the audit trail', async () =>
+      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+        (e) => e.action === 'action:payment_retry' && e.user === CHECKER_2 && !e.pixMethod && e.target?.includes(`approval:${root.id}`),
+      ),
+    );
+    expect(retried).toMatchObject({ outcome: 'approved', detail: 'retry', maker: OPERATOR });
     expect(writeLines(retrySince)).toEqual(['POST /api/v1/payment/approve']);
     expect(writes(retrySince)[0]!.body).toEqual({ correlationID: root.id });
     await settled(root.id);
@@ -272,6 +283,24 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     expect(creations.map((c) => (c.body as { correlationID: string }).correlationID)).toEqual([root.id, root.id]);
     expect(writes(since).filter((c) => c.path === '/api/v1/payment/approve')).toHaveLength(1);
     expect((await settled(root.id))?.state).toBe('done');
+  });
+
+  test.each([
+    ['before the service approved it: approved again once', false, 2],
+    ['after the service approved it: read APPROVED, not approved again', true, 1],
+  ])('the Pix API answering the approve with a 503 %s', async (_what, afterWrite, approves) => {
+    const root = await ask();
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      fail: { status: 503, count: 1, method: 'POST', pathPrefix: '/api/v1/payment/approve', afterWrite },
+    });
+    const since = h.sandbox.calls.length;
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    await stage(root.id, 'sent');
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(writes(since).filter((c) => c.path === '/api/v1/payment')).toHaveLength(1);
+    expect(writes(since).filter((c) => c.path === '/api/v1/payment/approve')).toHaveLength(approves);
+    // The resumption read the payment before approving anything again.
+    expect(h.sandbox.calls.slice(since).some((c) => c.method === 'GET' && c.path === `/api/v1/payment/${root.id}`)).toBe(true);
   });
 
   test('the service refusing the creation: the approval fails with its words, nothing is approved, the day does not count it', async () => {
@@ -415,6 +444,16 @@ describe('money out: a withdraw, on two people’s word (one instance)', () => {
     expect(messageText(reply.args)).toContain(record!.endToEndId!);
     expect(messageText(reply.args)).toContain('Available balance after: R$600.00');
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)!.args)).toContain('*Withdrawn*');
+    const step = await waitFor('the withdraw in the audit trail', async () =>
+      (await h.app.deps.store.audit.page({ since: new Date(0), limit: 1_000 })).find(
+        (e) => e.action === 'withdraw:sent' && e.target?.includes(`approval:${root.id}`),
+      ),
+    );
+    expect(step).toMatchObject({
+      user: CHECKER,
+      maker: OPERATOR,
+      detail: `endToEndId ${record!.endToEndId!.replace(/[^A-Za-z0-9]/g, '')}`,
+    });
   });
 
   test('lost mid-answer (a 504 after the service did it): never sent again, the outcome unknown, balance and latest entries shown', async () => {
@@ -538,5 +577,54 @@ describe('money out: the day’s limit (one instance)', () => {
     expect(refused).toContain('it can be retried later');
     expect(writes(retrySince)).toEqual([]);
     expect(await stageOf(short.id)).toBe('short');
+  });
+});
+
+/**
+ * With APPROVALS empty, payments still wait, so they are among what an approver away can hand over:
+ * `/pix away` accepts an operator as delegate, who then approves a payment for the approver away.
+ */
+describe('money out: delegation while away (APPROVALS empty)', () => {
+  const ABEL = 'U0ABEL001';
+  const BRUNO = 'U0BRUNO01';
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarnessWithMaster({ ACCESS_OPERATORS: `${OPERATOR},${ABEL},${BRUNO}`, ACCESS_APPROVERS: ABEL });
+    await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
+  });
+  afterAll(() => h.close());
+
+  test('the approver away hands payments to a delegate, who approves one for them: sent once, the root says for whom', async () => {
+    const until = isoDateOf(addDays(saoPauloToday(new Date()), 1));
+    const away = await h.slash(ABEL, `away ${until} <@${BRUNO}|bruno>`, { channelId: CHANNEL });
+    expect(messageText(away.ack ?? (await answerOn(h, away.responseId)))).toContain(`<@${BRUNO}> decides for you`);
+    const account = h.sandbox.companies.main.defaultAccountId;
+    const asked = await makerFlows(h, {
+      channel: CHANNEL,
+      operator: OPERATOR,
+      admin: OPERATOR,
+      campaignAccountId: account,
+      campaignAppId: h.sandbox.companies.main.mainAppId,
+      rotateClientId: 'unused',
+      accountId: account,
+    }).pay();
+    await asked.shown();
+    const since = h.sandbox.calls.length;
+    // Not an approver on their own: the delegation lends them Abel's standing.
+    await clickRoot(h, BRUNO, asked.root, 'approval_approve');
+    await waitFor('the payment sent', async () => (await moneyOutRecordOf(h.app.deps, asked.root.id))?.stage === 'sent', 10_000);
+    expect(
+      h.sandbox.calls
+        .slice(since)
+        .filter((c) => c.method === 'POST')
+        .map((c) => c.path),
+    ).toEqual(['/api/v1/payment', '/api/v1/payment/approve']);
+    const record = await h.app.deps.store.approvals.get(asked.root.id);
+    expect(record?.approvedBy).toEqual([expect.objectContaining({ userId: BRUNO, forUserId: ABEL })]);
+    const shown = await waitFor('the root showing it sent', () =>
+      rootUpdates(h, asked.root).find((c) => messageText(c.args).includes('*Sent*')),
+    );
+    expect(messageText(shown.args)).toContain(`<@${BRUNO}> for <@${ABEL}>`);
   });
 });
