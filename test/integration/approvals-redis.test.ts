@@ -37,7 +37,7 @@ const KILLED_AFTER: Record<ApprovalAction, { method: string; pathPrefix: string 
   withdraw: { method: 'POST', pathPrefix: '/api/v1/account/' },
 };
 
-/** Money out has its own suite on two instances (money-out-redis.test.ts): its roots and its resumption say more. */
+/** Money out has its own suite on two instances (money-out-instances.test.ts): its roots and its resumption say more. */
 const ACTIONS = (Object.keys(APPROVAL_WRITES) as ApprovalAction[]).filter((action) => !ALWAYS_APPROVED.has(action));
 
 /**

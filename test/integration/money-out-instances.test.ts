@@ -12,6 +12,7 @@ import { type AppProcess, startAppProcess } from '../support/app-process';
 import { type FlowSetup, makerFlows, processDriver } from '../support/approval-flows';
 import { answerOn, clickRoot, type PendingRoot, pendingRoot } from '../support/approvals';
 import { type Harness, messageText } from '../support/harness';
+import { dropSchema, PG_URL, pgNamespace } from '../support/postgres';
 import { deleteKeys, SHARED_REDIS_URL, testNamespace } from '../support/redis-server';
 import { waitFor } from '../support/wait';
 
@@ -24,21 +25,31 @@ const CHANNEL = 'C0PAYMENTS';
 const DAY_LIMIT = 500_000;
 const PAY_WRITES = ['POST /api/v1/payment', 'POST /api/v1/payment/approve'];
 
+/** The shared stores several instances run on: each has its own namespace (a key prefix, a schema). */
+const BACKENDS = [
+  {
+    name: 'Redis (127.0.0.1:6379)',
+    url: SHARED_REDIS_URL,
+    namespace: testNamespace('money-out'),
+    clean: (namespace: string) => deleteKeys(SHARED_REDIS_URL, namespace),
+  },
+  { name: 'PostgreSQL (127.0.0.1:5432)', url: PG_URL, namespace: pgNamespace('money_out'), clean: dropSchema },
+];
+
 /**
- * Money out across instances: two app processes (`dist/src/main.js`) on the shared Redis, one sandbox
+ * Money out across instances: two app processes (`dist/src/main.js`) on a shared store, one sandbox
  * Pix API, one fake Slack. Payments are asked with `/pix pay` on one instance, and approved on
  * either. Two checkers racing the last approval make one creation and one approve; an
  * instance killed (SIGKILL) between the service's two calls, or in the approve, is taken up by
  * another within 90 s, which approves once and never uses a second correlationID; two approvals
  * racing the day's limit cannot both pass it; a withdraw whose instance died mid-call is not sent again.
  */
-describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
+describe.each(BACKENDS)('money out on two instances sharing $name', ({ url, namespace, clean }) => {
   let slack: SlackStandIn;
   let sandbox: SandboxHandle;
   let store: Store;
   let cwd: string;
   let setup: FlowSetup;
-  const namespace = testNamespace('money-out');
   const running: AppProcess[] = [];
   let a: { proc: AppProcess; h: Harness };
   let b: { proc: AppProcess; h: Harness };
@@ -47,7 +58,7 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
   /** What every instance shares: the store, the access lists, the day's limit. */
   const shared = () => ({
     SLACK_API_URL: slack.apiUrl,
-    STORE_URL: SHARED_REDIS_URL,
+    STORE_URL: url,
     STORE_SECRET: SECRET,
     STORE_NAMESPACE: namespace,
     ACCESS_OPERATORS: `${OPERATOR},${CHECKER_A},${CHECKER_B}`,
@@ -75,7 +86,7 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
     slack = await new SlackStandIn().start();
     sandbox = await startSandbox({ port: 0 });
     cwd = mkdtempSync(path.join(tmpdir(), 'pix-ops-money-out-'));
-    store = await openStore({ url: SHARED_REDIS_URL, secret: SECRET, namespace });
+    store = await openStore({ url, secret: SECRET, namespace });
     // Settled only when a test moves the sandbox's clock: the settlement is another branch's.
     await control(sandbox, 'POST', '/payments/confirm-delay', { ms: 3_600_000 });
     const main = sandbox.companies.main;
@@ -108,7 +119,7 @@ describe('money out on two instances sharing Redis (127.0.0.1:6379)', () => {
   afterAll(async () => {
     await Promise.all(running.map((p) => p.stop()));
     await store.close();
-    await deleteKeys(SHARED_REDIS_URL, namespace);
+    await clean(namespace);
     await sandbox.close();
     await slack.close();
     rmSync(cwd, { recursive: true, force: true });
