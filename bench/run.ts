@@ -6,6 +6,7 @@ import { digest } from './digest';
 import { exitCode, type Figure, failedFigure, table } from './judge';
 import { type Benchmark, runBenchmark } from './lib';
 import { modalLatency } from './modal-latency';
+import { moneyOut } from './money-out';
 import { metricsAck, pixBudget } from './pix-budget';
 import { pixEvents } from './pix-events';
 import { playground } from './playground';
@@ -44,6 +45,7 @@ const BENCHMARKS: Array<{ id: string; name: string; run: Benchmark }> = [
     name: 'stores side by side: sqlite, Redis and Postgres (ack under load, a poll tick, approvals raced by 2 instances)',
     run: storeBackends,
   },
+  { id: 'money-out', name: 'money out (200 payments raced on 2 instances on Redis, their ends by webhook and poll)', run: moneyOut },
 ];
 
 /**

@@ -2,7 +2,9 @@ import type { ApprovalKinds } from '../src/approvals/kinds';
 import { accountCreateApproval } from './account-create';
 import { rotateSecretApproval } from './applications';
 import { limitRequestApproval } from './limit-request';
+import { payApproval } from './pay-send';
 import { keyAddApproval, keyDeleteApproval } from './pix-keys';
+import { withdrawApproval } from './withdraw';
 import { withdrawKeyApproval } from './withdraw-key';
 
 /**
@@ -17,4 +19,6 @@ export const APPROVAL_KINDS: ApprovalKinds = {
   'withdraw-key': withdrawKeyApproval,
   'account-create': accountCreateApproval,
   'rotate-secret': rotateSecretApproval,
+  pay: payApproval,
+  withdraw: withdrawApproval,
 };

@@ -16,10 +16,15 @@ import { limitRequestRows } from './limit-request';
 import { accountOptionsRow } from './limit-request-accounts';
 import { limitStatusRows } from './limit-status';
 import { limitsCommand } from './limits';
+import { payRows } from './pay';
 import { paymentBookRows } from './payment-book';
+import { paymentEndRows } from './payment-end';
+import { paymentRetryRow } from './payment-retry';
+import { paymentsRows } from './payments';
 import { pixEventRows } from './pix-events';
 import { pixKeyRows } from './pix-keys';
 import { statementRows } from './statement';
+import { withdrawRows } from './withdraw';
 
 /**
  * Every entry point of the app — each `/pix` subcommand, button, modal submission, shortcut and the
@@ -38,16 +43,21 @@ export const ENTRY_TABLE: EntryRow[] = [
   ...accountLinkRows,
   ...accountRetryRows,
   ...pixKeyRows,
+  ...withdrawRows,
   ...applicationRows,
   ...paymentBookRows,
   ...disputeEvidenceRows,
   ...pixEventRows,
+  ...paymentEndRows,
   ...statementRows,
+  ...payRows,
+  ...paymentsRows,
   ...auditRows(),
   ...awayRows,
   digestCommand,
   ...homeRows,
   ...approvalRows,
+  paymentRetryRow,
 ];
 
 export { APPROVAL_KINDS } from './approval-kinds';

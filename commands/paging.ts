@@ -1,6 +1,7 @@
-import type { ActionArgs, EntryContext } from '../src/entry/table';
+import type { Deps } from '../src/deps';
+import { type ActionArgs, type CommandRow, type EntryContext, type EntryRow, UsageError } from '../src/entry/table';
 import { describeError } from '../src/errors';
-import { type ActionKey, type Locale, messages } from '../src/i18n';
+import { type ActionKey, type Locale, messages, type SummaryKey } from '../src/i18n';
 import { PixApiError } from '../src/pix/errors';
 import { isStoreUnavailable } from '../src/store/errors';
 import { pixErrorText } from '../views/errors';
@@ -55,4 +56,42 @@ export function pageTurner(
     }
     await args.respond({ replace_original: true, ...ctx.present(page) });
   };
+}
+
+/**
+ * The rows of a list read a page at a time (`/pix <id> [page]`, a viewer's): the command, and its
+ * Previous / Next buttons, each reading the page it names with `read`.
+ */
+export function pagedListRows(list: {
+  id: string;
+  summary: SummaryKey;
+  what: ActionKey;
+  buttons: { previous: string; next: string };
+  read: (deps: Deps, locale: Locale, page: number) => Promise<SlackMessage>;
+}): EntryRow[] {
+  const command: CommandRow = {
+    kind: 'command',
+    id: list.id,
+    argsUsage: '[page]',
+    summary: list.summary,
+    what: list.what,
+    role: 'viewer',
+    minArgs: 0,
+    maxArgs: 1,
+    async handler({ deps, args, locale }) {
+      const [given] = args;
+      const page = given === undefined ? 1 : parsePage(given);
+      if (page === undefined) throw new UsageError(messages(locale).usage.badPage);
+      return list.read(deps, locale, page);
+    },
+  };
+  const turnPage = pageTurner(list.what, async ({ deps, locale }, value) => {
+    const page = parsePage(value);
+    return page === undefined ? undefined : list.read(deps, locale, page);
+  });
+  return [
+    command,
+    { kind: 'action', id: list.buttons.previous, role: 'viewer', what: list.what, handler: turnPage },
+    { kind: 'action', id: list.buttons.next, role: 'viewer', what: list.what, handler: turnPage },
+  ];
 }

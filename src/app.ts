@@ -8,11 +8,14 @@ import { AppAudit } from './audit/recorder';
 import type { Deps } from './deps';
 import { sweepBalanceAlerts } from './digest/balance-alerts';
 import { type ScheduledDigest, startScheduledDigest } from './digest/scheduled';
+import { ALWAYS_APPROVED, APPROVAL_CLAIM_MAX_MS } from './domain/approvals';
 import { DEDUPE_WAIT_MS, deliveryMiddleware, InFlight } from './entry/delivery';
 import { EntryRouter } from './entry/router';
 import { ConfigError, describeError } from './errors';
 import { settleLeftFilings } from './limit-requests/reconcile';
 import { paceBudgetMs, type SweepReport, sweepLimitRequests } from './limit-requests/sweep';
+import { KeyChecks } from './payments/key-check';
+import { sweepPaymentEnds } from './payments/sweep';
 import { MemoryRateWindow, PixBudget } from './pix/budget';
 import { PixClient } from './pix/client';
 import type { PixEvents } from './pix-events';
@@ -229,6 +232,7 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     access,
     logger,
     mainAppId,
+    keyChecks: new KeyChecks(),
     masterAppId,
     secrets,
     sandboxMode: config.sandboxMode,
@@ -237,14 +241,18 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
     botToken: config.slack.botToken,
     metrics,
     approvals: {
-      actions: new Set(config.approvals.actions),
+      // Money out waits for a checker whatever APPROVALS lists.
+      actions: new Set([...config.approvals.actions, ...ALWAYS_APPROVED]),
       ttlMs: config.approvals.ttlMs,
-      claimTtlMs: config.pollClaimTtlMs,
+      // Renewed while held, so short: an approval an instance died in (a payment between its two calls) is
+      // taken up by the next tick after it lapses, within 90 s on the default minute's schedule.
+      claimTtlMs: Math.min(config.pollClaimTtlMs, APPROVAL_CLAIM_MAX_MS),
       remindAfterMs: config.approvals.remindAfterMs,
       ...(config.approvals.limitAboveCents === undefined ? {} : { limitAboveCents: config.approvals.limitAboveCents }),
       ...(config.approvals.quorumAboveCents === undefined ? {} : { quorumAboveCents: config.approvals.quorumAboveCents }),
       quorumActions: new Set(config.approvals.quorumActions),
       ...(config.approvals.escalateAfterMs === undefined ? {} : { escalateAfterMs: config.approvals.escalateAfterMs }),
+      ...(config.approvals.payDayLimitCents === undefined ? {} : { payDayLimitCents: config.approvals.payDayLimitCents }),
     },
     digest: {
       ...(config.digest.channel ? { channel: config.digest.channel } : {}),
@@ -344,6 +352,8 @@ async function start(config: Config, options: StartOptions, opened: Opened): Pro
         // Four-eyes approvals: expired past APPROVAL_TTL, reminded, resumed when left half done.
         (scope) => runApprovalTick(onTick(scope), APPROVAL_KINDS, scope),
         async () => pixEvents?.outbox.drain(),
+        // Sent payments not final yet: read at the service (the only way they end without PIX_EVENTS_CHANNEL).
+        (scope) => sweepPaymentEnds(onTick(scope), { concurrency: config.poll.concurrency, stopping: scope.stopping }),
         ...(balanceAlerts ? [(scope: TickScope) => sweepBalanceAlerts(onTick(scope), balanceAlerts)] : []),
       ],
     },

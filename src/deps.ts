@@ -1,6 +1,7 @@
 import type { AccessControl } from './access';
 import type { AuditLog } from './audit/recorder';
 import type { ApprovalAction } from './domain/approvals';
+import type { KeyChecks } from './payments/key-check';
 import type { PixClient } from './pix/client';
 import type { Logger, SecretRegistry } from './runtime/logger';
 import type { Metrics } from './runtime/metrics';
@@ -27,6 +28,8 @@ export interface ApprovalSettings {
    * is the access control's); unset: never.
    */
   escalateAfterMs?: number;
+  /** PAY_DAY_LIMIT, in cents: the most payments and withdrawals send together in one São Paulo day; unset: none. */
+  payDayLimitCents?: number;
 }
 
 /** The morning digest and the balance alerts as configured (DIGEST_CHANNEL, BALANCE_ALERT_BELOW). */
@@ -45,6 +48,8 @@ export interface Deps {
   logger: Logger;
   /** AppID of the company's main application (PIX_APP_ID, or the sandbox's). */
   mainAppId: string;
+  /** This instance's recent key checks and reading of the company's look-up tokens (the payment form's). */
+  keyChecks: KeyChecks;
   /** Every way to reach Slack (through SLACK_API_URL when set), each client named for what it promises. */
   slack: SlackClients;
   /** For downloading files users share (url_private_download needs it as a Bearer token). */

@@ -2,7 +2,8 @@ import type { ActionsBlock, Button, KnownBlock, ModalView } from '@slack/types';
 import { APPROVAL_ROLE, type ApprovalAction, type ApprovalGiven, type ApprovalPayload } from '../src/domain/approvals';
 import { limitFieldLabel } from '../src/domain/limit-fields';
 import { formatCents } from '../src/domain/money';
-import { maskPixKey } from '../src/domain/pix-key-mask';
+import type { PayPayload, WithdrawPayload } from '../src/domain/money-out';
+import { maskPixKey, maskTaxId } from '../src/domain/pix-key-mask';
 import type { Role } from '../src/domain/roles';
 import { ageText, formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
@@ -27,13 +28,60 @@ function userText(text: string, max = 500): string {
   return escapeMrkdwn(clipped.replace(/\s+/g, ' '));
 }
 
+/** The source account's available balance read when a payment or a withdraw was asked (ApprovalRecord.askedBalance). */
+export type AskedBalance = ApprovalRecord['askedBalance'];
+
+/** The source account and its available balance as read when it was asked; flagged when lower than the amount. */
+function balanceLines(locale: Locale, accountId: string, value: number, asked: AskedBalance): string[] {
+  const m = messages(locale).moneyOut;
+  if (!asked) return [m.balanceUnread(code(accountId))];
+  const line = m.fromAccount({ account: code(accountId), available: formatCents(asked.available, locale), at: when(locale, asked.at) });
+  return asked.available < value ? [line, m.balanceShort] : [line];
+}
+
+/** A payment's root: amount, source account and balance, the receiver as the key check found them (tax ID masked), the key masked, the comment. */
+function payLines(locale: Locale, p: PayPayload, asked: AskedBalance): string[] {
+  const m = messages(locale).moneyOut;
+  const lines = [m.amount(formatCents(p.value, locale)), ...balanceLines(locale, p.sourceAccountId, p.value, asked)];
+  if (p.receiver.verified) {
+    const r = p.receiver;
+    lines.push(
+      m.receiver({
+        name: r.name ? userText(r.name, 200) : m.unknownPart,
+        taxId: r.taxId ? code(maskTaxId(r.taxId)) : m.unknownPart,
+        bank: r.bank ? userText(r.bank, 200) : m.unknownPart,
+      }),
+    );
+  } else lines.push(m.receiverUnverified);
+  lines.push(
+    m.key({ key: code(maskPixKey(p.destinationAlias, p.destinationAliasType)), type: keyTypeLabel(locale, p.destinationAliasType) }),
+  );
+  if (p.comment) lines.push(m.comment(userText(p.comment, 140)));
+  return lines;
+}
+
+/** A withdraw's root: amount, the account and its balance, its withdraw key masked and its type. */
+function withdrawLines(locale: Locale, p: WithdrawPayload, asked: AskedBalance): string[] {
+  const m = messages(locale).moneyOut;
+  return [
+    m.amount(formatCents(p.value, locale)),
+    ...balanceLines(locale, p.accountId, p.value, asked),
+    m.withdrawTo({ key: code(maskPixKey(p.withdrawKey.pixKey, p.withdrawKey.type)), type: keyTypeLabel(locale, p.withdrawKey.type) }),
+  ];
+}
+
 /**
  * What the action will send, line by line, in the maker's words. Others read it (the channel, the
  * checkers' Home tab), so Pix keys are masked (maskPixKey): the full value only the maker typed.
+ * `asked`: a payment's or a withdraw's balance as read when it was asked.
  */
-export function payloadLines(locale: Locale, payload: ApprovalPayload): string[] {
+export function payloadLines(locale: Locale, payload: ApprovalPayload, asked?: AskedBalance): string[] {
   const m = messages(locale).approvals;
   switch (payload.action) {
+    case 'pay':
+      return payLines(locale, payload, asked);
+    case 'withdraw':
+      return withdrawLines(locale, payload, asked);
     case 'key-add':
       return [
         m.account(code(payload.accountId)),
@@ -162,7 +210,7 @@ export function approvalRootMessage(locale: Locale, record: ApprovalRecord, opti
   const quorum = pending ? quorumLine(locale, record) : undefined;
   const blocks: KnownBlock[] = [
     section(pending ? m.pendingHead(title) : `*${title}*`),
-    section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')),
+    section([m.willSend, ...payloadLines(locale, record.payload, record.askedBalance)].join('\n')),
     ...(quorum ? [section(quorum)] : []),
     section(stateLine(locale, record)),
     context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) })),
@@ -236,7 +284,7 @@ export function notRegisteredRootMessage(locale: Locale, record: ApprovalRecord)
     text: `${title}: ${text}`,
     blocks: [
       section(`*${title}*`),
-      section([m.willSend, ...payloadLines(locale, record.payload)].join('\n')),
+      section([m.willSend, ...payloadLines(locale, record.payload, record.askedBalance)].join('\n')),
       section(text),
       context(m.askedBy({ maker: `<@${record.makerId}>`, at: when(locale, record.createdAt) })),
     ],
@@ -374,7 +422,7 @@ export function rejectModal(locale: Locale, input: { record: ApprovalRecord; san
     private_metadata: JSON.stringify(meta),
     blocks: [
       section(m.rejectIntro(m.actionTitle(input.record.action))),
-      section(payloadLines(locale, input.record.payload).join('\n')),
+      section(payloadLines(locale, input.record.payload, input.record.askedBalance).join('\n')),
       {
         type: 'input',
         block_id: REASON_BLOCK,
@@ -426,7 +474,7 @@ export function homeApprovalBlocks(
     });
     const mine = record.makerId === input.viewerId;
     const quorum = quorumLine(locale, record);
-    blocks.push(section([line, ...payloadLines(locale, record.payload), ...(quorum ? [quorum] : [])].join('\n')));
+    blocks.push(section([line, ...payloadLines(locale, record.payload, record.askedBalance), ...(quorum ? [quorum] : [])].join('\n')));
     const all = buttons(locale, record);
     const elements = all.elements.filter((e) =>
       mine ? (e as Button).action_id === APPROVAL_ACTION_IDS.cancel : (e as Button).action_id !== APPROVAL_ACTION_IDS.cancel,

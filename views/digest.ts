@@ -3,6 +3,7 @@ import { APPROVAL_ROLE } from '../src/domain/approvals';
 import { formatApiCents, formatCents } from '../src/domain/money';
 import { ageText, formatSaoPauloDateTime } from '../src/domain/sao-paulo-date';
 import { type Locale, messages } from '../src/i18n';
+import type { MoneyOutSummary } from '../src/payments/digest';
 import type { Account } from '../src/pix/schemas';
 import type { ApprovalRecord } from '../src/store/approvals';
 import type { DisputeRecord } from '../src/store/pix-events';
@@ -40,6 +41,8 @@ export interface DigestData {
   disputes?: Part<Listed<DisputeRecord>>;
   /** Below: lowest available balance first. `below` is empty when no threshold is set. */
   accounts: Part<{ below: Listed<Account>; blocked: Listed<Account> }>;
+  /** Payments and withdrawals sent since the last digest, and payments that failed (absent: not read). */
+  moneyOut?: Part<MoneyOutSummary>;
   /** BALANCE_ALERT_BELOW, in cents; unset: no section of accounts below it. */
   belowCents?: number;
 }
@@ -141,7 +144,23 @@ export function digestMessage(locale: Locale, data: DigestData): SlackMessage {
     }
   }
 
+  if (data.moneyOut && !data.moneyOut.ok) unread = true;
   if (summary.length === 0 && !unread) blocks.push(section(d.nothingWaiting));
+
+  // What left is news, not something waiting: after the rest, and never instead of "nothing is waiting".
+  if (data.moneyOut && !data.moneyOut.ok) {
+    blocks.push(failedPart(locale, data.moneyOut));
+  } else if (data.moneyOut?.ok && data.moneyOut.value.sent.count + data.moneyOut.value.failed.count > 0) {
+    const { since, sent, failed } = data.moneyOut.value;
+    const p = m.paymentEnd;
+    const lines = [p.digestTitle(formatSaoPauloDateTime(since.toISOString(), locale) ?? since.toISOString())];
+    if (sent.count > 0) lines.push(p.digestSent({ n: sent.count, total: formatCents(sent.total, locale) }));
+    if (failed.count > 0) lines.push(p.digestFailed({ n: failed.count, total: formatCents(failed.total, locale) }));
+    blocks.push(section(lines.join('\n')), context(p.digestMore));
+    if (sent.count > 0) summary.push(p.textSent(sent.count));
+    if (failed.count > 0) summary.push(p.textFailed(failed.count));
+  }
+
   if (unread) summary.push(d.textUnread);
   return { text: clip(d.text(summary), TEXT_MAX), blocks };
 }

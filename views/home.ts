@@ -169,14 +169,35 @@ export interface HomeApprovals {
   approversListed: boolean;
   /** APPROVALS names at least one action. */
   enabled: boolean;
+  /** The payments and withdrawals among `items`: those waiting for the viewer's decision, and the viewer's own (cents). */
+  moneyOut?: { forYou: MoneyWaiting; yours: MoneyWaiting };
+}
+
+/** Payments and withdrawals waiting: how many, and their total in cents. */
+export interface MoneyWaiting {
+  count: number;
+  total: number;
+}
+
+/** The money waiting, in one section above the list that shows each with its buttons; none when nothing waits. */
+function moneyOutWaitingBlocks(locale: Locale, money: HomeApprovals['moneyOut']): KnownBlock[] {
+  if (!money || money.forYou.count + money.yours.count === 0) return [];
+  const m = messages(locale).paymentEnd;
+  const total = (w: MoneyWaiting) => ({ n: w.count, total: formatCents(w.total, locale) });
+  const lines = [m.homeTitle];
+  if (money.forYou.count > 0) lines.push(m.homeForYou(total(money.forYou)));
+  if (money.yours.count > 0) lines.push(m.homeYours(total(money.yours)));
+  lines.push(m.homeHint);
+  return [section(lines.join('\n'))];
 }
 
 function approvalBlocks(locale: Locale, userId: string, data: HomeData, approvals: Part<HomeApprovals> | undefined): KnownBlock[] {
   if (!approvals) return [];
   if (!approvals.ok) return [section(messages(locale).approvals.homeTitle), failedPart(locale, approvals), { type: 'divider' }];
-  const { items, enabled, approversListed, delegation } = approvals.value;
+  const { items, enabled, approversListed, delegation, moneyOut } = approvals.value;
   if (!enabled && items.length === 0) return [];
   return [
+    ...moneyOutWaitingBlocks(locale, moneyOut),
     ...homeApprovalBlocks(locale, {
       viewerId: userId,
       items: items.slice(0, HOME_MAX.approvals),

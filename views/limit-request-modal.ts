@@ -42,7 +42,8 @@ export interface FormInput {
   sandbox: boolean;
 }
 
-function accountOption(locale: Locale, a: Account): PlainTextOption {
+/** An account as a select's option: its id, whether it is the default, its available balance in R$. */
+export function accountOption(locale: Locale, a: Account): PlainTextOption {
   const parts = [a.accountId];
   if (a.isDefault) parts.push(messages(locale).limitForm.defaultAccount);
   if (a.balance) parts.push(`· ${messages(locale).limitForm.available(formatApiCents(a.balance.available, locale))}`);

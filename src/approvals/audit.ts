@@ -10,6 +10,8 @@ export function auditTarget(record: ApprovalRecord): AuditTarget {
     ...('accountId' in p ? { account: p.accountId } : {}),
     ...('pixKey' in p && p.pixKey ? { pixKey: p.pixKey } : {}),
     ...(p.action === 'rotate-secret' ? { application: p.clientId } : {}),
+    // A payment: its account, the key paid (masked by the trail), and its correlationID (the approval's id).
+    ...(p.action === 'pay' ? { account: p.sourceAccountId, pixKey: p.destinationAlias, payment: record.id } : {}),
   };
 }
 

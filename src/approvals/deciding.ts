@@ -40,7 +40,9 @@ function alreadyDecided(deps: Deps, text: string): string {
 }
 
 /** How long a click waits for someone else's hold on an approval (a decision, a reminder) before it is told to look again. */
-const WAIT_FOR_CLAIM_MS = 3_000;
+export const WAIT_FOR_CLAIM_MS = 3_000;
+/** How often such a click looks at the claim again meanwhile. */
+export const LOOK_AGAIN_MS = 100;
 
 type Answer = { answer: string } | { record: ApprovalRecord };
 
@@ -78,7 +80,7 @@ async function whilePending(
     const record = await deps.store.approvals.get(id);
     if (record?.state !== 'pending') return { answer: alreadyDecided(deps, decidedText(locale, record)) };
     if (Date.now() > deadline) return busy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
   }
 }
 
@@ -163,6 +165,12 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
     }
     const standing = await makerStanding(deps, fresh);
     if (standing === 'unknown') return { answer: refused(deps, actor, { kind: 'standing-unknown' }) };
+    const before =
+      standing === 'ok' ? await kinds[fresh.action].beforeRun?.(deps, fresh, { locale: actor.locale, at: new Date(at) }) : undefined;
+    if (before) {
+      deps.audit.outcome('refused', before.detail);
+      return { answer: before.text };
+    }
     const approving = await write(
       deps,
       held,

@@ -58,6 +58,16 @@ export interface ApprovalKind<A extends ApprovalAction = ApprovalAction> {
    * cannot tell, nothing is written again.
    */
   resume(run: ApprovalRun, payload: PayloadOf<A>, intent: ApprovalIntent | undefined): Promise<ApprovalResult>;
+  /**
+   * Asked under the claim at the approval that would run it (the last one needed), before it leaves
+   * `pending`: a refusal is told to that checker (in their language) and recorded, and the approval
+   * stays pending. Money out reserves the day's limit (PAY_DAY_LIMIT) here.
+   */
+  beforeRun?(
+    deps: Deps,
+    record: ApprovalRecord,
+    input: { locale: Locale; at: Date },
+  ): Promise<{ text: string; detail: string } | undefined>;
   /** The root once done, when the action makes it something else (a limit request's thread root). */
   doneRoot?(deps: Deps, record: ApprovalRecord): Promise<SlackMessage | undefined>;
 }

@@ -5,7 +5,7 @@ import type { ApprovalAction, ApprovalGiven, ApprovalPayload } from '../domain/a
 // existed needs one.
 
 export interface QuorumSettings {
-  /** APPROVAL_QUORUM_ABOVE, in cents: a limit request with a requested field above it needs two. */
+  /** APPROVAL_QUORUM_ABOVE, in cents: a limit request with a requested field above it, or a payment or withdraw of more, needs two. */
   quorumAboveCents?: number;
   /** APPROVAL_QUORUM_ACTIONS: these always need two. */
   quorumActions: ReadonlySet<ApprovalAction>;
@@ -15,7 +15,10 @@ export interface QuorumSettings {
 export function requiredApprovals(payload: ApprovalPayload, settings: QuorumSettings): 1 | 2 {
   if (settings.quorumActions.has(payload.action)) return 2;
   const above = settings.quorumAboveCents;
-  if (payload.action === 'limit-request' && above !== undefined && Object.values(payload.limits).some((cents) => cents > above)) return 2;
+  if (above === undefined) return 1;
+  if (payload.action === 'limit-request' && Object.values(payload.limits).some((cents) => cents > above)) return 2;
+  // Money out: the amount paid or withdrawn.
+  if ((payload.action === 'pay' || payload.action === 'withdraw') && payload.value > above) return 2;
   return 1;
 }
 

@@ -15,9 +15,27 @@ import { disown, rootOf } from './thread';
 
 // Requesting an approval: the maker's flow, where it would have made its first Pix write.
 
-/** Whether `action` waits for a second person (APPROVALS). */
+/** Whether `action` waits for a second person (APPROVALS; money out always: `deps.approvals.actions` holds it). */
 export function approvalsOn(deps: Deps, action: ApprovalAction): boolean {
   return deps.approvals.actions.has(action);
+}
+
+/**
+ * A payment's or a withdraw's source account balance, read as it is asked: its root shows it (and
+ * flags it when lower than the amount). Unread (the Pix API failing), the root says so; the approval
+ * is asked all the same, as its balance is checked again when it is sent.
+ */
+async function askedBalance(deps: Deps, payload: ApprovalPayload): Promise<ApprovalRecord['askedBalance']> {
+  const accountId = payload.action === 'pay' ? payload.sourceAccountId : payload.action === 'withdraw' ? payload.accountId : undefined;
+  if (accountId === undefined) return undefined;
+  try {
+    const account = await deps.pix.getAccount(deps.mainAppId, accountId);
+    const available = account.balance?.available;
+    return available === undefined || !Number.isInteger(available) ? undefined : { available, at: new Date().toISOString() };
+  } catch (err) {
+    deps.logger.warn({ account: accountId, ...describeError(err) }, 'could not read the balance of a money-out approval’s account');
+    return undefined;
+  }
 }
 
 /**
@@ -33,6 +51,7 @@ async function requestApproval(
 ): Promise<{ record: ApprovalRecord; where?: { channel: string; dm: boolean } }> {
   const id = randomBytes(8).toString('hex');
   const locale = input.maker.locale;
+  const balance = await askedBalance(deps, input.payload);
   let record: ApprovalRecord | undefined;
   // Held from before the record exists: the tick, which cancels a pending record without a root, cannot take it meanwhile.
   const posted = await holding(deps, id, async (held) => {
@@ -51,6 +70,7 @@ async function requestApproval(
         ...(remindAfter > 0 ? { remindAt: new Date(now.getTime() + remindAfter).toISOString() } : {}),
         ...(escalateAt ? { escalateAt } : {}),
         ...(required > 1 ? { required } : {}),
+        ...(balance ? { askedBalance: balance } : {}),
       },
       now,
     );

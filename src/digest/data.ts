@@ -4,10 +4,12 @@ import { stillToCall } from '../approvals/calling';
 import { isEscalated } from '../approvals/escalation';
 import type { Deps } from '../deps';
 import { APPROVAL_ROLE } from '../domain/approvals';
+import { type MoneyOutSummary, moneyOutSince } from '../payments/digest';
 import type { PixClient } from '../pix/client';
 import type { Account } from '../pix/schemas';
 import { part } from '../slack/surface-part';
 import type { ApprovalRecord } from '../store/approvals';
+import { DigestSlots } from '../store/digest-slots';
 import type { TrackedRequest } from '../store/tracked-requests';
 
 /** Records of one digest part read in one round trip to the store: thousands waiting are read a few hundred at a time. */
@@ -96,10 +98,20 @@ export function isBelow(account: Account, belowCents: number): boolean {
   return account.balance !== undefined && account.balance.available < belowCents;
 }
 
+/** When "since the last digest" starts when no digest was posted yet: a day before now. */
+const NO_DIGEST_YET_MS = 86_400_000;
+
+/** Money out since the last digest posted (a day back before the first): sent, and failed. */
+async function moneyOutPart({ deps, now }: DigestSources): Promise<MoneyOutSummary> {
+  const last = await new DigestSlots(deps.store.records).lastPosted();
+  const since = last ? new Date(last) : new Date(now.getTime() - NO_DIGEST_YET_MS);
+  return moneyOutSince(deps, since, now);
+}
+
 /** Everything the digest says, each part read on its own (one failing leaves the others). */
 export async function readDigestData(sources: DigestSources, belowCents: number | undefined): Promise<DigestData> {
   const { deps } = sources;
-  const [approvals, inReview, disputes, accounts] = await Promise.all([
+  const [approvals, inReview, disputes, accounts, moneyOut] = await Promise.all([
     part(deps.logger, 'readApprovals', () => waitingApprovals(sources), 'digest'),
     part(deps.logger, 'readTrackedRequests', () => requestsInReview(sources), 'digest'),
     deps.pixEventsChannel
@@ -111,6 +123,7 @@ export async function readDigestData(sources: DigestSources, belowCents: number 
         )
       : undefined,
     part(deps.logger, 'listAccounts', () => accountsToWatch(sources, belowCents), 'digest'),
+    part(deps.logger, 'readDigest', () => moneyOutPart(sources), 'digest'),
   ]);
   return {
     now: sources.now,
@@ -118,6 +131,7 @@ export async function readDigestData(sources: DigestSources, belowCents: number 
     inReview,
     ...(disputes ? { disputes } : {}),
     accounts,
+    moneyOut,
     ...(belowCents === undefined ? {} : { belowCents }),
   };
 }

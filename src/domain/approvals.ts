@@ -1,8 +1,18 @@
 import { z } from 'zod';
+import { PayPayloadSchema, WithdrawPayloadSchema } from './money-out';
 import { ROLES_HIGH_FIRST, type Role } from './roles';
 
 /** The actions that can wait for a second person (`APPROVALS`), in the contract's words. */
-export const APPROVAL_ACTIONS = ['limit-request', 'key-add', 'key-delete', 'withdraw-key', 'account-create', 'rotate-secret'] as const;
+export const APPROVAL_ACTIONS = [
+  'limit-request',
+  'key-add',
+  'key-delete',
+  'withdraw-key',
+  'account-create',
+  'rotate-secret',
+  'pay',
+  'withdraw',
+] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 /** The role each action needs: of its maker (the command's row) and of whoever approves it. */
@@ -13,7 +23,15 @@ export const APPROVAL_ROLE: Record<ApprovalAction, Role> = {
   'withdraw-key': 'admin',
   'account-create': 'admin',
   'rotate-secret': 'admin',
+  pay: 'operator',
+  withdraw: 'operator',
 };
+
+/** The longest an approval's claim lives between renewals (POLL_CLAIM_TTL_MS, capped): a dead holder's work is resumed soon after. */
+export const APPROVAL_CLAIM_MAX_MS = 30_000;
+
+/** Money out: always waits for a checker, whatever APPROVALS lists. */
+export const ALWAYS_APPROVED: ReadonlySet<ApprovalAction> = new Set(['pay', 'withdraw']);
 
 /** The lowest role that decides one of these actions; undefined when there is none. */
 export function roleToDecideAny(actions: Iterable<ApprovalAction>): Role | undefined {
@@ -37,6 +55,8 @@ export const ApprovalPayloadSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('withdraw-key'), accountId: PixId, pixKey: z.string().min(1).max(100) }),
   z.object({ action: z.literal('account-create'), name: z.string().min(1).max(80) }),
   z.object({ action: z.literal('rotate-secret'), clientId: z.string().min(1).max(200) }),
+  PayPayloadSchema,
+  WithdrawPayloadSchema,
   z.object({
     action: z.literal('limit-request'),
     accountId: PixId,

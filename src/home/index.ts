@@ -83,6 +83,14 @@ async function approvalsFor(deps: Deps, userId: string, role: Role, shared: Shar
     const decision = mayDecide({ approval: record, intent: 'approve', user: { id: userId, standing }, delegators });
     return decision.may ? [{ record, ...(decision.forUserId ? { forUserId: decision.forUserId } : {}) }] : [];
   });
+  const moneyOut = { forYou: { count: 0, total: 0 }, yours: { count: 0, total: 0 } };
+  for (const { record } of items) {
+    const p = record.payload;
+    if (p.action !== 'pay' && p.action !== 'withdraw') continue;
+    const waiting = record.makerId === userId ? moneyOut.yours : moneyOut.forYou;
+    waiting.count++;
+    waiting.total += p.value;
+  }
   const away = shared.delegations.find((d) => d.awayUserId === userId);
   const delegation = {
     ...(away ? { away: { delegate: away.delegate, until: away.until } } : {}),
@@ -90,7 +98,7 @@ async function approvalsFor(deps: Deps, userId: string, role: Role, shared: Shar
   };
   return {
     ok: true,
-    value: { items, delegation, approversListed: deps.access.approversListed, enabled: deps.approvals.actions.size > 0 },
+    value: { items, delegation, approversListed: deps.access.approversListed, enabled: deps.approvals.actions.size > 0, moneyOut },
   };
 }
 

@@ -10,6 +10,57 @@ import type { Role } from '../domain/roles';
 // need the viewer role to …", so every command, button and failure names what it does from there.
 
 export const en = {
+  /** `/pix pay`: the payment form and its key check. */
+  pay: {
+    title: 'Pay a Pix key',
+    loading: 'Reading the accounts…',
+    submit: 'Ask for approval',
+    intro: 'A payment is sent only once a second person approves it. The key is checked first, so that they see who receives the money.',
+    account: 'Pay from',
+    accountSearch: 'Search the accounts',
+    key: 'Pix key',
+    keyHint: 'A CPF, a CNPJ, an e-mail, a phone (+55, area code, number) or a random key.',
+    type: 'Key type',
+    typeHint: 'Leave it empty to have it read from the key.',
+    value: 'Amount (R$)',
+    valueHint: 'In reais, like 1,234.56 (1.234,56 works too).',
+    comment: 'Comment',
+    commentHint: (max: number) => `Sent with the payment; at most ${max} characters.`,
+    chooseAccount: 'Choose the account to pay from.',
+    chooseType: 'Choose the key type.',
+    typeUnknown: 'I cannot tell this key’s type from its form: choose the type.',
+    typeAmbiguous: 'These eleven digits may be a CPF or a phone number written without +55: choose the type.',
+    cpfOrPhoneInvalid: 'Not a valid CPF (its check digits do not match); a phone key is written with +55, like +5511987654321.',
+    amountZero: 'The amount must be above zero.',
+    commentTooLong: (max: number) => `A comment has at most ${max} characters.`,
+    checking: 'Checking the key…',
+    notFound: 'This key is registered at no bank. Nothing was posted.',
+    tokensLow: (when: string) =>
+      `The company has too few Pix key look-ups left: one more key not found would stop all of its payments. There are enough again from ${when} (Brasília time). No look-up was made, and nothing was posted.`,
+    tokensLowSoon:
+      'The company has too few Pix key look-ups left: one more key not found would stop all of its payments. They refill every minute: try again in a few minutes. No look-up was made, and nothing was posted.',
+    nothingPosted: 'Nothing was posted.',
+  },
+
+  /** `/pix payments`: the company's payments, a page at a time. */
+  payments: {
+    empty: 'The company has no payments yet.',
+    emptyPage: (page: number) => `No payments on page ${page}.`,
+    title: (p: { page: number; range: string }) => `*Payments*, newest first · page ${p.page} (${p.range})`,
+    text: (p: { page: number; range: string }) => `Payments, page ${p.page}: ${p.range}`,
+    line: (p: { amount: string; key: string; status: string; created?: string }) =>
+      `*${p.amount}* to ${p.key} · ${p.status}${p.created ? ` · ${p.created}` : ''}`,
+    correlation: (id: string) => `correlationID ${id}`,
+    statusCreated: 'created, not approved at the service',
+    statusConfirmed: 'confirmed',
+    statusFailed: 'failed',
+    statusDenied: 'denied',
+    statusRejected: 'rejected',
+    statusInProgress: 'in progress',
+    failedWith: (code: string) => `failed (${code})`,
+    footer: 'Made in Slack or elsewhere, as the Pix service lists them; keys are masked; times are Brasília time.',
+  },
+
   common: {
     sandboxNote: ':test_tube: *SANDBOX*: a local test Pix API, no real accounts or money.',
     sandboxTag: '[SANDBOX]',
@@ -51,6 +102,10 @@ export const en = {
 
   /** What an entry point does, as an infinitive phrase: "Could not …", "You need the … role to …". */
   actions: {
+    openPaymentForm: 'open the payment form',
+    askPayment: 'ask for a payment',
+    checkPixKey: 'check the Pix key',
+    listPayments: 'list the payments',
     showHelp: 'show help',
     readLimits: 'read the limits',
     openLimitRequestForm: 'open the limit-request form',
@@ -106,6 +161,8 @@ export const en = {
     runApprovedAction: 'run the approved action',
     readApprovals: 'read the actions waiting for approval',
     askApproval: 'ask for approval',
+    askWithdraw: 'ask for a withdraw',
+    retryPayment: 'retry a payment',
     manageAway: 'hand your approvals to someone while you are away',
     readDigest: 'put the digest together',
     readOpenDisputes: 'read the open disputes',
@@ -113,6 +170,8 @@ export const en = {
 
   /** One line per command in `/pix help`. */
   summaries: {
+    pay: 'open the form to pay a Pix key from an account; the key is checked, and the payment waits for a second person’s approval',
+    payments: 'the company’s payments (made in Slack or elsewhere), newest first, ten a page',
     help: 'this list',
     limits: "an account's current limits (the default account when none is given)",
     limitRequest: 'open the form to raise an account’s limits, with proof files',
@@ -126,6 +185,7 @@ export const en = {
     keyAdd: 'open the form to add a Pix key to an account',
     keyDelete: 'delete a Pix key (asks to confirm first)',
     withdrawKey: 'register and select the account’s withdraw key, or select one the company has (asks to confirm first)',
+    withdraw: 'send that amount (in reais) from the account to its withdraw key, once someone else approves it',
     scopes: 'the scope groups an application can request',
     rotateSecret: 'rotate an application’s client secret (asks to confirm first); the new one is shown only to you',
     paymentBook: 'issue a subscription’s payment booklet up to that month and post the PDF here',
@@ -811,6 +871,77 @@ export const en = {
     columnDetail: 'detail',
   },
 
+  /** Money out: a payment's or a withdraw's approval root, its sending, and what its thread says. */
+  moneyOut: {
+    amount: (value: string) => `Amount: *${value}*`,
+    fromAccount: (p: { account: string; available: string; at: string }) =>
+      `From account ${p.account}: available balance ${p.available} (read on ${p.at})`,
+    balanceShort:
+      ':warning: The available balance is lower than the amount: it may be approved ahead of the money, and it is sent only if the balance covers it then.',
+    balanceUnread: (account: string) => `From account ${account}: its balance could not be read when this was asked`,
+    receiver: (p: { name: string; taxId: string; bank: string }) => `Receiver: *${p.name}*, tax ID ${p.taxId}, ${p.bank}`,
+    unknownPart: 'not shown',
+    receiverUnverified:
+      ':warning: The receiver could not be verified before sending (the company does not have the Pix key check): who receives the money is shown once it is sent.',
+    key: (p: { key: string; type: string }) => `Pix key: ${p.key} (${p.type})`,
+    comment: (text: string) => `Comment: ${text}`,
+    withdrawTo: (p: { key: string; type: string }) => `To the account’s withdraw key ${p.key} (${p.type})`,
+    withdrawNoKey: 'To the account’s withdraw key (none is set now)',
+    sending: (p: { checkers: string; at: string }) => `:hourglass_flowing_sand: Approved by ${p.checkers} on ${p.at}: sending…`,
+    sent: (p: { sender: string; checkers: string; at: string }) =>
+      `:outbox_tray: *Sent* on ${p.at}, on ${p.sender}’s approval; approved by ${p.checkers}. Its confirmation follows in the thread.`,
+    statusRead: (status: string) =>
+      `The service already had this payment, with status \`${status}\`: it was not approved again (the service approves a payment only while it is created).`,
+    short: (p: { checkers: string; at: string; available: string; read: string }) =>
+      `:warning: Approved by ${p.checkers} on ${p.at}, *not sent*: the account’s available balance (${p.available}, read on ${p.read}) does not cover it. The payment waits at the service; when the money has come in, anyone who may approve it (not the maker) can retry it, once.`,
+    shortNoBalance: (p: { checkers: string; at: string }) =>
+      `:warning: Approved by ${p.checkers} on ${p.at}, *not sent*: the account does not have the balance. The payment waits at the service; when the money has come in, anyone who may approve it (not the maker) can retry it, once.`,
+    retryButton: 'Retry the payment',
+    retryWho: (p: { role: string; listed: boolean }) =>
+      `Anyone but the maker with the ${p.role} role${p.listed ? ' who is listed in `ACCESS_APPROVERS`' : ''} may retry it; one retry sends it.`,
+    retryConfirmTitle: 'Send this payment now?',
+    retryConfirmText: (amount: string) => `${amount} leaves the account as soon as you confirm.`,
+    confirmed: (at: string) => `:white_check_mark: *Confirmed* on ${at}.`,
+    failedStage: (p: { code: string; description: string }) => `:x: *The payment failed* (${p.code}): ${p.description}`,
+    removed: ':wastebasket: *Removed* in the service’s web app: it was not sent.',
+    endToEnd: (id: string) => `End-to-end ID: ${id}`,
+    withdrawn: (at: string) => `:white_check_mark: *Withdrawn* on ${at}.`,
+    balanceAfter: (balance: string) => `Available balance after: ${balance}`,
+    unknown: (p: { checkers: string; at: string }) =>
+      `:grey_question: Approved by ${p.checkers} on ${p.at}. The withdraw was sent, but its answer never came: *its outcome is unknown*, and it is *not* sent again (the service has no way to tell a second one from the first). Check the account’s balance and statement before asking again.`,
+    balanceNow: (p: { available: string; at: string }) => `Available balance: ${p.available} (read on ${p.at})`,
+    balanceNotRead: 'The account’s balance could not be read.',
+    latestEntries: '*Latest statement entries*',
+    noEntries: 'The statement could not be read, or shows no entries.',
+    sentThread: (p: { name: string; taxId: string; bank: string; endToEndId: string }) =>
+      `:outbox_tray: Sent to *${p.name}*, tax ID ${p.taxId}, ${p.bank}\nEnd-to-end ID: ${p.endToEndId}`,
+    shortThread: (p: { available: string }) =>
+      `Not sent: the account’s available balance (${p.available}) does not cover the amount. The payment stays created at the service; use *Retry the payment* on the message above once the money has come in.`,
+    withdrawnThread: (p: { endToEndId: string; balance: string }) =>
+      `:white_check_mark: Withdrawn. End-to-end ID: ${p.endToEndId}. Available balance after: ${p.balance}.`,
+    unknownThread:
+      'The withdraw’s answer never came: its outcome is unknown, and it is not sent again. The message above shows the account’s balance and latest statement entries.',
+    dayLimitRefused: (p: { total: string; amount: string; limit: string }) =>
+      `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it still waits for approval, for a later approval or the next day.`,
+    dayLimitRetry: (p: { total: string; amount: string; limit: string }) =>
+      `Not sent: today’s payments and withdrawals (São Paulo day) add up to ${p.total} so far, and this one (${p.amount}) would take them above the day’s limit of ${p.limit} (\`PAY_DAY_LIMIT\`). Nothing was sent; it can be retried later, or the next day.`,
+    retryNotShort: 'This payment is not waiting for a retry any more. Nothing was done.',
+    retried: 'Retrying: the root shows how it went.',
+    createRefused: (text: string) => `The service refused to create the payment: ${text}`,
+    approveRefused: (text: string) => `The service refused to approve the payment: ${text}`,
+    noSuchAccount: (account: string) => `Account ${account} is not one of the company’s accounts.`,
+    aboveZero: 'The amount must be above zero.',
+    withdrawNoWithdrawKey: (account: string) =>
+      `Account ${account} has no withdraw key: set one with \`/pix withdraw-key\` first. Nothing was sent.`,
+    withdrawBlocked: (account: string) =>
+      `Withdrawals from account ${account} are blocked: the DICT did not find its withdraw key. Set another withdraw key (\`/pix withdraw-key\`) first. Nothing was sent.`,
+    aboveBalance: (p: { account: string; amount: string; available: string }) =>
+      `${p.amount} is above the available balance of account ${p.account} (${p.available}). Nothing was sent.`,
+    balanceNotReported: (account: string) => `The service did not report the balance of account ${account}; nothing was sent.`,
+    withdrawRefused: (text: string) => `The service refused the withdraw: ${text}`,
+    withdrawNowBlocked: 'The account’s withdrawals are now blocked: the DICT did not find its withdraw key. Set another withdraw key.',
+  },
+
   /** Four-eyes approvals: the pending root, its states, its thread, the reject form, the answers. */
   approvals: {
     /** The action in words, as a title. */
@@ -822,6 +953,8 @@ export const en = {
         'withdraw-key': 'Set the withdraw key',
         'account-create': 'Create a campaign account',
         'rotate-secret': 'Rotate an application’s secret',
+        pay: 'Pay a Pix key',
+        withdraw: 'Withdraw from an account',
       })[action],
     pendingHead: (title: string) => `:raised_hand: *Approval needed: ${title}*`,
     stateWord: (state: string): string =>
@@ -1042,6 +1175,53 @@ export const en = {
     disputeIdInput: 'Dispute id',
     disputeIdHint: 'The event did not say the dispute’s id at the Pix service; find it in the service’s portal.',
     disputeIdRequired: 'Write the dispute’s id (24 hexadecimal digits, e.g. 6840aeca23c0d1fe48c856a3).',
+  },
+
+  /** A sent payment's end in its approval's thread, and money out in the digest and the Home tab. */
+  paymentEnd: {
+    /** The service's failure codes (pix-money-out.md §2) in words; empty for a code it does not document (shown as it came). */
+    codeMeaning: (code: string): string =>
+      (
+        ({
+          ALIAS_LIMIT_ERROR: 'the company’s Pix-key look-ups are exhausted',
+          PAY_PIX_KEY_ERROR: 'the payment to that key could not be made',
+          PIX_KEY_INFO_ERROR: 'the key’s look-up failed',
+          PIX_KEY_INFO_NOT_FOUND: 'the key is not registered at any bank',
+          INVALID_PIX_KEY: 'the key is malformed',
+          REACH_TRANSFER_LIMIT: 'the account reached its daytime or night-time Pix limit',
+          NOT_ENOUGH_BALANCE: 'the account does not have enough balance',
+          ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER: 'the key’s account is restricted for fraud by the central bank',
+        }) as Record<string, string>
+      )[code] ?? '',
+    confirmed: (p: { value: string }) => `:white_check_mark: *Payment confirmed*: ${p.value} reached the receiver.`,
+    e2e: (id: string) => `End-to-end id: ${id}`,
+    failed: (p: { value: string }) => `:x: *Payment failed*: the ${p.value} did not reach the receiver.`,
+    why: (p: { code: string; meaning: string }) => `Why: ${p.meaning} (${p.code}).`,
+    whyUnknown: 'Why: the service gave no reason.',
+    unknownCode: (code: string) => `Why: ${code}, a reason the service documents no meaning for.`,
+    serviceSaid: (text: string) => `The service said: “${text}”`,
+    available: (p: { account: string; available: string }) => `Account ${p.account} has ${p.available} available now.`,
+    availableUnread: (account: string) => `The available balance of account ${account} could not be read now.`,
+    limitHint: 'Ask the Pix service for a higher limit on the account paid from:',
+    limitButton: 'Request a higher limit',
+    removed: ':wastebasket: *Payment removed* in the Pix service’s web app: nothing was sent.',
+    released: 'It no longer counts toward the day’s limit.',
+    source: (account: string) => `Paid from account ${account}.`,
+    confirmedText: (value: string) => `Payment confirmed: ${value}`,
+    failedText: (p: { value: string; why?: string }) => `Payment failed: ${p.value}${p.why ? ` (${p.why})` : ''}`,
+    removedText: (value: string) => `Payment removed: ${value}`,
+    /** The digest's part. */
+    digestTitle: (since: string) => `*Money out since ${since}*`,
+    digestSent: (p: { n: number; total: string }) => `• Sent: ${p.n} payment(s) and withdrawal(s), ${p.total} in all`,
+    digestFailed: (p: { n: number; total: string }) => `• Failed: ${p.n} payment(s), ${p.total} in all`,
+    digestMore: 'Each one’s end is in its approval’s thread.',
+    textSent: (n: number) => `${n} payment(s) or withdrawal(s) sent`,
+    textFailed: (n: number) => `${n} payment(s) failed`,
+    /** The Home tab's part. */
+    homeTitle: '*Payments and withdrawals waiting*',
+    homeForYou: (p: { n: number; total: string }) => `• Waiting for you: ${p.n}, ${p.total} in all`,
+    homeYours: (p: { n: number; total: string }) => `• Yours, waiting for a checker: ${p.n}, ${p.total} in all`,
+    homeHint: 'Each is listed below with its buttons (the oldest first).',
   },
 
   /** The morning digest (and `/pix digest`): what waits for the team. */

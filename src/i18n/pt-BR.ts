@@ -19,6 +19,56 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 export const ptBR: Catalogue = {
+  pay: {
+    title: 'Pagar uma chave Pix',
+    loading: 'Lendo as contas…',
+    submit: 'Pedir aprovação',
+    intro:
+      'Um pagamento só é enviado depois que uma segunda pessoa o aprova. A chave é consultada antes, para que ela veja quem recebe o dinheiro.',
+    account: 'Pagar da conta',
+    accountSearch: 'Buscar nas contas',
+    key: 'Chave Pix',
+    keyHint: 'Um CPF, um CNPJ, um e-mail, um telefone (+55, DDD, número) ou uma chave aleatória.',
+    type: 'Tipo da chave',
+    typeHint: 'Deixe vazio para que seja lido da chave.',
+    value: 'Valor (R$)',
+    valueHint: 'Em reais, como 1.234,56 (1234.56 também serve).',
+    comment: 'Comentário',
+    commentHint: (max) => `Enviado com o pagamento; no máximo ${max} caracteres.`,
+    chooseAccount: 'Escolha a conta de onde pagar.',
+    chooseType: 'Escolha o tipo da chave.',
+    typeUnknown: 'Não consigo dizer o tipo desta chave pela forma dela: escolha o tipo.',
+    typeAmbiguous: 'Estes onze dígitos podem ser um CPF ou um telefone escrito sem +55: escolha o tipo.',
+    cpfOrPhoneInvalid:
+      'Não é um CPF válido (os dígitos verificadores não conferem); uma chave de telefone se escreve com +55, como +5511987654321.',
+    amountZero: 'O valor precisa ser maior que zero.',
+    commentTooLong: (max) => `Um comentário tem no máximo ${max} caracteres.`,
+    checking: 'Consultando a chave…',
+    notFound: 'Esta chave não está registrada em nenhum banco. Nada foi publicado.',
+    tokensLow: (when) =>
+      `A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Haverá consultas suficientes a partir de ${when} (horário de Brasília). Nenhuma consulta foi feita, e nada foi publicado.`,
+    tokensLowSoon:
+      'A empresa tem poucas consultas de chave Pix restantes: mais uma chave não encontrada pararia todos os seus pagamentos. Elas são repostas a cada minuto: tente de novo em alguns minutos. Nenhuma consulta foi feita, e nada foi publicado.',
+    nothingPosted: 'Nada foi publicado.',
+  },
+
+  payments: {
+    empty: 'A empresa ainda não tem pagamentos.',
+    emptyPage: (page) => `Nenhum pagamento na página ${page}.`,
+    title: (p) => `*Pagamentos*, mais recentes primeiro · página ${p.page} (${p.range})`,
+    text: (p) => `Pagamentos, página ${p.page}: ${p.range}`,
+    line: (p) => `*${p.amount}* para ${p.key} · ${p.status}${p.created ? ` · ${p.created}` : ''}`,
+    correlation: (id) => `correlationID ${id}`,
+    statusCreated: 'criado, não aprovado no serviço',
+    statusConfirmed: 'confirmado',
+    statusFailed: 'falhou',
+    statusDenied: 'negado',
+    statusRejected: 'rejeitado',
+    statusInProgress: 'em andamento',
+    failedWith: (code) => `falhou (${code})`,
+    footer: 'Feitos no Slack ou fora dele, como o serviço Pix os lista; as chaves aparecem mascaradas; horários de Brasília.',
+  },
+
   common: {
     sandboxNote: ':test_tube: *SANDBOX*: uma API Pix local de teste, sem contas nem dinheiro reais.',
     sandboxTag: '[SANDBOX]',
@@ -54,6 +104,10 @@ export const ptBR: Catalogue = {
   },
 
   actions: {
+    openPaymentForm: 'abrir o formulário de pagamento',
+    askPayment: 'pedir um pagamento',
+    checkPixKey: 'consultar a chave Pix',
+    listPayments: 'listar os pagamentos',
     showHelp: 'mostrar a ajuda',
     readLimits: 'ler os limites',
     openLimitRequestForm: 'abrir o formulário de aumento de limite',
@@ -109,12 +163,16 @@ export const ptBR: Catalogue = {
     runApprovedAction: 'executar a ação aprovada',
     readApprovals: 'ler as ações que esperam aprovação',
     askApproval: 'pedir aprovação',
+    askWithdraw: 'pedir um saque',
+    retryPayment: 'tentar um pagamento de novo',
     manageAway: 'passar suas aprovações para alguém enquanto estiver ausente',
     readDigest: 'montar o resumo',
     readOpenDisputes: 'ler as disputas abertas',
   },
 
   summaries: {
+    pay: 'abre o formulário para pagar uma chave Pix de uma conta; a chave é consultada, e o pagamento espera a aprovação de uma segunda pessoa',
+    payments: 'os pagamentos da empresa (feitos no Slack ou fora dele), mais recentes primeiro, dez por página',
     help: 'esta lista',
     limits: 'os limites atuais de uma conta (a conta padrão quando nenhuma é informada)',
     limitRequest: 'abre o formulário para aumentar os limites de uma conta, com comprovantes',
@@ -128,6 +186,7 @@ export const ptBR: Catalogue = {
     keyAdd: 'abre o formulário para cadastrar uma chave Pix em uma conta',
     keyDelete: 'exclui uma chave Pix (pede confirmação antes)',
     withdrawKey: 'cadastra e seleciona a chave de saque da conta, ou seleciona uma que a empresa já tem (pede confirmação antes)',
+    withdraw: 'envia esse valor (em reais) da conta para a chave de saque dela, quando outra pessoa aprovar',
     scopes: 'os grupos de escopos que uma aplicação pode pedir',
     rotateSecret: 'troca o client secret de uma aplicação (pede confirmação antes); o novo é mostrado só para você',
     paymentBook: 'emite o carnê de uma assinatura até aquele mês e publica o PDF aqui',
@@ -759,6 +818,73 @@ export const ptBR: Catalogue = {
     columnDetail: 'detalhe',
   },
 
+  moneyOut: {
+    amount: (value) => `Valor: *${value}*`,
+    fromAccount: (p) => `Da conta ${p.account}: saldo disponível ${p.available} (lido em ${p.at})`,
+    balanceShort:
+      ':warning: O saldo disponível é menor que o valor: pode ser aprovado antes de o dinheiro chegar, e só é enviado se o saldo cobrir o valor nessa hora.',
+    balanceUnread: (account) => `Da conta ${account}: não foi possível ler o saldo quando isto foi pedido`,
+    receiver: (p) => `Recebedor: *${p.name}*, CPF/CNPJ ${p.taxId}, ${p.bank}`,
+    unknownPart: 'não informado',
+    receiverUnverified:
+      ':warning: Não foi possível verificar o recebedor antes do envio (a empresa não tem a consulta de chave Pix): quem recebe o dinheiro aparece depois do envio.',
+    key: (p) => `Chave Pix: ${p.key} (${p.type})`,
+    comment: (text) => `Comentário: ${text}`,
+    withdrawTo: (p) => `Para a chave de saque da conta ${p.key} (${p.type})`,
+    withdrawNoKey: 'Para a chave de saque da conta (nenhuma definida agora)',
+    sending: (p) => `:hourglass_flowing_sand: Aprovado por ${p.checkers} em ${p.at}: enviando…`,
+    sent: (p) =>
+      `:outbox_tray: *Enviado* em ${p.at}, com a aprovação de ${p.sender}; aprovado por ${p.checkers}. A confirmação vem na conversa.`,
+    statusRead: (status) =>
+      `O serviço já tinha este pagamento, com status \`${status}\`: não foi aprovado de novo (o serviço só aprova um pagamento enquanto ele está criado).`,
+    short: (p) =>
+      `:warning: Aprovado por ${p.checkers} em ${p.at}, *não enviado*: o saldo disponível da conta (${p.available}, lido em ${p.read}) não cobre o valor. O pagamento aguarda no serviço; quando o dinheiro chegar, qualquer pessoa que possa aprová-lo (não quem pediu) pode tentar de novo, uma vez.`,
+    shortNoBalance: (p) =>
+      `:warning: Aprovado por ${p.checkers} em ${p.at}, *não enviado*: a conta não tem o saldo. O pagamento aguarda no serviço; quando o dinheiro chegar, qualquer pessoa que possa aprová-lo (não quem pediu) pode tentar de novo, uma vez.`,
+    retryButton: 'Tentar o pagamento de novo',
+    retryWho: (p) =>
+      `Qualquer pessoa com o papel ${p.role}${p.listed ? ' listada em `ACCESS_APPROVERS`' : ''}, exceto quem pediu, pode tentar de novo; uma tentativa envia.`,
+    retryConfirmTitle: 'Enviar este pagamento agora?',
+    retryConfirmText: (amount) => `${amount} sai da conta assim que você confirmar.`,
+    confirmed: (at) => `:white_check_mark: *Confirmado* em ${at}.`,
+    failedStage: (p) => `:x: *O pagamento falhou* (${p.code}): ${p.description}`,
+    removed: ':wastebasket: *Removido* no aplicativo web do serviço: não foi enviado.',
+    endToEnd: (id) => `Identificador end-to-end: ${id}`,
+    withdrawn: (at) => `:white_check_mark: *Sacado* em ${at}.`,
+    balanceAfter: (balance) => `Saldo disponível depois: ${balance}`,
+    unknown: (p) =>
+      `:grey_question: Aprovado por ${p.checkers} em ${p.at}. O saque foi enviado, mas a resposta não veio: *o resultado é desconhecido*, e ele *não* é enviado de novo (o serviço não tem como distinguir um segundo saque do primeiro). Confira o saldo e o extrato da conta antes de pedir de novo.`,
+    balanceNow: (p) => `Saldo disponível: ${p.available} (lido em ${p.at})`,
+    balanceNotRead: 'Não foi possível ler o saldo da conta.',
+    latestEntries: '*Últimos lançamentos do extrato*',
+    noEntries: 'Não foi possível ler o extrato, ou ele não mostra lançamentos.',
+    sentThread: (p) => `:outbox_tray: Enviado para *${p.name}*, CPF/CNPJ ${p.taxId}, ${p.bank}\nEnd-to-end ID: ${p.endToEndId}`,
+    shortThread: (p) =>
+      `Não enviado: o saldo disponível da conta (${p.available}) não cobre o valor. O pagamento continua criado no serviço; use *Tentar o pagamento de novo* na mensagem acima quando o dinheiro chegar.`,
+    withdrawnThread: (p) => `:white_check_mark: Sacado. End-to-end ID: ${p.endToEndId}. Saldo disponível depois: ${p.balance}.`,
+    unknownThread:
+      'A resposta do saque não veio: o resultado é desconhecido, e ele não é enviado de novo. A mensagem acima mostra o saldo e os últimos lançamentos do extrato da conta.',
+    dayLimitRefused: (p) =>
+      `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; continua aguardando aprovação, para uma aprovação mais tarde ou o dia seguinte.`,
+    dayLimitRetry: (p) =>
+      `Não enviado: os pagamentos e saques de hoje (dia de São Paulo) somam ${p.total} até agora, e este (${p.amount}) passaria do limite do dia de ${p.limit} (\`PAY_DAY_LIMIT\`). Nada foi enviado; dá para tentar de novo mais tarde, ou no dia seguinte.`,
+    retryNotShort: 'Este pagamento não aguarda mais uma nova tentativa. Nada foi feito.',
+    retried: 'Tentando de novo: a mensagem mostra o resultado.',
+    createRefused: (text) => `O serviço recusou criar o pagamento: ${text}`,
+    approveRefused: (text) => `O serviço recusou aprovar o pagamento: ${text}`,
+    noSuchAccount: (account) => `A conta ${account} não é uma das contas da empresa.`,
+    aboveZero: 'O valor precisa ser maior que zero.',
+    withdrawNoWithdrawKey: (account) =>
+      `A conta ${account} não tem chave de saque: defina uma com \`/pix withdraw-key\` antes. Nada foi enviado.`,
+    withdrawBlocked: (account) =>
+      `Os saques da conta ${account} estão bloqueados: o DICT não encontrou a chave de saque dela. Defina outra chave de saque (\`/pix withdraw-key\`) antes. Nada foi enviado.`,
+    aboveBalance: (p) => `${p.amount} é mais que o saldo disponível da conta ${p.account} (${p.available}). Nada foi enviado.`,
+    balanceNotReported: (account) => `O serviço não informou o saldo da conta ${account}; nada foi enviado.`,
+    withdrawRefused: (text) => `O serviço recusou o saque: ${text}`,
+    withdrawNowBlocked:
+      'Os saques da conta agora estão bloqueados: o DICT não encontrou a chave de saque dela. Defina outra chave de saque.',
+  },
+
   approvals: {
     actionTitle: (action) =>
       ({
@@ -768,6 +894,8 @@ export const ptBR: Catalogue = {
         'withdraw-key': 'Definir a chave de saque',
         'account-create': 'Criar uma conta de campanha',
         'rotate-secret': 'Trocar o segredo de uma aplicação',
+        pay: 'Pagar uma chave Pix',
+        withdraw: 'Sacar de uma conta',
       })[action],
     pendingHead: (title) => `:raised_hand: *Aprovação necessária: ${title}*`,
     stateWord: (state) =>
@@ -970,6 +1098,50 @@ export const ptBR: Catalogue = {
     disputeIdInput: 'Id da disputa',
     disputeIdHint: 'O evento não trouxe o id da disputa no serviço Pix; veja-o no portal do serviço.',
     disputeIdRequired: 'Escreva o id da disputa (24 dígitos hexadecimais, ex.: 6840aeca23c0d1fe48c856a3).',
+  },
+
+  /** O fim de um pagamento enviado, no fio da sua aprovação; e o dinheiro que sai, no resumo e na Home. */
+  paymentEnd: {
+    codeMeaning: (code: string): string =>
+      (
+        ({
+          ALIAS_LIMIT_ERROR: 'as consultas de chaves Pix da empresa se esgotaram',
+          PAY_PIX_KEY_ERROR: 'não foi possível pagar essa chave',
+          PIX_KEY_INFO_ERROR: 'a consulta da chave falhou',
+          PIX_KEY_INFO_NOT_FOUND: 'a chave não está registrada em nenhum banco',
+          INVALID_PIX_KEY: 'a chave é inválida',
+          REACH_TRANSFER_LIMIT: 'a conta atingiu seu limite Pix diurno ou noturno',
+          NOT_ENOUGH_BALANCE: 'a conta não tem saldo suficiente',
+          ENTRY_ASSOCIATED_WITH_RESTRICTED_ACCOUNT_OR_USER: 'a conta da chave está restrita por fraude pelo Banco Central',
+        }) as Record<string, string>
+      )[code] ?? '',
+    confirmed: (p: { value: string }) => `:white_check_mark: *Pagamento confirmado*: ${p.value} chegou ao recebedor.`,
+    e2e: (id: string) => `Id fim a fim (endToEndId): ${id}`,
+    failed: (p: { value: string }) => `:x: *Pagamento falhou*: ${p.value} não chegou ao recebedor.`,
+    why: (p: { code: string; meaning: string }) => `Motivo: ${p.meaning} (${p.code}).`,
+    whyUnknown: 'Motivo: o serviço não informou.',
+    unknownCode: (code: string) => `Motivo: ${code}, um código sem significado documentado pelo serviço.`,
+    serviceSaid: (text: string) => `O serviço disse: “${text}”`,
+    available: (p: { account: string; available: string }) => `A conta ${p.account} tem ${p.available} disponível agora.`,
+    availableUnread: (account: string) => `Não foi possível ler agora o saldo disponível da conta ${account}.`,
+    limitHint: 'Peça ao serviço Pix um limite maior para a conta de origem:',
+    limitButton: 'Pedir limite maior',
+    removed: ':wastebasket: *Pagamento removido* no aplicativo web do serviço Pix: nada foi enviado.',
+    released: 'Ele não conta mais para o limite do dia.',
+    source: (account: string) => `Pago da conta ${account}.`,
+    confirmedText: (value: string) => `Pagamento confirmado: ${value}`,
+    failedText: (p: { value: string; why?: string }) => `Pagamento falhou: ${p.value}${p.why ? ` (${p.why})` : ''}`,
+    removedText: (value: string) => `Pagamento removido: ${value}`,
+    digestTitle: (since: string) => `*Dinheiro enviado desde ${since}*`,
+    digestSent: (p: { n: number; total: string }) => `• Enviados: ${p.n} pagamento(s) e saque(s), ${p.total} no total`,
+    digestFailed: (p: { n: number; total: string }) => `• Falharam: ${p.n} pagamento(s), ${p.total} no total`,
+    digestMore: 'O fim de cada um está no fio da sua aprovação.',
+    textSent: (n: number) => `${n} pagamento(s) ou saque(s) enviado(s)`,
+    textFailed: (n: number) => `${n} pagamento(s) com falha`,
+    homeTitle: '*Pagamentos e saques aguardando*',
+    homeForYou: (p: { n: number; total: string }) => `• Aguardando você: ${p.n}, ${p.total} no total`,
+    homeYours: (p: { n: number; total: string }) => `• Seus, aguardando um aprovador: ${p.n}, ${p.total} no total`,
+    homeHint: 'Cada um está na lista abaixo, com seus botões (os mais antigos primeiro).',
   },
 
   digest: {

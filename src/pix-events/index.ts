@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../deps';
 import { refreshHomesAfterDecision } from '../home';
+import { endOfMovement } from '../payments/ends';
+import { moneyOutRecords } from '../payments/records';
+import { settlePayment } from '../payments/settle';
 import type { PixBudget } from '../pix/budget';
 import { type DrainGate, drainGate } from '../runtime/drain-gate';
 import { SlackPacer } from '../slack/pacing';
@@ -32,6 +35,12 @@ export interface PixEventsSettings {
   pacer?: SlackPacer;
 }
 
+/**
+ * How long a payment's end that came before the payment was recorded sent (or whose reply Slack would
+ * not take) is tried again by the outbox: past that, the poll alone settles it.
+ */
+const MOVEMENT_WAIT_MS = 30 * 60_000;
+
 /** How long one Slack call of the outbox may wait for its turn (Slack's pace, a Retry-After). */
 const PACE_BUDGET_MS = 10_000;
 
@@ -48,17 +57,26 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
     ...(budget ? { acquire: (signal: AbortSignal) => budget.acquire('people', signal) } : {}),
   });
   let homesDirty = false;
+  const pacer = settings.pacer?.withMaxWait(PACE_BUDGET_MS) ?? new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger });
+  // A payment's end is background work like the poll's: its Pix read behind people, its posts paced.
+  const background: Deps = { ...deps, pix: deps.pix.inLane('poller'), slack: deps.slack.paced(pacer) };
   const outbox = new EventOutbox({
     events: deps.store.pixEvents,
     claims: deps.store,
     // The pace of the app's other background posts (balance alerts may go to this channel too), with its own wait.
-    slack: deps.slack.paced(
-      settings.pacer?.withMaxWait(PACE_BUDGET_MS) ?? new SlackPacer({ maxWaitMs: PACE_BUDGET_MS, logger: deps.logger }),
-    ).exact,
+    slack: background.slack.exact,
     channel: settings.channel,
     sandboxMode: deps.sandboxMode,
     audit: deps.audit,
     logger: deps.logger,
+    settle: async (movement, receivedAt) => {
+      const outcome = await settlePayment(background, movement.correlationId, endOfMovement(movement), 'webhook');
+      if (outcome !== 'not-sent' && outcome !== 'later') return 'done';
+      if (Date.now() - Date.parse(receivedAt) < MOVEMENT_WAIT_MS) return 'wait';
+      // Never left pending for good: the poll reads the payment once it is sent, and posts an end left unposted.
+      deps.logger.warn({ approval: movement.correlationId, outcome }, 'a payment’s end waited too long for its webhook: left to the poll');
+      return 'done';
+    },
     onDrained: (changed) => {
       // The Home tabs list the open disputes: refreshed once per drain that changed one, not per event.
       if (!changed || homesDirty) return;
@@ -75,6 +93,7 @@ export async function startPixEvents(deps: Deps, settings: PixEventsSettings): P
     audit: deps.audit,
     metrics: deps.metrics,
     logger: deps.logger,
+    ownsPayment: async (correlationId) => (await moneyOutRecords(deps.store.records).get(correlationId))?.kind === 'pay',
     nudge: outbox.nudge,
   });
 

@@ -9,7 +9,7 @@ import { slackErrorCode } from '../slack/error-code';
 import type { ExactWebClient } from '../slack/exact-client';
 import { type OnceMetadata, postOnce } from '../slack/post-once';
 import type { Claims } from '../store/claims';
-import type { DisputeRecord, PixEventRecord, PixEventsRepo } from '../store/pix-events';
+import type { DisputeRecord, MovementSummary, PixEventRecord, PixEventsRepo } from '../store/pix-events';
 import { isFinalStatus, mergedStatus } from './kinds';
 import { WEBHOOK_ACTOR } from './receiver';
 
@@ -47,6 +47,12 @@ export interface OutboxOptions {
   sandboxMode: boolean;
   audit: AuditLog;
   logger: Logger;
+  /**
+   * A payment's end (a `MOVEMENT_*` event of a payment this app sent): settled in its approval's thread
+   * (src/payments/settle.ts); `wait` while the payment is not sent yet, or its reply could not be posted
+   * (tried again on a later drain). `receivedAt`: when the event came.
+   */
+  settle?: (movement: MovementSummary, receivedAt: string) => Promise<'done' | 'wait'>;
   /** After each drain; `disputesChanged`: a dispute's root was posted or changed (the Home tabs list the open ones). */
   onDrained?: (disputesChanged: boolean) => void;
 }
@@ -57,6 +63,8 @@ export interface DrainReport {
   skipped: number;
   /** Its dispute (or itself) held by another instance at that moment: tried again shortly. */
   held: number;
+  /** A payment's end whose payment is not sent yet (or whose reply could not be posted): tried again later. */
+  waiting: number;
   failed: number;
 }
 
@@ -87,7 +95,7 @@ export class EventOutbox {
     return this.runner.fresh().catch((err: unknown) => {
       this.o.logger.warn({ ...describeError(err) }, 'could not list the Pix events to post; a later drain tries again');
       this.later();
-      return { posted: 0, skipped: 0, held: 0, failed: 1 };
+      return { posted: 0, skipped: 0, held: 0, waiting: 0, failed: 1 };
     });
   }
 
@@ -109,7 +117,7 @@ export class EventOutbox {
   }
 
   private async drainOnce(): Promise<DrainReport> {
-    const report: DrainReport = { posted: 0, skipped: 0, held: 0, failed: 0 };
+    const report: DrainReport = { posted: 0, skipped: 0, held: 0, waiting: 0, failed: 0 };
     this.disputesChanged = false;
     for (const hash of await this.o.events.pending()) {
       if (this.stopping) break;
@@ -123,7 +131,7 @@ export class EventOutbox {
         );
       }
     }
-    if (report.failed > 0) this.later();
+    if (report.failed + report.waiting > 0) this.later();
     else {
       this.retryMs = RETRY_AFTER_MS;
       if (report.held > 0) this.later(HELD_RETRY_MS);
@@ -133,7 +141,7 @@ export class EventOutbox {
     return report;
   }
 
-  private async postOne(hash: string): Promise<'posted' | 'skipped' | 'held'> {
+  private async postOne(hash: string): Promise<'posted' | 'skipped' | 'held' | 'waiting'> {
     const first = await this.o.events.get(hash);
     if (!first || first.postedAt) {
       await this.o.events.markPosted(hash);
@@ -148,7 +156,9 @@ export class EventOutbox {
         await this.o.events.markPosted(hash);
         return 'skipped';
       }
-      if (record.dispute) await this.postDispute(record, record.dispute);
+      if (record.movement && this.o.settle) {
+        if ((await this.o.settle(record.movement, record.receivedAt)) === 'wait') return 'waiting';
+      } else if (record.dispute) await this.postDispute(record, record.dispute);
       else await this.postOther(record);
       await this.o.events.markPosted(hash);
       void this.o.audit.record({

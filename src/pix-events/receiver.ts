@@ -8,7 +8,7 @@ import { ThrottledWarning } from '../runtime/throttled-warning';
 import { EVENT_MAX_AGE_MS, keptUntilOf, type PixEventRecord, type PixEventsRepo } from '../store/pix-events';
 import { disputeStatusOf, isListed, kindOf } from './kinds';
 import type { PublicKeys } from './public-keys';
-import { disputeSummary, EventBodySchema, eventTime, otherEventSummary, TestDeliverySchema } from './summary';
+import { disputeSummary, EventBodySchema, eventTime, movementSummary, otherEventSummary, TestDeliverySchema } from './summary';
 
 /** Bodies over this are refused with 413 (the contract). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,6 +28,11 @@ export interface ReceiverOptions {
   audit: AuditLog;
   metrics: Metrics;
   logger: Logger;
+  /**
+   * Whether a payment's `correlationID` is one of this app's (an approval's): its end goes to that
+   * approval's thread whatever PIX_EVENTS lists. Unset: every payment event is like any other kind.
+   */
+  ownsPayment?: (correlationId: string) => Promise<boolean>;
   /** A new event is recorded: post it now (outbox.ts). */
   nudge: () => void;
   now?: () => number;
@@ -141,6 +146,23 @@ async function receive(o: ReceiverOptions, warnings: Warnings, req: IncomingMess
   }
   const keptUntil = keptUntilOf(Date.parse(receivedAt), at);
   const kept = keptUntil === undefined ? {} : { keptUntil };
+  // A payment this app sent ends in its approval's thread, listed or not; one it did not make is an
+  // event like any other (posted to the channel only when listed).
+  const payment = movementSummary(kind, parsed.data);
+  let ours = false;
+  if (payment && o.ownsPayment) {
+    try {
+      ours = await o.ownsPayment(payment.correlationId);
+    } catch (err) {
+      return notRecorded(o, kind, `webhook:${kind.slice(0, 60)}`, err);
+    }
+  }
+  if (ours) {
+    return once(o, { hash, kind, receivedAt, ...kept, movement: payment }, OK, 'recorded: a payment of this app', () => {
+      o.logger.info({ kind, event: hash.slice(0, 12) }, 'webhook event recorded: a payment’s end');
+      setImmediate(o.nudge);
+    });
+  }
   if (!isListed(kind, o.kinds)) {
     return once(o, { hash, kind, receivedAt, dropped: 'not_listed', ...kept }, OK, 'not listed', () =>
       o.logger.debug({ kind }, 'webhook event not listed in PIX_EVENTS: dropped'),
@@ -177,10 +199,7 @@ async function once(o: ReceiverOptions, record: PixEventRecord, answer: Answer, 
     // One of a dispute's events is a repeat for as long as the dispute is kept, not only while its own key is.
     added = !(dispute && (await o.events.dispute(dispute.endToEndId))?.events?.includes(record.hash)) && (await o.events.add(record));
   } catch (err) {
-    o.logger.warn({ kind, err: errorText(err) }, 'webhook event not recorded (the store failed); the service will retry');
-    void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'error', detail: 'not recorded' });
-    o.metrics.webhookEvent(kind, 'not_recorded');
-    return { status: 503, body: { error: 'storage unavailable' } };
+    return notRecorded(o, kind, action, err);
   }
   if (!added) {
     o.logger.debug({ kind, event: record.hash.slice(0, 12) }, 'webhook delivery repeated: already received');
@@ -191,6 +210,14 @@ async function once(o: ReceiverOptions, record: PixEventRecord, answer: Answer, 
   void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: answer.status === 200 ? 'ok' : 'usage', detail });
   o.metrics.webhookEvent(kind, record.dropped ?? 'recorded');
   return answer;
+}
+
+/** The store failed: not answered 2xx, so that the service sends it again. */
+function notRecorded(o: ReceiverOptions, kind: string, action: string, err: unknown): Answer {
+  o.logger.warn({ kind, err: errorText(err) }, 'webhook event not recorded (the store failed); the service will retry');
+  void o.audit.record({ user: WEBHOOK_ACTOR, role: 'none', action, outcome: 'error', detail: 'not recorded' });
+  o.metrics.webhookEvent(kind, 'not_recorded');
+  return { status: 503, body: { error: 'storage unavailable' } };
 }
 
 /** The body, or 'too-large' past `max` bytes (the rest is drained, not kept). */

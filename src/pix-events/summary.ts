@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { maskPixKey, maskTaxId } from '../domain/pix-key-mask';
-import type { DisputeSummary, OtherEventSummary } from '../store/pix-events';
+import type { DisputeSummary, MovementSummary, OtherEventSummary } from '../store/pix-events';
 import { disputeStatusOf } from './kinds';
 
 /**
@@ -58,7 +58,18 @@ export const EventBodySchema = z.looseObject({
   dispute: z.unknown().optional(),
   charge: ChargeSchema,
   pix: z.looseObject({ value: cents, charge: ChargeSchema, time: instant }).optional().catch(undefined),
-  transaction: z.looseObject({ value: cents, correlationID: text }).optional().catch(undefined),
+  transaction: z.looseObject({ value: cents, correlationID: text, endToEndId: text }).optional().catch(undefined),
+  // A payment's end (pix-money-out.md §5): the failure's `error` beside the payment (read inside it too).
+  payment: z
+    .looseObject({
+      value: cents,
+      correlationID: text,
+      status: text,
+      error: z.looseObject({ code: text, description: text }).optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+  error: z.looseObject({ code: text, description: text }).optional().catch(undefined),
   refund: z.looseObject({ value: cents, correlationID: text, status: text }).optional().catch(undefined),
   refundTransaction: z.looseObject({ time: instant }).optional().catch(undefined),
   account: z.looseObject({ name: text, taxID: text }).optional().catch(undefined),
@@ -105,9 +116,14 @@ export function otherEventSummary(body: EventBody): OtherEventSummary {
   const customer = charge?.customer;
   const taxId = taxIdText(customer?.taxID) ?? body.account?.taxID;
   return defined({
-    value: body.pix?.value ?? charge?.value ?? body.transaction?.value ?? body.refund?.value ?? body.value,
-    correlationId: charge?.correlationID ?? body.transaction?.correlationID ?? body.refund?.correlationID ?? body.correlationID,
-    status: charge?.status ?? body.refund?.status,
+    value: body.pix?.value ?? charge?.value ?? body.transaction?.value ?? body.refund?.value ?? body.payment?.value ?? body.value,
+    correlationId:
+      charge?.correlationID ??
+      body.transaction?.correlationID ??
+      body.refund?.correlationID ??
+      body.payment?.correlationID ??
+      body.correlationID,
+    status: charge?.status ?? body.refund?.status ?? body.payment?.status,
     name: customer?.name ?? body.account?.name,
     taxId: maskedTaxId(taxId),
   });
@@ -126,4 +142,25 @@ export function eventTime(body: EventBody): number | undefined {
     (t): t is number => t !== undefined,
   );
   return times.length > 0 ? Math.max(...times) : undefined;
+}
+
+/** The kinds that tell a payment's end (pix-money-out.md §5), and the stage each ends it in. */
+const MOVEMENT_STAGES: Record<string, MovementSummary['stage']> = {
+  MOVEMENT_CONFIRMED: 'confirmed',
+  MOVEMENT_FAILED: 'failed',
+  MOVEMENT_REMOVED: 'removed',
+};
+
+/** A payment's end as its webhook tells it; undefined for another kind, or one naming no `payment.correlationID`. */
+export function movementSummary(kind: string, body: EventBody): MovementSummary | undefined {
+  const stage = MOVEMENT_STAGES[kind];
+  const correlationId = body.payment?.correlationID;
+  if (!stage || !correlationId) return undefined;
+  const error = body.error ?? body.payment?.error;
+  return defined({
+    correlationId,
+    stage,
+    endToEndId: body.transaction?.endToEndId,
+    ...(stage === 'failed' ? { code: error?.code, description: error?.description } : {}),
+  });
 }

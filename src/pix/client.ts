@@ -15,11 +15,17 @@ import {
   LimitRequestListResponseSchema,
   LimitRequestResponseSchema,
   LimitsResponseSchema,
+  LookupTokensSchema,
+  PaymentDetailSchema,
+  PaymentListResponseSchema,
+  PaymentResponseSchema,
   PixIdSchema,
+  PixKeyCheckSchema,
   PixKeyListResponseSchema,
   PixKeyResponseSchema,
   UnknownJsonSchema,
   WithdrawKeyResponseSchema,
+  WithdrawResponseSchema,
 } from './schemas';
 
 export interface PixClientOptions {
@@ -58,6 +64,8 @@ export interface PixCallSubject {
   subscription?: string;
   dispute?: string;
   transaction?: string;
+  /** A payment's `correlationID`. */
+  payment?: string;
 }
 
 /** One attempt of one call, as it went: `status` 0 when no answer came (network, time limit). */
@@ -72,6 +80,17 @@ export interface PixCallEvent {
   ms: number;
   attempt: number;
   about?: PixCallSubject;
+}
+
+/** A payment to a Pix key as created; `autoApprove` is never sent (every payment waits for its approve call). */
+export interface PaymentInput {
+  value: number;
+  destinationAlias: string;
+  destinationAliasType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
+  correlationID: string;
+  sourceAccountId?: string;
+  pixKeyEndToEndId?: string;
+  comment?: string;
 }
 
 export type FilePurpose = 'ACCOUNT_LIMIT_REQUEST' | 'DISPUTE_EVIDENCE';
@@ -105,6 +124,8 @@ interface CallSpec<S extends z.ZodType> {
   schema: S;
   /** Reads are retried on network errors, 5xx and 429; writes never are. */
   idempotent: boolean;
+  /** Not sent again even after a 429 (a key check: each try may cost the company look-up tokens). */
+  once?: boolean;
   params?: Record<string, string | number | undefined>;
   data?: unknown;
   headers?: Record<string, string | number>;
@@ -492,11 +513,115 @@ export class PixClient {
     });
   }
 
+  // Money out (pix-money-out.md)
+
+  /** Creates a payment to a Pix key (status CREATED: nothing sent yet). `correlationID` is its idempotency key. */
+  createPayment(appId: string, input: PaymentInput) {
+    return this.call({
+      operation: 'createPayment',
+      about: { account: input.sourceAccountId, pixKey: input.destinationAlias, payment: input.correlationID },
+      method: 'POST',
+      path: '/api/v1/payment',
+      route: '/api/v1/payment',
+      appId,
+      data: { type: 'PIX_KEY', ...input },
+      schema: PaymentResponseSchema,
+      idempotent: false,
+    }).then((r) => r.payment);
+  }
+
+  /** Approves a created payment: the money is sent. */
+  approvePayment(appId: string, correlationID: string) {
+    return this.call({
+      operation: 'approvePayment',
+      about: { payment: correlationID },
+      method: 'POST',
+      path: '/api/v1/payment/approve',
+      route: '/api/v1/payment/approve',
+      appId,
+      data: { correlationID },
+      schema: PaymentDetailSchema,
+      idempotent: false,
+    });
+  }
+
+  /** One payment by its id or its `correlationID`. */
+  getPayment(appId: string, idOrCorrelationID: string) {
+    return this.call({
+      operation: 'getPayment',
+      about: { payment: idOrCorrelationID },
+      method: 'GET',
+      path: `/api/v1/payment/${idSegment('payment', idOrCorrelationID)}`,
+      route: '/api/v1/payment/:id',
+      appId,
+      schema: PaymentDetailSchema,
+      idempotent: true,
+    });
+  }
+
+  listPayments(appId: string, page: { limit: number; skip: number }) {
+    return this.call({
+      operation: 'listPayments',
+      method: 'GET',
+      path: '/api/v1/payment',
+      route: '/api/v1/payment',
+      appId,
+      params: { limit: page.limit, skip: page.skip },
+      schema: PaymentListResponseSchema,
+      idempotent: true,
+    });
+  }
+
+  /** Sends `value` cents to the account's withdraw key. No idempotency key: never sent twice by this client. */
+  withdraw(accountAppId: string, accountId: string, value: number) {
+    return this.call({
+      operation: 'withdraw',
+      about: { account: accountId },
+      method: 'POST',
+      path: `/api/v1/account/${idSegment('accountId', accountId)}/withdraw`,
+      route: '/api/v1/account/:accountId/withdraw',
+      appId: accountAppId,
+      data: { value },
+      schema: WithdrawResponseSchema,
+      idempotent: false,
+      once: true,
+    }).then((r) => r.withdraw);
+  }
+
+  /** Who holds a Pix key. Sent once, never again on its own: a miss costs the company look-up tokens. */
+  checkPixKey(appId: string, pixKey: string) {
+    return this.call({
+      operation: 'checkPixKey',
+      about: { pixKey },
+      method: 'POST',
+      path: '/api/v1/pix-keys/check',
+      route: '/api/v1/pix-keys/check',
+      appId,
+      data: { pixKey },
+      schema: PixKeyCheckSchema,
+      idempotent: false,
+      once: true,
+    });
+  }
+
+  /** The company's look-up tokens (shared by every AppID). */
+  getLookupTokens(appId: string) {
+    return this.call({
+      operation: 'getLookupTokens',
+      method: 'GET',
+      path: '/api/v1/pix-keys/tokens',
+      route: '/api/v1/pix-keys/tokens',
+      appId,
+      schema: LookupTokensSchema,
+      idempotent: true,
+    });
+  }
+
   private async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const attempts = spec.idempotent ? this.retry.attempts : 1;
     // A write answered 429 was not performed: it is sent once more after the wait (a streamed body,
     // an upload, cannot be sent twice).
-    let resendWrite = !spec.idempotent && !isStream(spec.data);
+    let resendWrite = !spec.idempotent && !spec.once && !isStream(spec.data);
     // Not sent when it throws (a streamed body is let go by whoever opened it, as on any failure).
     if (spec.method !== 'GET') await this.options.beforeWrite?.();
     for (let attempt = 1; ; attempt++) {

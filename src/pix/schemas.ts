@@ -135,3 +135,93 @@ export const WithdrawKeyResponseSchema = z
 
 /** Shapes not shown: kept as JSON for the caller to present tolerantly. */
 export const UnknownJsonSchema = z.unknown();
+
+// Money out (pix-money-out.md): payments, withdrawals, key checks, look-up tokens. Shapes beyond the
+// fields the bot reads are kept loose: the service's own documents differ on some (marked *unclear*).
+
+/** A payment's status as the service sends it: `CREATED`, `CONFIRMED`, `FAILED`, and others (see `paymentStage`). */
+export const PaymentSchema = z.looseObject({
+  value: z.number().optional(),
+  status: z.string(),
+  correlationID: z.string().optional(),
+  destinationAlias: z.string().optional(),
+  destinationAliasType: z.string().optional(),
+  comment: z.string().nullish(),
+  sourceAccountId: z.string().nullish(),
+  createdAt: z.string().optional(),
+  error: z.looseObject({ code: z.string().optional(), description: z.string().optional() }).nullish(),
+});
+export type Payment = z.infer<typeof PaymentSchema>;
+
+/** `value` is typed a string in the reference for withdrawals (*unclear*): read both. */
+const CentsOrText = z.union([z.number(), z.string()]).optional();
+
+export const PaymentTransactionSchema = z.looseObject({
+  value: CentsOrText,
+  endToEndId: z.string().optional(),
+  time: z.string().optional(),
+});
+export const PaymentDestinationSchema = z.looseObject({
+  name: z.string().optional(),
+  taxID: z.string().optional(),
+  pixKey: z.string().optional(),
+  bank: z.string().optional(),
+  branch: z.string().optional(),
+  account: z.string().optional(),
+});
+export type PaymentDestination = z.infer<typeof PaymentDestinationSchema>;
+
+export const PaymentResponseSchema = z.looseObject({ payment: PaymentSchema });
+/** An approval's and a read's answer: the transaction and destination once the money was sent. */
+export const PaymentDetailSchema = z.looseObject({
+  payment: PaymentSchema,
+  transaction: PaymentTransactionSchema.nullish(),
+  destination: PaymentDestinationSchema.nullish(),
+});
+export type PaymentDetail = z.infer<typeof PaymentDetailSchema>;
+
+export const PaymentListResponseSchema = z.looseObject({
+  payments: z.array(PaymentDetailSchema),
+  pageInfo: z
+    .looseObject({
+      skip: z.number().optional(),
+      limit: z.number().optional(),
+      hasPreviousPage: z.boolean().optional(),
+      hasNextPage: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+export const WithdrawResponseSchema = z.looseObject({
+  withdraw: z.looseObject({
+    account: AccountSchema.optional(),
+    transaction: PaymentTransactionSchema.optional(),
+  }),
+});
+export type WithdrawResult = z.infer<typeof WithdrawResponseSchema>['withdraw'];
+
+export const PixKeyCheckSchema = z.looseObject({
+  pixKey: z.string().optional(),
+  type: z.string().optional(),
+  pixKeyEndToEndId: z.string().optional(),
+  owner: z
+    .looseObject({
+      name: z.string().optional(),
+      taxID: z.string().optional(),
+      psp: z.string().optional(),
+      branch: z.string().optional(),
+      account: z.string().optional(),
+    })
+    .optional(),
+});
+export type PixKeyCheckResult = z.infer<typeof PixKeyCheckSchema>;
+
+/** `nextRefresh` is a string of a form not shown (*unclear*): an ISO 8601 time or epoch milliseconds. */
+export const LookupTokensSchema = z.looseObject({
+  tokens: z.number(),
+  maxTokens: z.number().optional(),
+  nextRefresh: z.union([z.string(), z.number()]).nullish(),
+  tokensAfterRefresh: z.number().optional(),
+  refreshRate: z.number().optional(),
+});
+export type LookupTokens = z.infer<typeof LookupTokensSchema>;

@@ -71,13 +71,38 @@ const CROSS_SITE_TYPES = new Set(['text/plain', 'application/x-www-form-urlencod
 const UPLOAD_TYPES = new Set<string>(Object.values(ACCEPTED_TYPES));
 const SERVED_TYPES = new Set<string>([...UPLOAD_TYPES, 'text/csv']);
 
-/** The sandbox control routes the panel may reach (decisions, the withdraw key, balances and withdraw blocks, disputes). */
+/**
+ * The sandbox control routes the panel may reach (decisions, the withdraw key, balances and withdraw blocks, disputes,
+ * the next payment's failure).
+ */
 const SANDBOX_CONTROL = [
   /^\/sandbox\/limit-requests\/[^/]+\/(approve|reject)$/,
   /^\/sandbox\/accounts\/[^/]+\/(withdraw-key-api|balance|withdraw-blocked)$/,
   /^\/sandbox\/disputes$/,
   /^\/sandbox\/disputes\/[^/]+\/decide$/,
+  /^\/sandbox\/payments\/fail$/,
 ];
+
+/** The payments the panel lists, newest first. */
+const PANEL_PAYMENTS = 5;
+
+/** What the panel shows of the sandbox's payments (GET /api/v1/payment) and of how they end (GET /sandbox/info). */
+const PanelPayments = z.array(
+  z.object({
+    payment: z.object({
+      id: z.string(),
+      value: z.number(),
+      status: z.string(),
+      destinationAlias: z.string(),
+      error: z.object({ code: z.string() }).optional(),
+    }),
+  }),
+);
+const PanelOutcomes = z.object({
+  confirmDelayMs: z.number(),
+  failureCodes: z.record(z.string(), z.string()),
+  failNext: z.object({ code: z.string(), count: z.number() }).nullable(),
+});
 
 const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
 const values = z.record(z.string(), z.record(z.string(), z.unknown()));
@@ -115,7 +140,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   /**
    * Changes when what the sandbox panel shows may have: a write to the Pix API (the bot filing a
    * request…) or a change made through the panel's routes (pushed to every page at once). The page
-   * reads the panel again only then.
+   * reads the panel again only then (and while a payment it lists is settling: page.js).
    */
   const sandboxVersion = () => {
     let lastWrite = 0;
@@ -151,6 +176,11 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   const pix = async (pathName: string) => {
     const res = await fetch(`${sandbox.url}${pathName}`, { headers: { authorization: sandbox.companies.main.mainAppId } });
     return res.ok ? ((await res.json()) as Record<string, unknown>) : {};
+  };
+  /** The sandbox's own account of how payments end: the confirm delay, the failure codes, the failure armed. */
+  const paymentOutcomes = async () => {
+    const res = await fetch(`${sandbox.url}/sandbox/info`);
+    return res.ok ? PanelOutcomes.parse(((await res.json()) as { payments?: unknown }).payments) : undefined;
   };
 
   const api: Record<string, (body: unknown) => Promise<unknown>> = {
@@ -275,13 +305,24 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     }
     if (req.method === 'POST' && mediaType(req) !== 'application/json') return json(res, 415, { error: 'expected application/json' });
     if (req.method === 'GET' && url.pathname === '/api/sandbox') {
-      const [requests, accounts] = await Promise.all([pix('/api/v1/limits/request?limit=20&skip=0'), pix('/api/v1/account')]);
+      const [requests, accounts, payments, outcomes] = await Promise.all([
+        pix('/api/v1/limits/request?limit=20&skip=0'),
+        pix('/api/v1/account'),
+        pix(`/api/v1/payment?limit=${PANEL_PAYMENTS}&skip=0`),
+        paymentOutcomes(),
+      ]);
       // Each balance also as people read it (the app's one formatter): the panel shows both.
       const withMoney = ((accounts.accounts ?? []) as Array<{ balance?: { available?: unknown } }>).map((a) => ({
         ...a,
         ...(typeof a.balance?.available === 'number' ? { availableText: formatApiCents(a.balance.available, 'en') } : {}),
       }));
-      return json(res, 200, { limitRequests: requests.limitRequests ?? [], accounts: withMoney });
+      const listed = PanelPayments.safeParse(payments.payments ?? []);
+      return json(res, 200, {
+        limitRequests: requests.limitRequests ?? [],
+        accounts: withMoney,
+        payments: (listed.success ? listed.data : []).map(({ payment: p }) => ({ ...p, valueText: formatApiCents(p.value, 'en') })),
+        ...(outcomes ? { paymentOutcomes: outcomes } : {}),
+      });
     }
     const control = url.pathname.replace(/^\/api/, '');
     if (req.method === 'POST' && SANDBOX_CONTROL.some((r) => r.test(control))) {

@@ -1,6 +1,6 @@
 import { validate as validateCron } from 'node-cron';
 import { z } from 'zod';
-import { APPROVAL_ACTIONS, type ApprovalAction, parseDuration } from '../domain/approvals';
+import { ALWAYS_APPROVED, APPROVAL_ACTIONS, type ApprovalAction, parseDuration } from '../domain/approvals';
 import { parseReais } from '../domain/money';
 import type { Role } from '../domain/roles';
 import { namespaceProblem } from '../store/namespace';
@@ -197,6 +197,8 @@ const ConfigSchema = z.object({
   APPROVAL_QUORUM_ABOVE: reais('100000 or 100.000,00'),
   APPROVAL_QUORUM_ACTIONS: actionList,
   APPROVAL_ESCALATE_AFTER: z.preprocess(blankToUndefined, duration.optional()),
+  // The most the team sends in one São Paulo day (payments and withdrawals); unset: no limit.
+  PAY_DAY_LIMIT: reais('50000 or 50.000,00'),
   ACCESS_ESCALATION: idList,
   // Pix events (webhooks and the dispute desk): the receiver is on when PIX_EVENTS_CHANNEL is set.
   PIX_EVENTS_CHANNEL: z.preprocess(
@@ -286,7 +288,7 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
 function approvalRuleProblems(v: (name: string) => string | undefined): string[] {
   const problems: string[] = [];
   const names = (name: string) => commaList(v(name) ?? '');
-  const waiting = new Set(names('APPROVALS'));
+  const waiting = new Set([...names('APPROVALS'), ...ALWAYS_APPROVED]);
   names('APPROVAL_QUORUM_ACTIONS').forEach((action, i) => {
     if ((APPROVAL_ACTIONS as readonly string[]).includes(action) && !waiting.has(action))
       problems.push(
@@ -428,6 +430,8 @@ export interface Config {
     escalateAfterMs?: number;
     /** ACCESS_ESCALATION: who an approval is escalated to (user or group IDs); set with escalateAfterMs. */
     escalation: string[];
+    /** PAY_DAY_LIMIT in cents: the most payments and withdrawals send together in one São Paulo day; unset: none. */
+    payDayLimitCents?: number;
   };
   logLevel: RawConfig['LOG_LEVEL'];
   sandboxMode: boolean;
@@ -508,6 +512,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         quorumActions: [...new Set(c.APPROVAL_QUORUM_ACTIONS as ApprovalAction[])],
         ...(c.APPROVAL_ESCALATE_AFTER === undefined ? {} : { escalateAfterMs: c.APPROVAL_ESCALATE_AFTER }),
         escalation: c.ACCESS_ESCALATION,
+        ...(c.PAY_DAY_LIMIT === undefined ? {} : { payDayLimitCents: c.PAY_DAY_LIMIT }),
       },
       logLevel: c.LOG_LEVEL,
       sandboxMode: !c.PIX_API_URL,

@@ -18,6 +18,14 @@ export interface SandboxCall {
    */
   body: unknown;
   at: number;
+  /**
+   * When its request began to arrive, and when its answer was handed to the socket: milliseconds
+   * since the epoch, to the microsecond (`performance.timeOrigin + performance.now()`, the Slack
+   * stand-in's clock), so that a benchmark tells the Pix API's part of a caller's time from the
+   * caller's own, from outside the client.
+   */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 /** What an `/api/v1` handler gets once the caller is authenticated and its scope checked. */

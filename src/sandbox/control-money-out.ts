@@ -46,10 +46,16 @@ function anyPayment(state: SandboxState, idOrCorrelationID: string): Payment {
 
 /** What a test or the playground needs to drive the money-out endpoints, for `GET /sandbox/info`. */
 export function moneyOutInfo(state: SandboxState): Record<string, unknown> {
+  const { failNext } = state.paymentOutcomes;
   return {
     clock: { now: state.clock.date().toISOString(), offsetMs: state.clock.offsetMs },
     dict: [...state.dict].filter(([, e]) => !e.serviceAccount).map(([pixKey, e]) => dictEntryView(pixKey, e)),
-    payments: { confirmDelayMs: state.paymentOutcomes.confirmDelayMs, failureCodes: { ...FAILURE_DESCRIPTIONS } },
+    payments: {
+      confirmDelayMs: state.paymentOutcomes.confirmDelayMs,
+      failureCodes: { ...FAILURE_DESCRIPTIONS },
+      // What `POST /sandbox/payments/fail` armed and no payment has used yet (the playground's panel shows it).
+      failNext: failNext ? { code: failNext.failure.code, description: failNext.failure.description, count: failNext.count } : null,
+    },
     lookups: {
       minTokens: MIN_TOKENS,
       paidRefund: PAID_REFUND,

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, requireScope } from './auth';
 import type { ApiRouter, SandboxCall } from './context';
@@ -15,6 +15,8 @@ const MAX_JSON_BYTES = 1024 * 1024;
 /** The call log keeps the latest calls only, and no body bigger than this: a long run stays small. */
 export const DEFAULT_MAX_LOGGED_CALLS = 5_000;
 const LOGGED_BODY_BYTES = 64 * 1024;
+/** Now, in milliseconds since the epoch to the microsecond (see SandboxCall's receivedAt). */
+const preciseNow = () => performance.timeOrigin + performance.now();
 
 export interface ServerDeps {
   state: SandboxState;
@@ -32,15 +34,21 @@ export function createSandboxServer(deps: ServerDeps): Server {
   const api = apiRouter();
   const control = controlRouter();
   return createServer((req, res) => {
-    void dispatch(req, deps, api, control).then((reply) => sendReply(res, reply));
+    void dispatch(req, res, deps, api, control).then((reply) => sendReply(res, reply));
   });
 }
 
-async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, control: ReturnType<typeof controlRouter>): Promise<Reply> {
+async function dispatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: ServerDeps,
+  api: ApiRouter,
+  control: ReturnType<typeof controlRouter>,
+): Promise<Reply> {
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
   try {
-    if (url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')) return await handleApi(req, url, method, deps, api);
+    if (url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')) return await handleApi(req, res, url, method, deps, api);
     if (url.pathname.startsWith('/sandbox/')) {
       const match = control.match(method, url.pathname);
       if (!match) throw fail(404, 'Not found');
@@ -56,7 +64,15 @@ async function dispatch(req: IncomingMessage, deps: ServerDeps, api: ApiRouter, 
 }
 
 /** Order: log the call, inject latency and faults, route, authenticate, check the scope, handle, answer (late, or failed after the write, if asked). */
-async function handleApi(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, api: ApiRouter): Promise<Reply> {
+async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  method: string,
+  deps: ServerDeps,
+  api: ApiRouter,
+): Promise<Reply> {
+  const receivedAt = preciseNow();
   const query = Object.fromEntries(url.searchParams);
   const call: SandboxCall = {
     method,
@@ -66,7 +82,11 @@ async function handleApi(req: IncomingMessage, url: URL, method: string, deps: S
     ...(req.headers.accept ? { accept: req.headers.accept } : {}),
     body: undefined,
     at: Date.now(),
+    receivedAt,
   };
+  res.once('finish', () => {
+    call.answeredAt = preciseNow();
+  });
   deps.calls.push(call);
   if (deps.calls.length > deps.maxLoggedCalls) deps.calls.splice(0, deps.calls.length - deps.maxLoggedCalls);
   // Multipart bodies are left for the upload route to stream; everything else is JSON.

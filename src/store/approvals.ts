@@ -64,6 +64,8 @@ export const StoredApprovalSchema = z.object({
   escalating: z.boolean().optional(),
   /** When the escalation was posted. */
   escalatedAt: z.string().optional(),
+  /** Money out: the source account's available balance (cents) read when it was asked, shown on its root. */
+  askedBalance: z.object({ available: z.number().int(), at: z.string() }).optional(),
   /** The payload (Pix keys, names, amounts), sealed like stored AppIDs. */
   sealedPayload: z.string(),
   updatedAt: z.string(),
@@ -79,7 +81,7 @@ export interface ApprovalIntent {
 export type ApprovalRecord = Omit<StoredApproval, 'sealedPayload' | 'intent'> & { payload: ApprovalPayload; intent?: ApprovalIntent };
 export type NewApproval = Pick<
   ApprovalRecord,
-  'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt' | 'escalateAt' | 'required'
+  'id' | 'makerId' | 'makerLocale' | 'channel' | 'payload' | 'expiresAt' | 'remindAt' | 'escalateAt' | 'required' | 'askedBalance'
 >;
 
 /**

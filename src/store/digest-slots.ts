@@ -20,6 +20,7 @@ const DigestSlotSchema = z.object({
 export type DigestSlot = z.infer<typeof DigestSlotSchema>;
 
 const LatestSchema = z.object({ slot: z.string() });
+const PostedSchema = z.object({ slot: z.string() });
 
 /** How long a slot's record outlives its time: far past any instance's firing of it. */
 const DIGEST_SLOT_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
@@ -30,6 +31,7 @@ export type SlotEnd = { state: 'posted'; ts: string } | { state: 'undelivered'; 
 export class DigestSlots {
   private readonly slots: RecordsOf<DigestSlot>;
   private readonly latestSlot: RecordsOf<z.infer<typeof LatestSchema>>;
+  private readonly postedSlot: RecordsOf<z.infer<typeof PostedSchema>>;
 
   constructor(
     records: RecordsRepo,
@@ -37,6 +39,7 @@ export class DigestSlots {
   ) {
     this.slots = recordsOf(records, 'digest-slot', DigestSlotSchema);
     this.latestSlot = recordsOf(records, 'digest-latest', LatestSchema);
+    this.postedSlot = recordsOf(records, 'digest-posted', PostedSchema);
   }
 
   /** First one wins: true when `holder` took the slot (nobody had). It is then the latest slot. */
@@ -76,7 +79,14 @@ export class DigestSlots {
   async finish(slot: string, holder: string, end: SlotEnd, now = Date.now()): Promise<boolean> {
     const seen = await this.slots.get(slot);
     if (seen?.state !== 'posting' || seen.holder !== holder) return false;
-    return this.slots.compareAndSet(slot, seen, { holder, leaseUntil: iso(now), ...end });
+    const done = await this.slots.compareAndSet(slot, seen, { holder, leaseUntil: iso(now), ...end });
+    if (done && end.state === 'posted') await this.postedSlot.set('slot', { slot });
+    return done;
+  }
+
+  /** The time of the latest digest posted (what "since the last digest" counts from); undefined before the first. */
+  async lastPosted(): Promise<string | undefined> {
+    return (await this.postedSlot.get('slot'))?.slot;
   }
 }
 

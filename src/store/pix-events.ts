@@ -36,6 +36,21 @@ export const OtherEventSummarySchema = z.object({
 });
 export type OtherEventSummary = z.infer<typeof OtherEventSummarySchema>;
 
+/**
+ * A payment's end as its webhook told it (`MOVEMENT_CONFIRMED`, `MOVEMENT_FAILED`, `MOVEMENT_REMOVED`), for
+ * a payment this app sent (its `correlationID` is one of its approvals'): settled in that approval's
+ * thread, never posted to the channel.
+ */
+export const MovementSummarySchema = z.object({
+  correlationId: z.string(),
+  stage: z.enum(['confirmed', 'failed', 'removed']),
+  endToEndId: z.string().optional(),
+  /** The failure's code and the service's words for it (pix-money-out.md §2). */
+  code: z.string().optional(),
+  description: z.string().optional(),
+});
+export type MovementSummary = z.infer<typeof MovementSummarySchema>;
+
 export const PixEventRecordSchema = z.object({
   hash: z.string(),
   /** The part of `event` after the colon, upper case: `DISPUTE_CREATED`. */
@@ -43,6 +58,7 @@ export const PixEventRecordSchema = z.object({
   receivedAt: z.string(),
   dispute: DisputeSummarySchema.optional(),
   other: OtherEventSummarySchema.optional(),
+  movement: MovementSummarySchema.optional(),
   /** When a post of it was first tried (a later try looks for it in Slack first). */
   attemptedAt: z.string().optional(),
   /** When it was posted (its root or reply, or its compact message). */
@@ -105,7 +121,7 @@ export function keptUntilOf(receivedAt: number, at: number | undefined): string 
  * digest, personal data masked or not): an event with no time of its own is kept for good.
  */
 export function postedRecord(record: PixEventRecord, postedAt: string): PixEventRecord {
-  const { dispute: _dispute, other: _other, ...kept } = record;
+  const { dispute: _dispute, other: _other, movement: _movement, ...kept } = record;
   return { ...kept, postedAt: record.postedAt ?? postedAt };
 }
 

@@ -3,7 +3,7 @@ import { type LimitRequestAnswer, SAMPLES } from '../sandbox/helpers';
 import { buttonsOf, clickButton, sandboxApi } from '../support/accounts-harness';
 import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
 import { clearFaults, failPixApi } from '../support/interactions';
-import { blockSuggestion, sendInteraction, submittedView, viewBlockAction } from '../support/slack-payloads';
+import { blockSuggestion, sendInteraction, submittedView, viewBlockAction, viewSubmission } from '../support/slack-payloads';
 import { waitFor } from '../support/wait';
 
 // The company at the size the Pix API allows: 150 accounts, 100 Pix keys on one, 100 limit requests
@@ -280,6 +280,53 @@ describe('150 accounts and 100 Pix keys', () => {
       const res = await sendInteraction(h, blockSuggestion(VIEWER, { actionId: 'limit_request_account', value: '' }));
       expect(res.body).toEqual({ options: [] });
       expect(h.sandbox.calls.slice(before)).toEqual([]);
+    });
+  });
+
+  describe('the payment form with more accounts than a select holds', () => {
+    test('the source account is searched, the default one chosen; a found one is the payment’s', async () => {
+      const before = h.slack.calls.length;
+      await h.slash(OPERATOR, 'pay', { channelId: CHANNEL });
+      const update = await waitFor('the payment form', () =>
+        h.slack.calls
+          .slice(before)
+          .find((c) => c.method === 'views.update' && (c.args.view as View).blocks.some((b) => b.type === 'input')),
+      );
+      const view = update.args.view as View;
+      const viewId = String(update.args.view_id);
+      expect(view.blocks.find((b) => b.block_id === 'sourceAccountId')!.element).toMatchObject({
+        type: 'external_select',
+        action_id: 'pay_source_account',
+        initial_option: { value: h.sandbox.companies.main.defaultAccountId },
+      });
+      const suggest = (userId: string, value: string) =>
+        sendInteraction(
+          h,
+          blockSuggestion(userId, { actionId: 'pay_source_account', blockId: 'sourceAccountId', value, view: { id: viewId, ...view } }),
+        );
+      const all = await suggest(OPERATOR, '');
+      expect((all.body!.options as Array<{ value: string }>).map((o) => o.value)).toEqual(accountIds.slice(0, 100));
+      const last = accountIds[149]!;
+      expect(((await suggest(OPERATOR, last.slice(-6))).body!.options as Array<{ value: string }>).map((o) => o.value)).toEqual([last]);
+      const pixBefore = h.sandbox.calls.length;
+      expect((await suggest(VIEWER, '')).body).toEqual({ options: [] });
+      expect(h.sandbox.calls.slice(pixBefore)).toEqual([]);
+
+      // Sent with the account found by the search: the approval is for that account.
+      const state = {
+        sourceAccountId: { pay_source_account: { type: 'external_select', selected_option: { value: last } } },
+        destinationAlias: { destinationAlias: { type: 'plain_text_input', value: 'financeiro@graficarapida.com.br' } },
+        destinationAliasType: { destinationAliasType: { type: 'static_select', selected_option: null } },
+        value: { value: { type: 'plain_text_input', value: '10' } },
+        comment: { comment: { type: 'plain_text_input', value: null } },
+      };
+      const slackFrom = h.slack.calls.length;
+      await sendInteraction(h, viewSubmission(OPERATOR, submittedView(view as never, viewId, state)));
+      const root = await waitFor('the approval root', () =>
+        h.slack.calls.slice(slackFrom).find((c) => c.method === 'chat.postMessage' && (c.response as { ok?: boolean }).ok),
+      );
+      const id = (root.args.metadata as { event_payload: { approval_id: string } }).event_payload.approval_id;
+      expect((await h.app.deps.store.approvals.get(id))?.payload).toMatchObject({ action: 'pay', sourceAccountId: last });
     });
   });
 });

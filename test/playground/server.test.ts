@@ -260,3 +260,28 @@ test('a dispute opened and decided from the panel: its webhooks reach the bot, o
     ),
   ).toHaveLength(1);
 });
+
+test("the panel arms the next payment's failure with one of the service's codes, and reads it back; the sandbox's other payment controls stay out of reach", async () => {
+  const panel = async () =>
+    (await (await fetch(new URL('/api/sandbox', pg.url))).json()) as {
+      payments: unknown[];
+      paymentOutcomes: { confirmDelayMs: number; failureCodes: Record<string, string>; failNext: unknown };
+    };
+  const before = await panel();
+  expect(before.payments).toEqual([]);
+  expect(before.paymentOutcomes).toMatchObject({ confirmDelayMs: 1_500, failNext: null });
+  expect(Object.keys(before.paymentOutcomes.failureCodes)).toContain('REACH_TRANSFER_LIMIT');
+
+  // A code the service does not have: the sandbox's 400, as it said it.
+  const bad = await post('/api/sandbox/payments/fail', { code: 'NOPE' });
+  expect(bad.status).toBe(400);
+  expect((await panel()).paymentOutcomes.failNext).toBeNull();
+
+  expect((await post('/api/sandbox/payments/fail', { code: 'REACH_TRANSFER_LIMIT' })).status).toBe(200);
+  expect((await panel()).paymentOutcomes.failNext).toEqual({ code: 'REACH_TRANSFER_LIMIT', count: 1 });
+
+  for (const route of ['/api/sandbox/payments/confirm-delay', '/api/sandbox/clock', '/api/sandbox/dict/too-many-requests']) {
+    expect((await post(route, { ms: 0, advanceMs: 0, count: 5 })).status).toBe(404);
+  }
+  expect((await panel()).paymentOutcomes.confirmDelayMs).toBe(1_500);
+});

@@ -62,6 +62,7 @@ describe('authentication, routing and the control routes', () => {
       payments: {
         confirmDelayMs: 1_500,
         failureCodes: expect.objectContaining({ REACH_TRANSFER_LIMIT: 'Limite de transferência Pix atingido' }),
+        failNext: null,
       },
       lookups: { minTokens: 20, paidRefund: 2, foundCacheMs: 1_800_000, missingCacheMs: 300_000, checkValidMs: 900_000 },
     });
@@ -89,6 +90,12 @@ describe('authentication, routing and the control routes', () => {
     expect(sb.calls[1]?.body).toEqual({ pixKey: 'log@example.com', type: 'EMAIL' });
     expect(sb.calls[2]?.authorization).toBeUndefined();
     expect(typeof sb.calls[0]?.at).toBe('number');
+    // Each call's arrival and answer, on the clock a benchmark reads (ms since the epoch, to the microsecond), in order.
+    for (const [i, c] of sb.calls.entries()) {
+      expect(Math.abs(c.receivedAt - c.at)).toBeLessThan(1_000);
+      expect(c.answeredAt).toBeGreaterThanOrEqual(c.receivedAt);
+      if (i > 0) expect(c.receivedAt).toBeGreaterThanOrEqual(sb.calls[i - 1]!.answeredAt!);
+    }
     expect((await control<{ calls: unknown[] }>(sb, 'GET', '/calls')).json.calls).toHaveLength(3);
   });
 

@@ -308,10 +308,14 @@ describe('payments to a Pix key', () => {
       failure: { code: 'REACH_TRANSFER_LIMIT', description: 'Limite de transferência Pix atingido' },
       count: 1,
     });
+    const armed = async () => ((await control(sb, 'GET', '/info')).json as { payments: { failNext: unknown } }).payments.failNext;
+    // What is armed is told (the playground's panel shows it) until a payment uses it.
+    expect(await armed()).toEqual({ code: 'REACH_TRANSFER_LIMIT', description: 'Limite de transferência Pix atingido', count: 1 });
     const correlationID = nextId();
     await create({ correlationID, value: 30_000 });
     const approved = (await approve(correlationID)).json;
     expect(approved.payment.status).toBe('APPROVED');
+    expect(await armed()).toBeNull();
     expect((await balance()).available).toBe(1_470_000);
 
     await advanceClock(sb, DELAY);

@@ -1,7 +1,7 @@
 import type { ApprovalAction } from '../../src/domain/approvals';
 import type { SandboxHandle } from '../../src/sandbox';
 import type { SlackStandIn } from '../../src/slack-standin/web-api';
-import { clickButton, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
+import { clickButton, type ModalView, openedModal, sandboxApi, submitModal, viewUpdates } from './accounts-harness';
 import type { AppProcess } from './app-process';
 import { answerOn, type PendingRoot, pendingRoot } from './approvals';
 import { type Harness, messageText, poster, sendSlash } from './harness';
@@ -111,6 +111,39 @@ export function makerFlows(h: Harness, s: FlowSetup) {
       return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
     },
     'rotate-secret': (): Promise<Asked> => confirmed(`rotate-secret ${s.rotateClientId}`, 'rotate_secret_confirm'),
+    /** `/pix pay` on the account, its form typed and sent (the key checked by the form): the pending root. */
+    pay: async (options: { value?: string; key?: string; type?: string; comment?: string } = {}): Promise<Asked> => {
+      const from = h.slack.calls.length;
+      await h.slash(s.operator, `pay ${s.accountId}`, { channelId: s.channel });
+      const update = await waitFor('the payment form', () =>
+        h.slack.calls
+          .slice(from)
+          .find((c) => c.method === 'views.update' && (c.args.view as ModalView).blocks.some((b) => b.type === 'input')),
+      );
+      const form = { view: update.args.view as ModalView, viewId: String(update.args.view_id) };
+      const typed: Record<string, string | undefined> = {
+        destinationAlias: options.key ?? 'financeiro@graficarapida.com.br',
+        value: options.value ?? '123.45',
+        comment: options.comment,
+      };
+      const values: Record<string, Record<string, unknown>> = {};
+      for (const b of form.view.blocks as Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>) {
+        if (b.type !== 'input' || !b.block_id || !b.element) continue;
+        const actionId = String(b.element.action_id);
+        if (b.block_id === 'sourceAccountId')
+          values[b.block_id] = { [actionId]: { type: b.element.type, selected_option: { value: s.accountId } } };
+        else if (b.block_id === 'destinationAliasType')
+          values[b.block_id] = { [actionId]: { type: 'static_select', selected_option: options.type ? { value: options.type } : null } };
+        else values[b.block_id] = { [actionId]: { type: 'plain_text_input', value: typed[b.block_id] ?? null } };
+      }
+      await submitModal(h, s.operator, form, values);
+      return { root: await pendingRoot(h, from), shown: modalAnswer(from, form.viewId) };
+    },
+    withdraw: async (options: { amount?: string } = {}): Promise<Asked> => {
+      const from = h.slack.calls.length;
+      const res = await h.slash(s.operator, `withdraw ${s.accountId} ${options.amount ?? '10,00'}`, { channelId: s.channel });
+      return { root: await pendingRoot(h, from), shown: async () => messageText(await answerOn(h, res.responseId)) };
+    },
   } satisfies Record<ApprovalAction, (options?: never) => Promise<Asked>>;
 }
 

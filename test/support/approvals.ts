@@ -4,7 +4,7 @@ import { clickButton, type ModalView, openedModal, submitModal } from './account
 import type { Harness } from './harness';
 import { waitFor } from './wait';
 
-/** The Pix writes each action's approval makes, in order, as `METHOD path` (a key's path cut at the key); one table for every approvals suite. */
+/** The Pix writes each action's approval makes, in order, as `METHOD path` (a key's path cut at the key, an account's id as `:accountId`); one table for every approvals suite. */
 export const APPROVAL_WRITES: Record<ApprovalAction, string[]> = {
   'limit-request': ['POST /api/v1/files', 'POST /api/v1/limits/request'],
   'key-add': ['POST /api/v1/pix-keys'],
@@ -12,6 +12,8 @@ export const APPROVAL_WRITES: Record<ApprovalAction, string[]> = {
   'withdraw-key': ['POST /api/v1/pix-keys/withdraw'],
   'account-create': ['POST /api/v1/account', 'POST /api/v1/application'],
   'rotate-secret': ['POST /api/v1/application/rotate-secret'],
+  pay: ['POST /api/v1/payment', 'POST /api/v1/payment/approve'],
+  withdraw: ['POST /api/v1/account/:accountId/withdraw'],
 };
 
 /** A pending approval's root as the app posted it: where it is, and the approval id its metadata names. */

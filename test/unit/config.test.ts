@@ -196,7 +196,7 @@ describe('four-eyes approvals in the configuration', () => {
     if (r.ok) return;
     expect(r.problems).toEqual([
       expect.stringMatching(
-        /^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret$/,
+        /^APPROVALS: entry 2 expected one of limit-request, key-add, key-delete, withdraw-key, account-create, rotate-secret, pay, withdraw$/,
       ),
       expect.stringMatching(/^ACCESS_APPROVERS: entry 1 /),
       'APPROVAL_TTL: expected a duration such as 30m, 24h or 2d',
@@ -358,6 +358,17 @@ describe('two checkers and escalation in the configuration', () => {
       escalateAfterMs: 2 * 3_600_000,
       escalation: ['U0MANAGER', 'S0HEADS'],
     });
+  });
+
+  test('money out: APPROVAL_QUORUM_ACTIONS may name pay and withdraw without APPROVALS (they always wait); PAY_DAY_LIMIT in reais, unset by default', () => {
+    const r = loadConfig({ ...base, APPROVAL_QUORUM_ACTIONS: 'pay,withdraw', PAY_DAY_LIMIT: '50.000,00' });
+    expect(r.ok && r.config.approvals).toMatchObject({ actions: [], quorumActions: ['pay', 'withdraw'], payDayLimitCents: 5_000_000 });
+    const off = loadConfig(base);
+    expect(off.ok && off.config.approvals.payDayLimitCents).toBeUndefined();
+    const bad = loadConfig({ ...base, PAY_DAY_LIMIT: 'much-SUPERSECRET' });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.problems).toEqual([expect.stringMatching(/^PAY_DAY_LIMIT: expected an amount in reais/)]);
+    expect(!bad.ok && bad.problems.join('\n')).not.toMatch(/SUPERSECRET/);
   });
 
   test.each([

@@ -15,8 +15,8 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const readme = read('README.md');
 const commands = ENTRY_TABLE.filter((r): r is CommandRow => r.kind === 'command');
 
-/** The Pix interface as the service describes it: its text is the service's, not ours. */
-const INTERFACE_COPIES = [path.join('docs', 'pix-interface.md')];
+/** The Pix interface as the service describes it: its names are the service's (`PIX_KEY` is a payment type), not ours. */
+const INTERFACE_COPIES = [path.join('docs', 'pix-interface.md'), path.join('docs', 'pix-money-out.md')];
 
 /** Every Markdown document of the repository (not what npm or the build makes). */
 function markdownFiles(dir = ''): string[] {

@@ -153,6 +153,68 @@ describe('PixClient', () => {
     }
   });
 
+  test('a write answered 429 is sent once more after the wait; a key check and a withdraw never are (a miss costs look-up tokens; a withdraw has no idempotency key)', async () => {
+    const busy = json(429, { error: 'too many', errorCode: 'TOO_MANY_REQUESTS' }, { 'retry-after': '1' });
+    const s = await scriptedServer([busy, json(200, { payment: { status: 'CREATED', correlationID: 'c1' } })]);
+    try {
+      const created = await client(s.url).createPayment('APP', {
+        value: 1_050,
+        destinationAlias: 'a@b.com',
+        destinationAliasType: 'EMAIL',
+        correlationID: 'c1',
+      });
+      expect(created.status).toBe('CREATED');
+      expect(s.seen).toHaveLength(2);
+      expect(JSON.parse(s.seen[1]!.body.toString())).toEqual({
+        type: 'PIX_KEY',
+        value: 1_050,
+        destinationAlias: 'a@b.com',
+        destinationAliasType: 'EMAIL',
+        correlationID: 'c1',
+      });
+    } finally {
+      await s.close();
+    }
+    for (const call of [
+      (c: PixClient) => c.checkPixKey('APP', 'a@b.com'),
+      (c: PixClient) => c.withdraw('APP', '6840aeca23c0d1fe48c856a3', 500),
+    ]) {
+      const t = await scriptedServer([busy, json(200, {})]);
+      try {
+        await expect(call(client(t.url))).rejects.toMatchObject({ status: 429, errorCode: 'TOO_MANY_REQUESTS' });
+        expect(t.seen).toHaveLength(1);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+
+  test('money-out answers are read in both of their unclear forms: a withdraw’s value as a number or a string, the tokens’ refresh as ISO or epoch', async () => {
+    const s = await scriptedServer([
+      json(200, {
+        withdraw: {
+          transaction: { endToEndId: 'E1', value: '500' },
+          account: { accountId: 'x', balance: { total: 1, blocked: 0, available: 1 } },
+        },
+      }),
+      json(200, { tokens: 480, maxTokens: 500, nextRefresh: 1_764_900_000_000 }),
+      json(200, { tokens: 10, nextRefresh: '2026-12-05T01:00:00.000Z' }),
+    ]);
+    try {
+      const c = client(s.url);
+      expect((await c.withdraw('APP', '6840aeca23c0d1fe48c856a3', 500)).transaction?.value).toBe('500');
+      expect((await c.getLookupTokens('APP')).nextRefresh).toBe(1_764_900_000_000);
+      expect((await c.getLookupTokens('APP')).nextRefresh).toBe('2026-12-05T01:00:00.000Z');
+      expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+        'POST /api/v1/account/6840aeca23c0d1fe48c856a3/withdraw',
+        'GET /api/v1/pix-keys/tokens',
+        'GET /api/v1/pix-keys/tokens',
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('a limit request is sent in integer cents, flat, with documents as fileIds; fractions are refused', async () => {
     const s = await scriptedServer([json(201, { limitRequest: { id: 'r', companyBankAccountId: 'a', status: 'IN_REVIEW' } })]);
     try {

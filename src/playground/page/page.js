@@ -76,6 +76,15 @@
     }, 500);
   }
 
+  var settlingTimer = null;
+  function settlingSoon() {
+    if (settlingTimer) return;
+    settlingTimer = setTimeout(() => {
+      settlingTimer = null;
+      drawSandbox();
+    }, 1000);
+  }
+
   /** Draws again what is on screen (the person's own moves, such as opening a thread). */
   function refresh() {
     if (ui.state) draw();
@@ -362,6 +371,8 @@
     fetch('/api/sandbox')
       .then((r) => r.json())
       .then((sb) => {
+        // A payment approved ends on the sandbox's own clock, with no write to tell it: read again until it has.
+        if (sb.payments?.some((p) => p.status === 'APPROVED')) settlingSoon();
         // Redrawn only when it changed: a limit being typed in the panel is kept.
         var seen = JSON.stringify(sb);
         if (seen === ui.sandboxSeen) return;
@@ -438,6 +449,7 @@
           .join('');
         restoreTyped(typed);
         if (typing) fieldOf(typing)?.focus();
+        drawPayments(sb);
         drawDisputes();
       });
   }
@@ -476,6 +488,65 @@
       const input = fieldOf(key);
       if (input) input.value = value;
     }
+  }
+
+  /**
+   * How the sandbox's payments end: confirmed after its delay, unless the next one is made to fail with a
+   * code (the failure armed is shown until a payment uses it); and its latest payments with their status.
+   */
+  function drawPayments(sb) {
+    var outcomes = sb.paymentOutcomes;
+    var codes = outcomes ? Object.keys(outcomes.failureCodes) : [];
+    if (!ui.failCode || codes.indexOf(ui.failCode) < 0)
+      ui.failCode = codes.indexOf('REACH_TRANSFER_LIMIT') >= 0 ? 'REACH_TRANSFER_LIMIT' : codes[0];
+    var armed = outcomes?.failNext;
+    $('#sandbox-payments').innerHTML =
+      (outcomes
+        ? '<p class="sb-note">An approved payment is confirmed ' +
+          esc(String(outcomes.confirmDelayMs / 1000)) +
+          ' s later, with its signed webhook.</p>' +
+          '<form class="sb-fail"><label>Next payment fails with <select name="failCode">' +
+          codes
+            .map(
+              (c) =>
+                '<option value="' +
+                esc(c) +
+                '"' +
+                (c === ui.failCode ? ' selected' : '') +
+                ' title="' +
+                esc(outcomes.failureCodes[c]) +
+                '">' +
+                esc(c) +
+                '</option>',
+            )
+            .join('') +
+          '</select></label><button type="button" class="bk-button" data-fail-next>Fail the next payment</button></form>' +
+          (armed
+            ? '<p class="sb-armed">The next ' +
+              (armed.count > 1 ? `${esc(String(armed.count))} payments approved fail` : 'payment approved fails') +
+              ' with <code>' +
+              esc(armed.code) +
+              '</code>.</p>'
+            : '')
+        : '') +
+      (sb.payments.length
+        ? sb.payments
+            .map(
+              (p) =>
+                '<div class="sb-payment" data-payment="' +
+                esc(p.id) +
+                '"><span>' +
+                esc(p.valueText || String(p.value)) +
+                ' · <b>' +
+                esc(p.status) +
+                '</b>' +
+                (p.error ? ` <code>${esc(p.error.code)}</code>` : '') +
+                '</span><small>to ' +
+                esc(p.destinationAlias) +
+                '</small></div>',
+            )
+            .join('')
+        : '<p class="empty">No payment yet.</p>');
   }
 
   function drawDisputes() {
@@ -801,6 +872,10 @@
       );
       return;
     }
+    if (target.closest('[data-fail-next]')) {
+      sandboxPost('payments/fail', { code: ui.failCode }).then(drawSandbox);
+      return;
+    }
     if (target.closest('[data-digest-now]')) {
       api('digest', {});
       return;
@@ -868,6 +943,10 @@
       params.set('as', ui.me);
       history.replaceState(null, '', `?${params}`);
       follow();
+      return;
+    }
+    if (target.name === 'failCode' && target.closest('#sandbox-payments')) {
+      ui.failCode = target.value;
       return;
     }
     if (target.id === 'attach') {

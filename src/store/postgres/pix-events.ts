@@ -63,7 +63,7 @@ export class PostgresPixEvents implements PixEventsRepo {
   async markPosted(hash: string) {
     await this.query(
       `UPDATE ${this.s}.pix_events SET posted = true,
-         record = CASE WHEN record ? 'postedAt' THEN record ELSE record || jsonb_build_object('postedAt', $2::text) END - 'dispute' - 'other'
+         record = CASE WHEN record ? 'postedAt' THEN record ELSE record || jsonb_build_object('postedAt', $2::text) END - 'dispute' - 'other' - 'movement'
        WHERE hash = $1`,
       [hash, new Date().toISOString()],
     );

@@ -59,6 +59,18 @@ export function digestAndAlertsContract(backend: BackendUnderTest): void {
       expect(await slots.takeOver(SLOT, 'b', 10_000, Date.now() + 60_000)).toBe(false);
     });
 
+    test('the last digest posted (what "since the last digest" counts from): a posted slot, not one undelivered', async () => {
+      const space1 = await space().open();
+      const slots = new DigestSlots(space1.records);
+      expect(await slots.lastPosted()).toBeUndefined();
+      await slots.claim(SLOT, 'a', 10_000);
+      await slots.finish(SLOT, 'a', { state: 'posted', ts: '1.1' });
+      const later = '2026-11-27T12:00:00.000Z';
+      await slots.claim(later, 'a', 10_000);
+      await slots.finish(later, 'a', { state: 'undelivered', error: 'not_in_channel' });
+      expect(await new DigestSlots(space1.records).lastPosted()).toBe(SLOT);
+    });
+
     test('balance marks: first sight written once, moved only from the state read (one of two racers), all read in one listing, after a restart too', async () => {
       const [a, b] = [await space().open(), await space().open()];
       const [marksA, marksB] = [new BalanceMarks(a.records), new BalanceMarks(b.records)];

@@ -3,6 +3,7 @@ import { approvalsContract } from './approvals';
 import { auditTrailContract } from './audit-trail';
 import type { BackendUnderTest } from './backend';
 import { claimsContract } from './claims';
+import { dayLimitContract } from './day-limit';
 import { delegationsContract } from './delegations';
 import { digestAndAlertsContract } from './digest-and-alerts';
 import { filingIntentsContract } from './filing-intents';
@@ -34,6 +35,7 @@ export function storeContract(backend: BackendUnderTest): void {
   pixEventsContract(backend);
   recordsContract(backend);
   delegationsContract(backend);
+  dayLimitContract(backend);
   digestAndAlertsContract(backend);
   rateWindowContract(backend);
   listingsContract(backend);

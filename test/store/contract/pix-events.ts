@@ -106,6 +106,23 @@ export function pixEventsContract(backend: BackendUnderTest): void {
       expect(await a.pixEvents.add(event)).toBe(false);
     });
 
+    test('a payment’s end is recorded with its summary, pending; once posted it keeps only what tells a repeat', async () => {
+      const a = await space().open();
+      const event: PixEventRecord = {
+        hash: 'm1',
+        kind: 'MOVEMENT_FAILED',
+        receivedAt: new Date().toISOString(),
+        movement: { correlationId: 'approval-1', stage: 'failed', code: 'REACH_TRANSFER_LIMIT', description: 'Limite atingido' },
+      };
+      expect(await a.pixEvents.add(event)).toBe(true);
+      expect(await a.pixEvents.get('m1')).toEqual(event);
+      expect(await a.pixEvents.pending()).toContain('m1');
+      await a.pixEvents.markPosted('m1');
+      const { movement: _summary, ...rest } = event;
+      expect(await a.pixEvents.get('m1')).toEqual({ ...rest, postedAt: expect.any(String) });
+      expect(await a.pixEvents.add(event)).toBe(false);
+    });
+
     test('disputes: saved and replaced; the open ones, most recently updated first; a closed one still found', async () => {
       const [a, b] = [await space().open(), await space().open()];
       await a.pixEvents.saveDispute(dispute('E1', false, '2026-11-25T10:00:00.000Z'));

@@ -1,0 +1,198 @@
+import { moneyOutRecordOf } from '../../src/payments/money-out';
+import type { SandboxCall } from '../../src/sandbox/context';
+import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
+import { makerFlows } from '../support/approval-flows';
+import { answerOn, clickRoot, type PendingRoot, pendingRoot, rootUpdates, threadPosts } from '../support/approvals';
+import { type Harness, messageText } from '../support/harness';
+import { dropSchema, pgNamespace } from '../support/postgres';
+import { TcpProxy } from '../support/tcp-proxy';
+import { waitFor } from '../support/wait';
+
+const OPERATOR = 'U0OPER001';
+const CHECKER = 'U0OPER002';
+const CHANNEL = 'C0PAYMENTS';
+const CLAIM_TTL_MS = 1_500;
+
+/**
+ * Money out with the database gone mid-flow: the app on PostgreSQL through a TCP proxy the test cuts
+ * and restores (the database itself untouched). Whatever moment the store goes away — at the click,
+ * between the payment's creation and its approve, in the middle of a withdraw — nothing is sent that
+ * cannot be recorded first, nothing is lost once the store is back, and nothing is sent twice: counted
+ * on the wire, by path and correlationID at the sandbox and by post in Slack.
+ */
+describe('money out while the store (PostgreSQL) is cut away and restored', () => {
+  const namespace = pgNamespace('money-out-outage');
+  let proxy: TcpProxy;
+  let h: Harness;
+  let flows: ReturnType<typeof makerFlows>;
+  let account: string;
+
+  beforeAll(async () => {
+    proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5432 });
+    h = await startHarnessWithMaster({
+      STORE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/test`,
+      STORE_SECRET: 's'.repeat(40),
+      STORE_NAMESPACE: namespace,
+      STORE_POOL_MAX: '4',
+      STORE_TIMEOUT_MS: '1000',
+      ACCESS_OPERATORS: `${OPERATOR},${CHECKER}`,
+      // An approval left `approving` is resumed by the next tick once its claim lapsed.
+      POLL_SCHEDULE: '* * * * * *',
+      POLL_CLAIM_TTL_MS: String(CLAIM_TTL_MS),
+    });
+    account = h.sandbox.companies.main.defaultAccountId;
+    // No settlement while a test runs: only the sending is under test here.
+    await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
+    flows = makerFlows(h, {
+      channel: CHANNEL,
+      operator: OPERATOR,
+      admin: OPERATOR,
+      campaignAccountId: account,
+      campaignAppId: h.sandbox.companies.main.mainAppId,
+      rotateClientId: 'unused',
+      accountId: account,
+    });
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await h.close();
+    await proxy.close();
+    await dropSchema(namespace);
+  });
+  afterEach(async () => {
+    proxy.restore();
+    await sandboxApi(h, 'DELETE', '/sandbox/faults');
+  });
+
+  /** The sandbox's writes after `since` to one path (a creation, an approve, a withdraw). */
+  const writesTo = (since: number, path: string): SandboxCall[] =>
+    h.sandbox.calls.slice(since).filter((c) => c.method === 'POST' && c.path === path);
+  const correlationIDs = (calls: SandboxCall[]) => calls.map((c) => (c.body as { correlationID?: string }).correlationID);
+  /** Every money-out write the sandbox received after `since` (the form's key check is a look-up, not one). */
+  const moneyWrites = (since: number) =>
+    h.sandbox.calls
+      .slice(since)
+      .filter((c) => c.method === 'POST' && (c.path.startsWith('/api/v1/payment') || /^\/api\/v1\/account\/[^/]+\/withdraw$/.test(c.path)));
+  const approval = (id: string) => h.app.deps.store.approvals.get(id);
+  const settled = (id: string) =>
+    waitFor(
+      `approval ${id} settled`,
+      async () => ((await approval(id).catch(() => undefined))?.settled ? approval(id) : undefined),
+      15_000,
+    );
+  /** The click's answer, told while the store is away. */
+  const toldUnavailable = async (click: { responseId: string }) =>
+    messageText(await answerOn(h, click.responseId)).includes('storage is unavailable');
+  const ask = async () => {
+    const asked = await flows.pay();
+    await asked.shown();
+    return asked.root;
+  };
+  const sentReplies = (root: PendingRoot, from: number) =>
+    threadPosts(h, root, from).filter((c) => messageText(c.args).includes('Sent to'));
+
+  test('cut at the checker’s click: told the storage is unavailable, nothing reaches the payment endpoints; restored, still pending, and a click sends it once', async () => {
+    const root = await ask();
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+
+    proxy.cut();
+    const click = await clickRoot(h, CHECKER, root, 'approval_approve');
+    expect(await toldUnavailable(click)).toBe(true);
+    expect(moneyWrites(since)).toEqual([]);
+    proxy.restore();
+
+    // Nothing was recorded of the click: the approval waits as it did, and nothing was sent meanwhile (ticks included).
+    await waitFor('the store back', () => approval(root.id).catch(() => undefined), 10_000);
+    expect((await approval(root.id))?.state).toBe('pending');
+    expect(await moneyOutRecordOf(h.app.deps, root.id)).toBeUndefined();
+    expect(moneyWrites(since)).toEqual([]);
+
+    await clickRoot(h, CHECKER, root, 'approval_approve');
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
+    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
+    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
+    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
+    expect(sentReplies(root, slackSince)).toHaveLength(1);
+  }, 30_000);
+
+  test('cut between the creation and the approve: the approve is not sent while its intent cannot be recorded; restored, the tick approves it once, same correlationID, one “sent” reply', async () => {
+    const root = await ask();
+    // The creation is made at the service, and its answer held back while the store is cut away.
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/payment', ms: 1_000 },
+    });
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    const click = await clickRoot(h, CHECKER, root, 'approval_approve');
+    await waitFor('the creation at the service', () => writesTo(since, '/api/v1/payment')[0]);
+    proxy.cut();
+    // The creation's answer comes back; the intent of the approve cannot be written: the run stops, the checker is told.
+    expect(await toldUnavailable(click)).toBe(true);
+    expect(writesTo(since, '/api/v1/payment/approve')).toEqual([]);
+    // Ticks come and go while the store is away: still nothing more sent.
+    await waitFor('a tick failing on the store', () => h.logs.slice(-200).some((l) => l.includes('the store is unavailable')), 5_000);
+    expect(writesTo(since, '/api/v1/payment/approve')).toEqual([]);
+    proxy.restore();
+
+    // Its claim lapses, and the tick resumes it: the payment read (CREATED), then approved once.
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
+    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
+    expect(h.sandbox.calls.slice(since).some((c) => c.method === 'GET' && c.path === `/api/v1/payment/${root.id}`)).toBe(true);
+    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
+    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
+    expect(sentReplies(root, slackSince)).toHaveLength(1);
+    expect(messageText(rootUpdates(h, root, slackSince).at(-1)?.args)).toContain('*Sent*');
+    // Later ticks: nothing more.
+    const after = h.sandbox.calls.length;
+    await h.app.poller.tick();
+    expect(moneyWrites(after)).toEqual([]);
+  }, 30_000);
+
+  test('a withdraw: approved while the store is away, not sent; restored, approved again: cut while its answer is held, it is never sent again (outcome unknown)', async () => {
+    const made = await accountMadeElsewhere(h, 'Campaign outage');
+    await h.app.deps.store.accountApps.save({ ...made, name: 'Campaign outage' });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/transactions`, undefined, { type: 'CREDIT', value: 100_000 });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/withdraw-key-api`, undefined, { enabled: true });
+    const key = 'saque-outage@example.com';
+    await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
+    await sandboxApi(h, 'POST', '/api/v1/pix-keys/withdraw', made.appId, { pixKey: key });
+    const withdrawPath = `/api/v1/account/${made.accountId}/withdraw`;
+
+    const from = h.slack.calls.length;
+    await h.slash(OPERATOR, `withdraw ${made.accountId} 250,00`, { channelId: CHANNEL });
+    const root = await pendingRoot(h, from);
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+
+    proxy.cut();
+    const first = await clickRoot(h, CHECKER, root, 'approval_approve');
+    expect(await toldUnavailable(first)).toBe(true);
+    expect(writesTo(since, withdrawPath)).toEqual([]);
+    proxy.restore();
+    await waitFor('the store back', () => approval(root.id).catch(() => undefined), 10_000);
+    expect((await approval(root.id))?.state).toBe('pending');
+
+    // Approved again; the withdraw is made at the service and its answer held while the store is cut away.
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: withdrawPath, ms: 1_000 },
+    });
+    const second = await clickRoot(h, CHECKER, root, 'approval_approve');
+    await waitFor('the withdraw at the service', () => writesTo(since, withdrawPath)[0]);
+    proxy.cut();
+    expect(await toldUnavailable(second)).toBe(true);
+    proxy.restore();
+
+    // The intent `withdraw` was recorded before the call, and the service has no idempotency key for a
+    // withdraw: the resumption cannot tell whether the call was carried out, so (the code's rule,
+    // commands/withdraw-send.ts) it never sends it again — the outcome unknown, the balance shown.
+    expect((await settled(root.id))?.state).toBe('done');
+    const record = await moneyOutRecordOf(h.app.deps, root.id);
+    expect(record).toMatchObject({ stage: 'unknown', balance: { available: 75_000 } });
+    expect(messageText(rootUpdates(h, root, slackSince).at(-1)?.args)).toContain('its outcome is unknown');
+    for (let i = 0; i < 2; i++) await h.app.poller.tick();
+    expect(writesTo(since, withdrawPath)).toHaveLength(1);
+  }, 30_000);
+});
