@@ -1,12 +1,14 @@
+import { Client } from 'pg';
 import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { SandboxCall } from '../../src/sandbox/context';
+import { schemaOf } from '../../src/store/postgres/db';
 import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { makerFlows } from '../support/approval-flows';
 import { answerOn, clickRoot, type PendingRoot, pendingRoot, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText } from '../support/harness';
-import { dropSchema, pgNamespace } from '../support/postgres';
+import { dropSchema, PG_URL, pgNamespace } from '../support/postgres';
 import { TcpProxy } from '../support/tcp-proxy';
-import { waitFor } from '../support/wait';
+import { deliveriesDone, waitFor } from '../support/wait';
 
 const OPERATOR = 'U0OPER001';
 const CHECKER = 'U0OPER002';
@@ -83,6 +85,18 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
   /** The click's answer, told while the store is away. */
   const toldUnavailable = async (click: { responseId: string }) =>
     messageText(await answerOn(h, click.responseId)).includes('storage is unavailable');
+  /**
+   * A click whose run was cut short by the store after a write was made: its delivery over, and what the
+   * checker was told (never that nothing was done: the root, already showing it running, says the rest).
+   */
+  const clickCutShort = async (root: PendingRoot, made: () => unknown) => {
+    const taken = h.app.inFlight.total;
+    const click = await clickRoot(h, CHECKER, root, 'approval_approve');
+    await waitFor('the write at the service', made);
+    proxy.cut();
+    await deliveriesDone(h.app, taken + 1, 10_000);
+    return h.slack.responsesTo(click.responseId).map((r) => messageText(r.body));
+  };
   const ask = async () => {
     const asked = await flows.pay();
     await asked.shown();
@@ -125,11 +139,9 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     });
     const since = h.sandbox.calls.length;
     const slackSince = h.slack.calls.length;
-    const click = await clickRoot(h, CHECKER, root, 'approval_approve');
-    await waitFor('the creation at the service', () => writesTo(since, '/api/v1/payment')[0]);
-    proxy.cut();
-    // The creation's answer comes back; the intent of the approve cannot be written: the run stops, the checker is told.
-    expect(await toldUnavailable(click)).toBe(true);
+    // The creation's answer comes back; the intent of the approve cannot be written: the run stops.
+    const told = await clickCutShort(root, () => writesTo(since, '/api/v1/payment')[0]);
+    expect(told.join('\n')).not.toContain('nothing was done');
     expect(writesTo(since, '/api/v1/payment/approve')).toEqual([]);
     // Ticks come and go while the store is away: still nothing more sent.
     await waitFor('a tick failing on the store', () => h.logs.slice(-200).some((l) => l.includes('the store is unavailable')), 5_000);
@@ -149,6 +161,44 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     const after = h.sandbox.calls.length;
     await h.app.poller.tick();
     expect(moneyWrites(after)).toEqual([]);
+  }, 30_000);
+
+  test('one write refused mid-flow (the approval’s row locked by another client past STORE_TIMEOUT_MS) after the creation: not ended as failed; the tick approves it once', async () => {
+    const root = await ask();
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/payment', ms: 500 },
+    });
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    const locker = new Client({ connectionString: PG_URL });
+    await locker.connect();
+    try {
+      await clickRoot(h, CHECKER, root, 'approval_approve');
+      await waitFor('the creation at the service', () => writesTo(since, '/api/v1/payment')[0]);
+      // The intent `create` is written; the approve's intent will wait for this lock and time out.
+      await locker.query('BEGIN');
+      await locker.query(`SELECT 1 FROM "${schemaOf(namespace)}".approvals WHERE id = $1 FOR UPDATE`, [root.id]);
+      const waiting = async () =>
+        (
+          await locker.query<{ started: Date }>(
+            "SELECT query_start AS started FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND position($1 in query) > 0",
+            [schemaOf(namespace)],
+          )
+        ).rows.map((r) => r.started.getTime());
+      const first = (await waitFor('the approve’s intent waiting for the lock', async () => (await waiting())[0], 5_000))!;
+      await waitFor('that write to fail (its time limit)', async () => !(await waiting()).includes(first), 5_000);
+      // The store answers again for whatever the app writes next.
+      await locker.query('ROLLBACK');
+    } finally {
+      await locker.end();
+    }
+    // The approve was not sent while its intent could not be written; left `approving`, the tick reads the payment (CREATED) and approves it once.
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
+    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
+    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
+    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
+    expect(sentReplies(root, slackSince)).toHaveLength(1);
   }, 30_000);
 
   test('a withdraw: approved while the store is away, not sent; restored, approved again: cut while its answer is held, it is never sent again (outcome unknown)', async () => {
@@ -179,10 +229,8 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
       lateAnswer: { count: 1, method: 'POST', pathPrefix: withdrawPath, ms: 1_000 },
     });
-    const second = await clickRoot(h, CHECKER, root, 'approval_approve');
-    await waitFor('the withdraw at the service', () => writesTo(since, withdrawPath)[0]);
-    proxy.cut();
-    expect(await toldUnavailable(second)).toBe(true);
+    const told = await clickCutShort(root, () => writesTo(since, withdrawPath)[0]);
+    expect(told.join('\n')).not.toContain('nothing was done');
     proxy.restore();
 
     // The intent `withdraw` was recorded before the call, and the service has no idempotency key for a
