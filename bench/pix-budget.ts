@@ -123,13 +123,14 @@ async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: Slac
   const busy: number[] = [];
   while (!done && busy.length < PERSON_SAMPLES) busy.push(await personSample(first!, slack, PERSON_SAMPLES + busy.length));
   const reports = await ticks;
-  const after = await personSamples(first!, slack, PERSON_SAMPLES, 2 * PERSON_SAMPLES);
   const seconds = (Date.now() - started) / 1000;
   if (reports.some((r) => r.polled !== fx.requests.length || r.pending !== fx.requests.length))
     throw new Error(`${label}: ${JSON.stringify(reports)}`);
   const logged = (await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'GET')) as { calls: LoggedCall[] };
   const faults = (await sandboxControl(fx.sandbox.url, '/sandbox/faults', {})) as { faults: { rateLimited: number } };
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', undefined, 'DELETE');
+  // Idle again, as before the sweep: the null ratio's second runs.
+  const after = await personSamples(first!, slack, PERSON_SAMPLES, 2 * PERSON_SAMPLES);
   const readCalls = logged.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/limits/request/'));
   const peak = peakPerSecond(logged.calls.map((c) => c.at));
   const ideal = idealMs(reads) / SECOND_MS;
