@@ -22,11 +22,12 @@ const BOUND = 1.2;
 
 /**
  * `/pix help` under load: 200 signed commands at once, against the bot and against a bare Bolt app
- * (bench/bare-bolt.ts), both in child processes, in paired rounds (see pairedAckRounds).
+ * (bench/bare-bolt.ts), and a second one for the null ratio, all in child processes, in paired rounds
+ * (see pairedAckRounds).
  */
 export const ackLatency = benchmark(
-  // Three processes started (the sandbox, the bot, the bare app), then the rounds.
-  WAIT_MARGIN * 3 * START_BOUND_MS + pairedAckRoundsMs(ROUNDS),
+  // Four processes started (the sandbox, the bot, the bare app twice), then the rounds.
+  WAIT_MARGIN * 4 * START_BOUND_MS + pairedAckRoundsMs(ROUNDS),
   async (): Promise<Figure[]> => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-ack-'));
     const slack = await new SlackStandIn().start();
@@ -47,10 +48,13 @@ export const ackLatency = benchmark(
       pinning?.apps,
     );
     const bare = await startBotProcess(common, BARE_BOLT, pinning?.apps);
+    // The null's second baseline: the bare app against itself.
+    const bareAgain = await startBotProcess(common, BARE_BOLT, pinning?.apps);
     try {
       const result = await pairedAckRounds({
         ours: bot,
         theirs: bare,
+        theirsAgain: bareAgain,
         userId: 'U0BENCH01',
         text: 'help',
         slack,
@@ -72,6 +76,7 @@ export const ackLatency = benchmark(
       pinning?.restore();
       await bot.stop();
       await bare.stop();
+      await bareAgain.stop();
       await sandbox.stop();
       await slack.close();
       rmSync(dir, { recursive: true, force: true });

@@ -532,7 +532,9 @@ export async function startRig(operator: string) {
  * second run). The baseline is always in the middle, ours and the baseline's repeat on either side,
  * each first in every other round: both ratios (ours ÷ baseline, repeat ÷ baseline) are taken
  * between neighbours, in the same positions as often, so that a drift of the machine's speed weighs
- * on both alike.
+ * on both alike. Where the apps are processes that keep running, the repeat is a process of its own
+ * (a second baseline): across rounds ours follows itself in every other round, and so does the
+ * repeat, so that neither ratio is the only one to meet a process still busy with its last burst.
  */
 export const roundOrder = (round: number): Array<'ours' | 'base' | 'again'> =>
   round % 2 === 0 ? ['ours', 'base', 'again'] : ['again', 'base', 'ours'];
@@ -549,17 +551,19 @@ export interface PairedRounds {
 }
 
 /**
- * `rounds` paired rounds (roundOrder): each `ours(round)` once and `base(round)` twice, the
- * measurements taken as they come back (a time, a size); the figure is then judged with
- * judge.ts's ratioFigure from `ratios` and `nulls`.
+ * `rounds` paired rounds (roundOrder): each `ours(round)`, `base(round)` and `again(round)` (the
+ * baseline's repeat: `base` again when each run is a fresh process, a second baseline where the
+ * apps keep running) once, the measurements taken as they come back (a time, a size); the figure is
+ * then judged with judge.ts's ratioFigure from `ratios` and `nulls`.
  */
 export async function pairedRounds(
   rounds: number,
-  measure: { ours(round: number): Promise<number>; base(round: number): Promise<number> },
+  measure: { ours(round: number): Promise<number>; base(round: number): Promise<number>; again?(round: number): Promise<number> },
 ): Promise<PairedRounds> {
   const got: Pick<PairedRounds, 'ours' | 'base' | 'again'> = { ours: [], base: [], again: [] };
+  const runs = { ours: measure.ours, base: measure.base, again: measure.again ?? measure.base };
   for (let round = 0; round < rounds; round++) {
-    for (const run of roundOrder(round)) got[run].push(await (run === 'ours' ? measure.ours(round) : measure.base(round)));
+    for (const run of roundOrder(round)) got[run].push(await runs[run](round));
   }
   return {
     ...got,
@@ -572,29 +576,30 @@ export async function pairedRounds(
 export const ACK_WARM_UPS = 20;
 
 /**
- * What pairedAckRounds takes at most: each of its bursts (the warm-ups, then three a round)
- * acknowledged within Slack's deadline, SLACK_ACK_MS.
+ * What pairedAckRounds takes at most: each of its bursts (the three apps' warm-ups, then three a
+ * round) acknowledged within Slack's deadline, SLACK_ACK_MS.
  */
-export const pairedAckRoundsMs = (rounds: number) => (2 * (ACK_WARM_UPS + 1) + 3 * rounds) * SLACK_ACK_MS;
+export const pairedAckRoundsMs = (rounds: number) => (3 * (ACK_WARM_UPS + 1) + 3 * rounds) * SLACK_ACK_MS;
 
 /**
  * Slash commands under load, two apps compared: in each of `rounds` paired rounds (roundOrder),
- * `concurrent` signed commands at once to our app once and to the baseline app twice, back to back,
- * so that all meet the same machine (a shared VM whose speed drifts by tens of percent over seconds).
- * A round's ratio is our percentile over the baseline's, its null ratio the baseline's second burst
- * over its first; judged by the median of the rounds' ratios (judge.ts). Latency: from sending a
- * request to reading its acknowledgement.
+ * `concurrent` signed commands at once to our app, to the baseline app and to a second process of the
+ * baseline, back to back, so that all meet the same machine (a shared VM whose speed drifts by tens
+ * of percent over seconds). A round's ratio is our percentile over the baseline's, its null ratio the
+ * second baseline's over the first's; judged by the median of the rounds' ratios (judge.ts). Latency:
+ * from sending a request to reading its acknowledgement.
  */
 export async function pairedAckRounds(input: {
   ours: { port: number };
   theirs: { port: number };
+  theirsAgain: { port: number };
   userId: string;
   text: string;
   slack: SlackStandIn;
   rounds: number;
   concurrent: number;
 }): Promise<{ ratios(p: 50 | 99): number[]; nulls(p: 50 | 99): number[]; pooled(p: 50 | 99): { ours: number; theirs: number } }> {
-  const { ours, theirs, userId, text, slack, rounds, concurrent } = input;
+  const { ours, theirs, theirsAgain, userId, text, slack, rounds, concurrent } = input;
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const burst = async (port: number, n: number): Promise<number[]> => {
     // Signed beforehand, and the bench's own garbage collected, so the burst measures the app.
@@ -611,7 +616,7 @@ export async function pairedAckRounds(input: {
     );
   };
   // Warm-up: auth.test, connections, JIT.
-  for (const port of [ours.port, theirs.port]) {
+  for (const port of [ours.port, theirs.port, theirsAgain.port]) {
     for (let i = 0; i < ACK_WARM_UPS; i++) await burst(port, 1);
     await burst(port, concurrent);
   }
@@ -620,7 +625,8 @@ export async function pairedAckRounds(input: {
   const all = { ours: [] as number[], theirs: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     const got = { ours: [] as number[], base: [] as number[], again: [] as number[] };
-    for (const run of roundOrder(r)) got[run] = await burst(run === 'ours' ? ours.port : theirs.port, concurrent);
+    const app = { ours, base: theirs, again: theirsAgain };
+    for (const run of roundOrder(r)) got[run] = await burst(app[run].port, concurrent);
     all.ours.push(...got.ours);
     all.theirs.push(...got.base);
     for (const p of [50, 99] as const) {

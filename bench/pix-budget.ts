@@ -103,8 +103,10 @@ async function personSamples(app: RunningApp, slack: SlackStandIn, count: number
  */
 async function sweep(label: string, fx: Fixture, apps: RunningApp[], slack: SlackStandIn, reads: number): Promise<Figure[]> {
   const [first] = apps;
-  // Warm: connections, the HTTP client loaded, the JIT; then the person's idle time.
   // The budget's window is empty of the idle commands' calls when the sweep starts.
+  // The person's first commands warm the path up (the HTTP client, the JIT): not counted, or the idle
+  // samples would be the cold ones.
+  await personSamples(first!, slack, PERSON_SAMPLES, 3 * PERSON_SAMPLES);
   const idle = await personSamples(first!, slack, PERSON_SAMPLES, 0);
   await sandboxControl(fx.sandbox.url, '/sandbox/calls', undefined, 'DELETE');
   await sandboxControl(fx.sandbox.url, '/sandbox/faults', { rateLimit: { perSecond: SERVICE_RATE, retryAfter: 1 } });
@@ -226,7 +228,7 @@ async function redisSweep(fx: Fixture): Promise<Figure[]> {
 export const pixBudget = benchmark(
   // The fixture; each sweep's requests tracked, the person's idle commands and the sweep at its bound.
   WAIT_MARGIN *
-    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + 2 * PERSON_SAMPLES * (PERSON_CALLS + 1) * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
+    (fixtureMs(REQUESTS) + 2 * (setupMs(REQUESTS) + 3 * PERSON_SAMPLES * (PERSON_CALLS + 1) * WINDOW_MS + TIME_BOUND * idealMs(REQUESTS))),
   async (): Promise<Figure[]> => {
     const fx = await limitRequestsInReview(REQUESTS);
     try {
@@ -240,11 +242,12 @@ export const pixBudget = benchmark(
 /**
  * What metrics cost an acknowledgement: 200 signed `/pix help` at once against the bot with metrics
  * (and /metrics served on HEALTH_PORT) and the same bot counting nothing
- * (bench/bot-no-metrics.ts), both in child processes, in paired rounds (see pairedAckRounds).
+ * (bench/bot-no-metrics.ts, twice: the null's second baseline), all in child processes, in paired
+ * rounds (see pairedAckRounds).
  */
 export const metricsAck = benchmark(
-  // Three processes started (the sandbox, the two bots), then the rounds.
-  WAIT_MARGIN * 3 * START_BOUND_MS + pairedAckRoundsMs(ACK_ROUNDS),
+  // Four processes started (the sandbox, the three bots), then the rounds.
+  WAIT_MARGIN * 4 * START_BOUND_MS + pairedAckRoundsMs(ACK_ROUNDS),
   async (): Promise<Figure[]> => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pix-ops-bench-metrics-'));
     const slack = await new SlackStandIn().start();
@@ -262,10 +265,13 @@ export const metricsAck = benchmark(
     });
     const on = await startBotProcess(env('on.sqlite'), 'src/main.js', pinning?.apps);
     const off = await startBotProcess(env('off.sqlite'), 'bench/bot-no-metrics.js', pinning?.apps);
+    // The null's second baseline: the bot counting nothing, against itself.
+    const offAgain = await startBotProcess(env('off-again.sqlite'), 'bench/bot-no-metrics.js', pinning?.apps);
     try {
       const result = await pairedAckRounds({
         ours: on,
         theirs: off,
+        theirsAgain: offAgain,
         userId: PERSON,
         text: 'help',
         slack,
@@ -285,7 +291,7 @@ export const metricsAck = benchmark(
       return [figure(50, 'median'), figure(99, 'p99')];
     } finally {
       pinning?.restore();
-      await Promise.all([on.stop(), off.stop()]);
+      await Promise.all([on.stop(), off.stop(), offAgain.stop()]);
       await sandbox.stop();
       await slack.close();
       rmSync(dir, { recursive: true, force: true });

@@ -76,11 +76,28 @@ interface Backend {
   dispose(): Promise<void>;
 }
 
+/** A store in Redis under `namespace`, removed after by a SCAN for it (never KEYS or FLUSHALL: the Redis is shared). */
+function redisBackend(namespace: string, secret: string): Backend {
+  return {
+    kind: 'Redis',
+    env: { STORE_URL: REDIS_URL, STORE_SECRET: secret, STORE_NAMESPACE: namespace },
+    dispose: async () => {
+      const client = createClient({ url: REDIS_URL });
+      await client.connect();
+      for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+      await client.close();
+    },
+  };
+}
+
 /**
- * The three backends; PostgreSQL reached through `wire` when given (its statements counted there),
- * else directly (where a ratio is taken: the proxy's hop would weigh on PostgreSQL's side alone).
+ * The three backends (and, with `again`, a second Redis store: the ratio's null baseline, a process
+ * or an app of its own as the others are); PostgreSQL reached through `wire` when given (its
+ * statements counted there), else directly (where a ratio is taken: the proxy's hop would weigh on
+ * PostgreSQL's side alone).
  */
-function backendsFor(label: string, wire?: PgWireCounter): Backend[] {
+function backendsFor(label: string, options: { wire?: PgWireCounter; again?: boolean } = {}): Backend[] {
+  const { wire } = options;
   const secret = randomBytes(24).toString('hex');
   const namespace = `pix-ops-bench-${label}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const dir = mkdtempSync(path.join(tmpdir(), `pix-ops-bench-${label}-`));
@@ -90,17 +107,7 @@ function backendsFor(label: string, wire?: PgWireCounter): Backend[] {
       env: { STORE_URL: `sqlite://${path.join(dir, 'store.sqlite')}` },
       dispose: async () => rmSync(dir, { recursive: true, force: true }),
     },
-    {
-      kind: 'Redis',
-      env: { STORE_URL: REDIS_URL, STORE_SECRET: secret, STORE_NAMESPACE: namespace },
-      dispose: async () => {
-        // SCAN for the namespace, never KEYS or FLUSHALL: the Redis is shared.
-        const client = createClient({ url: REDIS_URL });
-        await client.connect();
-        for await (const keys of client.scanIterator({ MATCH: `${namespace}*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
-        await client.close();
-      },
-    },
+    redisBackend(namespace, secret),
     {
       kind: 'Postgres',
       env: { STORE_URL: wire ? wire.through(POSTGRES_URL) : POSTGRES_URL, STORE_SECRET: secret, STORE_NAMESPACE: namespace },
@@ -111,30 +118,35 @@ function backendsFor(label: string, wire?: PgWireCounter): Backend[] {
         await client.end();
       },
     },
+    ...(options.again ? [redisBackend(`${namespace}-again`, secret)] : []),
   ];
 }
 
-/**
- * The order of a round's four runs: PostgreSQL, Redis and Redis again in roundOrder (the ratio and
- * its null), and sqlite, shown beside them, before them in every other round and after them in the others.
- */
-const fourOrder = (round: number): Array<'ours' | 'base' | 'again' | 'sqlite'> =>
-  round % 2 === 0 ? ['sqlite', ...roundOrder(round)] : [...roundOrder(round), 'sqlite'];
+/** Which backend each run of a round is: PostgreSQL against Redis, a second Redis the null's, sqlite shown beside them. */
+type Run = 'sqlite' | 'ours' | 'base' | 'again';
+const RUN_OF_BACKEND: Run[] = ['sqlite', 'base', 'ours', 'again'];
 
 /**
- * `/pix help` under load on three bot processes, one per backend (each delivery's repeat check is a
- * claim in its store): 100 signed commands at once to each, in rounds (fourOrder) in which Redis's
- * bot gets two bursts, so that the ratio PostgreSQL ÷ Redis has its null ratio (Redis ÷ Redis).
+ * The order of a round's four runs: PostgreSQL, Redis and the second Redis in roundOrder (the ratio
+ * and its null), and sqlite, shown beside them, before them in every other round and after them in
+ * the others.
+ */
+const fourOrder = (round: number): Run[] => (round % 2 === 0 ? ['sqlite', ...roundOrder(round)] : [...roundOrder(round), 'sqlite']);
+
+/**
+ * `/pix help` under load on bot processes, one per backend and a second on Redis (each delivery's
+ * repeat check is a claim in its store): 100 signed commands at once to each, in rounds (fourOrder),
+ * so that the ratio PostgreSQL ÷ Redis has its null ratio (Redis ÷ the second Redis).
  */
 async function ackLatency(): Promise<Figure[]> {
   const slack = await new SlackStandIn().start();
-  const backends = backendsFor('ack');
+  const backends = backendsFor('ack', { again: true });
   const pinning = pinCpus();
-  const bots = new Map<Kind, Child & { port: number }>();
+  const bots = new Map<Run, Child & { port: number }>();
   try {
-    for (const b of backends) {
+    for (const [i, b] of backends.entries()) {
       bots.set(
-        b.kind,
+        RUN_OF_BACKEND[i]!,
         await startBotProcess(
           { SLACK_API_URL: slack.apiUrl, ACCESS_VIEWERS: 'U0BENCH01', POLL_SCHEDULE: '0 0 1 1 *', ...b.env },
           'src/main.js',
@@ -160,10 +172,9 @@ async function ackLatency(): Promise<Figure[]> {
       for (let i = 0; i < ACK_WARM_UPS; i++) await burst(bot.port, 1);
       await burst(bot.port, ACK_CONCURRENT);
     }
-    const runs = { sqlite: [], ours: [], base: [], again: [] } as Record<'ours' | 'base' | 'again' | 'sqlite', number[][]>;
-    const kindOf = { sqlite: 'sqlite', ours: 'Postgres', base: 'Redis', again: 'Redis' } as const;
+    const runs = { sqlite: [], ours: [], base: [], again: [] } as Record<Run, number[][]>;
     for (let r = 0; r < ACK_ROUNDS; r++) {
-      for (const run of fourOrder(r)) runs[run].push(await burst(bots.get(kindOf[run])!.port, ACK_CONCURRENT));
+      for (const run of fourOrder(r)) runs[run].push(await burst(bots.get(run)!.port, ACK_CONCURRENT));
     }
     const figure = (p: 50 | 99, label: string): Figure => {
       const of = (run: keyof typeof runs) => runs[run].map((times) => percentile(times, p));
@@ -186,17 +197,17 @@ async function ackLatency(): Promise<Figure[]> {
 }
 
 /**
- * One poll tick of 2,000 requests in review, a bot in this process on each backend (all three up at
- * once), the sandbox in its own without added latency (so the store's part shows): rounds in
- * fourOrder, Redis's bot ticking twice, so that PostgreSQL ÷ Redis has its null ratio.
+ * One poll tick of 2,000 requests in review, a bot in this process on each backend and a second on
+ * Redis (all up at once), the sandbox in its own without added latency (so the store's part shows):
+ * rounds in fourOrder, so that PostgreSQL ÷ Redis has its null ratio (Redis ÷ the second Redis).
  */
 async function pollTick(): Promise<Figure> {
   const fx = await limitRequestsInReview(POLL_REQUESTS);
   const slack = await new SlackStandIn().start();
-  const backends = backendsFor('poll');
-  const apps = new Map<Kind, Awaited<ReturnType<typeof startBotInProcess>>>();
+  const backends = backendsFor('poll', { again: true });
+  const apps = new Map<Run, Awaited<ReturnType<typeof startBotInProcess>>>();
   try {
-    for (const b of backends) {
+    for (const [i, b] of backends.entries()) {
       const app = await startBotInProcess({
         SLACK_API_URL: slack.apiUrl,
         PIX_API_URL: fx.sandbox.url,
@@ -205,20 +216,19 @@ async function pollTick(): Promise<Figure> {
         PIX_RATE_LIMIT: String(POLL_RATE),
         ...b.env,
       });
-      apps.set(b.kind, app);
+      apps.set(RUN_OF_BACKEND[i]!, app);
       await trackAll(app.deps.store, fx.requests);
     }
-    const tick = async (kind: Kind) => {
+    const tick = async (run: Run) => {
       const started = performance.now();
-      const report = await apps.get(kind)!.poller.tick();
-      if (report.pending !== POLL_REQUESTS) throw new Error(`${kind} tick: ${JSON.stringify(report)}`);
+      const report = await apps.get(run)!.poller.tick();
+      if (report.pending !== POLL_REQUESTS) throw new Error(`${run} tick: ${JSON.stringify(report)}`);
       return (performance.now() - started) / 1000;
     };
     // A first tick each, not counted: connections, statements prepared, code compiled.
-    for (const kind of KINDS) await tick(kind);
-    const runs = { sqlite: [], ours: [], base: [], again: [] } as Record<'ours' | 'base' | 'again' | 'sqlite', number[]>;
-    const kindOf = { sqlite: 'sqlite', ours: 'Postgres', base: 'Redis', again: 'Redis' } as const;
-    for (let r = 0; r < POLL_ROUNDS; r++) for (const run of fourOrder(r)) runs[run].push(await tick(kindOf[run]));
+    for (const run of RUN_OF_BACKEND) await tick(run);
+    const runs = { sqlite: [], ours: [], base: [], again: [] } as Record<Run, number[]>;
+    for (let r = 0; r < POLL_ROUNDS; r++) for (const run of fourOrder(r)) runs[run].push(await tick(run));
     return ratioFigure({
       name: `poll tick of ${POLL_REQUESTS} requests in review (${POLL_ROUNDS} rounds): Postgres ÷ Redis`,
       ratios: runs.ours.map((v, i) => v / runs.base[i]!),
@@ -399,11 +409,11 @@ export const storeBackends = benchmark(
   // requests tracked on each backend and its ticks at the budget's pace; the approvals' instances and
   // their rounds (each approval at the handling bound), and the lone instance's two ticks.
   WAIT_MARGIN *
-    (KINDS.length * (START_BOUND_MS + (ACK_WARM_UPS + 1) * SLACK_ACK_MS) +
+    (RUN_OF_BACKEND.length * (START_BOUND_MS + (ACK_WARM_UPS + 1) * SLACK_ACK_MS) +
       4 * ACK_ROUNDS * SLACK_ACK_MS +
       fixtureMs(POLL_REQUESTS) +
-      KINDS.length * setupMs(POLL_REQUESTS) +
-      (KINDS.length + 4 * POLL_ROUNDS) * POLL_TICK_PACE_MS +
+      RUN_OF_BACKEND.length * setupMs(POLL_REQUESTS) +
+      (RUN_OF_BACKEND.length + 4 * POLL_ROUNDS) * POLL_TICK_PACE_MS +
       6 * START_BOUND_MS +
       (KINDS.length * APPROVAL_ROUNDS + 2) * APPROVALS * HANDLING_P95_BOUND_MS),
   async (): Promise<Figure[]> => {
