@@ -2,9 +2,7 @@ import type { ApprovalResult, ApprovalRun } from '../src/approvals/kinds';
 import { formatCents } from '../src/domain/money';
 import type { WithdrawPayload } from '../src/domain/money-out';
 import { messages } from '../src/i18n';
-import { saoPauloDay } from '../src/payments/day-limit';
-import { auditStep, idWord, mayHaveBeenDone, moneyOutRecordOf, moveMoneyOut, releaseDay } from '../src/payments/money-out';
-import type { MoneyOutRecord } from '../src/payments/records';
+import { auditStep, idWord, mayHaveBeenDone, moneyOutRecordOf, moveMoneyOut, releaseDay, startSending } from '../src/payments/money-out';
 import { PixApiError } from '../src/pix/errors';
 import type { ApprovalIntent } from '../src/store/approvals';
 import { escapeClipped, plain } from '../views/message';
@@ -18,23 +16,6 @@ import { resolveAccountAppId } from './account-shared';
 
 /** The statement entries shown beside an unknown outcome. */
 const LATEST_ENTRIES = 5;
-
-function startSending(run: ApprovalRun, p: WithdrawPayload): Promise<MoneyOutRecord | undefined> {
-  const { record } = run;
-  return moveMoneyOut(run.deps, record.id, (current) =>
-    current
-      ? undefined
-      : {
-          approvalId: record.id,
-          kind: 'withdraw',
-          accountId: p.accountId,
-          value: p.value,
-          day: saoPauloDay(new Date(record.decidedAt ?? Date.now())),
-          stage: 'sending',
-          sentBy: record.checkerId ?? record.makerId,
-        },
-  );
-}
 
 /** Not sent (refused, or no AppID to send it with): the day no longer counts it, and the approval fails with why. */
 async function notSent(run: ApprovalRun, problem: string, description?: string): Promise<ApprovalResult> {
@@ -98,7 +79,7 @@ async function unknown(run: ApprovalRun, p: WithdrawPayload, appId: string | und
 /** The withdraw's write path: the account's AppID, the intent, then the one call. */
 export async function sendWithdraw(run: ApprovalRun, p: WithdrawPayload): Promise<ApprovalResult> {
   const { deps } = run;
-  const started = await startSending(run, p);
+  const started = await startSending(run, { kind: 'withdraw', accountId: p.accountId, value: p.value });
   if (started && started.stage !== 'sending') return { ok: true };
   const resolved = await resolveAccountAppId(deps, run.locale, p.accountId);
   if (!resolved.ok) return notSent(run, resolved.text);
@@ -149,7 +130,7 @@ export async function resumeWithdraw(run: ApprovalRun, p: WithdrawPayload, inten
   const record = await moneyOutRecordOf(run.deps, run.record.id);
   if (record && record.stage !== 'sending') return { ok: true };
   if (intent?.step !== 'withdraw') return sendWithdraw(run, p);
-  await startSending(run, p);
+  await startSending(run, { kind: 'withdraw', accountId: p.accountId, value: p.value });
   const resolved = await resolveAccountAppId(run.deps, run.locale, p.accountId).catch(() => undefined);
   return unknown(run, p, resolved?.ok ? resolved.appId : undefined);
 }

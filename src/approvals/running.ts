@@ -9,6 +9,7 @@ import { slackErrorCode } from '../slack/error-code';
 import { openDm, postOnce } from '../slack/post-once';
 import { isUnreachable } from '../slack/thread-root';
 import type { ApprovalRecord } from '../store/approvals';
+import { isStoreUnavailable } from '../store/errors';
 import { auditAbout } from './audit';
 import { type Held, holding, write } from './claim';
 import { ApprovalInDoubtError, type ApprovalKind, type ApprovalKinds, type ApprovalResult, type ApprovalRun } from './kinds';
@@ -88,8 +89,10 @@ export async function runApproved(
     }
   } catch (err) {
     if (err instanceof ClaimLostError) return undefined;
-    if (mode === 'resume' || err instanceof ApprovalInDoubtError) {
-      // The Pix side could not be read (or the store failed): left in `approving` for a later tick.
+    if (mode === 'resume' || err instanceof ApprovalInDoubtError || isStoreUnavailable(err)) {
+      // The Pix side could not be read, or the store failed mid-run (an intent not written, a write made
+      // but not recorded): a crash's case, not a failure — ended as failed, a payment created but not yet
+      // approved would be dropped. Left in `approving` for a later tick, which resumes from the intent.
       deps.logger.warn({ approval: record.id, ...describeError(err) }, 'could not resume an approved action; a later tick tries again');
       return undefined;
     }

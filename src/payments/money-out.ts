@@ -1,5 +1,6 @@
 import type { SlackMessage } from '../../views/message';
 import { type MoneyOutRootExtras, moneyOutRoot } from '../../views/money-out-root';
+import type { ApprovalRun } from '../approvals/kinds';
 import { present, updateRootTolerant } from '../approvals/thread';
 import type { AuditTarget } from '../audit/entry';
 import type { Deps } from '../deps';
@@ -91,6 +92,25 @@ export async function moveMoneyOut(
     const wrote = current ? await records.compareAndSet(approvalId, current, next) : await records.setIfAbsent(approvalId, next);
     if (wrote) return next;
   }
+}
+
+/** The stage `sending` of an approved payment or withdraw, written at its first run with the day its limit was reserved in; the record as it stands. */
+export function startSending(
+  run: ApprovalRun,
+  out: { kind: MoneyOutRecord['kind']; accountId: string; value: number },
+): Promise<MoneyOutRecord | undefined> {
+  const { record } = run;
+  return moveMoneyOut(run.deps, record.id, (current) =>
+    current
+      ? undefined
+      : {
+          approvalId: record.id,
+          ...out,
+          day: saoPauloDay(new Date(record.decidedAt ?? Date.now())),
+          stage: 'sending',
+          sentBy: record.checkerId ?? record.makerId,
+        },
+  );
 }
 
 export const moneyOutRecordOf = (deps: Deps, approvalId: string) => moneyOutRecords(deps.store.records).get(approvalId);

@@ -9,8 +9,7 @@ import type { PaymentInput } from '../pix/client';
 import { PixApiError } from '../pix/errors';
 import type { PaymentDetail } from '../pix/schemas';
 import type { ApprovalIntent } from '../store/approvals';
-import { saoPauloDay } from './day-limit';
-import { auditStep, idWord, mayHaveBeenDone, moveMoneyOut, releaseDay } from './money-out';
+import { auditStep, idWord, mayHaveBeenDone, moveMoneyOut, releaseDay, startSending } from './money-out';
 import type { MoneyOutRecord } from './records';
 
 // Sending an approved payment (pix-money-out.md §1), exactly once across instances, restarts and a
@@ -56,24 +55,6 @@ async function readPayment(run: ApprovalRun): Promise<PaymentDetail | undefined>
     if (err instanceof PixApiError && err.notFound) return undefined;
     throw err;
   }
-}
-
-/** The stage `sending` for this approval (created at its first run, with the day its limit was reserved in). */
-function startSending(run: ApprovalRun, p: PayPayload): Promise<MoneyOutRecord | undefined> {
-  const { record } = run;
-  return moveMoneyOut(run.deps, record.id, (current) =>
-    current
-      ? undefined
-      : {
-          approvalId: record.id,
-          kind: 'pay',
-          accountId: p.sourceAccountId,
-          value: p.value,
-          day: saoPauloDay(new Date(record.decidedAt ?? Date.now())),
-          stage: 'sending',
-          sentBy: record.checkerId ?? record.makerId,
-        },
-  );
 }
 
 /**
@@ -207,7 +188,7 @@ async function fromRead(run: ApprovalRun, p: PayPayload, read: PaymentDetail, mi
 
 /** The payment's write path, at the approval that completes it: the day's limit was reserved when it was approved. */
 export async function sendPayment(run: ApprovalRun, p: PayPayload): Promise<ApprovalResult> {
-  const started = await startSending(run, p);
+  const started = await startSending(run, { kind: 'pay', accountId: p.sourceAccountId, value: p.value });
   // Already past `sending` (the run ended, and only its approval record was not written): nothing more.
   if (started && started.stage !== 'sending') return { ok: true };
   const created = await create(run, p);
@@ -225,7 +206,7 @@ export async function sendPayment(run: ApprovalRun, p: PayPayload): Promise<Appr
  * approved again.
  */
 export async function resumePayment(run: ApprovalRun, p: PayPayload, intent: ApprovalIntent | undefined): Promise<ApprovalResult> {
-  const started = await startSending(run, p);
+  const started = await startSending(run, { kind: 'pay', accountId: p.sourceAccountId, value: p.value });
   if (started && started.stage !== 'sending') return { ok: true };
   if (intent?.step !== 'create' && intent?.step !== 'approve') return sendPayment(run, p);
   const read = await readPayment(run);

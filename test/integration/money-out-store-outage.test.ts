@@ -1,12 +1,14 @@
+import { Client } from 'pg';
 import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { SandboxCall } from '../../src/sandbox/context';
+import { schemaOf } from '../../src/store/postgres/db';
 import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
 import { makerFlows } from '../support/approval-flows';
 import { answerOn, clickRoot, type PendingRoot, pendingRoot, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText } from '../support/harness';
-import { dropSchema, pgNamespace } from '../support/postgres';
+import { dropSchema, PG_URL, pgNamespace } from '../support/postgres';
 import { TcpProxy } from '../support/tcp-proxy';
-import { waitFor } from '../support/wait';
+import { deliveriesDone, waitFor } from '../support/wait';
 
 const OPERATOR = 'U0OPER001';
 const CHECKER = 'U0OPER002';
@@ -15,12 +17,13 @@ const CLAIM_TTL_MS = 1_500;
 
 /**
  * Money out with the database gone mid-flow: the app on PostgreSQL through a TCP proxy the test cuts
- * and restores (the database itself untouched). Whatever moment the store goes away — at the click,
- * between the payment's creation and its approve, in the middle of a withdraw — nothing is sent that
- * cannot be recorded first, nothing is lost once the store is back, and nothing is sent twice: counted
- * on the wire, by path and correlationID at the sandbox and by post in Slack.
+ * and restores (the database itself untouched), or one write timing out on a lock another client holds.
+ * Whatever moment the store fails — at the click, between the payment's creation and its approve, in
+ * the middle of a withdraw — nothing is sent that cannot be recorded first, nothing is lost once the
+ * store answers again (the run is left `approving`, as after a crash, for the tick), and nothing is
+ * sent twice: counted on the wire, by path and correlationID at the sandbox and by post in Slack.
  */
-describe('money out while the store (PostgreSQL) is cut away and restored', () => {
+describe('money out while the store (PostgreSQL) fails mid-flow', () => {
   const namespace = pgNamespace('money-out-outage');
   let proxy: TcpProxy;
   let h: Harness;
@@ -80,9 +83,61 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
       async () => ((await approval(id).catch(() => undefined))?.settled ? approval(id) : undefined),
       15_000,
     );
-  /** The click's answer, told while the store is away. */
-  const toldUnavailable = async (click: { responseId: string }) =>
-    messageText(await answerOn(h, click.responseId)).includes('storage is unavailable');
+  /** What a click was told. */
+  const answerTo = async (click: { responseId: string }) => messageText(await answerOn(h, click.responseId));
+  /**
+   * A click whose run was cut short by the store after a write was made: its delivery over, and what the
+   * checker was told (never that nothing was done: the root, already showing it running, says the rest).
+   */
+  const clickCutShort = async (root: PendingRoot, made: () => unknown) => {
+    const taken = h.app.inFlight.total;
+    const click = await clickRoot(h, CHECKER, root, 'approval_approve');
+    await waitFor('the write at the service', made);
+    proxy.cut();
+    await deliveriesDone(h.app, taken + 1, 10_000);
+    return h.slack.responsesTo(click.responseId).map((r) => messageText(r.body));
+  };
+  let campaigns = 0;
+  /** A campaign account made elsewhere (its AppID stored), 1,000.00 in it, a withdraw key of its own; a withdraw of 250.00 from it asked. */
+  const askWithdraw = async () => {
+    const name = `Campaign outage ${++campaigns}`;
+    const made = await accountMadeElsewhere(h, name);
+    await h.app.deps.store.accountApps.save({ ...made, name });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/transactions`, undefined, { type: 'CREDIT', value: 100_000 });
+    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/withdraw-key-api`, undefined, { enabled: true });
+    const key = `saque-outage-${campaigns}@example.com`;
+    await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
+    await sandboxApi(h, 'POST', '/api/v1/pix-keys/withdraw', made.appId, { pixKey: key });
+    const from = h.slack.calls.length;
+    const res = await h.slash(OPERATOR, `withdraw ${made.accountId} 250,00`, { channelId: CHANNEL });
+    // Its root recorded (the maker told it waits), before any test cuts the store away.
+    expect(messageText(await answerOn(h, res.responseId))).toContain('is waiting for approval');
+    return { root: await pendingRoot(h, from), withdrawPath: `/api/v1/account/${made.accountId}/withdraw` };
+  };
+  /** Another client of the database, holding a lock in an open transaction while the app works. */
+  const otherClient = async () => {
+    const client = new Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query('BEGIN');
+    /** The start of each statement of this test's schema now waiting for a lock. */
+    const waiting = async () =>
+      (
+        await client.query<{ started: Date }>(
+          "SELECT query_start AS started FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND position($1 in query) > 0",
+          [schemaOf(namespace)],
+        )
+      ).rows.map((r) => r.started.getTime());
+    return {
+      query: (sql: string, params: unknown[]) => client.query(sql, params),
+      /** Waits for one of the app's statements to wait for the lock, then to fail (STORE_TIMEOUT_MS), and lets go of the lock. */
+      async outlastOneWrite(what: string) {
+        const first = (await waitFor(`${what} waiting for the lock`, async () => (await waiting())[0], 5_000))!;
+        await waitFor(`${what} to fail (its time limit)`, async () => !(await waiting()).includes(first), 5_000);
+        await client.query('ROLLBACK');
+      },
+      end: () => client.end(),
+    };
+  };
   const ask = async () => {
     const asked = await flows.pay();
     await asked.shown();
@@ -98,11 +153,11 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
 
     proxy.cut();
     const click = await clickRoot(h, CHECKER, root, 'approval_approve');
-    expect(await toldUnavailable(click)).toBe(true);
+    expect(await answerTo(click)).toContain('storage is unavailable');
     expect(moneyWrites(since)).toEqual([]);
     proxy.restore();
 
-    // Nothing was recorded of the click: the approval waits as it did, and nothing was sent meanwhile (ticks included).
+    // Nothing was recorded of the click: the approval waits as it did, and nothing was sent meanwhile.
     await waitFor('the store back', () => approval(root.id).catch(() => undefined), 10_000);
     expect((await approval(root.id))?.state).toBe('pending');
     expect(await moneyOutRecordOf(h.app.deps, root.id)).toBeUndefined();
@@ -125,14 +180,13 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     });
     const since = h.sandbox.calls.length;
     const slackSince = h.slack.calls.length;
-    const click = await clickRoot(h, CHECKER, root, 'approval_approve');
-    await waitFor('the creation at the service', () => writesTo(since, '/api/v1/payment')[0]);
-    proxy.cut();
-    // The creation's answer comes back; the intent of the approve cannot be written: the run stops, the checker is told.
-    expect(await toldUnavailable(click)).toBe(true);
+    // The creation's answer comes back; the intent of the approve cannot be written: the run stops.
+    const told = await clickCutShort(root, () => writesTo(since, '/api/v1/payment')[0]);
+    expect(told.join('\n')).not.toContain('nothing was done');
     expect(writesTo(since, '/api/v1/payment/approve')).toEqual([]);
-    // Ticks come and go while the store is away: still nothing more sent.
-    await waitFor('a tick failing on the store', () => h.logs.slice(-200).some((l) => l.includes('the store is unavailable')), 5_000);
+    // A tick comes and goes while the store is away: still nothing more sent.
+    const mark = h.logs.length;
+    await waitFor('a tick skipped for the store', () => h.logs.slice(mark).some((l) => l.includes('poll tick skipped')), 5_000);
     expect(writesTo(since, '/api/v1/payment/approve')).toEqual([]);
     proxy.restore();
 
@@ -151,25 +205,41 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     expect(moneyWrites(after)).toEqual([]);
   }, 30_000);
 
-  test('a withdraw: approved while the store is away, not sent; restored, approved again: cut while its answer is held, it is never sent again (outcome unknown)', async () => {
-    const made = await accountMadeElsewhere(h, 'Campaign outage');
-    await h.app.deps.store.accountApps.save({ ...made, name: 'Campaign outage' });
-    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/transactions`, undefined, { type: 'CREDIT', value: 100_000 });
-    await sandboxApi(h, 'POST', `/sandbox/accounts/${made.accountId}/withdraw-key-api`, undefined, { enabled: true });
-    const key = 'saque-outage@example.com';
-    await sandboxApi(h, 'POST', '/sandbox/dict', undefined, { pixKey: key, type: 'EMAIL', holderTaxId: h.sandbox.companies.main.taxId });
-    await sandboxApi(h, 'POST', '/api/v1/pix-keys/withdraw', made.appId, { pixKey: key });
-    const withdrawPath = `/api/v1/account/${made.accountId}/withdraw`;
+  test('one write refused mid-flow (the approval’s row locked by another client past STORE_TIMEOUT_MS) after the creation: not ended as failed; the tick approves it once', async () => {
+    const root = await ask();
+    await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
+      lateAnswer: { count: 1, method: 'POST', pathPrefix: '/api/v1/payment', ms: 500 },
+    });
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    const locker = await otherClient();
+    try {
+      await clickRoot(h, CHECKER, root, 'approval_approve');
+      await waitFor('the creation at the service', () => writesTo(since, '/api/v1/payment')[0]);
+      // The intent `create` is written; the approve's intent will wait for this lock and time out.
+      await locker.query(`SELECT 1 FROM "${schemaOf(namespace)}".approvals WHERE id = $1 FOR UPDATE`, [root.id]);
+      // Then the store answers again for whatever the app writes next.
+      await locker.outlastOneWrite('the approve’s intent');
+    } finally {
+      await locker.end();
+    }
+    // The approve was not sent while its intent could not be written; left `approving`, the tick reads the payment (CREATED) and approves it once.
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
+    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
+    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
+    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
+    expect(sentReplies(root, slackSince)).toHaveLength(1);
+  }, 30_000);
 
-    const from = h.slack.calls.length;
-    await h.slash(OPERATOR, `withdraw ${made.accountId} 250,00`, { channelId: CHANNEL });
-    const root = await pendingRoot(h, from);
+  test('a withdraw: approved while the store is away, not sent; restored, approved again: cut while its answer is held, it is never sent again (outcome unknown)', async () => {
+    const { root, withdrawPath } = await askWithdraw();
     const since = h.sandbox.calls.length;
     const slackSince = h.slack.calls.length;
 
     proxy.cut();
     const first = await clickRoot(h, CHECKER, root, 'approval_approve');
-    expect(await toldUnavailable(first)).toBe(true);
+    expect(await answerTo(first)).toContain('storage is unavailable');
     expect(writesTo(since, withdrawPath)).toEqual([]);
     proxy.restore();
     await waitFor('the store back', () => approval(root.id).catch(() => undefined), 10_000);
@@ -179,10 +249,8 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     await sandboxApi(h, 'POST', '/sandbox/faults', undefined, {
       lateAnswer: { count: 1, method: 'POST', pathPrefix: withdrawPath, ms: 1_000 },
     });
-    const second = await clickRoot(h, CHECKER, root, 'approval_approve');
-    await waitFor('the withdraw at the service', () => writesTo(since, withdrawPath)[0]);
-    proxy.cut();
-    expect(await toldUnavailable(second)).toBe(true);
+    const told = await clickCutShort(root, () => writesTo(since, withdrawPath)[0]);
+    expect(told.join('\n')).not.toContain('nothing was done');
     proxy.restore();
 
     // The intent `withdraw` was recorded before the call, and the service has no idempotency key for a
@@ -193,6 +261,28 @@ describe('money out while the store (PostgreSQL) is cut away and restored', () =
     expect(record).toMatchObject({ stage: 'unknown', balance: { available: 75_000 } });
     expect(messageText(rootUpdates(h, root, slackSince).at(-1)?.args)).toContain('its outcome is unknown');
     for (let i = 0; i < 2; i++) await h.app.poller.tick();
+    expect(writesTo(since, withdrawPath)).toHaveLength(1);
+  }, 30_000);
+
+  test('a withdraw whose first write fails (its money-out record’s key held by another client past STORE_TIMEOUT_MS): not sent then; the tick sends it once', async () => {
+    const { root, withdrawPath } = await askWithdraw();
+    const since = h.sandbox.calls.length;
+    const slackSince = h.slack.calls.length;
+    const locker = await otherClient();
+    try {
+      // The same key inserted, not committed: the app's insert of the record waits for it, and times out.
+      await locker.query(`INSERT INTO "${schemaOf(namespace)}".records (kind, key, value) VALUES ('money-out', $1, '{}')`, [root.id]);
+      await clickRoot(h, CHECKER, root, 'approval_approve');
+      await locker.outlastOneWrite('the record of the withdraw being sent');
+    } finally {
+      await locker.end();
+    }
+    // No intent was written and no call made: the tick's resumption sends it, once.
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(await moneyOutRecordOf(h.app.deps, root.id)).toMatchObject({ stage: 'withdrawn', balance: { available: 75_000 } });
+    expect(writesTo(since, withdrawPath)).toHaveLength(1);
+    expect(threadPosts(h, root, slackSince).filter((c) => messageText(c.args).includes('Available balance after'))).toHaveLength(1);
+    await h.app.poller.tick();
     expect(writesTo(since, withdrawPath)).toHaveLength(1);
   }, 30_000);
 });
