@@ -6,6 +6,7 @@ import type { AuditTarget } from '../audit/entry';
 import type { Deps } from '../deps';
 import type { ApprovalPayload } from '../domain/approvals';
 import { formatCents } from '../domain/money';
+import { describeError } from '../errors';
 import { type Locale, messages } from '../i18n';
 import { PixApiError } from '../pix/errors';
 import type { ApprovalRecord } from '../store/approvals';
@@ -69,7 +70,10 @@ export async function releaseDay(deps: Deps, record: MoneyOutRecord): Promise<vo
   await dayLimitOf(deps)
     .release(record.day, record.approvalId)
     .catch((err: unknown) =>
-      deps.logger.error({ approval: record.approvalId, day: record.day, err: String(err) }, 'could not release a day’s limit reservation'),
+      deps.logger.error(
+        { approval: record.approvalId, day: record.day, ...describeError(err) },
+        'could not release a day’s limit reservation',
+      ),
     );
 }
 

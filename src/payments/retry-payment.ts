@@ -6,6 +6,7 @@ import { makerStanding, runApproved } from '../approvals/running';
 import { updateRootTolerant } from '../approvals/thread';
 import { type Actor, judge } from '../approvals/who-may-decide';
 import type { Deps } from '../deps';
+import { describeError } from '../errors';
 import { messages } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';
 import { moneyOutRecordOf, moneyOutRootOf, moveMoneyOut, reserveDay } from './money-out';
@@ -64,7 +65,7 @@ export async function retryPayment(deps: Deps, kinds: ApprovalKinds, id: string,
     deps.logger.info({ approval: id, user: actor.userId }, 'payment retried');
     deps.audit.outcome('approved', 'retry');
     await updateRootTolerant(deps, approving, moneyOutRootOf(deps, approving, sending)).catch((err: unknown) =>
-      deps.logger.info({ approval: id, err: String(err) }, 'could not show the retry as running'),
+      deps.logger.info({ approval: id, ...describeError(err) }, 'could not show the retry as running'),
     );
     await runApproved(deps, kinds, approving, 'resume', held);
     return undefined;

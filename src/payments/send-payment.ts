@@ -4,6 +4,7 @@ import { ApprovalInDoubtError, type ApprovalResult, type ApprovalRun } from '../
 import { formatCents } from '../domain/money';
 import type { PayPayload } from '../domain/money-out';
 import { maskTaxId } from '../domain/pix-key-mask';
+import { describeError } from '../errors';
 import { messages } from '../i18n';
 import type { PaymentInput } from '../pix/client';
 import { PixApiError } from '../pix/errors';
@@ -146,7 +147,7 @@ async function short(run: ApprovalRun, p: PayPayload): Promise<ApprovalResult> {
     const available = (await deps.pix.getAccount(deps.mainAppId, p.sourceAccountId)).balance?.available;
     if (available !== undefined && Number.isInteger(available)) balance = { available, at: new Date().toISOString() };
   } catch (err) {
-    deps.logger.warn({ approval: run.record.id, err: String(err) }, 'could not read the balance of a payment not sent');
+    deps.logger.warn({ approval: run.record.id, ...describeError(err) }, 'could not read the balance of a payment not sent');
   }
   const record = await moveMoneyOut(deps, run.record.id, (current) =>
     current?.stage === 'sending' ? { ...current, stage: 'short', ...(balance ? { balance } : {}) } : undefined,
