@@ -1,8 +1,9 @@
 import { escalationDmMessage, escalationMessage } from '../../views/approvals';
-import { presentMessage } from '../../views/message';
+import { presentMessage, type SlackMessage } from '../../views/message';
 import { mentionsOf } from '../access';
 import type { Deps } from '../deps';
 import { describeError } from '../errors';
+import type { Locale } from '../i18n';
 import { postToUser } from '../slack/post-once';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditTarget } from './audit';
@@ -22,7 +23,9 @@ const ESCALATION = 'escalation';
  * direct message with a link to the root to each listed user, each member of a listed group (asked of
  * Slack once in the tick) and each such delegate; then `escalatedAt` (from then on the list's members
  * who hold the action's role may decide it), the root showing it, and the audit trail. A failure
- * leaves it for the next tick.
+ * leaves it for the next tick. What does not depend on another step runs beside it (the call and the
+ * root's link; the direct messages; the root and the audit trail), so that one escalation waits for
+ * three turns of Slack's, not six.
  */
 export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, reads: TickReads): Promise<void> {
   const lookFirst = record.escalating === true;
@@ -30,7 +33,12 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
   const now = new Date();
   const ids = stillToCall(deps.access.escalationIds, record);
   const [members, delegates] = await Promise.all([reads.usersOf(ids), delegatesOf(deps, reads, ids, record)]);
+  const recipients = new Map<string, string | undefined>();
+  for (const user of stillToCall(members, record)) recipients.set(user, undefined);
+  for (const d of delegates) if (!recipients.has(d.delegate)) recipients.set(d.delegate, d.away);
   await held.check();
+  // Never rejects: read while the call is posted.
+  const linking = recipients.size > 0 ? rootLink(deps, record) : undefined;
   // A list of the maker alone (or of those who already approved) calls on nobody: only the mark is left.
   if (ids.length > 0 || delegates.length > 0)
     await callOn(deps, record, {
@@ -39,25 +47,36 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
       build: (locale, elsewhere) =>
         escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
     });
-  const recipients = new Map<string, string | undefined>();
-  for (const user of stillToCall(members, record)) recipients.set(user, undefined);
-  for (const d of delegates) if (!recipients.has(d.delegate)) recipients.set(d.delegate, d.away);
-  const link = recipients.size > 0 ? await rootLink(deps, record) : undefined;
-  let sent = 0;
-  for (const [user, forUserId] of recipients) {
-    await held.check();
-    try {
-      const locale = await deps.slack.locales.localeOf(user);
-      const message = escalationDmMessage(locale, record, { now, ...(link ? { link } : {}), ...(forUserId ? { forUserId } : {}) });
-      await postToUser(deps.slack.exact, user, presentMessage(message, locale, deps.sandboxMode), noticeOf(record, ESCALATION), {
-        lookFirst,
-        since: Date.parse(record.createdAt),
-      });
-      sent++;
-    } catch (err) {
-      deps.logger.warn({ approval: record.id, user, ...describeError(err) }, 'could not send an escalation’s direct message');
+  const link = await linking;
+  // One message per language (and per away person a delegate stands for), whoever it goes to.
+  const built = new Map<string, SlackMessage>();
+  const dmIn = (locale: Locale, forUserId: string | undefined) => {
+    const key = `${locale}:${forUserId ?? ''}`;
+    let message = built.get(key);
+    if (!message) {
+      const dm = escalationDmMessage(locale, record, { now, ...(link ? { link } : {}), ...(forUserId ? { forUserId } : {}) });
+      message = presentMessage(dm, locale, deps.sandboxMode);
+      built.set(key, message);
     }
-  }
+    return message;
+  };
+  // Each in its own DM channel: none waits for another, and one failing stops none of the others.
+  await held.check();
+  const sent = await Promise.all(
+    [...recipients].map(async ([user, forUserId]) => {
+      try {
+        const locale = await deps.slack.locales.localeOf(user);
+        await postToUser(deps.slack.exact, user, dmIn(locale, forUserId), noticeOf(record, ESCALATION), {
+          lookFirst,
+          since: Date.parse(record.createdAt),
+        });
+        return 1;
+      } catch (err) {
+        deps.logger.warn({ approval: record.id, user, ...describeError(err) }, 'could not send an escalation’s direct message');
+        return 0;
+      }
+    }),
+  ).then((each) => each.reduce<number>((n, one) => n + one, 0));
   const escalated = await write(
     deps,
     held,
@@ -66,17 +85,19 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
     marked,
   );
   deps.logger.info({ approval: record.id, action: record.action, directMessages: sent }, 'approval escalated');
-  await updateRootTolerant(deps, escalated).catch((err: unknown) =>
-    deps.logger.info({ approval: record.id, ...describeError(err) }, 'could not show the escalation on the root'),
-  );
-  // Nobody acted: the entry names the maker, whose action waited this long.
-  await deps.audit.record({
-    user: record.makerId,
-    role: 'none',
-    action: 'approval:escalate',
-    target: auditTarget(record),
-    maker: record.makerId,
-    outcome: 'escalated',
-    detail: `to ${deps.access.escalationIds.join(',')}; ${sent} direct messages`,
-  });
+  await Promise.all([
+    updateRootTolerant(deps, escalated).catch((err: unknown) =>
+      deps.logger.info({ approval: record.id, ...describeError(err) }, 'could not show the escalation on the root'),
+    ),
+    // Nobody acted: the entry names the maker, whose action waited this long.
+    deps.audit.record({
+      user: record.makerId,
+      role: 'none',
+      action: 'approval:escalate',
+      target: auditTarget(record),
+      maker: record.makerId,
+      outcome: 'escalated',
+      detail: `to ${deps.access.escalationIds.join(',')}; ${sent} direct messages`,
+    }),
+  ]);
 }

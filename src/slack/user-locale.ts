@@ -22,6 +22,8 @@ export interface LocaleResolverOptions {
 
 interface Entry {
   locale: Promise<Locale>;
+  /** The locale once the look-up has answered (or failed): given at once, without racing a timer. */
+  known?: Locale;
   expiresAt: number;
 }
 
@@ -53,6 +55,7 @@ export class LocaleResolver {
       // Re-inserted last: the map stays in order of use, so eviction drops the least recently used.
       this.cache.delete(userId);
       this.cache.set(userId, entry);
+      if (entry.known !== undefined) return entry.known;
     } else {
       entry = this.load(userId);
     }
@@ -66,11 +69,17 @@ export class LocaleResolver {
 
   private load(userId: string): Entry {
     const entry: Entry = { locale: Promise.resolve(DEFAULT_LOCALE), expiresAt: this.now() + this.ttlMs };
-    entry.locale = this.options.lookup(userId).then(localeFromSlack, (err: unknown) => {
-      entry.expiresAt = this.now() + this.failureTtlMs;
-      this.options.onError?.(userId, err);
-      return DEFAULT_LOCALE;
-    });
+    entry.locale = this.options
+      .lookup(userId)
+      .then(localeFromSlack, (err: unknown) => {
+        entry.expiresAt = this.now() + this.failureTtlMs;
+        this.options.onError?.(userId, err);
+        return DEFAULT_LOCALE;
+      })
+      .then((locale) => {
+        entry.known = locale;
+        return locale;
+      });
     this.cache.delete(userId);
     this.cache.set(userId, entry);
     while (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
