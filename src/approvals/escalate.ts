@@ -37,17 +37,22 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
   for (const user of stillToCall(members, record)) recipients.set(user, undefined);
   for (const d of delegates) if (!recipients.has(d.delegate)) recipients.set(d.delegate, d.away);
   await held.check();
-  // Never rejects: read while the call is posted.
+  // The root's link for the direct messages, read while the call is posted (it never rejects).
   const linking = recipients.size > 0 ? rootLink(deps, record) : undefined;
-  // A list of the maker alone (or of those who already approved) calls on nobody: only the mark is left.
-  if (ids.length > 0 || delegates.length > 0)
-    await callOn(deps, record, {
-      key: ESCALATION,
-      lookFirst,
-      build: (locale, elsewhere) =>
-        escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
-    });
-  const link = await linking;
+  let link: string | undefined;
+  try {
+    // A list of the maker alone (or of those who already approved) calls on nobody: only the mark is left.
+    if (ids.length > 0 || delegates.length > 0)
+      await callOn(deps, record, {
+        key: ESCALATION,
+        lookFirst,
+        build: (locale, elsewhere) =>
+          escalationMessage(locale, record, { mentions: mentionsOf(ids), delegates, now, ...(elsewhere ? { elsewhere } : {}) }),
+      });
+  } finally {
+    // Over before anything goes on, or before a failed call is handed back.
+    link = await linking;
+  }
   // One message per language (and per away person a delegate stands for), whoever it goes to.
   const built = new Map<string, SlackMessage>();
   const dmIn = (locale: Locale, forUserId: string | undefined) => {
@@ -85,12 +90,13 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
     marked,
   );
   deps.logger.info({ approval: record.id, action: record.action, directMessages: sent }, 'approval escalated');
-  await Promise.all([
-    updateRootTolerant(deps, escalated).catch((err: unknown) =>
-      deps.logger.info({ approval: record.id, ...describeError(err) }, 'could not show the escalation on the root'),
-    ),
+  // The root and the audit trail together; the root's update over before this returns (and the claim goes).
+  const showing = updateRootTolerant(deps, escalated).catch((err: unknown) =>
+    deps.logger.info({ approval: record.id, ...describeError(err) }, 'could not show the escalation on the root'),
+  );
+  try {
     // Nobody acted: the entry names the maker, whose action waited this long.
-    deps.audit.record({
+    await deps.audit.record({
       user: record.makerId,
       role: 'none',
       action: 'approval:escalate',
@@ -98,6 +104,8 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
       maker: record.makerId,
       outcome: 'escalated',
       detail: `to ${deps.access.escalationIds.join(',')}; ${sent} direct messages`,
-    }),
-  ]);
+    });
+  } finally {
+    await showing;
+  }
 }

@@ -328,6 +328,29 @@ describe('escalation', () => {
     expect(dmsAbout(root)).toHaveLength(3);
   });
 
+  test('a direct message Slack refuses: the others still go (they are sent together), and the escalation is recorded with those sent', async () => {
+    const root = await askKey(flows);
+    await escalateNow(root);
+    const from = h.slack.calls.length;
+    h.slack.on('chat.postMessage', (args) =>
+      args.channel === `D${HEAD_1.slice(1)}`
+        ? { ok: false, error: 'channel_not_found' }
+        : h.slack.answerByDefault('chat.postMessage', args),
+    );
+    try {
+      await h.app.poller.tick();
+    } finally {
+      h.slack.off('chat.postMessage');
+    }
+    const sent = dmsAbout(root, from).filter((c) => (c.response as { ok?: boolean }).ok);
+    expect(sent.map((c) => c.args.channel).sort()).toEqual([`D${HEAD_2.slice(1)}`, `D${MANAGER.slice(1)}`].sort());
+    expect(threadPosts(h, root).filter(isEscalation)).toHaveLength(1);
+    expect((await h.app.deps.store.approvals.get(root.id))?.escalatedAt).toBeDefined();
+    expect(lastRoot(h, root)).toContain('Escalated on');
+    const escalated = (await auditEntries(h)).filter((e) => e.action === 'approval:escalate' && e.target?.includes(root.id));
+    expect(escalated).toEqual([expect.objectContaining({ outcome: 'escalated', detail: `to ${MANAGER},S0HEADS; 2 direct messages` })]);
+  });
+
   test('several escalations due in one tick: the group’s members are asked of Slack once for all of them', async () => {
     const roots = [await askKey(flows), await askKey(flows), await askKey(flows)];
     for (const root of roots) await escalateNow(root);
