@@ -491,6 +491,30 @@ export function memoryFromNow(pid: number): number {
   return residentMemory(pid).rss;
 }
 
+/**
+ * A child's next IPC message saying `what` (`{ [what]: value }`; an `{ error }` it sends, or its
+ * exit, fails it with its output), within `waitMs`: the minimal streamer's and exporter's protocol.
+ */
+export function messageFrom(child: Child, who: string, what: string, waitMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${who}: no ${what} within ${waitMs} ms`)), waitMs);
+    const onMessage = (m: Record<string, unknown>) => {
+      if (typeof m.error === 'string') finish(new Error(`${who} failed: ${m.error}`));
+      else if (what in m) finish(undefined, m[what]);
+    };
+    const onExit = (code: number | null) => finish(new Error(`${who} exited (${code}) before ${what}`));
+    const finish = (err: Error | undefined, value?: unknown) => {
+      clearTimeout(timer);
+      child.process.off('message', onMessage);
+      child.process.off('exit', onExit);
+      if (err) reject(new Error(`${err.message}\n${child.output()}`));
+      else resolve(value);
+    };
+    child.process.on('message', onMessage);
+    child.process.once('exit', onExit);
+  });
+}
+
 /** A process's CPU time so far, user and system (ms), from /proc/PID/stat (its 14th and 15th fields, in clock ticks). */
 export function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
