@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter, setMaxListeners } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -489,6 +489,80 @@ export function memoryFromNow(pid: number): number {
     // Without it the peak is the process's since its start: the figure can only come out larger.
   }
   return residentMemory(pid).rss;
+}
+
+/**
+ * A child's next IPC message saying `what` (`{ [what]: value }`; an `{ error }` it sends, or its
+ * exit, fails it with its output), within `waitMs`: the minimal streamer's and exporter's protocol.
+ */
+export function messageFrom(child: Child, who: string, what: string, waitMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${who}: no ${what} within ${waitMs} ms`)), waitMs);
+    const onMessage = (m: Record<string, unknown>) => {
+      if (typeof m.error === 'string') finish(new Error(`${who} failed: ${m.error}`));
+      else if (what in m) finish(undefined, m[what]);
+    };
+    const onExit = (code: number | null) => finish(new Error(`${who} exited (${code}) before ${what}`));
+    const finish = (err: Error | undefined, value?: unknown) => {
+      clearTimeout(timer);
+      child.process.off('message', onMessage);
+      child.process.off('exit', onExit);
+      if (err) reject(new Error(`${err.message}\n${child.output()}`));
+      else resolve(value);
+    };
+    child.process.on('message', onMessage);
+    child.process.once('exit', onExit);
+  });
+}
+
+/** A process's CPU time so far, user and system (ms), from /proc/PID/stat (its 14th and 15th fields, in clock ticks). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
+  // Fields after the command's name start at the 3rd (state): utime is the 14th, stime the 15th.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+}
+
+/** The kernel's clock ticks a second (USER_HZ), the unit of /proc/PID/stat's CPU times. */
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  return ticksPerSecond;
+}
+
+/** Whether a thread of the process is running or waiting for a CPU (state R, proc(5)). */
+function anyThreadRunnable(pid: number): boolean {
+  return readdirSync(`/proc/${pid}/task`).some((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat[stat.lastIndexOf(')') + 2] === 'R';
+    } catch {
+      // The thread ended between the listing and the read.
+      return false;
+    }
+  });
+}
+
+/**
+ * Waits until a process is at rest: at two looks in a row, one clock tick apart (the resolution of
+ * its CPU time), none of its threads running or waiting for a CPU, and no CPU time spent between
+ * them. Work a process does in the background after its answer (V8 compiling a hot function on a
+ * worker thread) is then over, not counted in what is measured next.
+ */
+export async function untilAtRest(what: string, pid: number, timeoutMs: number): Promise<void> {
+  let last: { runnable: boolean; cpuMs: number } | undefined;
+  await until(
+    what,
+    () => {
+      const now = { runnable: anyThreadRunnable(pid), cpuMs: cpuMsOf(pid) };
+      const rest = last !== undefined && !last.runnable && !now.runnable && now.cpuMs === last.cpuMs;
+      last = now;
+      return rest;
+    },
+    timeoutMs,
+    { everyMs: 1000 / clockTicks() },
+  );
 }
 
 /** Resident memory of a process, in bytes: now (VmRSS) and its peak so far (VmHWM). */

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { LOOK_AGAIN_MS, WAIT_FOR_CLAIM_MS } from '../src/approvals/deciding';
 import type { StoredAuditEntry } from '../src/audit/entry';
 import { moneyOutRecords } from '../src/payments/records';
@@ -23,6 +21,7 @@ import {
   benchmark,
   botPaceMs,
   type Child,
+  cpuMsOf,
   type Figure,
   inBatches,
   onSlack,
@@ -457,18 +456,6 @@ function beyondCalls(race: Race, slack: SlackApiCall[], pix: SandboxCall[]) {
     pixCalls: pixCalls.length,
   };
 }
-
-/** A process's CPU time so far, user and system (ms), from /proc/PID/stat (its 14th and 15th fields, in clock ticks). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /s, '')
-    .split(' ');
-  // Fields after the command's name start at the 3rd (state): utime is the 14th, stime the 15th.
-  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
-}
-/** The kernel's clock ticks a second (USER_HZ), the unit of /proc/PID/stat's CPU times. */
-let clockTicks: number | undefined;
 
 /** The length of a union of intervals. */
 function union(intervals: ReadonlyArray<readonly [number, number]>): number {

@@ -5,10 +5,10 @@ import { countsFigure, ratioFigure } from './judge';
 import {
   BOT_TOKEN,
   benchmark,
-  type Child,
   type Figure,
   MiB,
   memoryFromNow,
+  messageFrom,
   onSlack,
   PIX_CALL_MS,
   pairedRounds,
@@ -133,10 +133,7 @@ async function streamerTransfer(
   const from = ((await (await fetch(`${sandbox.url}/sandbox/calls`)).json()) as { calls: unknown[] }).calls.length;
   const child = spawnNode('bench/minimal-streamer.js', {}, [], undefined, { ipc: true });
   try {
-    const told = (what: 'ready' | 'done', waitMs: number) =>
-      messageOf(child, what, waitMs).catch((err: unknown) => {
-        throw new Error(`${(err as Error).message}\n${child.output()}`);
-      });
+    const told = (what: 'ready' | 'done', waitMs: number) => messageFrom(child, 'the minimal streamer', what, waitMs);
     await told('ready', START_WAIT_MS);
     const before = memoryFromNow(child.process.pid!);
     const done = told('done', STREAM_WAIT_MS);
@@ -152,27 +149,6 @@ async function streamerTransfer(
   } finally {
     await child.stop();
   }
-}
-
-/** The child's next IPC message saying `what` (an error it sends, or its exit, fails it), within `waitMs`. */
-function messageOf(child: Child, what: 'ready' | 'done', waitMs: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`the minimal streamer: no ${what} within ${waitMs} ms`)), waitMs);
-    const onMessage = (m: Record<string, unknown>) => {
-      if (typeof m.error === 'string') finish(new Error(`the minimal streamer failed: ${m.error}`));
-      else if (what in m) finish(undefined, m[what]);
-    };
-    const onExit = (code: number | null) => finish(new Error(`the minimal streamer exited (${code}) before ${what}`));
-    const finish = (err: Error | undefined, value?: unknown) => {
-      clearTimeout(timer);
-      child.process.off('message', onMessage);
-      child.process.off('exit', onExit);
-      if (err) reject(err);
-      else resolve(value);
-    };
-    child.process.on('message', onMessage);
-    child.process.once('exit', onExit);
-  });
 }
 
 /** The bot, a fresh rig: the form opened, its peak reset, then the submission with the proofs, to the request's root. */

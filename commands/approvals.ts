@@ -62,7 +62,7 @@ const rejectRow: EntryRow = {
   async handler(args, ctx) {
     const id = approvalId(args);
     if (!id) return tell(args, ctx, messages(ctx.locale).approvals.notFound);
-    const found = await checkReject(ctx.deps, id, actorOf(ctx));
+    const found = await checkReject(ctx.deps, APPROVAL_KINDS, id, actorOf(ctx));
     if ('answer' in found) return tell(args, ctx, found.answer);
     await ctx.deps.slack.retried.views.open({
       trigger_id: args.body.trigger_id,
@@ -79,7 +79,7 @@ const cancelRow: EntryRow = {
   async handler(args, ctx) {
     const id = approvalId(args);
     if (!id) return tell(args, ctx, messages(ctx.locale).approvals.notFound);
-    const answer = await cancel(ctx.deps, id, actorOf(ctx));
+    const answer = await cancel(ctx.deps, APPROVAL_KINDS, id, actorOf(ctx));
     if (answer) await tell(args, ctx, answer);
     await refreshIfHome(args, ctx);
   },
@@ -100,13 +100,13 @@ const rejectSubmitted: EntryRow = {
     if (!meta) return errors(m.common.formOutOfDate);
     const reason = (view.state.values[REASON_BLOCK]?.reason?.value ?? '').trim();
     if (reason === '') return errors(m.approvals.reasonRequired);
-    const result = await reject(deps, meta.approvalId, actorOf(ctx), reason.slice(0, REASON_MAX));
+    const result = await reject(deps, APPROVAL_KINDS, meta.approvalId, actorOf(ctx), reason.slice(0, REASON_MAX));
     if ('answer' in result) return errors(result.answer);
     await ack({
       response_action: 'update',
       view: infoModal(locale, m.approvals.rejectTitle, [section(m.approvals.rejectedDone)], deps.sandboxMode),
     });
-    await settleEnded(deps, result.record);
+    await settleEnded(deps, APPROVAL_KINDS, result.record);
   },
 };
 

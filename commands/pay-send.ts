@@ -1,5 +1,5 @@
 import type { ApprovalKind } from '../src/approvals/kinds';
-import { moneyOutDoneRoot, reserveAtApproval } from '../src/payments/money-out';
+import { moneyOutDoneRoot, releaseNotRun, reserveAtApproval } from '../src/payments/money-out';
 import { resumePayment, sendPayment } from '../src/payments/send-payment';
 
 /**
@@ -10,6 +10,7 @@ import { resumePayment, sendPayment } from '../src/payments/send-payment';
 export const payApproval: ApprovalKind<'pay'> = {
   action: 'pay',
   beforeRun: reserveAtApproval,
+  notRun: releaseNotRun,
   execute: sendPayment,
   resume: resumePayment,
   doneRoot: moneyOutDoneRoot,

@@ -4,7 +4,7 @@ import type { PayloadOf } from '../src/domain/approvals';
 import { formatCents, parseReais } from '../src/domain/money';
 import { type CommandRow, UsageError } from '../src/entry/table';
 import { messages } from '../src/i18n';
-import { moneyOutDoneRoot, reserveAtApproval } from '../src/payments/money-out';
+import { moneyOutDoneRoot, releaseNotRun, reserveAtApproval } from '../src/payments/money-out';
 import { PixApiError } from '../src/pix/errors';
 import { code, plain } from '../views/message';
 import { resolveAccountAppId } from './account-shared';
@@ -74,6 +74,7 @@ const withdrawCommand: CommandRow = {
 export const withdrawApproval: ApprovalKind<'withdraw'> = {
   action: 'withdraw',
   beforeRun: reserveAtApproval,
+  notRun: releaseNotRun,
   execute: sendWithdraw,
   resume: resumeWithdraw,
   doneRoot: moneyOutDoneRoot,

@@ -5,7 +5,7 @@ import { type Locale, messages } from '../i18n';
 import type { ApprovalRecord } from '../store/approvals';
 import { auditAbout, auditTarget } from './audit';
 import { type Held, holding, write } from './claim';
-import type { ApprovalKinds } from './kinds';
+import { type ApprovalKinds, kindOf } from './kinds';
 import { makerStanding, runApproved, settle } from './running';
 import { updateRootTolerant } from './thread';
 import { type Actor, type Decision, type Intent, type Judge, judge } from './who-may-decide';
@@ -55,6 +55,7 @@ type Answer = { answer: string } | { record: ApprovalRecord };
  */
 async function whilePending(
   deps: Deps,
+  kinds: ApprovalKinds,
   id: string,
   locale: Locale,
   wait: boolean,
@@ -70,7 +71,7 @@ async function whilePending(
       const fresh = await deps.store.approvals.get(id);
       if (fresh?.state !== 'pending' || !fresh.rootTs) return { answer: alreadyDecided(deps, decidedText(locale, fresh)) };
       if (isPastExpiry(fresh, Date.now())) {
-        const expired = await endPending(deps, held, fresh, { state: 'expired' });
+        const expired = await endPending(deps, kinds, held, fresh, { state: 'expired' });
         return { answer: alreadyDecided(deps, decidedText(locale, expired)) };
       }
       return work(held, fresh);
@@ -111,6 +112,7 @@ function decisionDetail(record: ApprovalRecord, decision: Decision, extra?: stri
  */
 async function decidable(
   deps: Deps,
+  kinds: ApprovalKinds,
   id: string,
   actor: Actor,
   intent: Intent,
@@ -127,7 +129,7 @@ async function decidable(
   if (!record.rootTs || isPastExpiry(record, Date.now())) {
     // Under the claim: its root being recorded (busy), never recorded, or expired (recorded and shown
     // before the clicker is told). Nothing waits on whoever holds it.
-    const answer = answerOf(await whilePending(deps, id, actor.locale, false, async () => undefined));
+    const answer = answerOf(await whilePending(deps, kinds, id, actor.locale, false, async () => undefined));
     if (answer !== undefined) return { answer };
   }
   return { record, judge: rule };
@@ -141,9 +143,9 @@ async function decidable(
  * the rest).
  */
 export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, actor: Actor): Promise<string | undefined> {
-  const found = await decidable(deps, id, actor, 'approve');
+  const found = await decidable(deps, kinds, id, actor, 'approve');
   if ('answer' in found) return found.answer;
-  const result = await whilePending(deps, id, actor.locale, true, async (held, fresh) => {
+  const result = await whilePending(deps, kinds, id, actor.locale, true, async (held, fresh) => {
     const decision = found.judge(fresh);
     if (!decision.may) return { answer: refusedDecision(deps, actor, fresh, decision.refusal) };
     const at = new Date().toISOString();
@@ -193,8 +195,8 @@ export async function approve(deps: Deps, kinds: ApprovalKinds, id: string, acto
 }
 
 /** The reject button: the same checks as approving (expiry included), then the form that asks why. */
-export async function checkReject(deps: Deps, id: string, actor: Actor): Promise<Answer> {
-  const found = await decidable(deps, id, actor, 'reject');
+export async function checkReject(deps: Deps, kinds: ApprovalKinds, id: string, actor: Actor): Promise<Answer> {
+  const found = await decidable(deps, kinds, id, actor, 'reject');
   return 'answer' in found ? found : { record: found.record };
 }
 
@@ -203,14 +205,15 @@ export async function checkReject(deps: Deps, id: string, actor: Actor): Promise
  * waits on someone else's claim: the form's acknowledgement has Slack's 3 s). Settle the result after
  * acknowledging.
  */
-export async function reject(deps: Deps, id: string, actor: Actor, reason: string): Promise<Answer> {
-  const found = await decidable(deps, id, actor, 'reject');
+export async function reject(deps: Deps, kinds: ApprovalKinds, id: string, actor: Actor, reason: string): Promise<Answer> {
+  const found = await decidable(deps, kinds, id, actor, 'reject');
   if ('answer' in found) return found;
-  const result = await whilePending(deps, id, actor.locale, false, async (held, fresh) => {
+  const result = await whilePending(deps, kinds, id, actor.locale, false, async (held, fresh) => {
     const decision = found.judge(fresh);
     if (!decision.may) return { answer: refusedDecision(deps, actor, fresh, decision.refusal) };
     const rejected = await endPending(
       deps,
+      kinds,
       held,
       fresh,
       { state: 'rejected', checkerId: actor.userId, reason, ...(decision.forUserId ? { checkerFor: decision.forUserId } : {}) },
@@ -224,13 +227,13 @@ export async function reject(deps: Deps, id: string, actor: Actor, reason: strin
 }
 
 /** The maker's Cancel, while it is pending (and not past its expiry). Resolves with what to tell them, if anything. */
-export async function cancel(deps: Deps, id: string, actor: Actor): Promise<string | undefined> {
+export async function cancel(deps: Deps, kinds: ApprovalKinds, id: string, actor: Actor): Promise<string | undefined> {
   const record = await deps.store.approvals.get(id);
   if (!record) return messages(actor.locale).approvals.notFound;
   auditAbout(deps, record);
   if (record.makerId !== actor.userId) return refused(deps, actor, { kind: 'not-maker', makerId: record.makerId });
-  const result = await whilePending(deps, id, actor.locale, true, async (held, fresh) => {
-    await endPending(deps, held, fresh, { state: 'cancelled', checkerId: actor.userId });
+  const result = await whilePending(deps, kinds, id, actor.locale, true, async (held, fresh) => {
+    await endPending(deps, kinds, held, fresh, { state: 'cancelled', checkerId: actor.userId });
     deps.logger.info({ approval: id, action: fresh.action, maker: fresh.makerId }, 'approval cancelled');
     deps.audit.outcome('cancelled');
     return undefined;
@@ -241,6 +244,7 @@ export async function cancel(deps: Deps, id: string, actor: Actor): Promise<stri
 /** Ends a pending approval without any Pix call (rejected, cancelled, expired), under its claim; settles it unless told not to yet. */
 export async function endPending(
   deps: Deps,
+  kinds: ApprovalKinds,
   held: Held,
   record: ApprovalRecord,
   end: { state: 'rejected' | 'cancelled' | 'expired'; checkerId?: string; checkerFor?: string; reason?: string },
@@ -259,7 +263,7 @@ export async function endPending(
     });
   }
   if (options.settle !== false)
-    await settle(deps, ended).catch((err: unknown) =>
+    await settle(deps, ended, kindOf(kinds, ended.action)).catch((err: unknown) =>
       deps.logger.warn({ approval: record.id, ...describeError(err) }, 'approval not settled yet; a later tick finishes it'),
     );
   return ended;

@@ -68,8 +68,17 @@ export interface ApprovalKind<A extends ApprovalAction = ApprovalAction> {
     record: ApprovalRecord,
     input: { locale: Locale; at: Date },
   ): Promise<{ text: string; detail: string } | undefined>;
+  /**
+   * Asked as an approval that never ran (rejected, cancelled, expired) is settled: undoes what
+   * `beforeRun` may have left when the approval did not leave `pending` after it (an instance died,
+   * the store failed). Settling waits for it, so a failure is tried again by the tick.
+   */
+  notRun?(deps: Deps, record: ApprovalRecord): Promise<void>;
   /** The root once done, when the action makes it something else (a limit request's thread root). */
   doneRoot?(deps: Deps, record: ApprovalRecord): Promise<SlackMessage | undefined>;
 }
 
 export type ApprovalKinds = { readonly [A in ApprovalAction]: ApprovalKind<A> };
+
+/** The kind of an action, as the code that handles any action sees it. */
+export const kindOf = (kinds: ApprovalKinds, action: ApprovalAction) => kinds[action] as ApprovalKind;

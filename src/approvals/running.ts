@@ -12,7 +12,7 @@ import type { ApprovalRecord } from '../store/approvals';
 import { isStoreUnavailable } from '../store/errors';
 import { auditAbout } from './audit';
 import { type Held, holding, write } from './claim';
-import { ApprovalInDoubtError, type ApprovalKind, type ApprovalKinds, type ApprovalResult, type ApprovalRun } from './kinds';
+import { ApprovalInDoubtError, type ApprovalKind, type ApprovalKinds, type ApprovalResult, type ApprovalRun, kindOf } from './kinds';
 import { directMessage, noticeOf, postInThread, present, updateRootTolerant } from './thread';
 
 // Running an approved action (its kind's write path), or finishing one an instance left half done,
@@ -46,7 +46,7 @@ export async function runApproved(
 ): Promise<ApprovalRecord | undefined> {
   let record = approving;
   const locale = record.makerLocale;
-  const kind = kinds[record.action] as ApprovalKind;
+  const kind = kindOf(kinds, record.action);
   const run: ApprovalRun = {
     deps,
     locale,
@@ -137,8 +137,9 @@ export async function resumeApproved(deps: Deps, kinds: ApprovalKinds, approving
  * rejection (once: its metadata is the approval's, and the thread is read first), the root updated
  * (without its buttons), and the record marked settled. A failure leaves it for the next tick.
  */
-export async function settle(deps: Deps, record: ApprovalRecord, kind?: ApprovalKind, held?: Held): Promise<void> {
+export async function settle(deps: Deps, record: ApprovalRecord, kind: ApprovalKind, held?: Held): Promise<void> {
   if (record.state === 'pending' || record.state === 'approving' || record.settled) return;
+  if (record.state === 'rejected' || record.state === 'cancelled' || record.state === 'expired') await kind.notRun?.(deps, record);
   if (record.rootTs) {
     const reply = approvalReplyMessage(record.makerLocale, record);
     if (reply) {
@@ -171,10 +172,10 @@ export async function settle(deps: Deps, record: ApprovalRecord, kind?: Approval
  * the tick may be settling it at the same moment, and its reply is posted once. Held by someone else,
  * it is theirs to settle. Never rejects: the tick finishes what fails.
  */
-export async function settleEnded(deps: Deps, record: ApprovalRecord): Promise<void> {
+export async function settleEnded(deps: Deps, kinds: ApprovalKinds, record: ApprovalRecord): Promise<void> {
   await holding(deps, record.id, async (held) => {
     const fresh = await deps.store.approvals.get(record.id);
-    if (fresh) await settle(deps, fresh, undefined, held);
+    if (fresh) await settle(deps, fresh, kindOf(kinds, fresh.action), held);
   }).catch((err: unknown) =>
     deps.logger.warn({ approval: record.id, ...describeError(err) }, 'approval not settled yet; a later tick finishes it'),
   );

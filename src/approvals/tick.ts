@@ -6,7 +6,7 @@ import { holding, write } from './claim';
 import { endPending, isPastExpiry } from './deciding';
 import { escalate } from './escalate';
 import { escalationDue } from './escalation';
-import type { ApprovalKind, ApprovalKinds } from './kinds';
+import { type ApprovalKinds, kindOf } from './kinds';
 import { cancelOrphan, MAX_REMINDERS, remind } from './reminders';
 import { resumeApproved, settle } from './running';
 
@@ -43,7 +43,7 @@ export async function runApprovalTick(
               await cancelOrphan(deps, held, fresh);
               report.orphans++;
             } else if (fresh.state === 'pending' && isPastExpiry(fresh, now)) {
-              await endPending(deps, held, fresh, { state: 'expired' });
+              await endPending(deps, kinds, held, fresh, { state: 'expired' });
               deps.logger.info({ approval: id, action: fresh.action }, 'approval expired');
               report.expired++;
             } else if (fresh.state === 'pending' && fresh.escalateAt && Date.parse(fresh.escalateAt) <= now) {
@@ -67,7 +67,7 @@ export async function runApprovalTick(
               await resumeApproved(deps, kinds, fresh, held);
               report.resumed++;
             } else if (fresh.state !== 'pending' && !fresh.settled) {
-              await settle(deps, fresh, kinds[fresh.action] as ApprovalKind, held);
+              await settle(deps, fresh, kindOf(kinds, fresh.action), held);
               report.settled++;
             } else {
               // Listed as due too early (a clock step): listed again at its own time.

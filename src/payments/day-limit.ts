@@ -57,6 +57,18 @@ export class DayLimit {
     }
   }
 
+  /**
+   * No longer counted in any day from `since` to `now` that is still kept: an approval that never
+   * ran, which a reservation may have been left for in whichever day it was last approved.
+   */
+  async releaseAnyDay(approvalId: string, since: Date, now: Date): Promise<void> {
+    // A day apart each (São Paulo keeps no summer time since 2019), and today.
+    const days = new Set([saoPauloDay(now)]);
+    for (let at = Math.max(since.getTime(), now.getTime() - KEPT_MS); at < now.getTime(); at += 86_400_000)
+      days.add(saoPauloDay(new Date(at)));
+    for (const day of days) await this.release(day, approvalId);
+  }
+
   /** No longer counted: it failed, was removed, or was not sent for want of balance. */
   async release(day: string, approvalId: string): Promise<void> {
     for (;;) {

@@ -141,6 +141,14 @@ export async function reserveAtApproval(
   return reserved.ok ? undefined : reserved.refusal;
 }
 
+/**
+ * A money-out kind's `notRun`: a reservation left at an approval that did not leave `pending` (its
+ * instance died, the store failed) no longer counts once the approval is rejected, cancelled or expired.
+ */
+export async function releaseNotRun(deps: Deps, record: ApprovalRecord): Promise<void> {
+  if (moneyOutOf(record.payload)) await dayLimitOf(deps).releaseAnyDay(record.id, new Date(record.createdAt), new Date());
+}
+
 /** A money-out kind's `doneRoot`: the root drawn from its money-out record. */
 export async function moneyOutDoneRoot(deps: Deps, record: ApprovalRecord): Promise<SlackMessage> {
   return moneyOutMessage(deps, record, await moneyOutRecordOf(deps, record.id));

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { moneyOutRecordOf } from '../../src/payments/money-out';
+import { saoPauloDay } from '../../src/payments/day-limit';
+import { dayLimitOf, moneyOutRecordOf } from '../../src/payments/money-out';
 import type { SandboxCall } from '../../src/sandbox/context';
 import { schemaOf } from '../../src/store/postgres/db';
 import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
@@ -230,6 +231,33 @@ describe('money out while the store (PostgreSQL) fails mid-flow', () => {
     expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
     await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
     expect(sentReplies(root, slackSince)).toHaveLength(1);
+  }, 30_000);
+
+  test('the approval’s move to approving refused (its row locked past STORE_TIMEOUT_MS) after the day’s limit was reserved: nothing sent, still pending; cancelled, the day no longer counts it', async () => {
+    const root = await ask();
+    const day = saoPauloDay(new Date());
+    const counted = () => dayLimitOf(h.app.deps).total(day);
+    const before = await counted();
+    const since = h.sandbox.calls.length;
+    const locker = await otherClient();
+    try {
+      // The reservation (a record of its own) is written; the approval's own row waits for this lock and times out.
+      await locker.query(`SELECT 1 FROM "${schemaOf(namespace)}".approvals WHERE id = $1 FOR UPDATE`, [root.id]);
+      const click = await clickRoot(h, CHECKER, root, 'approval_approve');
+      await locker.outlastOneWrite('the move to approving');
+      expect(await answerTo(click)).toContain('storage is unavailable');
+    } finally {
+      await locker.end();
+    }
+    expect(moneyWrites(since)).toEqual([]);
+    expect((await approval(root.id))?.state).toBe('pending');
+    // As an instance dying at that moment leaves it: counted against the day, though nothing was sent.
+    expect(await counted()).toBe(before + 12_345);
+
+    await clickRoot(h, OPERATOR, root, 'approval_cancel');
+    expect((await settled(root.id))?.state).toBe('cancelled');
+    expect(await counted()).toBe(before);
+    expect(moneyWrites(since)).toEqual([]);
   }, 30_000);
 
   test('a withdraw: approved while the store is away, not sent; restored, approved again: cut while its answer is held, it is never sent again (outcome unknown)', async () => {
