@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { escalationDmMessage, escalationMessage } from '../../views/approvals';
 import { presentMessage, type SlackMessage } from '../../views/message';
 import { mentionsOf } from '../access';
@@ -15,6 +16,8 @@ import { noticeOf, updateRootTolerant } from './thread';
 
 /** The key of the escalation's posts among the approval's (its call, and each direct message). */
 const ESCALATION = 'escalation';
+/** Direct messages an escalation sends at once. */
+const DMS_AT_ONCE = 4;
 
 /**
  * Escalates a pending approval, once. `escalating` is recorded before anything is posted, so a run
@@ -65,22 +68,26 @@ export async function escalate(deps: Deps, held: Held, record: ApprovalRecord, r
     }
     return message;
   };
-  // Each in its own DM channel: none waits for another, and one failing stops none of the others.
-  await held.check();
+  // Each in its own DM channel: none waits for another, and one failing stops none of the others. A
+  // few at a time, the claim checked before each, as a group may have many members.
+  const limit = pLimit(DMS_AT_ONCE);
   const sent = await Promise.all(
-    [...recipients].map(async ([user, forUserId]) => {
-      try {
-        const locale = await deps.slack.locales.localeOf(user);
-        await postToUser(deps.slack.exact, user, dmIn(locale, forUserId), noticeOf(record, ESCALATION), {
-          lookFirst,
-          since: Date.parse(record.createdAt),
-        });
-        return 1;
-      } catch (err) {
-        deps.logger.warn({ approval: record.id, user, ...describeError(err) }, 'could not send an escalation’s direct message');
-        return 0;
-      }
-    }),
+    [...recipients].map(([user, forUserId]) =>
+      limit(async () => {
+        await held.check();
+        try {
+          const locale = await deps.slack.locales.localeOf(user);
+          await postToUser(deps.slack.exact, user, dmIn(locale, forUserId), noticeOf(record, ESCALATION), {
+            lookFirst,
+            since: Date.parse(record.createdAt),
+          });
+          return 1;
+        } catch (err) {
+          deps.logger.warn({ approval: record.id, user, ...describeError(err) }, 'could not send an escalation’s direct message');
+          return 0;
+        }
+      }),
+    ),
   ).then((each) => each.reduce<number>((n, one) => n + one, 0));
   const escalated = await write(
     deps,
