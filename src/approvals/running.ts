@@ -133,9 +133,10 @@ export async function resumeApproved(deps: Deps, kinds: ApprovalKinds, approving
 }
 
 /**
- * Shows an ended approval for what it is: the maker mentioned in the thread for a failure or a
- * rejection (once: its metadata is the approval's, and the thread is read first), the root updated
- * (without its buttons), and the record marked settled. A failure leaves it for the next tick.
+ * Shows an ended approval for what it is: one that never ran first undoes what its kind reserved
+ * (`notRun`), then the maker mentioned in the thread for a failure or a rejection (once: its metadata
+ * is the approval's, and the thread is read first), the root updated (without its buttons), and the
+ * record marked settled. A failure leaves it for the next tick.
  */
 export async function settle(deps: Deps, record: ApprovalRecord, kind: ApprovalKind, held?: Held): Promise<void> {
   if (record.state === 'pending' || record.state === 'approving' || record.settled) return;
