@@ -2,7 +2,18 @@ import type { ApprovalResult, ApprovalRun } from '../src/approvals/kinds';
 import { formatCents } from '../src/domain/money';
 import type { WithdrawPayload } from '../src/domain/money-out';
 import { messages } from '../src/i18n';
-import { auditStep, idWord, mayHaveBeenDone, moneyOutRecordOf, moveMoneyOut, releaseDay, startSending } from '../src/payments/money-out';
+import {
+  auditStep,
+  balanceAt,
+  balanceNow,
+  endNotSent,
+  idWord,
+  mayHaveBeenDone,
+  moneyOutRecordOf,
+  moveMoneyOut,
+  serviceWords,
+  startSending,
+} from '../src/payments/money-out';
 import { PixApiError } from '../src/pix/errors';
 import type { ApprovalIntent } from '../src/store/approvals';
 import { escapeClipped, plain } from '../views/message';
@@ -19,18 +30,7 @@ const LATEST_ENTRIES = 5;
 
 /** Not sent (refused, or no AppID to send it with): the day no longer counts it, and the approval fails with why. */
 async function notSent(run: ApprovalRun, problem: string, description?: string): Promise<ApprovalResult> {
-  const ended = await moveMoneyOut(run.deps, run.record.id, (current) =>
-    current?.stage === 'sending'
-      ? {
-          ...current,
-          stage: 'failed',
-          endedAt: new Date().toISOString(),
-          replied: true,
-          ...(description ? { failure: { description } } : {}),
-        }
-      : undefined,
-  );
-  if (ended) await releaseDay(run.deps, ended);
+  await endNotSent(run.deps, run.record.id, description);
   return { ok: false, problem };
 }
 
@@ -41,20 +41,14 @@ async function refused(run: ApprovalRun, p: WithdrawPayload, err: PixApiError): 
     .getAccount(run.deps.mainAppId, p.accountId)
     .then((a) => a.withdrawBlocked === true)
     .catch(() => false);
-  const text = err.error ? `“${escapeClipped(err.error, 500)}”` : `HTTP ${err.status}`;
-  return notSent(run, [m.withdrawRefused(text), ...(blocked ? [m.withdrawNowBlocked] : [])].join(' '), err.error?.slice(0, 500));
+  return notSent(run, [m.withdrawRefused(serviceWords(run.locale, err)), ...(blocked ? [m.withdrawNowBlocked] : [])].join(' '), err.error);
 }
 
 /** The call may have been carried out: never sent again; the balance and the latest statement entries read for the root. */
 async function unknown(run: ApprovalRun, p: WithdrawPayload, appId: string | undefined): Promise<ApprovalResult> {
   const { deps } = run;
   const [balance, entries] = await Promise.all([
-    deps.pix
-      .getAccount(deps.mainAppId, p.accountId)
-      .then((a) =>
-        a.balance && Number.isInteger(a.balance.available) ? { available: a.balance.available, at: new Date().toISOString() } : undefined,
-      )
-      .catch(() => undefined),
+    balanceNow(deps, run.record.id, p.accountId),
     appId
       ? deps.pix
           .getStatement(appId)
@@ -94,7 +88,7 @@ export async function sendWithdraw(run: ApprovalRun, p: WithdrawPayload): Promis
   const endToEndId = answer.transaction?.endToEndId;
   const available = answer.account?.balance?.available;
   const now = new Date().toISOString();
-  const balance = available !== undefined && Number.isInteger(available) ? { available, at: now } : undefined;
+  const balance = balanceAt(available, now);
   await moveMoneyOut(deps, run.record.id, (current) =>
     current?.stage === 'sending'
       ? {

@@ -1,4 +1,5 @@
-import type { SlackMessage } from '../../views/message';
+import { pixErrorText } from '../../views/errors';
+import { escapeClipped, type SlackMessage } from '../../views/message';
 import { type MoneyOutRootExtras, moneyOutRoot } from '../../views/money-out-root';
 import type { ApprovalRun } from '../approvals/kinds';
 import { present, updateRootTolerant } from '../approvals/thread';
@@ -95,6 +96,43 @@ export async function moveMoneyOut(
     const next: MoneyOutRecord = { ...wanted, updatedAt: new Date().toISOString() };
     const wrote = current ? await records.compareAndSet(approvalId, current, next) : await records.setIfAbsent(approvalId, next);
     if (wrote) return next;
+  }
+}
+
+/**
+ * Refused by the service (or not sendable): nothing sent, its record `failed` from `sending` with the
+ * service's words (its end already told by the approval's failure), and the day no longer counts it.
+ */
+export async function endNotSent(deps: Deps, approvalId: string, description?: string): Promise<void> {
+  const ended = await moveMoneyOut(deps, approvalId, (current) =>
+    current?.stage === 'sending'
+      ? {
+          ...current,
+          stage: 'failed',
+          endedAt: new Date().toISOString(),
+          replied: true,
+          ...(description ? { failure: { description: description.slice(0, 500) } } : {}),
+        }
+      : undefined,
+  );
+  if (ended) await releaseDay(deps, ended);
+}
+
+/** A refusal of the service's in a sentence: its own words, quoted, or what its status means when it gave none. */
+export const serviceWords = (locale: Locale, err: PixApiError): string =>
+  err.error ? `“${escapeClipped(err.error, 500)}”` : pixErrorText(locale, err, 'runApprovedAction', { write: true });
+
+/** An available balance as a money-out record keeps it (when the service gave one in cents), read now. */
+export const balanceAt = (available: number | undefined, at = new Date().toISOString()): MoneyOutRecord['balance'] =>
+  available !== undefined && Number.isInteger(available) ? { available, at } : undefined;
+
+/** An account's available balance read now, for a root that shows it; undefined (logged) when it cannot be read. */
+export async function balanceNow(deps: Deps, approvalId: string, accountId: string): Promise<MoneyOutRecord['balance']> {
+  try {
+    return balanceAt((await deps.pix.getAccount(deps.mainAppId, accountId)).balance?.available);
+  } catch (err) {
+    deps.logger.warn({ approval: approvalId, account: accountId, ...describeError(err) }, 'could not read the balance of money not sent');
+    return undefined;
   }
 }
 

@@ -1,17 +1,24 @@
-import { pixErrorText } from '../../views/errors';
 import { escapeClipped, plain } from '../../views/message';
 import { ApprovalInDoubtError, type ApprovalResult, type ApprovalRun } from '../approvals/kinds';
 import { formatCents } from '../domain/money';
 import type { PayPayload } from '../domain/money-out';
 import { maskTaxId } from '../domain/pix-key-mask';
-import { describeError } from '../errors';
 import { messages } from '../i18n';
 import type { PaymentInput } from '../pix/client';
 import { PixApiError } from '../pix/errors';
 import type { PaymentDetail } from '../pix/schemas';
 import type { ApprovalIntent } from '../store/approvals';
-import { auditStep, idWord, mayHaveBeenDone, moveMoneyOut, releaseDay, startSending } from './money-out';
-import type { MoneyOutRecord } from './records';
+import {
+  auditStep,
+  balanceNow,
+  endNotSent,
+  idWord,
+  mayHaveBeenDone,
+  moveMoneyOut,
+  releaseDay,
+  serviceWords,
+  startSending,
+} from './money-out';
 
 // Sending an approved payment (pix-money-out.md §1), exactly once across instances, restarts and a
 // crash between the service's two calls. The approval's id is the payment's `correlationID`, the
@@ -63,20 +70,8 @@ async function readPayment(run: ApprovalRun): Promise<PaymentDetail | undefined>
  * service's words, its end already told by the approval's failure), and the approval fails with its text.
  */
 async function refused(run: ApprovalRun, err: PixApiError, text: (apiText: string) => string): Promise<ApprovalResult> {
-  const ended = await moveMoneyOut(run.deps, run.record.id, (current) =>
-    current?.stage === 'sending'
-      ? {
-          ...current,
-          stage: 'failed',
-          endedAt: new Date().toISOString(),
-          replied: true,
-          ...(err.error ? { failure: { description: err.error.slice(0, 500) } } : {}),
-        }
-      : undefined,
-  );
-  if (ended) await releaseDay(run.deps, ended);
-  const apiText = err.error ? `“${escapeClipped(err.error, 500)}”` : pixErrorText(run.locale, err, 'runApprovedAction', { write: true });
-  return { ok: false, problem: text(apiText) };
+  await endNotSent(run.deps, run.record.id, err.error);
+  return { ok: false, problem: text(serviceWords(run.locale, err)) };
 }
 
 /** Creates the payment once: `created`, or `exists` (this `correlationID` is there already: the same payment). */
@@ -142,13 +137,7 @@ async function sent(run: ApprovalRun, p: PayPayload, detail: PaymentDetail | und
 /** Approve answered "not enough balance": nothing sent, the day released, the balance read for the root, `payment_retry` offered. */
 async function short(run: ApprovalRun, p: PayPayload): Promise<ApprovalResult> {
   const { deps } = run;
-  let balance: MoneyOutRecord['balance'];
-  try {
-    const available = (await deps.pix.getAccount(deps.mainAppId, p.sourceAccountId)).balance?.available;
-    if (available !== undefined && Number.isInteger(available)) balance = { available, at: new Date().toISOString() };
-  } catch (err) {
-    deps.logger.warn({ approval: run.record.id, ...describeError(err) }, 'could not read the balance of a payment not sent');
-  }
+  const balance = await balanceNow(deps, run.record.id, p.sourceAccountId);
   const record = await moveMoneyOut(deps, run.record.id, (current) =>
     current?.stage === 'sending' ? { ...current, stage: 'short', ...(balance ? { balance } : {}) } : undefined,
   );
