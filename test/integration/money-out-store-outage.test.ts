@@ -4,7 +4,7 @@ import { dayLimitOf, moneyOutRecordOf } from '../../src/payments/money-out';
 import type { SandboxCall } from '../../src/sandbox/context';
 import { schemaOf } from '../../src/store/postgres/db';
 import { accountMadeElsewhere, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
-import { makerFlows } from '../support/approval-flows';
+import { paymentFlows } from '../support/approval-flows';
 import { answerOn, clickRoot, type PendingRoot, pendingRoot, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText } from '../support/harness';
 import { dropSchema, PG_URL, pgNamespace } from '../support/postgres';
@@ -28,8 +28,7 @@ describe('money out while the store (PostgreSQL) fails mid-flow', () => {
   const namespace = pgNamespace('money-out-outage');
   let proxy: TcpProxy;
   let h: Harness;
-  let flows: ReturnType<typeof makerFlows>;
-  let account: string;
+  let flows: ReturnType<typeof paymentFlows>;
 
   beforeAll(async () => {
     proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5432 });
@@ -44,18 +43,9 @@ describe('money out while the store (PostgreSQL) fails mid-flow', () => {
       POLL_SCHEDULE: '* * * * * *',
       POLL_CLAIM_TTL_MS: String(CLAIM_TTL_MS),
     });
-    account = h.sandbox.companies.main.defaultAccountId;
     // No settlement while a test runs: only the sending is under test here.
     await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
-    flows = makerFlows(h, {
-      channel: CHANNEL,
-      operator: OPERATOR,
-      admin: OPERATOR,
-      campaignAccountId: account,
-      campaignAppId: h.sandbox.companies.main.mainAppId,
-      rotateClientId: 'unused',
-      accountId: account,
-    });
+    flows = paymentFlows(h, { channel: CHANNEL, operator: OPERATOR });
   });
   afterAll(async () => {
     proxy.restore();

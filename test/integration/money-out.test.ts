@@ -4,7 +4,7 @@ import { moneyOutRecordOf } from '../../src/payments/money-out';
 import type { MoneyOutRecord } from '../../src/payments/records';
 import type { SandboxCall } from '../../src/sandbox/context';
 import { accountMadeElsewhere, buttonsOf, clickButton, sandboxApi, startHarnessWithMaster } from '../support/accounts-harness';
-import { makerFlows } from '../support/approval-flows';
+import { paymentFlows } from '../support/approval-flows';
 import { answerOn, approvalRoots, clickRoot, type PendingRoot, pendingRoot, rootUpdates, threadPosts } from '../support/approvals';
 import { type Harness, messageText } from '../support/harness';
 import { waitFor } from '../support/wait';
@@ -30,7 +30,7 @@ const PAY_WRITES = ['POST /api/v1/payment', 'POST /api/v1/payment/approve'];
  */
 describe('money out: a payment, on two people’s word (one instance)', () => {
   let h: Harness;
-  let flows: ReturnType<typeof makerFlows>;
+  let flows: ReturnType<typeof paymentFlows>;
   let account: string;
   let mainAppId: string;
 
@@ -47,15 +47,7 @@ describe('money out: a payment, on two people’s word (one instance)', () => {
     mainAppId = h.sandbox.companies.main.mainAppId;
     // Settled only when a test moves the sandbox's clock: the settlement is another branch's.
     await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
-    flows = makerFlows(h, {
-      channel: CHANNEL,
-      operator: OPERATOR,
-      admin: OPERATOR,
-      campaignAccountId: account,
-      campaignAppId: mainAppId,
-      rotateClientId: 'unused',
-      accountId: account,
-    });
+    flows = paymentFlows(h, { channel: CHANNEL, operator: OPERATOR });
   });
   afterAll(() => h.close());
   afterEach(async () => {
@@ -504,22 +496,14 @@ describe('money out: a withdraw, on two people’s word (one instance)', () => {
 /** PAY_DAY_LIMIT on one instance: checked at the approval that would send, and again at a retry. */
 describe('money out: the day’s limit (one instance)', () => {
   let h: Harness;
-  let flows: ReturnType<typeof makerFlows>;
+  let flows: ReturnType<typeof paymentFlows>;
   let account: string;
 
   beforeAll(async () => {
     h = await startHarnessWithMaster({ ACCESS_OPERATORS: `${OPERATOR},${CHECKER},${CHECKER_2}`, PAY_DAY_LIMIT: '300,00' });
     account = h.sandbox.companies.main.defaultAccountId;
     await sandboxApi(h, 'POST', '/sandbox/payments/confirm-delay', undefined, { ms: 3_600_000 });
-    flows = makerFlows(h, {
-      channel: CHANNEL,
-      operator: OPERATOR,
-      admin: OPERATOR,
-      campaignAccountId: account,
-      campaignAppId: h.sandbox.companies.main.mainAppId,
-      rotateClientId: 'unused',
-      accountId: account,
-    });
+    flows = paymentFlows(h, { channel: CHANNEL, operator: OPERATOR });
   });
   afterAll(() => h.close());
 
@@ -599,16 +583,7 @@ describe('money out: delegation while away (APPROVALS empty)', () => {
     const until = isoDateOf(addDays(saoPauloToday(new Date()), 1));
     const away = await h.slash(ABEL, `away ${until} <@${BRUNO}|bruno>`, { channelId: CHANNEL });
     expect(messageText(away.ack ?? (await answerOn(h, away.responseId)))).toContain(`<@${BRUNO}> decides for you`);
-    const account = h.sandbox.companies.main.defaultAccountId;
-    const asked = await makerFlows(h, {
-      channel: CHANNEL,
-      operator: OPERATOR,
-      admin: OPERATOR,
-      campaignAccountId: account,
-      campaignAppId: h.sandbox.companies.main.mainAppId,
-      rotateClientId: 'unused',
-      accountId: account,
-    }).pay();
+    const asked = await paymentFlows(h, { channel: CHANNEL, operator: OPERATOR }).pay();
     await asked.shown();
     const since = h.sandbox.calls.length;
     // Not an approver on their own: the delegation lends them Abel's standing.

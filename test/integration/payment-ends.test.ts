@@ -5,7 +5,7 @@ import { moneyOutRecords } from '../../src/payments/records';
 import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { clickButton, sandboxApi } from '../support/accounts-harness';
-import { makerFlows } from '../support/approval-flows';
+import { paymentFlows } from '../support/approval-flows';
 import { clickRoot, type PendingRoot, threadPosts } from '../support/approvals';
 import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
 import { receiverUrl, sendSigned } from '../support/pix-events';
@@ -19,7 +19,7 @@ const VIEWER = 'U0PAYVIEW';
 /** Long enough that no payment settles before a test moves the sandbox's clock. */
 const CONFIRM_DELAY_MS = 60 * 60_000;
 
-type Flows = ReturnType<typeof makerFlows>;
+type Flows = ReturnType<typeof paymentFlows>;
 
 /** Cents as the payment form's amount (`123.45`). */
 const reais = (cents: number) => (cents / 100).toFixed(2);
@@ -98,15 +98,7 @@ describe('a sent payment’s end, by webhook, in its approval’s thread', () =>
     });
     h.sandbox.webhooks.setTarget(receiverUrl(h));
     await controlSandbox(h, '/sandbox/payments/confirm-delay', { ms: CONFIRM_DELAY_MS });
-    flows = makerFlows(h, {
-      channel: CHANNEL,
-      operator: OPERATOR,
-      admin: OPERATOR,
-      campaignAccountId: account(),
-      campaignAppId: h.sandbox.companies.main.mainAppId,
-      rotateClientId: 'unused',
-      accountId: account(),
-    });
+    flows = paymentFlows(h, { channel: CHANNEL, operator: OPERATOR });
   });
   afterAll(() => h.close());
   afterEach(async () => {
@@ -334,16 +326,7 @@ describe('a sent payment’s end by the poll alone (no PIX_EVENTS_CHANNEL)', () 
   beforeAll(async () => {
     h = await startHarness({ ACCESS_OPERATORS: `${OPERATOR},${CHECKER}`, ACCESS_VIEWERS: VIEWER, DIGEST_CHANNEL: 'C0DIGEST' });
     await controlSandbox(h, '/sandbox/payments/confirm-delay', { ms: CONFIRM_DELAY_MS });
-    const account = h.sandbox.companies.main.defaultAccountId;
-    flows = makerFlows(h, {
-      channel: CHANNEL,
-      operator: OPERATOR,
-      admin: OPERATOR,
-      campaignAccountId: account,
-      campaignAppId: h.sandbox.companies.main.mainAppId,
-      rotateClientId: 'unused',
-      accountId: account,
-    });
+    flows = paymentFlows(h, { channel: CHANNEL, operator: OPERATOR });
   });
   afterAll(() => h.close());
 

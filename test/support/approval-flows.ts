@@ -36,6 +36,20 @@ export interface FlowSetup {
 
 let n = 0;
 
+/** The maker's flows of money out: an operator paying from `account` (the main company's default unless told), in `channel`. */
+export function paymentFlows(h: Harness, s: { channel: string; operator: string; account?: string }) {
+  const account = s.account ?? h.sandbox.companies.main.defaultAccountId;
+  return makerFlows(h, {
+    channel: s.channel,
+    operator: s.operator,
+    admin: s.operator,
+    campaignAccountId: account,
+    campaignAppId: h.sandbox.companies.main.mainAppId,
+    rotateClientId: 'unused',
+    accountId: account,
+  });
+}
+
 /** The maker's flow of each action; `options` picks a value where a test needs its own. */
 export function makerFlows(h: Harness, s: FlowSetup) {
   const modalAnswer = (from: number, viewId: string) => async () =>
