@@ -1,8 +1,7 @@
 import { refreshHomesAfterDecision } from '../../src/home';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
-import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
-import { createAccount, decideLimitRequest, openLimitRequest } from '../support/interactions';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { createAccount, decideLimitRequest, openHome, openLimitRequest } from '../support/interactions';
 import { sendInteraction, viewBlockAction } from '../support/slack-payloads';
 import { deliveriesDone, waitFor } from '../support/wait';
 
@@ -10,31 +9,6 @@ const OPERATOR = 'U0HOMEOP1';
 const VIEWER = 'U0HOMEVW1';
 const STRANGER = 'U0NOBODY1';
 const CHANNEL = 'C0HOME001';
-
-let events = 0;
-
-/** Slack's `app_home_opened` event, signed as Slack signs it. */
-async function openHome(h: Harness, userId: string, tab: 'home' | 'messages' = 'home') {
-  const n = ++events;
-  const body = JSON.stringify({
-    token: 'legacy-verification-token',
-    team_id: 'T0FAKE',
-    api_app_id: 'A0PIXOPS',
-    type: 'event_callback',
-    event_id: `Ev0HOME${n}`,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ team_id: 'T0FAKE', user_id: 'U0BOT', is_bot: true }],
-    event: {
-      type: 'app_home_opened',
-      user: userId,
-      channel: `D0${userId.slice(2)}`,
-      tab,
-      event_ts: `${Math.floor(Date.now() / 1000)}.${n}`,
-    },
-  });
-  const res = await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, SIGNING_SECRET) });
-  expect(res.status).toBe(200);
-}
 
 const publishesFor = (h: Harness, userId: string, since = 0) =>
   h.slack.calls.slice(since).filter((c: SlackApiCall) => c.method === 'views.publish' && c.args.user_id === userId);

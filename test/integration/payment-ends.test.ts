@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { DayLimit } from '../../src/payments/day-limit';
 import { openPayments } from '../../src/payments/indexes';
 import { moneyOutRecords } from '../../src/payments/records';
-import { slackSignatureHeaders } from '../../src/slack-standin/signing';
 import type { SlackApiCall } from '../../src/slack-standin/web-api';
 import { clickButton, sandboxApi } from '../support/accounts-harness';
 import { paymentFlows } from '../support/approval-flows';
 import { clickRoot, type PendingRoot, threadPosts } from '../support/approvals';
-import { type Harness, messageText, SIGNING_SECRET, startHarness } from '../support/harness';
+import { type Harness, messageText, startHarness } from '../support/harness';
+import { openHome } from '../support/interactions';
 import { receiverUrl, sendSigned } from '../support/pix-events';
 import { waitFor } from '../support/wait';
 
@@ -380,23 +380,7 @@ describe('a sent payment’s end by the poll alone (no PIX_EVENTS_CHANNEL)', () 
     await flows.pay({ value: reais(1_000) });
     const home = async (userId: string) => {
       const from = h.slack.calls.length;
-      const body = JSON.stringify({
-        token: 'legacy-verification-token',
-        team_id: 'T0FAKE',
-        api_app_id: 'A0PIXOPS',
-        type: 'event_callback',
-        event_id: `Ev0PAYHOME${userId}`,
-        event_time: Math.floor(Date.now() / 1000),
-        authorizations: [{ team_id: 'T0FAKE', user_id: 'U0BOT', is_bot: true }],
-        event: {
-          type: 'app_home_opened',
-          user: userId,
-          channel: `D0${userId.slice(2)}`,
-          tab: 'home',
-          event_ts: `${Math.floor(Date.now() / 1000)}.1`,
-        },
-      });
-      await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+      await openHome(h, userId);
       const call = await waitFor(
         'the Home tab',
         () => h.slack.calls.slice(from).find((c) => c.method === 'views.publish' && c.args.user_id === userId),

@@ -104,3 +104,28 @@ export async function failPixApi(h: Harness, status = 503, count = 10): Promise<
 export async function clearFaults(h: Harness): Promise<void> {
   await sandboxJson(h, 'DELETE', '/sandbox/faults', undefined);
 }
+
+let events = 0;
+
+/** Slack's `app_home_opened` event, signed as Slack signs it. */
+export async function openHome(h: Harness, userId: string, tab: 'home' | 'messages' = 'home') {
+  const n = ++events;
+  const body = JSON.stringify({
+    token: 'legacy-verification-token',
+    team_id: 'T0FAKE',
+    api_app_id: 'A0PIXOPS',
+    type: 'event_callback',
+    event_id: `Ev0HOME${n}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: 'T0FAKE', user_id: 'U0BOT', is_bot: true }],
+    event: {
+      type: 'app_home_opened',
+      user: userId,
+      channel: `D0${userId.slice(2)}`,
+      tab,
+      event_ts: `${Math.floor(Date.now() / 1000)}.${n}`,
+    },
+  });
+  const res = await h.post(body, { 'content-type': 'application/json', ...slackSignatureHeaders(body, SIGNING_SECRET) });
+  expect(res.status).toBe(200);
+}
