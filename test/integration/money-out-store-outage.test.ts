@@ -136,6 +136,15 @@ describe('money out while the store (PostgreSQL) fails mid-flow', () => {
   };
   const sentReplies = (root: PendingRoot, from: number) =>
     threadPosts(h, root, from).filter((c) => messageText(c.args).includes('Sent to'));
+  /** The payment done and sent once since `since`: one creation and one approve, both with its correlationID, and one “sent” reply. */
+  const sentOnce = async (root: PendingRoot, since: number, slackSince: number) => {
+    expect((await settled(root.id))?.state).toBe('done');
+    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
+    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
+    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
+    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
+    expect(sentReplies(root, slackSince)).toHaveLength(1);
+  };
 
   test('cut at the checker’s click: told the storage is unavailable, nothing reaches the payment endpoints; restored, still pending, and a click sends it once', async () => {
     const root = await ask();
@@ -155,12 +164,7 @@ describe('money out while the store (PostgreSQL) fails mid-flow', () => {
     expect(moneyWrites(since)).toEqual([]);
 
     await clickRoot(h, CHECKER, root, 'approval_approve');
-    expect((await settled(root.id))?.state).toBe('done');
-    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
-    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
-    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
-    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
-    expect(sentReplies(root, slackSince)).toHaveLength(1);
+    await sentOnce(root, since, slackSince);
   }, 30_000);
 
   test('cut between the creation and the approve: the approve is not sent while its intent cannot be recorded; restored, the tick approves it once, same correlationID, one “sent” reply', async () => {
@@ -215,12 +219,7 @@ describe('money out while the store (PostgreSQL) fails mid-flow', () => {
       await locker.end();
     }
     // The approve was not sent while its intent could not be written; left `approving`, the tick reads the payment (CREATED) and approves it once.
-    expect((await settled(root.id))?.state).toBe('done');
-    expect(correlationIDs(writesTo(since, '/api/v1/payment'))).toEqual([root.id]);
-    expect(correlationIDs(writesTo(since, '/api/v1/payment/approve'))).toEqual([root.id]);
-    expect((await moneyOutRecordOf(h.app.deps, root.id))?.stage).toBe('sent');
-    await waitFor('the sent reply', () => sentReplies(root, slackSince)[0]);
-    expect(sentReplies(root, slackSince)).toHaveLength(1);
+    await sentOnce(root, since, slackSince);
   }, 30_000);
 
   test('the approval’s move to approving refused (its row locked past STORE_TIMEOUT_MS) after the day’s limit was reserved: nothing sent, still pending; cancelled, the day no longer counts it', async () => {
